@@ -1,0 +1,173 @@
+package dev.jburn;
+
+import dev.jburn.spi.Availability;
+import dev.jburn.spi.Backend;
+import dev.jburn.spi.Capabilities;
+import dev.jburn.spi.EngineConfig;
+import dev.jburn.spi.EngineProvider;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * A compute engine: the reference CPU engine ({@code "cpu"}) or an accelerator found on the
+ * class path or module path through {@link ServiceLoader}.
+ *
+ * <pre>{@code
+ * Engine.available().forEach(System.out::println);   // every provider, available or not, and why
+ * Engine cpu = Engine.select("cpu");
+ * Tensor t = Tensor.of(1f, 2f, 3f).to(cpu);
+ * }</pre>
+ *
+ * One engine instance exists per name per process.
+ */
+public final class Engine {
+    private static final System.Logger LOG = System.getLogger("dev.jburn.Engine");
+    private static final Map<String, Engine> CREATED = new ConcurrentHashMap<>();
+    private static volatile Engine defaultEngine;
+
+    private final String name;
+    private final int priority;
+    private final Backend backend;
+
+    private Engine(String name, int priority, Backend backend) {
+        this.name = name;
+        this.priority = priority;
+        this.backend = backend;
+    }
+
+    /** The engine's name, e.g. {@code "cpu"}. */
+    public String name() { return name; }
+
+    /** The provider's priority. */
+    public int priority() { return priority; }
+
+    /** The backend kernels; for engine implementers and the compiler. */
+    public Backend backend() { return backend; }
+
+    /** What this engine runs natively. */
+    public Capabilities capabilities() { return backend.capabilities(); }
+
+    /**
+     * The engine called {@code name}.
+     *
+     * @throws JBurnException listing the available engines, and why each of the others is not, when
+     *                        no available provider has that name
+     */
+    public static Engine select(String name) {
+        String wanted = name == null ? "" : name.trim().toLowerCase(java.util.Locale.ROOT);
+        Engine e = CREATED.get(wanted);
+        if (e != null) return e;
+        List<EngineProvider> providers = providers();
+        for (EngineProvider p : providers) {
+            if (!p.name().equals(wanted)) continue;
+            Availability a = probe(p);
+            if (!a.available()) {
+                throw new JBurnException("engine", "engine '" + wanted + "' is unavailable: " + a.reason() + ". " + describe(providers));
+            }
+            return create(p);
+        }
+        throw new JBurnException("engine", "no engine named '" + name + "'. " + describe(providers));
+    }
+
+    /**
+     * The best available engine: the one named by {@code -Djburn.engine} or {@code JBURN_ENGINE}
+     * when set, otherwise the available provider of highest priority. When no accelerator is
+     * available this is {@code cpu}, and one line is logged saying why.
+     */
+    public static Engine defaultEngine() {
+        Engine e = defaultEngine;
+        if (e != null) return e;
+        synchronized (Engine.class) {
+            if (defaultEngine == null) defaultEngine = chooseDefault(EngineSelection.fromEnvironment());
+            return defaultEngine;
+        }
+    }
+
+    /** Every provider found, with availability and reason, highest priority first. */
+    public static List<EngineInfo> available() {
+        List<EngineInfo> out = new ArrayList<>();
+        for (EngineProvider p : providers()) {
+            Availability a = probe(p);
+            out.add(new EngineInfo(p.name(), p.priority(), a.available(), a.reason()));
+        }
+        return List.copyOf(out);
+    }
+
+    private static Engine chooseDefault(EngineSelection sel) {
+        if (sel.requested().isPresent()) {
+            return select(sel.requested().get());
+        }
+        List<EngineProvider> providers = providers();
+        List<String> skipped = new ArrayList<>();
+        for (EngineProvider p : providers) {
+            Availability a = probe(p);
+            if (a.available()) {
+                if (!skipped.isEmpty()) {
+                    LOG.log(System.Logger.Level.INFO, "jburn: using engine '" + p.name() + "' (" + String.join("; ", skipped) + ")");
+                }
+                return create(p);
+            }
+            skipped.add(p.name() + " unavailable: " + a.reason());
+        }
+        throw new JBurnException("engine", "no engine is available. " + describe(providers)
+                + ". Put engine-reference on the class path for the CPU engine.");
+    }
+
+    private static Engine create(EngineProvider p) {
+        return CREATED.computeIfAbsent(p.name(), n -> {
+            try {
+                return new Engine(n, p.priority(), p.create(EngineConfig.fromSystemProperties()));
+            } catch (JBurnException ex) {
+                throw ex;
+            } catch (RuntimeException | LinkageError ex) {
+                throw new JBurnException("engine", "engine '" + n + "' failed to start: " + ex, ex);
+            }
+        });
+    }
+
+    private static Availability probe(EngineProvider p) {
+        try {
+            return p.availability();
+        } catch (RuntimeException | LinkageError ex) {
+            return Availability.no("probe failed: " + ex);
+        }
+    }
+
+    private static List<EngineProvider> providers() {
+        List<EngineProvider> list = new ArrayList<>();
+        ServiceLoader<EngineProvider> loader = ServiceLoader.load(EngineProvider.class, Engine.class.getClassLoader());
+        var it = loader.iterator();
+        while (true) {
+            try {
+                if (!it.hasNext()) break;
+                list.add(it.next());
+            } catch (java.util.ServiceConfigurationError err) {
+                LOG.log(System.Logger.Level.WARNING, "jburn: skipping a broken engine provider: " + err.getMessage());
+            }
+        }
+        // One provider per name: the first found wins (class-path order).
+        Map<String, EngineProvider> byName = new java.util.LinkedHashMap<>();
+        for (EngineProvider p : list) byName.putIfAbsent(p.name(), p);
+        List<EngineProvider> out = new ArrayList<>(byName.values());
+        out.sort(Comparator.comparingInt(EngineProvider::priority).reversed().thenComparing(EngineProvider::name));
+        return out;
+    }
+
+    private static String describe(List<EngineProvider> providers) {
+        if (providers.isEmpty()) return "No engine providers were found on the class path or module path";
+        String avail = providers.stream().filter(p -> probe(p).available()).map(EngineProvider::name)
+                .collect(Collectors.joining(", "));
+        String unavail = providers.stream().filter(p -> !probe(p).available())
+                .map(p -> p.name() + " (" + probe(p).reason() + ")").collect(Collectors.joining(", "));
+        return "Available: [" + avail + "]" + (unavail.isEmpty() ? "" : "; unavailable: " + unavail);
+    }
+
+    @Override
+    public String toString() { return "Engine[" + name + "]"; }
+}

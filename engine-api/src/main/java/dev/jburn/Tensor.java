@@ -1,0 +1,412 @@
+package dev.jburn;
+
+import dev.jburn.spi.Backend;
+import dev.jburn.spi.Buffer;
+import dev.jburn.spi.HostElements;
+import dev.jburn.spi.Operand;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.ref.Cleaner;
+
+/**
+ * An immutable n-dimensional array with Nx semantics: row-major, NumPy broadcasting,
+ * explicit axes (negative axes count from the end), every {@link DType}.
+ *
+ * <pre>{@code
+ * Tensor a = Tensor.of(new float[][] {{1, 2, 3}, {4, 5, 6}});
+ * Tensor b = a.add(1).multiply(a).sum(new int[] {1}, false);   // f32[2]
+ * System.out.println(b);
+ * }</pre>
+ *
+ * Data lives off-heap in the tensor's {@link Engine}. Tensors are {@link AutoCloseable}:
+ * {@link #close()} (or a {@link #scope()}) frees memory at once; a {@link Cleaner} frees
+ * what is forgotten.
+ */
+public final class Tensor implements AutoCloseable {
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    private final Engine engine;
+    private final Buffer buffer;
+    private final DType dtype;
+    private final Shape shape;
+    private final Cleaner.Cleanable cleanable;
+    private volatile boolean closed;
+
+    private Tensor(Engine engine, Buffer buffer, DType dtype, Shape shape) {
+        this.engine = engine;
+        this.buffer = buffer;
+        this.dtype = dtype;
+        this.shape = shape;
+        this.cleanable = CLEANER.register(this, new Release(buffer));
+        TensorScope.track(this);
+    }
+
+    /** Frees the buffer reference without touching the tensor (a cleaner action must not). */
+    private record Release(Buffer buffer) implements Runnable {
+        @Override public void run() { buffer.release(); }
+    }
+
+    /** Wraps a fresh backend result; the tensor takes over the buffer's reference. */
+    static Tensor wrap(Engine engine, Buffer buffer, DType dtype, Shape shape) {
+        return new Tensor(engine, buffer, dtype, shape);
+    }
+
+    /** A new tensor sharing this one's buffer (reshape, bitcast); the buffer gains a reference. */
+    Tensor share(DType newType, Shape newShape) {
+        return new Tensor(engine, live().retain(), newType, newShape);
+    }
+
+    /** The backend view of this tensor. */
+    Operand operand() { return new Operand(live(), dtype, shape); }
+
+    Buffer buffer() { return live(); }
+
+    Backend backend() { return engine.backend(); }
+
+    private Buffer live() {
+        if (closed || !buffer.isAlive()) throw new JBurnException("tensor", "the tensor " + dtype.shortName() + shape + " was closed");
+        return buffer;
+    }
+
+    // ==== basic properties ======================================================================
+
+    /** The shape. */
+    public Shape shape() { return shape; }
+
+    /** The element type. */
+    public DType dtype() { return dtype; }
+
+    /** The engine holding the data. */
+    public Engine engine() { return engine; }
+
+    /** Number of axes. */
+    public int rank() { return shape.rank(); }
+
+    /** Number of elements. */
+    public long size() { return shape.size(); }
+
+    /** Whether {@link #close()} has run. */
+    public boolean isClosed() { return closed; }
+
+    /** Frees this tensor's reference to its memory now. Further use throws {@link JBurnException}. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        cleanable.clean();
+    }
+
+    /**
+     * Opens a scope that frees every tensor made inside it, on this thread, when closed.
+     *
+     * <pre>{@code
+     * try (var scope = Tensor.scope()) { Tensor tmp = x.exp(); total = scope.keep(tmp.sum()); }
+     * }</pre>
+     */
+    public static TensorScope scope() { return new TensorScope(); }
+
+    // ==== creation from Java values ===============================================================
+
+    /** An F32 vector. */
+    public static Tensor of(float... values) { return upload(MemorySegment.ofArray(values), DType.F32, Shape.of(values.length)); }
+
+    /** An F64 vector. */
+    public static Tensor of(double... values) { return upload(MemorySegment.ofArray(values), DType.F64, Shape.of(values.length)); }
+
+    /** An S32 vector. */
+    public static Tensor of(int... values) { return upload(MemorySegment.ofArray(values), DType.S32, Shape.of(values.length)); }
+
+    /** An S64 vector. */
+    public static Tensor of(long... values) { return upload(MemorySegment.ofArray(values), DType.S64, Shape.of(values.length)); }
+
+    /** An S16 vector. */
+    public static Tensor of(short... values) { return upload(MemorySegment.ofArray(values), DType.S16, Shape.of(values.length)); }
+
+    /** An S8 vector. */
+    public static Tensor of(byte... values) { return upload(MemorySegment.ofArray(values), DType.S8, Shape.of(values.length)); }
+
+    /** A PRED vector. */
+    public static Tensor of(boolean... values) {
+        byte[] b = new byte[values.length];
+        for (int i = 0; i < b.length; i++) b[i] = (byte) (values[i] ? 1 : 0);
+        return upload(MemorySegment.ofArray(b), DType.PRED, Shape.of(values.length));
+    }
+
+    /** An F32 matrix from rows of equal length. */
+    public static Tensor of(float[][] rows) { return fromArray(rows); }
+
+    /** An F64 matrix from rows of equal length. */
+    public static Tensor of(double[][] rows) { return fromArray(rows); }
+
+    /** An S32 matrix from rows of equal length. */
+    public static Tensor of(int[][] rows) { return fromArray(rows); }
+
+    /** An S64 matrix from rows of equal length. */
+    public static Tensor of(long[][] rows) { return fromArray(rows); }
+
+    /** A PRED matrix from rows of equal length. */
+    public static Tensor of(boolean[][] rows) { return fromArray(rows); }
+
+    /**
+     * A tensor from a rectangular nested array of any depth ({@code float[][][]}, {@code long[][][][]}, ...);
+     * the dtype follows the Java element type (float→F32, double→F64, int→S32, long→S64,
+     * short→S16, byte→S8, boolean→PRED).
+     *
+     * <pre>{@code
+     * Tensor t = Tensor.fromArray(new int[][][] {{{1, 2}}, {{3, 4}}});   // s32[2,1,2]
+     * }</pre>
+     */
+    public static Tensor fromArray(Object nestedArray) {
+        if (nestedArray == null || !nestedArray.getClass().isArray()) {
+            throw new JBurnException("tensor", "expected a Java array, got " + (nestedArray == null ? "null" : nestedArray.getClass().getName()));
+        }
+        return fromArray(nestedArray, HostArrays.dtypeOf(HostArrays.leafType(nestedArray)));
+    }
+
+    /**
+     * A tensor of type {@code dtype} from a rectangular nested array (or a flat one), converting each value with
+     * Nx cast semantics: {@code Tensor.fromArray(new int[] {300, 301}, DType.S8)} holds {@code [44, 45]}.
+     */
+    public static Tensor fromArray(Object nestedArray, DType dtype) {
+        if (nestedArray == null || !nestedArray.getClass().isArray()) {
+            throw new JBurnException("tensor", "expected a Java array, got " + (nestedArray == null ? "null" : nestedArray.getClass().getName()));
+        }
+        HostArrays.dtypeOf(HostArrays.leafType(nestedArray)); // validates the element type
+        Shape s = HostArrays.shapeOf(nestedArray);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment host = arena.allocate(Math.max(1, s.size() * dtype.byteSize()), 8).asSlice(0, s.size() * dtype.byteSize());
+            HostArrays.fill(nestedArray, s, dtype, host);
+            return upload(host, dtype, s);
+        }
+    }
+
+    /** An F32 scalar. */
+    public static Tensor scalar(float value) { return of(new float[] {value}).reshape(); }
+
+    /** An F64 scalar. */
+    public static Tensor scalar(double value) { return of(new double[] {value}).reshape(); }
+
+    /** An S32 scalar. */
+    public static Tensor scalar(int value) { return of(new int[] {value}).reshape(); }
+
+    /** An S64 scalar. */
+    public static Tensor scalar(long value) { return of(new long[] {value}).reshape(); }
+
+    /** A PRED scalar. */
+    public static Tensor scalar(boolean value) { return of(new boolean[] {value}).reshape(); }
+
+    /** A scalar of type {@code dtype} holding {@code value} converted with Nx cast semantics. */
+    public static Tensor scalar(double value, DType dtype) { return full(Shape.scalar(), dtype, value); }
+
+    /** A scalar of type {@code dtype} holding the integer {@code value} (raw bits, wrapped to the width). */
+    public static Tensor scalar(long value, DType dtype) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment host = arena.allocate(8, 8).asSlice(0, dtype.byteSize());
+            HostElements.setLong(host, dtype, 0, value);
+            return upload(host, dtype, Shape.scalar());
+        }
+    }
+
+    /** A tensor of {@code shape} whose every element is {@code value}, on the default engine. */
+    public static Tensor full(Shape shape, DType dtype, double value) {
+        Tensor one;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment host = arena.allocate(8, 8).asSlice(0, dtype.byteSize());
+            HostElements.setDouble(host, dtype, 0, value);
+            one = upload(host, dtype, Shape.scalar());
+        }
+        if (shape.rank() == 0) return one;
+        try (one) {
+            Engine e = one.engine;
+            return wrap(e, e.backend().broadcast(one.operand(), shape, new int[0]), dtype, shape);
+        }
+    }
+
+    /** All zeros. */
+    public static Tensor zeros(Shape shape, DType dtype) { return full(shape, dtype, 0); }
+
+    /** All ones. */
+    public static Tensor ones(Shape shape, DType dtype) { return full(shape, dtype, 1); }
+
+    private static Tensor upload(MemorySegment host, DType dtype, Shape shape) {
+        Engine e = Engine.defaultEngine();
+        return wrap(e, e.backend().upload(host), dtype, shape);
+    }
+
+    // ==== reading back ============================================================================
+
+    /** All elements as floats, converted as {@code asType(F32)} would, row-major. */
+    public float[] toFloatArray() {
+        float[] out = new float[checkedLength()];
+        if (dtype == DType.F32) {
+            if (out.length > 0) backend().download(buffer(), 0, MemorySegment.ofArray(out));
+            return out;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment h = HostArrays.download(this, arena);
+            for (int i = 0; i < out.length; i++) out[i] = (float) HostElements.getDouble(h, dtype, i);
+        }
+        return out;
+    }
+
+    /** All elements as doubles (exact for every type but 64-bit integers beyond 2^53), row-major. */
+    public double[] toDoubleArray() {
+        double[] out = new double[checkedLength()];
+        if (dtype == DType.F64) {
+            if (out.length > 0) backend().download(buffer(), 0, MemorySegment.ofArray(out));
+            return out;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment h = HostArrays.download(this, arena);
+            for (int i = 0; i < out.length; i++) out[i] = HostElements.getDouble(h, dtype, i);
+        }
+        return out;
+    }
+
+    /** All elements as longs: integers exactly (U64 as raw bits), floats converted as {@code asType(S64)}. */
+    public long[] toLongArray() {
+        long[] out = new long[checkedLength()];
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment h = HostArrays.download(this, arena);
+            for (int i = 0; i < out.length; i++) out[i] = HostElements.getLong(h, dtype, i);
+        }
+        return out;
+    }
+
+    /** All elements as ints, converted as {@code asType(S32)} would (integers wrap, floats truncate). */
+    public int[] toIntArray() {
+        int[] out = new int[checkedLength()];
+        if (dtype == DType.S32) {
+            if (out.length > 0) backend().download(buffer(), 0, MemorySegment.ofArray(out));
+            return out;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment h = HostArrays.download(this, arena);
+            for (int i = 0; i < out.length; i++) {
+                out[i] = dtype.isFloat() ? (int) HostElements.doubleToLongBits(HostElements.getDouble(h, dtype, i), DType.S32)
+                        : (int) HostElements.getLong(h, dtype, i);
+            }
+        }
+        return out;
+    }
+
+    /** All elements as booleans: {@code value != 0} (NaN is true). */
+    public boolean[] toBooleanArray() {
+        boolean[] out = new boolean[checkedLength()];
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment h = HostArrays.download(this, arena);
+            for (int i = 0; i < out.length; i++) {
+                out[i] = dtype.isFloat() ? HostElements.getDouble(h, dtype, i) != 0 || Double.isNaN(HostElements.getDouble(h, dtype, i))
+                        : HostElements.getLong(h, dtype, i) != 0;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The single element of a one-element tensor: a {@code Double} for float types, a
+     * {@code Long} for integers (U64 as raw bits) and for PRED (0 or 1).
+     */
+    public Number item() {
+        if (size() != 1) throw new JBurnException("item", "item() needs exactly one element, got shape " + shape);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment h = HostArrays.download(this, arena);
+            return dtype.isFloat() ? (Number) HostElements.getDouble(h, dtype, 0) : (Number) HostElements.getLong(h, dtype, 0);
+        }
+    }
+
+    private int checkedLength() {
+        if (size() > Integer.MAX_VALUE - 8) throw new JBurnException("toArray", "tensor of " + size() + " elements does not fit a Java array");
+        return (int) size();
+    }
+
+    /** A copy of this tensor on {@code target}; this tensor itself when it is already there. */
+    public Tensor to(Engine target) {
+        if (target == engine) return this;
+        long bytes = size() * dtype.byteSize();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment h = HostArrays.download(this, arena);
+            return wrap(target, target.backend().upload(h.asSlice(0, bytes)), dtype, shape);
+        }
+    }
+
+    /** {@code Tensor<f32[2,3] cpu>} followed by the values, nested by axis; large tensors are elided. */
+    @Override
+    public String toString() {
+        if (closed) return "Tensor<" + dtype.shortName() + shape + " " + engine.name() + " closed>";
+        try (Arena arena = Arena.ofConfined()) {
+            return TensorFormat.format(this, HostArrays.download(this, arena));
+        }
+    }
+
+    /** Raw bytes of element {@code i} of a host copy, as a value of this dtype; for the formatter. */
+    static String formatElement(MemorySegment host, DType t, long i) {
+        if (t.isPred()) return host.get(ValueLayout.JAVA_BYTE, i) != 0 ? "true" : "false";
+        if (t == DType.F64) return Double.toString(HostElements.getDouble(host, t, i));
+        if (t.isFloat()) return Float.toString((float) HostElements.getDouble(host, t, i));
+        long v = HostElements.getLong(host, t, i);
+        return t == DType.U64 ? Long.toUnsignedString(v) : Long.toString(v);
+    }
+
+    // ==== reshape =================================================================================
+
+    /** The same elements with a new shape of equal size; one axis may be {@code -1} (inferred). Shares memory. */
+    public Tensor reshape(int... dims) {
+        int infer = -1;
+        long known = 1;
+        for (int i = 0; i < dims.length; i++) {
+            if (dims[i] == -1) {
+                if (infer >= 0) throw new JBurnException("reshape", "only a single -1 (auto) dimension is allowed in reshape, got " + java.util.Arrays.toString(dims));
+                infer = i;
+            } else if (dims[i] < 0) {
+                throw new JBurnException("reshape", "invalid dimension " + dims[i] + " in " + java.util.Arrays.toString(dims));
+            } else {
+                known *= dims[i];
+            }
+        }
+        int[] d = dims.clone();
+        if (infer >= 0) {
+            if (known == 0 || size() % known != 0) {
+                throw new JBurnException("reshape", "cannot reshape, current shape " + shape + " is not compatible with new shape " + java.util.Arrays.toString(dims));
+            }
+            d[infer] = (int) (size() / known);
+        }
+        return reshape(Shape.of(d));
+    }
+
+    /** The same elements with a new shape of equal size. Shares memory. */
+    public Tensor reshape(Shape newShape) {
+        if (newShape.size() != size()) {
+            throw new JBurnException("reshape", "cannot reshape, current shape " + shape + " is not compatible with new shape " + newShape);
+        }
+        return newShape.equals(shape) ? share(dtype, shape) : share(dtype, newShape);
+    }
+
+    /** Conversion to {@code target} with Nx cast semantics (see {@link DType}); same type returns a tensor sharing memory. */
+    public Tensor asType(DType target) {
+        if (target == dtype) return share(dtype, shape);
+        return wrap(engine, backend().cast(operand(), target), target, shape);
+    }
+
+    // ==== element-wise ops (ElementwiseOps) =======================================================
+
+    // ==== end element-wise ops ====================================================================
+
+    // ==== reductions and scans (ReductionOps) =====================================================
+
+    // ==== end reductions ==========================================================================
+
+    // ==== shape ops (ShapeOps) ====================================================================
+
+    // ==== end shape ops ===========================================================================
+
+    // ==== indexing, sorting, dot (IndexOps, SortOps, DotOps) ======================================
+
+    // ==== end indexing ============================================================================
+
+    // ==== creation (CreationOps) ==================================================================
+
+    // ==== end creation ============================================================================
+}

@@ -1,0 +1,29 @@
+package dev.jburn.reference;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/** Type-agnostic element moves by width, for movement kernels that never look at values. */
+final class Elements {
+    private Elements() {}
+
+    private static final ValueLayout.OfShort S = ValueLayout.JAVA_SHORT_UNALIGNED;
+    private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+    private static final ValueLayout.OfLong L = ValueLayout.JAVA_LONG_UNALIGNED;
+
+    /** Copies element {@code from} of {@code src} to element {@code to} of {@code dst}, each {@code width} bytes wide. */
+    static void copy(MemorySegment src, long from, MemorySegment dst, long to, int width) {
+        switch (width) {
+            case 1 -> dst.set(ValueLayout.JAVA_BYTE, to, src.get(ValueLayout.JAVA_BYTE, from));
+            case 2 -> dst.setAtIndex(S, to, src.getAtIndex(S, from));
+            case 4 -> dst.setAtIndex(I, to, src.getAtIndex(I, from));
+            case 8 -> dst.setAtIndex(L, to, src.getAtIndex(L, from));
+            default -> throw new IllegalArgumentException("element width " + width);
+        }
+    }
+
+    /** Copies {@code count} contiguous elements. */
+    static void copyRun(MemorySegment src, long from, MemorySegment dst, long to, long count, int width) {
+        MemorySegment.copy(src, from * width, dst, to * width, count * width);
+    }
+}

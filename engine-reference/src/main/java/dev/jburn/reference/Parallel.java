@@ -1,0 +1,67 @@
+package dev.jburn.reference;
+
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RecursiveAction;
+
+/**
+ * Splits index ranges across the engine's threads. Work below the threshold runs on the
+ * caller's thread, so small ops pay no hand-off.
+ */
+final class Parallel {
+    @FunctionalInterface
+    interface RangeBody {
+        /** Processes indices {@code [from, to)}. */
+        void run(long from, long to);
+    }
+
+    private final ForkJoinPool pool;
+    private final int threads;
+    private final long threshold;
+
+    Parallel(int threads, long threshold) {
+        this.threads = threads;
+        this.threshold = threshold;
+        this.pool = threads > 1 ? new ForkJoinPool(threads) : null;
+    }
+
+    int threads() { return threads; }
+
+    /** Runs {@code body} over {@code [0, n)}, in parallel chunks when {@code n * costPerItem >= threshold}. */
+    void forRange(long n, long costPerItem, RangeBody body) {
+        if (pool == null || n <= 1 || n * Math.max(1, costPerItem) < threshold) {
+            body.run(0, n);
+            return;
+        }
+        int parts = (int) Math.min(n, threads * 4L);
+        long chunk = (n + parts - 1) / parts;
+        pool.invoke(new Chunk(body, 0, n, chunk));
+    }
+
+    void shutdown() {
+        if (pool != null) pool.shutdownNow();
+    }
+
+    private static final class Chunk extends RecursiveAction {
+        private static final long serialVersionUID = 1L;
+        private final transient RangeBody body;
+        private final long from, to, chunk;
+
+        Chunk(RangeBody body, long from, long to, long chunk) {
+            this.body = body;
+            this.from = from;
+            this.to = to;
+            this.chunk = chunk;
+        }
+
+        @Override
+        protected void compute() {
+            if (to - from <= chunk) {
+                body.run(from, to);
+                return;
+            }
+            long mid = from + ((to - from) / chunk / 2) * chunk;
+            if (mid <= from) mid = from + chunk;
+            invokeAll(new Chunk(body, from, mid, chunk), new Chunk(body, mid, to, chunk));
+        }
+    }
+}

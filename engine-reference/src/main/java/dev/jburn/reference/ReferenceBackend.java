@@ -1,0 +1,113 @@
+package dev.jburn.reference;
+
+import dev.jburn.DType;
+import dev.jburn.JBurnException;
+import dev.jburn.Shape;
+import dev.jburn.op.BinaryOp;
+import dev.jburn.op.CumulativeOp;
+import dev.jburn.op.ReduceOp;
+import dev.jburn.op.UnaryOp;
+import dev.jburn.spi.Backend;
+import dev.jburn.spi.Buffer;
+import dev.jburn.spi.Capabilities;
+import dev.jburn.spi.EngineConfig;
+import dev.jburn.spi.Operand;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * The CPU engine: scalar oracle kernels for every op, Vector API kernels for the hot ones
+ * (chosen by {@link EngineConfig#vectorKernels()}), parallel over the configured threads.
+ */
+final class ReferenceBackend implements Backend {
+    private static final String NOT_BUILT = "is not built yet in the cpu engine";
+
+    private final EngineConfig config;
+    private final Parallel parallel;
+    private final CoreKernels core;
+    private final ElementwiseKernels elementwise;
+    private final ReductionKernels reductions;
+    private final SortKernels sorting;
+    private final MovementKernels movement;
+    private final IndexKernels indexing;
+    private final DotKernels dots;
+
+    ReferenceBackend(EngineConfig config) {
+        this.config = config;
+        this.parallel = new Parallel(config.threads(), config.parallelThreshold());
+        this.core = new CoreKernels(parallel);
+        this.elementwise = new ElementwiseKernels(parallel, config);
+        this.reductions = new ReductionKernels(parallel, config);
+        this.sorting = new SortKernels(parallel, config);
+        this.movement = new MovementKernels(parallel, config);
+        this.indexing = new IndexKernels(parallel, config);
+        this.dots = new DotKernels(parallel, config);
+    }
+
+    EngineConfig config() { return config; }
+
+    @Override public String name() { return ReferenceProvider.NAME; }
+
+    @Override public Capabilities capabilities() { return Capabilities.everything(); }
+
+    @Override public Buffer allocate(long byteSize) { return HostBuffer.zeroed(byteSize); }
+
+    @Override
+    public Buffer upload(MemorySegment host) {
+        HostBuffer b = HostBuffer.uninitialized(host.byteSize());
+        MemorySegment.copy(host, 0, b.segment(), 0, host.byteSize());
+        return b;
+    }
+
+    @Override
+    public void download(Buffer src, long offset, MemorySegment dst) {
+        MemorySegment s = HostBuffer.of(src);
+        if (offset < 0 || offset + dst.byteSize() > s.byteSize()) {
+            throw new JBurnException("download", "range [" + offset + ", " + (offset + dst.byteSize()) + ") outside a buffer of " + s.byteSize() + " bytes");
+        }
+        MemorySegment.copy(s, offset, dst, 0, dst.byteSize());
+    }
+
+    @Override public Buffer unary(UnaryOp op, Operand x, DType out) { throw new JBurnException(op.opName(), NOT_BUILT); }
+
+    @Override public Buffer binary(BinaryOp op, Operand a, Operand b, Shape outShape, DType out) { throw new JBurnException(op.opName(), NOT_BUILT); }
+
+    @Override public Buffer select(Operand pred, Operand onTrue, Operand onFalse, Shape outShape) { throw new JBurnException("select", NOT_BUILT); }
+
+    @Override public Buffer cast(Operand x, DType to) { return core.cast(x, to); }
+
+    @Override public Buffer reduce(ReduceOp op, Operand x, int[] axes, DType out) { throw new JBurnException(op.opName(), NOT_BUILT); }
+
+    @Override public Buffer argReduce(ReduceOp op, Operand x, int axis, boolean tieBreakHigh, DType out) { throw new JBurnException(op.opName(), NOT_BUILT); }
+
+    @Override public Buffer cumulative(CumulativeOp op, Operand x, int axis, boolean reverse) { throw new JBurnException(op.opName(), NOT_BUILT); }
+
+    @Override public Buffer transpose(Operand x, int[] perm) { throw new JBurnException("transpose", NOT_BUILT); }
+
+    @Override public Buffer broadcast(Operand x, Shape outShape, int[] axes) { return core.broadcast(x, outShape, axes); }
+
+    @Override public Buffer slice(Operand x, int[] starts, int[] lengths, int[] strides) { throw new JBurnException("slice", NOT_BUILT); }
+
+    @Override public Buffer putSlice(Operand x, int[] starts, Operand update) { throw new JBurnException("putSlice", NOT_BUILT); }
+
+    @Override public Buffer pad(Operand x, Operand padValue, int[] lo, int[] hi, int[] interior) { throw new JBurnException("pad", NOT_BUILT); }
+
+    @Override public Buffer reverse(Operand x, int[] axes) { throw new JBurnException("reverse", NOT_BUILT); }
+
+    @Override public Buffer concatenate(List<Operand> parts, int axis) { throw new JBurnException("concatenate", NOT_BUILT); }
+
+    @Override public Buffer gather(Operand x, Operand indices, int[] axes) { throw new JBurnException("gather", NOT_BUILT); }
+
+    @Override public Buffer indexedUpdate(Operand target, Operand indices, Operand updates, int[] axes, boolean accumulate) { throw new JBurnException("indexedUpdate", NOT_BUILT); }
+
+    @Override public Buffer sort(Operand x, int axis, boolean descending) { throw new JBurnException("sort", NOT_BUILT); }
+
+    @Override public Buffer argsort(Operand x, int axis, boolean descending, DType indexType) { throw new JBurnException("argsort", NOT_BUILT); }
+
+    @Override public Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) { throw new JBurnException("dot", NOT_BUILT); }
+
+    @Override public Buffer iota(Shape shape, DType dtype, int axis) { return core.iota(shape, dtype, axis); }
+
+    @Override public void close() { parallel.shutdown(); }
+}
