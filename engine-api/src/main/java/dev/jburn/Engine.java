@@ -89,6 +89,20 @@ public final class Engine {
         }
     }
 
+    /**
+     * A fresh, uncached engine from {@code provider} with {@code config} — for oracles and tests
+     * (e.g. the cpu engine with vector kernels off), not for everyday use. Close its backend when done.
+     *
+     * <pre>{@code
+     * Engine scalarOracle = Engine.create(new ReferenceProvider(), EngineConfig.defaults().withVectorKernels(false));
+     * }</pre>
+     */
+    public static Engine create(EngineProvider provider, EngineConfig config) {
+        Availability a = probe(provider);
+        if (!a.available()) throw new JBurnException("engine", "engine '" + provider.name() + "' is unavailable: " + a.reason());
+        return new Engine(provider.name(), provider.priority(), provider.create(config));
+    }
+
     /** Every provider found, with availability and reason, highest priority first. */
     public static List<EngineInfo> available() {
         List<EngineInfo> out = new ArrayList<>();

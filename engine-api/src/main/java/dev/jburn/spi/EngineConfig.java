@@ -33,4 +33,6 @@ public record EngineConfig(int threads, long parallelThreshold, boolean vectorKe
     public EngineConfig withVectorKernels(boolean on) { return new EngineConfig(threads, parallelThreshold, on); }
 
     public EngineConfig withThreads(int n) { return new EngineConfig(n, parallelThreshold, vectorKernels); }
+
+    public EngineConfig withParallelThreshold(long n) { return new EngineConfig(threads, n, vectorKernels); }
 }
