@@ -408,5 +408,42 @@ public final class Tensor implements AutoCloseable {
 
     // ==== creation (CreationOps) ==================================================================
 
+    /**
+     * Counts {@code 0, 1, 2, ...} over the flattened shape.
+     *
+     * <pre>{@code Tensor.iota(Shape.of(2, 3), DType.S32)   // [[0, 1, 2], [3, 4, 5]]}</pre>
+     */
+    public static Tensor iota(Shape shape, DType dtype) { return CreationOps.iota(shape, dtype, null); }
+
+    /**
+     * Counts along {@code axis}, repeated over the other axes.
+     *
+     * <pre>{@code Tensor.iota(Shape.of(2, 3), DType.S32, 0)   // [[0, 0, 0], [1, 1, 1]]}</pre>
+     */
+    public static Tensor iota(Shape shape, DType dtype, int axis) { return CreationOps.iota(shape, dtype, axis); }
+
+    /** The {@code n × n} identity matrix. */
+    public static Tensor eye(int n, DType dtype) { return CreationOps.eye(n, n, dtype); }
+
+    /** A {@code rows × cols} matrix with ones on the main diagonal. */
+    public static Tensor eye(int rows, int cols, DType dtype) { return CreationOps.eye(rows, cols, dtype); }
+
+    /** {@code 0, 1, ..., stop-1} as S32. */
+    public static Tensor arange(int stop) { return CreationOps.arange(0, stop, 1, DType.S32); }
+
+    /** {@code start, start+step, ...} below {@code stop} (above, for a negative step), computed exactly in integers. */
+    public static Tensor arange(long start, long stop, long step, DType dtype) { return CreationOps.arange(start, stop, step, dtype); }
+
+    /** {@code start + i*step} for {@code i < ceil((stop-start)/step)}, converted to {@code dtype}. */
+    public static Tensor arange(double start, double stop, double step, DType dtype) { return CreationOps.arange(start, stop, step, dtype); }
+
+    /** {@code n} evenly spaced values from {@code start} to {@code stop} inclusive. */
+    public static Tensor linspace(double start, double stop, int n, DType dtype) { return CreationOps.linspace(start, stop, n, true, dtype); }
+
+    /** {@code n} evenly spaced values from {@code start}, to {@code stop} inclusive when {@code endpoint}. */
+    public static Tensor linspace(double start, double stop, int n, boolean endpoint, DType dtype) {
+        return CreationOps.linspace(start, stop, n, endpoint, dtype);
+    }
+
     // ==== end creation ============================================================================
 }
