@@ -1,0 +1,6 @@
+/** Runnable examples and the {@code jburn} command line. */
+module dev.jburn.examples {
+    requires dev.jburn.api;
+
+    exports dev.jburn.examples;
+}
