@@ -113,6 +113,9 @@ public final class Engine {
         return List.copyOf(out);
     }
 
+    /** The default-engine rule for a given selection, without caching; for tests. */
+    static Engine chooseDefaultForTest(EngineSelection sel) { return chooseDefault(sel); }
+
     private static Engine chooseDefault(EngineSelection sel) {
         if (sel.requested().isPresent()) {
             return select(sel.requested().get());

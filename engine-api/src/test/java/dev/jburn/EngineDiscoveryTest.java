@@ -1,0 +1,52 @@
+package dev.jburn;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** ServiceLoader discovery, availability reasons, selection errors and default choice. */
+class EngineDiscoveryTest {
+    @Test
+    void availableListsEveryProviderWithReasonsByPriority() {
+        List<EngineInfo> infos = Engine.available();
+        assertEquals(List.of("fakegpu", "broken", "fakehost"), infos.stream().map(EngineInfo::name).toList());
+        assertFalse(infos.get(0).available());
+        assertEquals("no fake device attached", infos.get(0).reason());
+        assertFalse(infos.get(1).available());
+        assertTrue(infos.get(1).reason().contains("driver exploded"), infos.get(1).reason());
+        assertTrue(infos.get(2).available());
+    }
+
+    @Test
+    void selectingAnUnavailableEngineSaysWhyAndWhatIsAvailable() {
+        JBurnException e = assertThrows(JBurnException.class, () -> Engine.select("fakegpu"));
+        assertEquals("engine", e.op());
+        assertTrue(e.getMessage().contains("no fake device attached"), e.getMessage());
+        assertTrue(e.getMessage().contains("Available: [fakehost]"), e.getMessage());
+    }
+
+    @Test
+    void selectingAnUnknownEngineListsTheOthers() {
+        JBurnException e = assertThrows(JBurnException.class, () -> Engine.select("tpu"));
+        assertTrue(e.getMessage().contains("no engine named 'tpu'"), e.getMessage());
+        assertTrue(e.getMessage().contains("fakegpu (no fake device attached)"), e.getMessage());
+    }
+
+    @Test
+    void selectIsCaseInsensitiveAndCachesOneEnginePerName() {
+        Engine a = Engine.select("fakehost");
+        assertSame(a, Engine.select("FakeHost"));
+        assertEquals("fakehost", a.backend().name());
+    }
+
+    @Test
+    void defaultSkipsUnavailableProvidersAndHonoursTheRequest() {
+        EngineSelection none = new EngineSelection(Optional.empty(), "default");
+        assertEquals("fakehost", Engine.chooseDefaultForTest(none).name());
+        EngineSelection bad = new EngineSelection(Optional.of("fakegpu"), "JBURN_ENGINE");
+        assertThrows(JBurnException.class, () -> Engine.chooseDefaultForTest(bad));
+    }
+}
