@@ -400,9 +400,163 @@ public final class Tensor implements AutoCloseable {
 
     // ==== shape ops (ShapeOps) ====================================================================
 
+    /** Reverses the order of the axes: {@code [2,3,4] -> [4,3,2]}. */
+    public Tensor transpose() { return ShapeOps.transpose(this); }
+
+    /**
+     * Permutes the axes: output axis {@code i} is input axis {@code perm[i]} (negative axes count from the end).
+     *
+     * <pre>{@code
+     * Tensor.zeros(Shape.of(2, 3, 4), DType.F32).transpose(1, 0, 2).shape();   // [3, 2, 4]
+     * }</pre>
+     */
+    public Tensor transpose(int... perm) { return ShapeOps.transpose(this, perm); }
+
+    /** NumPy broadcasting to {@code shape}: align on the right; each axis must be 1 or equal. {@code [3] -> [2,3]}. */
+    public Tensor broadcast(Shape shape) { return ShapeOps.broadcast(this, shape); }
+
+    /**
+     * Broadcasting with explicit axes (Nx): input axis {@code i} becomes output axis {@code axes[i]} (increasing);
+     * its size must be 1 or equal. {@code Tensor.of(1, 2).broadcast(Shape.of(2, 3), new int[] {0})} is {@code [[1,1,1],[2,2,2]]}.
+     */
+    public Tensor broadcast(Shape shape, int[] axes) { return ShapeOps.broadcast(this, shape, axes); }
+
+    /** Removes every axis of size 1. Shares memory. */
+    public Tensor squeeze() { return ShapeOps.squeeze(this); }
+
+    /** Removes the given axes, each of which must have size 1. Shares memory. */
+    public Tensor squeeze(int... axes) { return ShapeOps.squeeze(this, axes); }
+
+    /** Inserts an axis of size 1 at {@code axis} in {@code [-rank-1, rank]}; {@code -1} appends: {@code [2,3] -> [2,3,1]}. */
+    public Tensor newAxis(int axis) { return ShapeOps.newAxis(this, axis); }
+
+    /**
+     * The block starting at {@code starts} of extent {@code lengths} (Nx: each start is clamped into
+     * {@code [0, dim - length]}; {@code 1 <= length <= dim}, or 0 on an empty axis).
+     *
+     * <pre>{@code
+     * Tensor.of(new int[][] {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}}).slice(new int[] {2, 2}, new int[] {2, 2});   // [[4,5],[7,8]]
+     * }</pre>
+     */
+    public Tensor slice(int[] starts, int[] lengths) { return ShapeOps.slice(this, starts, lengths); }
+
+    /** Strided slice: per axis {@code ceil(length / stride)} elements, {@code start, start + stride, ...}. */
+    public Tensor slice(int[] starts, int[] lengths, int[] strides) { return ShapeOps.slice(this, starts, lengths, strides); }
+
+    /**
+     * This tensor with {@code update} written at {@code starts}, clamped so the update fits; the type is
+     * {@code merge(this, update)}. {@code [[1,2,3],[4,5,6]].putSlice({1,1}, [[7,8],[9,10]])} is {@code [[1,7,8],[4,9,10]]}.
+     */
+    public Tensor putSlice(int[] starts, Tensor update) { return ShapeOps.putSlice(this, starts, update); }
+
+    /**
+     * Joins tensors along {@code axis}; the other axes must match; the type is the merge of all inputs.
+     *
+     * <pre>{@code
+     * Tensor.concatenate(List.of(Tensor.of(1, 2), Tensor.of(3)), 0);   // [1, 2, 3]
+     * }</pre>
+     */
+    public static Tensor concatenate(java.util.List<Tensor> tensors, int axis) { return ShapeOps.concatenate(tensors, axis); }
+
+    /** Varargs form of {@link #concatenate(java.util.List, int)}. */
+    public static Tensor concatenate(int axis, Tensor... tensors) { return ShapeOps.concatenate(java.util.List.of(tensors), axis); }
+
+    /** Stacks equal-shaped tensors along a new axis {@code axis}: two {@code [3]} tensors give {@code [2,3]} at axis 0. */
+    public static Tensor stack(java.util.List<Tensor> tensors, int axis) { return ShapeOps.stack(tensors, axis); }
+
+    /** Varargs form of {@link #stack(java.util.List, int)}. */
+    public static Tensor stack(int axis, Tensor... tensors) { return ShapeOps.stack(java.util.List.of(tensors), axis); }
+
+    /**
+     * Pads with an integer {@code value} (weakly typed, so a u8 tensor padded with 0 stays u8);
+     * {@code config[i] = {lo, hi, interior}}: negative lo/hi crop after interior padding.
+     *
+     * <pre>{@code
+     * Tensor.of(1, 2, 3).pad(0, new int[][] {{1, 1, 0}});   // [0, 1, 2, 3, 0]
+     * }</pre>
+     */
+    public Tensor pad(long value, int[][] config) { return ShapeOps.pad(this, value, config); }
+
+    /** Pads with a floating-point {@code value} (weakly typed: integer tensors become F32). See {@link #pad(long, int[][])}. */
+    public Tensor pad(double value, int[][] config) { return ShapeOps.pad(this, value, config); }
+
+    /** Pads with a scalar tensor {@code value}; the type is {@code merge(this, value)}. See {@link #pad(long, int[][])}. */
+    public Tensor pad(Tensor value, int[][] config) { return ShapeOps.pad(this, value, config); }
+
+    /** Reverses every axis: {@code [[1,2,3],[4,5,6]] -> [[6,5,4],[3,2,1]]}. */
+    public Tensor reverse() { return ShapeOps.reverse(this); }
+
+    /** Reverses the given axes. */
+    public Tensor reverse(int... axes) { return ShapeOps.reverse(this, axes); }
+
+    /**
+     * Repeats the tensor {@code reps[i]} times along each axis (Nx: a short {@code reps} is left-padded
+     * with 1s; a long one adds leading axes). {@code [[1,2],[3,4]].tile(2)} is {@code [[1,2,1,2],[3,4,3,4]]}.
+     */
+    public Tensor tile(int... reps) { return ShapeOps.tile(this, reps); }
+
     // ==== end shape ops ===========================================================================
 
     // ==== indexing, sorting, dot (IndexOps, SortOps, DotOps) ======================================
+
+    /** {@link #take(Tensor, int)} along axis 0: {@code [[1,2],[3,4]].take([1,0,1])} is {@code [[3,4],[1,2],[3,4]]}. */
+    public Tensor take(Tensor indices) { return IndexOps.take(this, indices, 0); }
+
+    /** Picks slices along {@code axis} by integer {@code indices}; that axis is replaced by {@code indices.shape()}. */
+    public Tensor take(Tensor indices, int axis) { return IndexOps.take(this, indices, axis); }
+
+    /**
+     * Picks elements along {@code axis}: {@code indices} has this rank and equal sizes on the other axes; the output has its shape.
+     *
+     * <pre>{@code
+     * Tensor.of(new int[][] {{1, 2, 3}, {4, 5, 6}}).takeAlongAxis(Tensor.of(new int[][] {{2, 0}, {1, 1}}), 1);   // [[3,1],[5,5]]
+     * }</pre>
+     */
+    public Tensor takeAlongAxis(Tensor indices, int axis) { return IndexOps.takeAlongAxis(this, indices, axis); }
+
+    /**
+     * Nx gather: {@code indices} has shape {@code [..., k]}; each row addresses the leading {@code k} axes;
+     * the output shape is {@code indices.shape[:-1] ++ (remaining axes)}.
+     * {@code [[1,2],[3,4]].gather([[1,1],[0,1],[1,0]])} is {@code [4,2,3]}.
+     */
+    public Tensor gather(Tensor indices) { return IndexOps.gather(this, indices); }
+
+    /** Nx gather over the given {@code axes} ({@code indices.shape[-1] == axes.length}). */
+    public Tensor gather(Tensor indices, int[] axes) { return IndexOps.gather(this, indices, axes); }
+
+    /**
+     * Adds {@code updates} ({@code [n, ...remaining axes]}) at the {@code n} positions in {@code indices}
+     * ({@code [n, k]}, addressing the leading {@code k} axes); duplicates sum; the type is {@code merge(this, updates)}.
+     * A rank-1 {@code indices} of length rank with a scalar update is accepted too.
+     */
+    public Tensor indexedAdd(Tensor indices, Tensor updates) { return IndexOps.indexedUpdate(this, indices, updates, null, true); }
+
+    /** {@link #indexedAdd(Tensor, Tensor)} over the given {@code axes}. */
+    public Tensor indexedAdd(Tensor indices, Tensor updates, int[] axes) { return IndexOps.indexedUpdate(this, indices, updates, axes, true); }
+
+    /** Like {@link #indexedAdd(Tensor, Tensor)} but writes; with duplicate indices the last write wins. */
+    public Tensor indexedPut(Tensor indices, Tensor updates) { return IndexOps.indexedUpdate(this, indices, updates, null, false); }
+
+    /** {@link #indexedPut(Tensor, Tensor)} over the given {@code axes}. */
+    public Tensor indexedPut(Tensor indices, Tensor updates, int[] axes) { return IndexOps.indexedUpdate(this, indices, updates, axes, false); }
+
+    /**
+     * Nx dot/2: a scalar multiplies; otherwise this tensor's last axis is contracted with {@code other}'s only
+     * axis (rank 1) or its second-to-last. The type is {@code merge(this, other)}, not widened.
+     *
+     * <pre>{@code
+     * Tensor.of(new float[][] {{1, 2}, {3, 4}}).dot(Tensor.of(1f, 1f));   // [3.0, 7.0]
+     * }</pre>
+     */
+    public Tensor dot(Tensor other) { return DotOps.dot(this, other); }
+
+    /**
+     * General dot (Nx dot/6): contracts {@code contractA} of this with {@code contractB} of {@code b} pairwise;
+     * batch axes must be the leading {@code [0..k-1]} on both. Output: batch dims, this tensor's free axes, b's free axes.
+     */
+    public Tensor dot(int[] contractA, int[] batchA, Tensor b, int[] contractB, int[] batchB) {
+        return DotOps.dot(this, contractA, batchA, b, contractB, batchB);
+    }
 
     // ==== end indexing ============================================================================
 

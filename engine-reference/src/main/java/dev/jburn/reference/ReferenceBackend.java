@@ -42,7 +42,7 @@ final class ReferenceBackend implements Backend {
         this.sorting = new SortKernels(parallel, config);
         this.movement = new MovementKernels(parallel, config);
         this.indexing = new IndexKernels(parallel, config);
-        this.dots = new DotKernels(parallel, config);
+        this.dots = new DotKernels(parallel, config, movement);
     }
 
     EngineConfig config() { return config; }
@@ -83,29 +83,29 @@ final class ReferenceBackend implements Backend {
 
     @Override public Buffer cumulative(CumulativeOp op, Operand x, int axis, boolean reverse) { throw new JBurnException(op.opName(), NOT_BUILT); }
 
-    @Override public Buffer transpose(Operand x, int[] perm) { throw new JBurnException("transpose", NOT_BUILT); }
+    @Override public Buffer transpose(Operand x, int[] perm) { return movement.transpose(x, perm); }
 
     @Override public Buffer broadcast(Operand x, Shape outShape, int[] axes) { return core.broadcast(x, outShape, axes); }
 
-    @Override public Buffer slice(Operand x, int[] starts, int[] lengths, int[] strides) { throw new JBurnException("slice", NOT_BUILT); }
+    @Override public Buffer slice(Operand x, int[] starts, int[] lengths, int[] strides) { return movement.slice(x, starts, lengths, strides); }
 
-    @Override public Buffer putSlice(Operand x, int[] starts, Operand update) { throw new JBurnException("putSlice", NOT_BUILT); }
+    @Override public Buffer putSlice(Operand x, int[] starts, Operand update) { return movement.putSlice(x, starts, update); }
 
-    @Override public Buffer pad(Operand x, Operand padValue, int[] lo, int[] hi, int[] interior) { throw new JBurnException("pad", NOT_BUILT); }
+    @Override public Buffer pad(Operand x, Operand padValue, int[] lo, int[] hi, int[] interior) { return movement.pad(x, padValue, lo, hi, interior); }
 
-    @Override public Buffer reverse(Operand x, int[] axes) { throw new JBurnException("reverse", NOT_BUILT); }
+    @Override public Buffer reverse(Operand x, int[] axes) { return movement.reverse(x, axes); }
 
-    @Override public Buffer concatenate(List<Operand> parts, int axis) { throw new JBurnException("concatenate", NOT_BUILT); }
+    @Override public Buffer concatenate(List<Operand> parts, int axis) { return movement.concatenate(parts, axis); }
 
-    @Override public Buffer gather(Operand x, Operand indices, int[] axes) { throw new JBurnException("gather", NOT_BUILT); }
+    @Override public Buffer gather(Operand x, Operand indices, int[] axes) { return indexing.gather(x, indices, axes); }
 
-    @Override public Buffer indexedUpdate(Operand target, Operand indices, Operand updates, int[] axes, boolean accumulate) { throw new JBurnException("indexedUpdate", NOT_BUILT); }
+    @Override public Buffer indexedUpdate(Operand target, Operand indices, Operand updates, int[] axes, boolean accumulate) { return indexing.indexedUpdate(target, indices, updates, axes, accumulate); }
 
     @Override public Buffer sort(Operand x, int axis, boolean descending) { throw new JBurnException("sort", NOT_BUILT); }
 
     @Override public Buffer argsort(Operand x, int axis, boolean descending, DType indexType) { throw new JBurnException("argsort", NOT_BUILT); }
 
-    @Override public Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) { throw new JBurnException("dot", NOT_BUILT); }
+    @Override public Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) { return dots.dot(a, contractA, batchA, b, contractB, batchB, out); }
 
     @Override public Buffer iota(Shape shape, DType dtype, int axis) { return core.iota(shape, dtype, axis); }
 
