@@ -396,6 +396,184 @@ public final class Tensor implements AutoCloseable {
 
     // ==== reductions and scans (ReductionOps) =====================================================
 
+    // Axis-taking reductions take an explicit int[] (no varargs): with varargs, max(3) would
+    // silently resolve to the element-wise max(long) overload.
+
+    /**
+     * Sum of every element, as a scalar: s8/s16/s32 give S32, u8/u16/u32/PRED give U32, u64 gives S64,
+     * floats keep their type (F16/BF16 accumulate in F32); an empty tensor sums to 0.
+     * <pre>{@code Tensor.of(new int[][] {{1, 2}, {3, 4}}).sum();   // s32 10}</pre>
+     */
+    public Tensor sum() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.SUM, this, null, false); }
+
+    /** Sum over {@code axes} (negative axes count from the end), which are removed. */
+    public Tensor sum(int[] axes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.SUM, this, axes, false); }
+
+    /** Sum over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
+    public Tensor sum(int[] axes, boolean keepAxes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.SUM, this, axes, keepAxes); }
+
+    /** Product of every element, with the output types of {@link #sum()}; an empty tensor gives 1. */
+    public Tensor product() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.PRODUCT, this, null, false); }
+
+    /** Product over {@code axes} (negative axes count from the end), which are removed. */
+    public Tensor product(int[] axes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.PRODUCT, this, axes, false); }
+
+    /** Product over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
+    public Tensor product(int[] axes, boolean keepAxes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.PRODUCT, this, axes, keepAxes); }
+
+    /**
+     * Largest element, in the input type; NaN propagates; an empty tensor gives -Inf (floats) or the type minimum.
+     * <pre>{@code Tensor.of(1f, Float.NaN).max();   // NaN}</pre>
+     */
+    public Tensor max() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MAX, this, null, false); }
+
+    /** Maximum over {@code axes} (negative axes count from the end), which are removed. */
+    public Tensor max(int[] axes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MAX, this, axes, false); }
+
+    /** Maximum over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
+    public Tensor max(int[] axes, boolean keepAxes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MAX, this, axes, keepAxes); }
+
+    /** Smallest element, in the input type; NaN propagates; an empty tensor gives +Inf (floats) or the type maximum. */
+    public Tensor min() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MIN, this, null, false); }
+
+    /** Minimum over {@code axes} (negative axes count from the end), which are removed. */
+    public Tensor min(int[] axes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MIN, this, axes, false); }
+
+    /** Minimum over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
+    public Tensor min(int[] axes, boolean keepAxes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MIN, this, axes, keepAxes); }
+
+    /** Whether every element is non-zero (NaN counts as non-zero), as a PRED scalar; true when empty. */
+    public Tensor all() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.ALL, this, null, false); }
+
+    /** Logical and over {@code axes} (negative axes count from the end), which are removed. */
+    public Tensor all(int[] axes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.ALL, this, axes, false); }
+
+    /** Logical and over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
+    public Tensor all(int[] axes, boolean keepAxes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.ALL, this, axes, keepAxes); }
+
+    /** Whether some element is non-zero (NaN counts as non-zero), as a PRED scalar; false when empty. */
+    public Tensor any() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.ANY, this, null, false); }
+
+    /** Logical or over {@code axes} (negative axes count from the end), which are removed. */
+    public Tensor any(int[] axes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.ANY, this, axes, false); }
+
+    /** Logical or over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
+    public Tensor any(int[] axes, boolean keepAxes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.ANY, this, axes, keepAxes); }
+
+    /** Mean of every element: F32 for integer inputs, float types kept. <pre>{@code Tensor.of(1, 2, 3).mean();   // f32 2.0}</pre> */
+    public Tensor mean() { return ReductionOps.mean(this, null, false); }
+
+    /** Mean over {@code axes}, which are removed. */
+    public Tensor mean(int[] axes) { return ReductionOps.mean(this, axes, false); }
+
+    /** Mean over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
+    public Tensor mean(int[] axes, boolean keepAxes) { return ReductionOps.mean(this, axes, keepAxes); }
+
+    /** {@code log(sum(exp(x)))} over every axis, computed stably (shifted by the maximum); a float scalar. */
+    public Tensor logSumExp() { return ReductionOps.logSumExp(this, null, false); }
+
+    /** {@code log(sum(exp(x)))} over {@code axes}, which are removed. */
+    public Tensor logSumExp(int[] axes) { return ReductionOps.logSumExp(this, axes, false); }
+
+    /** {@code log(sum(exp(x)))} over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
+    public Tensor logSumExp(int[] axes, boolean keepAxes) { return ReductionOps.logSumExp(this, axes, keepAxes); }
+
+    /**
+     * S32 index of the largest element in the row-major flattened tensor; NaN beats every number.
+     * <pre>{@code Tensor.of(3, 9, 9).argmax();   // s32 1}</pre>
+     */
+    public Tensor argmax() { return ReductionOps.argReduce(dev.jburn.op.ReduceOp.ARGMAX, this, null, false, false); }
+
+    /** S32 indices of the largest elements along {@code axis} (removed); ties pick the first. */
+    public Tensor argmax(int axis) { return ReductionOps.argReduce(dev.jburn.op.ReduceOp.ARGMAX, this, axis, false, false); }
+
+    /**
+     * S32 indices of the largest elements along {@code axis}; {@code keepAxis} keeps it as size 1,
+     * {@code tieBreakHigh} picks the last of equal values. NaN beats every number, and of several
+     * NaN the last is chosen whatever the tie break (as Nx).
+     */
+    public Tensor argmax(int axis, boolean keepAxis, boolean tieBreakHigh) {
+        return ReductionOps.argReduce(dev.jburn.op.ReduceOp.ARGMAX, this, axis, keepAxis, tieBreakHigh);
+    }
+
+    /** S32 index of the smallest element in the row-major flattened tensor; NaN beats every number. */
+    public Tensor argmin() { return ReductionOps.argReduce(dev.jburn.op.ReduceOp.ARGMIN, this, null, false, false); }
+
+    /** S32 indices of the smallest elements along {@code axis} (removed); ties pick the first. */
+    public Tensor argmin(int axis) { return ReductionOps.argReduce(dev.jburn.op.ReduceOp.ARGMIN, this, axis, false, false); }
+
+    /** As {@link #argmax(int, boolean, boolean)}, for the smallest elements (NaN still wins). */
+    public Tensor argmin(int axis, boolean keepAxis, boolean tieBreakHigh) {
+        return ReductionOps.argReduce(dev.jburn.op.ReduceOp.ARGMIN, this, axis, keepAxis, tieBreakHigh);
+    }
+
+    /** Running sum in the input type (PRED counts in U8) along axis 0.
+     * <pre>{@code Tensor.of(1, 2, 3, 4).cumulativeSum();   // [1, 3, 6, 10]}</pre> */
+    public Tensor cumulativeSum() { return ReductionOps.cumulative(dev.jburn.op.CumulativeOp.CUMULATIVE_SUM, this, 0, false); }
+
+    /** Running sum in the input type (PRED counts in U8) along {@code axis}. */
+    public Tensor cumulativeSum(int axis) { return ReductionOps.cumulative(dev.jburn.op.CumulativeOp.CUMULATIVE_SUM, this, axis, false); }
+
+    /** Running sum in the input type (PRED counts in U8) along {@code axis}; {@code reverse} accumulates from the end. */
+    public Tensor cumulativeSum(int axis, boolean reverse) { return ReductionOps.cumulative(dev.jburn.op.CumulativeOp.CUMULATIVE_SUM, this, axis, reverse); }
+
+    /** Running product in the input type (PRED in U8) along axis 0. */
+    public Tensor cumulativeProduct() { return ReductionOps.cumulative(dev.jburn.op.CumulativeOp.CUMULATIVE_PRODUCT, this, 0, false); }
+
+    /** Running product in the input type (PRED in U8) along {@code axis}. */
+    public Tensor cumulativeProduct(int axis) { return ReductionOps.cumulative(dev.jburn.op.CumulativeOp.CUMULATIVE_PRODUCT, this, axis, false); }
+
+    /** Running product in the input type (PRED in U8) along {@code axis}; {@code reverse} accumulates from the end. */
+    public Tensor cumulativeProduct(int axis, boolean reverse) { return ReductionOps.cumulative(dev.jburn.op.CumulativeOp.CUMULATIVE_PRODUCT, this, axis, reverse); }
+
+    /** Running maximum (NaN propagates) along axis 0. */
+    public Tensor cumulativeMax() { return ReductionOps.cumulative(dev.jburn.op.CumulativeOp.CUMULATIVE_MAX, this, 0, false); }
+
+    /** Running maximum (NaN propagates) along {@code axis}. */
+    public Tensor cumulativeMax(int axis) { return ReductionOps.cumulative(dev.jburn.op.CumulativeOp.CUMULATIVE_MAX, this, axis, false); }
+
+    /** Running maximum (NaN propagates) along {@code axis}; {@code reverse} accumulates from the end. */
+    public Tensor cumulativeMax(int axis, boolean reverse) { return ReductionOps.cumulative(dev.jburn.op.CumulativeOp.CUMULATIVE_MAX, this, axis, reverse); }
+
+    /** Running minimum (NaN propagates) along axis 0. */
+    public Tensor cumulativeMin() { return ReductionOps.cumulative(dev.jburn.op.CumulativeOp.CUMULATIVE_MIN, this, 0, false); }
+
+    /** Running minimum (NaN propagates) along {@code axis}. */
+    public Tensor cumulativeMin(int axis) { return ReductionOps.cumulative(dev.jburn.op.CumulativeOp.CUMULATIVE_MIN, this, axis, false); }
+
+    /** Running minimum (NaN propagates) along {@code axis}; {@code reverse} accumulates from the end. */
+    public Tensor cumulativeMin(int axis, boolean reverse) { return ReductionOps.cumulative(dev.jburn.op.CumulativeOp.CUMULATIVE_MIN, this, axis, reverse); }
+
+    // ---- sorting (SortOps) ----
+
+    /**
+     * Stable ascending sort along axis 0; NaN sorts last, {@code -0.0} and {@code 0.0} are equal.
+     * <pre>{@code Tensor.of(Float.NaN, Float.NEGATIVE_INFINITY, 0f).sort();   // [-Inf, 0.0, NaN]}</pre>
+     */
+    public Tensor sort() { return SortOps.sort(this, 0, false); }
+
+    /** Stable ascending sort along {@code axis}. */
+    public Tensor sort(int axis) { return SortOps.sort(this, axis, false); }
+
+    /** Stable sort along {@code axis}; descending puts NaN first and keeps equal values in their order. */
+    public Tensor sort(int axis, boolean descending) { return SortOps.sort(this, axis, descending); }
+
+    /** S32 positions that sort axis 0 ascending (stable). */
+    public Tensor argsort() { return SortOps.argsort(this, 0, false); }
+
+    /** S32 positions that sort {@code axis} ascending (stable). */
+    public Tensor argsort(int axis) { return SortOps.argsort(this, axis, false); }
+
+    /** S32 positions that sort {@code axis} (stable; NaN last ascending, first descending). */
+    public Tensor argsort(int axis, boolean descending) { return SortOps.argsort(this, axis, descending); }
+
+    /**
+     * The {@code k} largest elements along the last axis, descending (NaN first), with their S32
+     * indices; {@code k} may not exceed the axis size.
+     * <pre>{@code try (TopK t = Tensor.of(1f, 5f, 3f).topK(2)) { t.values(); t.indices(); }   // [5, 3], [1, 2]}</pre>
+     */
+    public TopK topK(int k) { return SortOps.topK(this, k); }
+
     // ==== end reductions ==========================================================================
 
     // ==== shape ops (ShapeOps) ====================================================================

@@ -77,11 +77,11 @@ final class ReferenceBackend implements Backend {
 
     @Override public Buffer cast(Operand x, DType to) { return core.cast(x, to); }
 
-    @Override public Buffer reduce(ReduceOp op, Operand x, int[] axes, DType out) { throw new JBurnException(op.opName(), NOT_BUILT); }
+    @Override public Buffer reduce(ReduceOp op, Operand x, int[] axes, DType out) { return reductions.reduce(op, x, axes, out); }
 
-    @Override public Buffer argReduce(ReduceOp op, Operand x, int axis, boolean tieBreakHigh, DType out) { throw new JBurnException(op.opName(), NOT_BUILT); }
+    @Override public Buffer argReduce(ReduceOp op, Operand x, int axis, boolean tieBreakHigh, DType out) { return reductions.argReduce(op, x, axis, tieBreakHigh, out); }
 
-    @Override public Buffer cumulative(CumulativeOp op, Operand x, int axis, boolean reverse) { throw new JBurnException(op.opName(), NOT_BUILT); }
+    @Override public Buffer cumulative(CumulativeOp op, Operand x, int axis, boolean reverse) { return reductions.cumulative(op, x, axis, reverse); }
 
     @Override public Buffer transpose(Operand x, int[] perm) { return movement.transpose(x, perm); }
 
@@ -101,9 +101,9 @@ final class ReferenceBackend implements Backend {
 
     @Override public Buffer indexedUpdate(Operand target, Operand indices, Operand updates, int[] axes, boolean accumulate) { return indexing.indexedUpdate(target, indices, updates, axes, accumulate); }
 
-    @Override public Buffer sort(Operand x, int axis, boolean descending) { throw new JBurnException("sort", NOT_BUILT); }
+    @Override public Buffer sort(Operand x, int axis, boolean descending) { return sorting.sort(x, axis, descending); }
 
-    @Override public Buffer argsort(Operand x, int axis, boolean descending, DType indexType) { throw new JBurnException("argsort", NOT_BUILT); }
+    @Override public Buffer argsort(Operand x, int axis, boolean descending, DType indexType) { return sorting.argsort(x, axis, descending, indexType); }
 
     @Override public Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) { return dots.dot(a, contractA, batchA, b, contractB, batchB, out); }
 
