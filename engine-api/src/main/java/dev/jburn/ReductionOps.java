@@ -9,17 +9,12 @@ import dev.jburn.spi.HostElements;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.ref.Reference;
 import java.util.Arrays;
 
 /**
  * Front end of reductions, arg reductions and scans: validates axes, applies Nx's output
  * types, casts, and shapes the result ({@code keepAxes}). Kernels see normalized, sorted axes.
  * {@code mean} and {@code logSumExp} are compositions of backend primitives.
- *
- * <p>Every entry point ends with {@link Reference#reachabilityFence}: kernels read an
- * operand's raw memory, and a temporary input ({@code a.to(e).sum()}) is otherwise unreachable
- * once its operand is taken, so the cleaner could free its buffer while the kernel still reads it.
  */
 final class ReductionOps {
     private ReductionOps() {}
@@ -29,14 +24,6 @@ final class ReductionOps {
      * every axis). Sums and products are computed in their widened result type.
      */
     static Tensor reduce(ReduceOp op, Tensor x, int[] axes, boolean keepAxes) {
-        try {
-            return reduceImpl(op, x, axes, keepAxes);
-        } finally {
-            Reference.reachabilityFence(x);
-        }
-    }
-
-    private static Tensor reduceImpl(ReduceOp op, Tensor x, int[] axes, boolean keepAxes) {
         String name = op.opName();
         int[] ax = sortedAxes(name, x.shape(), axes);
         DType out = op.resultType(x.dtype());
@@ -56,14 +43,6 @@ final class ReductionOps {
      * are kept. An empty reduction gives NaN (0 / 0).
      */
     static Tensor mean(Tensor x, int[] axes, boolean keepAxes) {
-        try {
-            return meanImpl(x, axes, keepAxes);
-        } finally {
-            Reference.reachabilityFence(x);
-        }
-    }
-
-    private static Tensor meanImpl(Tensor x, int[] axes, boolean keepAxes) {
         String name = ReduceOp.MEAN.opName();
         int[] ax = sortedAxes(name, x.shape(), axes);
         DType f = ReduceOp.MEAN.resultType(x.dtype());
@@ -83,14 +62,6 @@ final class ReductionOps {
      * {@code -Inf} instead of NaN. The input is converted to its floating type first.
      */
     static Tensor logSumExp(Tensor x, int[] axes, boolean keepAxes) {
-        try {
-            return logSumExpImpl(x, axes, keepAxes);
-        } finally {
-            Reference.reachabilityFence(x);
-        }
-    }
-
-    private static Tensor logSumExpImpl(Tensor x, int[] axes, boolean keepAxes) {
         String name = ReduceOp.LOG_SUM_EXP.opName();
         int[] ax = sortedAxes(name, x.shape(), axes);
         DType f = ReduceOp.LOG_SUM_EXP.resultType(x.dtype());
@@ -117,14 +88,6 @@ final class ReductionOps {
      * last of equal values instead of the first. The result is S32.
      */
     static Tensor argReduce(ReduceOp op, Tensor x, Integer axis, boolean keepAxis, boolean tieBreakHigh) {
-        try {
-            return argReduceImpl(op, x, axis, keepAxis, tieBreakHigh);
-        } finally {
-            Reference.reachabilityFence(x);
-        }
-    }
-
-    private static Tensor argReduceImpl(ReduceOp op, Tensor x, Integer axis, boolean keepAxis, boolean tieBreakHigh) {
         String name = op.opName();
         Shape s = x.shape();
         DType out = op.resultType(x.dtype());
@@ -148,14 +111,6 @@ final class ReductionOps {
      * {@code PRED} sums and products count in U8 (as Nx's 0/1 tensors do).
      */
     static Tensor cumulative(CumulativeOp op, Tensor x, int axis, boolean reverse) {
-        try {
-            return cumulativeImpl(op, x, axis, reverse);
-        } finally {
-            Reference.reachabilityFence(x);
-        }
-    }
-
-    private static Tensor cumulativeImpl(CumulativeOp op, Tensor x, int axis, boolean reverse) {
         int a = x.shape().normalizeAxis(op.opName(), axis);
         boolean counts = op == CumulativeOp.CUMULATIVE_SUM || op == CumulativeOp.CUMULATIVE_PRODUCT;
         DType t = x.dtype().isPred() && counts ? DType.U8 : x.dtype();

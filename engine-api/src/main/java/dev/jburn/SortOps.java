@@ -2,38 +2,19 @@ package dev.jburn;
 
 import dev.jburn.op.SortOp;
 
-import java.lang.ref.Reference;
-
 /**
  * Front end of sorting: stable {@code sort}/{@code argsort} along one axis (NaN larger than
- * everything, {@code -0.0} equal to {@code 0.0}) and {@code topK} on the last axis. Each entry
- * keeps its input reachable until the kernel returns (see {@link ReductionOps}).
+ * everything, {@code -0.0} equal to {@code 0.0}) and {@code topK} on the last axis.
  */
 final class SortOps {
     private SortOps() {}
 
     static Tensor sort(Tensor x, int axis, boolean descending) {
-        try {
-            return sortImpl(x, axis, descending);
-        } finally {
-            Reference.reachabilityFence(x);
-        }
-    }
-
-    private static Tensor sortImpl(Tensor x, int axis, boolean descending) {
         int a = x.shape().normalizeAxis(SortOp.SORT.opName(), axis);
         return Tensor.wrap(x.engine(), x.backend().sort(x.operand(), a, descending), x.dtype(), x.shape());
     }
 
     static Tensor argsort(Tensor x, int axis, boolean descending) {
-        try {
-            return argsortImpl(x, axis, descending);
-        } finally {
-            Reference.reachabilityFence(x);
-        }
-    }
-
-    private static Tensor argsortImpl(Tensor x, int axis, boolean descending) {
         int a = x.shape().normalizeAxis(SortOp.ARGSORT.opName(), axis);
         return Tensor.wrap(x.engine(), x.backend().argsort(x.operand(), a, descending, DType.S32), DType.S32, x.shape());
     }
@@ -44,14 +25,6 @@ final class SortOps {
      * (both stable, so they agree) and a slice of the first {@code k}.
      */
     static TopK topK(Tensor x, int k) {
-        try {
-            return topKImpl(x, k);
-        } finally {
-            Reference.reachabilityFence(x);
-        }
-    }
-
-    private static TopK topKImpl(Tensor x, int k) {
         String name = SortOp.TOP_K.opName();
         Shape s = x.shape();
         if (s.rank() == 0) throw new JBurnException(name, "top_k needs a tensor of rank at least 1, got a scalar");

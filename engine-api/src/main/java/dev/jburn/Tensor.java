@@ -31,6 +31,7 @@ public final class Tensor implements AutoCloseable {
     private final Buffer buffer;
     private final DType dtype;
     private final Shape shape;
+    private final Release release;
     private final Cleaner.Cleanable cleanable;
     private volatile boolean closed;
 
@@ -39,13 +40,26 @@ public final class Tensor implements AutoCloseable {
         this.buffer = buffer;
         this.dtype = dtype;
         this.shape = shape;
-        this.cleanable = CLEANER.register(this, new Release(buffer));
+        this.release = new Release(buffer);
+        this.cleanable = CLEANER.register(this, release);
         TensorScope.track(this);
     }
 
-    /** Frees the buffer reference without touching the tensor (a cleaner action must not). */
-    private record Release(Buffer buffer) implements Runnable {
-        @Override public void run() { buffer.release(); }
+    /**
+     * Drops the buffer reference without touching the tensor (a cleaner action must not).
+     * {@code close()} releases at once; the cleaner path uses {@link Buffer#releaseUnreachable()},
+     * because a kernel may still be reading the memory of a tensor that is no longer referenced.
+     */
+    private static final class Release implements Runnable {
+        private final Buffer buffer;
+        private volatile boolean explicit;
+
+        Release(Buffer buffer) { this.buffer = buffer; }
+
+        @Override public void run() {
+            if (explicit) buffer.release();
+            else buffer.releaseUnreachable();
+        }
     }
 
     /** Wraps a fresh backend result; the tensor takes over the buffer's reference. */
@@ -95,6 +109,7 @@ public final class Tensor implements AutoCloseable {
     public void close() {
         if (closed) return;
         closed = true;
+        release.explicit = true;
         cleanable.clean();
     }
 

@@ -15,6 +15,15 @@ public interface Buffer {
     /** Drops a reference; the memory is freed when none is left. Idempotent per reference holder is the caller's job. */
     void release();
 
+    /**
+     * Drops a reference because its holder became unreachable (the tensor's cleaner ran).
+     * Unlike {@link #release()}, a kernel may still be using memory it obtained from this
+     * buffer before the holder became unreachable, so the engine must free the memory only
+     * once no kernel can touch it (host engines: when the memory segment itself is
+     * unreachable; device engines: after the work queued on it has finished).
+     */
+    void releaseUnreachable();
+
     /** False once the memory is freed. */
     boolean isAlive();
 }

@@ -3,29 +3,54 @@ package dev.jburn.reference;
 import dev.jburn.JBurnException;
 import dev.jburn.spi.Buffer;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
-/** A reference-counted block of native host memory. */
+/**
+ * A reference-counted block of native host memory.
+ *
+ * <p>Two ways to free it: the last {@link #release()} (an explicit {@code close()}) frees at
+ * once; when a tensor is merely forgotten, its reference is dropped by
+ * {@link #releaseUnreachable()} and the memory is freed only when the segment itself becomes
+ * unreachable — the segment lives in an automatic arena, so a kernel still reading it keeps it
+ * alive (the tensor that owned it may already be garbage while its kernel runs).
+ */
 final class HostBuffer implements Buffer {
     /** Live native bytes across all host buffers; tests use it to find leaks. */
-    static final java.util.concurrent.atomic.AtomicLong LIVE_BYTES = new java.util.concurrent.atomic.AtomicLong();
+    static final AtomicLong LIVE_BYTES = new AtomicLong();
 
     private final MemorySegment segment;
     private final AtomicInteger refs = new AtomicInteger(1);
+    private final AtomicBoolean freed;
+    private final MemorySegment raw;
 
-    private HostBuffer(MemorySegment segment) {
-        this.segment = segment;
-        LIVE_BYTES.addAndGet(segment.byteSize());
+    private HostBuffer(MemorySegment raw) {
+        long bytes = raw.byteSize();
+        AtomicBoolean flag = new AtomicBoolean();
+        this.raw = raw;
+        this.freed = flag;
+        // The cleanup must not capture this object, or the arena would keep it reachable forever.
+        this.segment = raw.reinterpret(bytes, Arena.ofAuto(), s -> freeOnce(flag, raw));
+        LIVE_BYTES.addAndGet(bytes);
     }
 
     static HostBuffer zeroed(long bytes) { return new HostBuffer(NativeMemory.calloc(bytes)); }
 
     static HostBuffer uninitialized(long bytes) { return new HostBuffer(NativeMemory.malloc(bytes)); }
 
+    private static void freeOnce(AtomicBoolean flag, MemorySegment raw) {
+        if (flag.compareAndSet(false, true)) {
+            LIVE_BYTES.addAndGet(-raw.byteSize());
+            NativeMemory.free(raw);
+        }
+    }
+
     /** The memory; valid while the buffer is alive. */
     MemorySegment segment() {
-        if (refs.get() <= 0) throw new JBurnException("buffer", "use of a freed buffer");
+        if (freed.get()) throw new JBurnException("buffer", "use of a freed buffer");
         return segment;
     }
 
@@ -36,7 +61,7 @@ final class HostBuffer implements Buffer {
         int r;
         do {
             r = refs.get();
-            if (r <= 0) throw new JBurnException("buffer", "retain of a freed buffer");
+            if (r <= 0 || freed.get()) throw new JBurnException("buffer", "retain of a freed buffer");
         } while (!refs.compareAndSet(r, r + 1));
         return this;
     }
@@ -44,15 +69,17 @@ final class HostBuffer implements Buffer {
     @Override
     public void release() {
         int r = refs.decrementAndGet();
-        if (r == 0) {
-            LIVE_BYTES.addAndGet(-segment.byteSize());
-            NativeMemory.free(segment);
-        } else if (r < 0) {
-            throw new JBurnException("buffer", "buffer released more often than retained");
-        }
+        if (r == 0) freeOnce(freed, raw);
+        else if (r < 0) throw new JBurnException("buffer", "buffer released more often than retained");
     }
 
-    @Override public boolean isAlive() { return refs.get() > 0; }
+    @Override
+    public void releaseUnreachable() {
+        // The automatic arena frees the memory once no kernel holds the segment.
+        refs.decrementAndGet();
+    }
+
+    @Override public boolean isAlive() { return refs.get() > 0 && !freed.get(); }
 
     /** The host segment of a buffer made by this engine. */
     static MemorySegment of(Buffer b) {
