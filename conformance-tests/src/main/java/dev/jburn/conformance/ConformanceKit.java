@@ -1,0 +1,25 @@
+package dev.jburn.conformance;
+
+/**
+ * The whole conformance kit. Implement it in one test class to run every contract against
+ * your engine:
+ *
+ * <pre>{@code
+ * class MyEngineConformanceTest implements ConformanceKit {
+ *     public Engine engine() { return Engine.select("my-engine"); }
+ * }
+ * }</pre>
+ *
+ * Each contract interface listed here is also usable alone. Every property compares the
+ * engine with the {@link Oracle} (the reference engine's scalar kernels) within a
+ * {@link Tolerance}; a failure prints the generated case and the QuickTheories seed
+ * ({@code -DQT_SEED=...} replays it).
+ */
+public interface ConformanceKit extends
+        CastContract,
+        ShapeContract,
+        CreationContract,
+        PromotionContract,
+        TransferContract,
+        ErrorContract {
+}
