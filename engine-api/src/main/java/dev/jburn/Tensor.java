@@ -333,6 +333,7 @@ public final class Tensor implements AutoCloseable {
     }
 
     private int checkedLength() {
+        live();
         if (size() > Integer.MAX_VALUE - 8) throw new JBurnException("toArray", "tensor of " + size() + " elements does not fit a Java array");
         return (int) size();
     }

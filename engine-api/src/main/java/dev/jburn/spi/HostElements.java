@@ -57,8 +57,8 @@ public final class HostElements {
         switch (t) {
             case F64 -> s.setAtIndex(DOUBLE, i, v);
             case F32 -> s.setAtIndex(FLOAT, i, (float) v);
-            case F16 -> s.setAtIndex(SHORT, i, Float.floatToFloat16((float) v));
-            case BF16 -> s.setAtIndex(SHORT, i, floatToBf16((float) v));
+            case F16 -> s.setAtIndex(SHORT, i, Float.floatToFloat16(toFloatRoundOdd(v)));
+            case BF16 -> s.setAtIndex(SHORT, i, floatToBf16(toFloatRoundOdd(v)));
             case PRED -> s.set(ValueLayout.JAVA_BYTE, i, (byte) (v != 0 || Double.isNaN(v) ? 1 : 0));
             default -> setLong(s, t, i, doubleToLongBits(v, t));
         }
@@ -73,14 +73,44 @@ public final class HostElements {
             case U32, S32 -> s.setAtIndex(INT, i, (int) v);
             case U64, S64 -> s.setAtIndex(LONG, i, v);
             case F64 -> s.setAtIndex(DOUBLE, i, (double) v);
-            case F32, F16, BF16 -> setDouble(s, t, i, (double) v);
+            case F32, F16, BF16 -> setDouble(s, t, i, toDoubleRoundOdd(v, false));
         }
     }
 
     /** Writes integer raw bits interpreted with {@code from}'s signedness, converting to {@code t}. */
     public static void setInteger(MemorySegment s, DType t, long i, long v, DType from) {
-        if (t.isFloat()) setDouble(s, t, i, from == DType.U64 ? unsignedToDouble(v) : (double) v);
+        boolean unsigned = from == DType.U64;
+        if (t == DType.F64) s.setAtIndex(DOUBLE, i, unsigned ? unsignedToDouble(v) : (double) v);
+        else if (t.isFloat()) setDouble(s, t, i, toDoubleRoundOdd(v, unsigned));
         else setLong(s, t, i, v);
+    }
+
+    /**
+     * {@code v} rounded to a double with round-to-odd: exact below 2^53, otherwise the dropped
+     * bits collapse into a sticky last bit. A later round-to-nearest-even to any narrower
+     * format (F32, F16, BF16) is then correctly rounded, which a plain {@code (double) v} is not.
+     */
+    public static double toDoubleRoundOdd(long v, boolean unsigned) {
+        boolean negative = !unsigned && v < 0;
+        long m = negative ? -v : v; // Long.MIN_VALUE stays as the unsigned magnitude 2^63
+        int bits = 64 - Long.numberOfLeadingZeros(m);
+        if (bits <= 53) return negative ? -(double) m : (double) m;
+        int shift = bits - 53;
+        long kept = (m >>> shift) | ((m & ((1L << shift) - 1)) != 0 ? 1 : 0);
+        double d = Math.scalb((double) kept, shift);
+        return negative ? -d : d;
+    }
+
+    /**
+     * {@code d} rounded to a float with round-to-odd (inexact results get an odd last bit), so a
+     * following round-to-nearest-even to F16 or BF16 equals direct correct rounding of {@code d}.
+     */
+    public static float toFloatRoundOdd(double d) {
+        float f = (float) d;
+        if (Double.isNaN(d) || Float.isInfinite(f) || (double) f == d) return f;
+        int bits = Float.floatToRawIntBits(f);
+        if (Math.abs((double) f) > Math.abs(d)) bits -= 1; // truncate toward zero
+        return Float.intBitsToFloat(bits | 1);
     }
 
     /**
@@ -121,8 +151,8 @@ public final class HostElements {
     public static double roundTo(DType t, double v) {
         return switch (t) {
             case F32 -> (float) v;
-            case F16 -> Float.float16ToFloat(Float.floatToFloat16((float) v));
-            case BF16 -> bf16ToFloat(floatToBf16((float) v));
+            case F16 -> Float.float16ToFloat(Float.floatToFloat16(toFloatRoundOdd(v)));
+            case BF16 -> bf16ToFloat(floatToBf16(toFloatRoundOdd(v)));
             default -> v;
         };
     }

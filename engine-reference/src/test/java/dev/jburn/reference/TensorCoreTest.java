@@ -53,6 +53,24 @@ class TensorCoreTest {
     }
 
     @Test
+    void narrowFloatCastsRoundOnceFromTheExactValue() {
+        // Rounding through f32 first would tie and round to even (1.0); the exact value is above the tie.
+        assertEquals(1.0009765625, Tensor.of(1 + 0x1p-11 + 0x1p-40).asType(DType.F16).toDoubleArray()[0]);
+        assertEquals(1 + 0x1p-7, Tensor.of(1 + 0x1p-8 + 0x1p-40).asType(DType.BF16).toDoubleArray()[0]);
+        // Large integers: rounding through a double first would also tie.
+        assertEquals(0x1p60 + 0x1p37, Tensor.of((1L << 60) + (1L << 36) + 1).asType(DType.F32).toDoubleArray()[0]);
+        assertEquals(0x1p64, Tensor.of(-1L).asType(DType.U64).asType(DType.F32).toDoubleArray()[0]);
+        assertEquals(-0x1p63, Tensor.of(Long.MIN_VALUE).asType(DType.BF16).toDoubleArray()[0]);
+    }
+
+    @Test
+    void closedEmptyTensorsRefuseReads() {
+        Tensor t = Tensor.zeros(Shape.of(0), DType.F32);
+        t.close();
+        assertThrows(JBurnException.class, t::toDoubleArray);
+    }
+
+    @Test
     void fullAndScalarsAndItem() {
         Tensor z = Tensor.full(Shape.of(2, 2), DType.S16, 7);
         assertArrayEquals(new long[] {7, 7, 7, 7}, z.toLongArray());

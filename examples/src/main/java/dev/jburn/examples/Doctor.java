@@ -31,6 +31,12 @@ final class Doctor {
             show(out, "Tensor.iota(Shape.of(2, 3), DType.S32, 1)", Tensor.iota(Shape.of(2, 3), DType.S32, 1));
             show(out, "Tensor.linspace(0, 1, 5, DType.F64)", Tensor.linspace(0, 1, 5, DType.F64));
             show(out, "Tensor.eye(3, DType.U8)", Tensor.eye(3, DType.U8));
+            show(out, "a.transpose()", a.transpose());
+            show(out, "a.dot(a.transpose())", a.dot(a.transpose()));
+            show(out, "a.sum(new int[] {1})", a.sum(new int[] {1}));
+            show(out, "a.argmax(1)", a.argmax(1));
+            show(out, "Tensor.of(3f, Float.NaN, -1f, 2f).sort()", Tensor.of(3f, Float.NaN, -1f, 2f).sort());
+            show(out, "a.pad(0, new int[][] {{0, 0, 0}, {1, 1, 1}})", a.pad(0, new int[][] {{0, 0, 0}, {1, 1, 1}}));
         }
         out.printf("%nAll good.%n");
         return 0;
