@@ -407,6 +407,406 @@ public final class Tensor implements AutoCloseable {
     }
 
     // ==== element-wise ops (ElementwiseOps) =======================================================
+    // Binary ops broadcast (NumPy rules) and promote both sides with DType.merge; a Java number
+    // is weakly typed (DType.mergeScalar): u8.add(10) stays U8, u8.add(256) is U16, s32.add(1.5) is F32.
+
+    /**
+     * {@code op} applied to every element; the result type is {@link dev.jburn.op.UnaryOp#resultType}.
+     *
+     * <pre>{@code
+     * Tensor.of(1, 4, 9).apply(UnaryOp.SQRT);   // f32[3] [1.0, 2.0, 3.0]
+     * }</pre>
+     */
+    public Tensor apply(dev.jburn.op.UnaryOp op) { return ElementwiseOps.unary(op, this); }
+
+    /**
+     * {@code this op other} with broadcasting and promotion; the type is {@link dev.jburn.op.BinaryOp#computeType}
+     * of the merged type, or PRED for comparisons and logical ops.
+     */
+    public Tensor apply(dev.jburn.op.BinaryOp op, Tensor other) { return ElementwiseOps.binary(op, this, other); }
+
+    /** {@code this op scalar}, the Java integer weakly typed ({@link DType#mergeScalar(DType, long)}). */
+    public Tensor apply(dev.jburn.op.BinaryOp op, long scalar) { return ElementwiseOps.binary(op, this, scalar); }
+
+    /** {@code this op scalar}, the Java double weakly typed ({@link DType#mergeScalar(DType, double)}). */
+    public Tensor apply(dev.jburn.op.BinaryOp op, double scalar) { return ElementwiseOps.binary(op, this, scalar); }
+
+    /** Absolute value. A signed minimum wraps to itself ({@code s8 -128 -> -128}); PRED gives U8. */
+    public Tensor abs() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.ABS, this); }
+
+    /** {@code -x}, wrapping for integers ({@code u8 1 -> 255}); PRED gives U8. */
+    public Tensor negate() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.NEGATE, this); }
+
+    /** -1, 0 or 1 by the sign of each element; NaN stays NaN and ±0 keep their sign; PRED gives U8. */
+    public Tensor sign() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.SIGN, this); }
+
+    /** {@code e^x}. Integer and PRED input is computed in F32. */
+    public Tensor exp() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.EXP, this); }
+
+    /** {@code e^x - 1}, accurate near 0. Integer and PRED input is computed in F32. */
+    public Tensor expm1() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.EXPM1, this); }
+
+    /** Natural logarithm (NaN below 0, -Inf at 0). Integer and PRED input is computed in F32. */
+    public Tensor log() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.LOG, this); }
+
+    /** {@code log(1 + x)}, accurate near 0. Integer and PRED input is computed in F32. */
+    public Tensor log1p() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.LOG1P, this); }
+
+    /** Square root (NaN below 0). Integer and PRED input is computed in F32. */
+    public Tensor sqrt() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.SQRT, this); }
+
+    /** {@code 1 / sqrt(x)}. Integer and PRED input is computed in F32. */
+    public Tensor rsqrt() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.RSQRT, this); }
+
+    /** Cube root. Integer and PRED input is computed in F32. */
+    public Tensor cbrt() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.CBRT, this); }
+
+    /** Sine (radians). Integer and PRED input is computed in F32. */
+    public Tensor sin() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.SIN, this); }
+
+    /** Cosine (radians). Integer and PRED input is computed in F32. */
+    public Tensor cos() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.COS, this); }
+
+    /** Tangent (radians). Integer and PRED input is computed in F32. */
+    public Tensor tan() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.TAN, this); }
+
+    /** Arc sine. Integer and PRED input is computed in F32. */
+    public Tensor asin() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.ASIN, this); }
+
+    /** Arc cosine. Integer and PRED input is computed in F32. */
+    public Tensor acos() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.ACOS, this); }
+
+    /** Arc tangent. Integer and PRED input is computed in F32. */
+    public Tensor atan() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.ATAN, this); }
+
+    /** Hyperbolic sine. Integer and PRED input is computed in F32. */
+    public Tensor sinh() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.SINH, this); }
+
+    /** Hyperbolic cosine. Integer and PRED input is computed in F32. */
+    public Tensor cosh() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.COSH, this); }
+
+    /** Hyperbolic tangent. Integer and PRED input is computed in F32. */
+    public Tensor tanh() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.TANH, this); }
+
+    /** Inverse hyperbolic sine. Integer and PRED input is computed in F32. */
+    public Tensor asinh() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.ASINH, this); }
+
+    /** Inverse hyperbolic cosine (NaN below 1). Integer and PRED input is computed in F32. */
+    public Tensor acosh() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.ACOSH, this); }
+
+    /** Inverse hyperbolic tangent (±Inf at ±1). Integer and PRED input is computed in F32. */
+    public Tensor atanh() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.ATANH, this); }
+
+    /** The logistic function {@code 1 / (1 + e^-x)}. Integer and PRED input is computed in F32. */
+    public Tensor sigmoid() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.SIGMOID, this); }
+
+    /** The error function. Integer and PRED input is computed in F32. */
+    public Tensor erf() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.ERF, this); }
+
+    /** The complementary error function {@code 1 - erf(x)}, accurate for large x. Integer and PRED input is computed in F32. */
+    public Tensor erfc() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.ERFC, this); }
+
+    /** The inverse error function (±Inf at ±1, NaN outside [-1, 1]). F32, F16 and BF16 use Nx's binary-backend algorithm ({@link dev.jburn.spi.ScalarMath#erfInvNx}), so results match Nx; F64 is accurate to a few ulps. Integer and PRED input is computed in F32. */
+    public Tensor erfInv() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.ERF_INV, this); }
+
+    /** Rounds toward -Inf; integers are returned unchanged; PRED gives U8. */
+    public Tensor floor() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.FLOOR, this); }
+
+    /** Rounds toward +Inf; integers are returned unchanged; PRED gives U8. */
+    public Tensor ceil() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.CEIL, this); }
+
+    /** Rounds half away from zero ({@code 2.5 -> 3}, {@code -2.5 -> -3}), as Nx does; integers are unchanged; PRED gives U8. */
+    public Tensor round() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.ROUND, this); }
+
+    /** PRED: true where the element is NaN (all false for integer types). */
+    public Tensor isNan() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.IS_NAN, this); }
+
+    /** PRED: true where the element is +Inf or -Inf (all false for integer types). */
+    public Tensor isInfinity() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.IS_INFINITY, this); }
+
+    /** PRED: true where the element is zero (NaN counts as non-zero). */
+    public Tensor logicalNot() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.LOGICAL_NOT, this); }
+
+    /** Two's-complement {@code ~x} for integer types; logical not for PRED. Float input throws. */
+    public Tensor bitwiseNot() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.BITWISE_NOT, this); }
+
+    /** Number of set bits within the type's width ({@code s8 -1 -> 8}). Integer types only. */
+    public Tensor populationCount() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.POPULATION_COUNT, this); }
+
+    /** Leading zero bits within the type's width ({@code u8 1 -> 7}). Integer types only. */
+    public Tensor countLeadingZeros() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.COUNT_LEADING_ZEROS, this); }
+
+    /**
+     * Element-wise sum; integers wrap ({@code u8 250 + 10 -> 4}); PRED + PRED gives U8.
+     *
+     * <pre>{@code
+     * Tensor.of(new int[][] {{1}, {2}}).add(Tensor.of(10, 20));   // s32[2,2] [[11, 21], [12, 22]]
+     * }</pre>
+     */
+    public Tensor add(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.ADD, this, other); }
+
+    /** {@link #add(Tensor)} with a weakly typed Java integer. */
+    public Tensor add(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.ADD, this, scalar); }
+
+    /** {@link #add(Tensor)} with a weakly typed Java double. */
+    public Tensor add(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.ADD, this, scalar); }
+
+    /** Element-wise difference; integers wrap. */
+    public Tensor subtract(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.SUBTRACT, this, other); }
+
+    /** {@link #subtract(Tensor)} with a weakly typed Java integer. */
+    public Tensor subtract(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.SUBTRACT, this, scalar); }
+
+    /** {@link #subtract(Tensor)} with a weakly typed Java double. */
+    public Tensor subtract(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.SUBTRACT, this, scalar); }
+
+    /** Element-wise product; integers wrap. */
+    public Tensor multiply(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MULTIPLY, this, other); }
+
+    /** {@link #multiply(Tensor)} with a weakly typed Java integer. */
+    public Tensor multiply(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MULTIPLY, this, scalar); }
+
+    /** {@link #multiply(Tensor)} with a weakly typed Java double. */
+    public Tensor multiply(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MULTIPLY, this, scalar); }
+
+    /** Element-wise true division; integer operands give F32 ({@code s32 [1, 2] / 2 -> f32 [0.5, 1.0]}); IEEE results for division by zero. */
+    public Tensor divide(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.DIVIDE, this, other); }
+
+    /** {@link #divide(Tensor)} with a weakly typed Java integer. */
+    public Tensor divide(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.DIVIDE, this, scalar); }
+
+    /** {@link #divide(Tensor)} with a weakly typed Java double. */
+    public Tensor divide(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.DIVIDE, this, scalar); }
+
+    /** Integer division truncating toward zero ({@code -7 / 2 -> -3}); integer types only. Division by zero gives 0 (Nx's binary backend raises). */
+    public Tensor quotient(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.QUOTIENT, this, other); }
+
+    /** {@link #quotient(Tensor)} with a weakly typed Java integer. */
+    public Tensor quotient(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.QUOTIENT, this, scalar); }
+
+    /** {@link #quotient(Tensor)} with a weakly typed Java double. */
+    public Tensor quotient(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.QUOTIENT, this, scalar); }
+
+    /** Remainder with the sign of the dividend (C {@code %}, {@code fmod} for floats): {@code remainder(-11, 10) -> -1}. Integer remainder by zero gives 0. */
+    public Tensor remainder(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.REMAINDER, this, other); }
+
+    /** {@link #remainder(Tensor)} with a weakly typed Java integer. */
+    public Tensor remainder(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.REMAINDER, this, scalar); }
+
+    /** {@link #remainder(Tensor)} with a weakly typed Java double. */
+    public Tensor remainder(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.REMAINDER, this, scalar); }
+
+    /** {@code x^y}. Integer powers are computed exactly and wrapped to the type; a negative integer exponent gives 0, except for bases 1 and -1 (Nx raises). */
+    public Tensor pow(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.POW, this, other); }
+
+    /** {@link #pow(Tensor)} with a weakly typed Java integer. */
+    public Tensor pow(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.POW, this, scalar); }
+
+    /** {@link #pow(Tensor)} with a weakly typed Java double. */
+    public Tensor pow(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.POW, this, scalar); }
+
+    /** Arc tangent of {@code this / other} using both signs for the quadrant; integer operands give F32. */
+    public Tensor atan2(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.ATAN2, this, other); }
+
+    /** {@link #atan2(Tensor)} with a weakly typed Java integer. */
+    public Tensor atan2(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.ATAN2, this, scalar); }
+
+    /** {@link #atan2(Tensor)} with a weakly typed Java double. */
+    public Tensor atan2(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.ATAN2, this, scalar); }
+
+    /** Element-wise minimum; NaN propagates; {@code -0.0 < 0.0}. */
+    public Tensor min(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MIN, this, other); }
+
+    /** {@link #min(Tensor)} with a weakly typed Java integer. */
+    public Tensor min(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MIN, this, scalar); }
+
+    /** {@link #min(Tensor)} with a weakly typed Java double. */
+    public Tensor min(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MIN, this, scalar); }
+
+    /** Element-wise maximum; NaN propagates; {@code -0.0 < 0.0}. */
+    public Tensor max(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MAX, this, other); }
+
+    /** {@link #max(Tensor)} with a weakly typed Java integer. */
+    public Tensor max(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MAX, this, scalar); }
+
+    /** {@link #max(Tensor)} with a weakly typed Java double. */
+    public Tensor max(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MAX, this, scalar); }
+
+    /** PRED: {@code this == other}; NaN equals nothing. */
+    public Tensor equal(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.EQUAL, this, other); }
+
+    /** {@link #equal(Tensor)} with a weakly typed Java integer. */
+    public Tensor equal(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.EQUAL, this, scalar); }
+
+    /** {@link #equal(Tensor)} with a weakly typed Java double. */
+    public Tensor equal(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.EQUAL, this, scalar); }
+
+    /** PRED: {@code this != other}; true wherever either side is NaN. */
+    public Tensor notEqual(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.NOT_EQUAL, this, other); }
+
+    /** {@link #notEqual(Tensor)} with a weakly typed Java integer. */
+    public Tensor notEqual(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.NOT_EQUAL, this, scalar); }
+
+    /** {@link #notEqual(Tensor)} with a weakly typed Java double. */
+    public Tensor notEqual(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.NOT_EQUAL, this, scalar); }
+
+    /** PRED: {@code this < other}; false where either side is NaN. */
+    public Tensor less(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LESS, this, other); }
+
+    /** {@link #less(Tensor)} with a weakly typed Java integer. */
+    public Tensor less(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LESS, this, scalar); }
+
+    /** {@link #less(Tensor)} with a weakly typed Java double. */
+    public Tensor less(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LESS, this, scalar); }
+
+    /** PRED: {@code this <= other}; false where either side is NaN. */
+    public Tensor lessEqual(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LESS_EQUAL, this, other); }
+
+    /** {@link #lessEqual(Tensor)} with a weakly typed Java integer. */
+    public Tensor lessEqual(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LESS_EQUAL, this, scalar); }
+
+    /** {@link #lessEqual(Tensor)} with a weakly typed Java double. */
+    public Tensor lessEqual(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LESS_EQUAL, this, scalar); }
+
+    /** PRED: {@code this > other}; false where either side is NaN. */
+    public Tensor greater(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.GREATER, this, other); }
+
+    /** {@link #greater(Tensor)} with a weakly typed Java integer. */
+    public Tensor greater(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.GREATER, this, scalar); }
+
+    /** {@link #greater(Tensor)} with a weakly typed Java double. */
+    public Tensor greater(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.GREATER, this, scalar); }
+
+    /** PRED: {@code this >= other}; false where either side is NaN. */
+    public Tensor greaterEqual(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.GREATER_EQUAL, this, other); }
+
+    /** {@link #greaterEqual(Tensor)} with a weakly typed Java integer. */
+    public Tensor greaterEqual(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.GREATER_EQUAL, this, scalar); }
+
+    /** {@link #greaterEqual(Tensor)} with a weakly typed Java double. */
+    public Tensor greaterEqual(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.GREATER_EQUAL, this, scalar); }
+
+    /** PRED: both non-zero (NaN counts as non-zero). */
+    public Tensor logicalAnd(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_AND, this, other); }
+
+    /** {@link #logicalAnd(Tensor)} with a weakly typed Java integer. */
+    public Tensor logicalAnd(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_AND, this, scalar); }
+
+    /** {@link #logicalAnd(Tensor)} with a weakly typed Java double. */
+    public Tensor logicalAnd(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_AND, this, scalar); }
+
+    /** PRED: either non-zero (NaN counts as non-zero). */
+    public Tensor logicalOr(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_OR, this, other); }
+
+    /** {@link #logicalOr(Tensor)} with a weakly typed Java integer. */
+    public Tensor logicalOr(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_OR, this, scalar); }
+
+    /** {@link #logicalOr(Tensor)} with a weakly typed Java double. */
+    public Tensor logicalOr(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_OR, this, scalar); }
+
+    /** PRED: exactly one non-zero (NaN counts as non-zero). */
+    public Tensor logicalXor(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_XOR, this, other); }
+
+    /** {@link #logicalXor(Tensor)} with a weakly typed Java integer. */
+    public Tensor logicalXor(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_XOR, this, scalar); }
+
+    /** {@link #logicalXor(Tensor)} with a weakly typed Java double. */
+    public Tensor logicalXor(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_XOR, this, scalar); }
+
+    /** Two's-complement AND; integer types (or PRED) only. */
+    public Tensor bitwiseAnd(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_AND, this, other); }
+
+    /** {@link #bitwiseAnd(Tensor)} with a weakly typed Java integer. */
+    public Tensor bitwiseAnd(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_AND, this, scalar); }
+
+    /** {@link #bitwiseAnd(Tensor)} with a weakly typed Java double. */
+    public Tensor bitwiseAnd(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_AND, this, scalar); }
+
+    /** Two's-complement OR; integer types (or PRED) only. */
+    public Tensor bitwiseOr(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_OR, this, other); }
+
+    /** {@link #bitwiseOr(Tensor)} with a weakly typed Java integer. */
+    public Tensor bitwiseOr(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_OR, this, scalar); }
+
+    /** {@link #bitwiseOr(Tensor)} with a weakly typed Java double. */
+    public Tensor bitwiseOr(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_OR, this, scalar); }
+
+    /** Two's-complement XOR; integer types (or PRED) only. */
+    public Tensor bitwiseXor(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_XOR, this, other); }
+
+    /** {@link #bitwiseXor(Tensor)} with a weakly typed Java integer. */
+    public Tensor bitwiseXor(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_XOR, this, scalar); }
+
+    /** {@link #bitwiseXor(Tensor)} with a weakly typed Java double. */
+    public Tensor bitwiseXor(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_XOR, this, scalar); }
+
+    /** {@code this << other}, wrapped to the type; a count that is negative or at least the bit width gives 0. Integer types only. */
+    public Tensor leftShift(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LEFT_SHIFT, this, other); }
+
+    /** {@link #leftShift(Tensor)} with a weakly typed Java integer. */
+    public Tensor leftShift(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LEFT_SHIFT, this, scalar); }
+
+    /** {@link #leftShift(Tensor)} with a weakly typed Java double. */
+    public Tensor leftShift(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LEFT_SHIFT, this, scalar); }
+
+    /** {@code this >> other}: arithmetic for signed types, logical for unsigned; a count that is negative or at least the bit width gives 0, or -1 for negative signed values. Integer types only. */
+    public Tensor rightShift(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.RIGHT_SHIFT, this, other); }
+
+    /** {@link #rightShift(Tensor)} with a weakly typed Java integer. */
+    public Tensor rightShift(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.RIGHT_SHIFT, this, scalar); }
+
+    /** {@link #rightShift(Tensor)} with a weakly typed Java double. */
+    public Tensor rightShift(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.RIGHT_SHIFT, this, scalar); }
+
+    /**
+     * {@code this ? onTrue : onFalse} element-wise, called on the predicate: any non-zero element
+     * (NaN included) is true. The branches are promoted to their merged type; all three broadcast.
+     *
+     * <pre>{@code
+     * x.greater(0).select(x, x.multiply(0.01));   // leaky relu
+     * }</pre>
+     */
+    public Tensor select(Tensor onTrue, Tensor onFalse) { return ElementwiseOps.select(this, onTrue, onFalse); }
+
+    /** {@link #select(Tensor, Tensor)} with a weakly typed Java integer for the false branch. */
+    public Tensor select(Tensor onTrue, long onFalse) { return ElementwiseOps.select(this, onTrue, onFalse); }
+
+    /** {@link #select(Tensor, Tensor)} with a weakly typed Java integer for the true branch. */
+    public Tensor select(long onTrue, Tensor onFalse) { return ElementwiseOps.select(this, onTrue, onFalse); }
+
+    /** {@link #select(Tensor, Tensor)} with a weakly typed Java double for the false branch. */
+    public Tensor select(Tensor onTrue, double onFalse) { return ElementwiseOps.select(this, onTrue, onFalse); }
+
+    /** {@link #select(Tensor, Tensor)} with a weakly typed Java double for the true branch. */
+    public Tensor select(double onTrue, Tensor onFalse) { return ElementwiseOps.select(this, onTrue, onFalse); }
+
+    /** {@link #select(Tensor, Tensor)} with two Java integers, typed S32 (S64 when a value needs it). */
+    public Tensor select(long onTrue, long onFalse) { return ElementwiseOps.select(this, onTrue, onFalse); }
+
+    /** {@link #select(Tensor, Tensor)} with two Java doubles, typed F32. */
+    public Tensor select(double onTrue, double onFalse) { return ElementwiseOps.select(this, onTrue, onFalse); }
+
+    /**
+     * Clamps every element into {@code [min, max]}: {@code max(this, min)} then {@code min(., max)}, so
+     * NaN propagates and {@code min > max} gives {@code max}. The type is this type promoted with both
+     * bounds; bounds broadcast like any binary operand.
+     */
+    public Tensor clip(Tensor min, Tensor max) { return ElementwiseOps.clip(this, min, max); }
+
+    /** {@link #clip(Tensor, Tensor)} with weakly typed Java doubles ({@code s32.clip(0.5, 2.5)} is F32). */
+    public Tensor clip(double min, double max) { return ElementwiseOps.clip(this, min, max); }
+
+    /** {@link #clip(Tensor, Tensor)} with weakly typed Java integers ({@code u8.clip(0, 300)} is U16). */
+    public Tensor clip(long min, long max) { return ElementwiseOps.clip(this, min, max); }
+
+    /**
+     * The same bits read as {@code type}, which must have the same element width (not PRED); shares memory.
+     *
+     * <pre>{@code
+     * Tensor.of(1.0f).bitcast(DType.S32);   // s32[1] [1065353216]
+     * }</pre>
+     */
+    public Tensor bitcast(DType type) { return ElementwiseOps.bitcast(this, type); }
 
     // ==== end element-wise ops ====================================================================
 

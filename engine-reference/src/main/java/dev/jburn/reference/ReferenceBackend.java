@@ -69,11 +69,11 @@ final class ReferenceBackend implements Backend {
         MemorySegment.copy(s, offset, dst, 0, dst.byteSize());
     }
 
-    @Override public Buffer unary(UnaryOp op, Operand x, DType out) { throw new JBurnException(op.opName(), NOT_BUILT); }
+    @Override public Buffer unary(UnaryOp op, Operand x, DType out) { return elementwise.unary(op, x, out); }
 
-    @Override public Buffer binary(BinaryOp op, Operand a, Operand b, Shape outShape, DType out) { throw new JBurnException(op.opName(), NOT_BUILT); }
+    @Override public Buffer binary(BinaryOp op, Operand a, Operand b, Shape outShape, DType out) { return elementwise.binary(op, a, b, outShape, out); }
 
-    @Override public Buffer select(Operand pred, Operand onTrue, Operand onFalse, Shape outShape) { throw new JBurnException("select", NOT_BUILT); }
+    @Override public Buffer select(Operand pred, Operand onTrue, Operand onFalse, Shape outShape) { return elementwise.select(pred, onTrue, onFalse, outShape); }
 
     @Override public Buffer cast(Operand x, DType to) { return core.cast(x, to); }
 

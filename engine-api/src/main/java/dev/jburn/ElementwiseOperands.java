@@ -1,0 +1,63 @@
+package dev.jburn;
+
+import dev.jburn.spi.Buffer;
+import dev.jburn.spi.HostElements;
+import dev.jburn.spi.Operand;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Backend operands for the front end: engine checks, casts to a compute type and Java scalars
+ * placed on an engine. Temporaries made here are plain buffers (no {@link Tensor}, no cleaner)
+ * that the caller frees with {@link #release} as soon as the kernel has run.
+ */
+final class ElementwiseOperands {
+    private ElementwiseOperands() {}
+
+    /** Fails unless every tensor lives on {@code first}'s engine; the message names both engines. */
+    static void requireSameEngine(String op, Tensor first, Tensor... others) {
+        for (Tensor t : others) {
+            if (t.engine() != first.engine()) {
+                throw new JBurnException(op, "operands live on different engines: " + describe(first.engine()) + " ("
+                        + first.dtype().shortName() + first.shape() + ") and " + describe(t.engine()) + " ("
+                        + t.dtype().shortName() + t.shape() + "); move one with to(engine)");
+            }
+        }
+    }
+
+    private static String describe(Engine e) {
+        return "'" + e.name() + "'@" + Integer.toHexString(System.identityHashCode(e));
+    }
+
+    /** {@code t} as an operand of type {@code to}: itself when it already has that type, else a fresh cast buffer. */
+    static Operand castTo(Tensor t, DType to) {
+        Operand o = t.operand();
+        if (o.dtype() == to) return o;
+        return new Operand(t.backend().cast(o, to), to, o.shape());
+    }
+
+    /** A rank-0 operand of type {@code t} on {@code engine} holding the integer {@code value} (converted as by {@code setLong}). */
+    static Operand scalar(Engine engine, DType t, long value) {
+        MemorySegment host = MemorySegment.ofArray(new long[1]);
+        HostElements.setLong(host, t, 0, value);
+        return upload(engine, host, t);
+    }
+
+    /** A rank-0 operand of type {@code t} on {@code engine} holding {@code value} (converted with Nx cast rules). */
+    static Operand scalar(Engine engine, DType t, double value) {
+        MemorySegment host = MemorySegment.ofArray(new long[1]);
+        HostElements.setDouble(host, t, 0, value);
+        return upload(engine, host, t);
+    }
+
+    private static Operand upload(Engine engine, MemorySegment host, DType t) {
+        return new Operand(engine.backend().upload(host.asSlice(0, t.byteSize())), t, Shape.scalar());
+    }
+
+    /** Frees {@code temp} when it is a temporary, i.e. not the buffer of {@code original} (which may be null). */
+    static void release(Operand temp, Tensor original) {
+        if (temp == null) return;
+        Buffer b = temp.buffer();
+        if (original == null || b != original.buffer()) b.release();
+    }
+}

@@ -1,0 +1,144 @@
+package dev.jburn.reference;
+
+import dev.jburn.DType;
+import dev.jburn.Shape;
+import dev.jburn.spi.Buffer;
+import dev.jburn.spi.EngineConfig;
+import dev.jburn.spi.Operand;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Fast paths for the hot element-wise ops on F32, F64, S32 and S64 (see {@link VectorOps}):
+ * contiguous operands of the output's shape, a scalar on either side, or a block repeated over
+ * leading axes (a row vector added to a matrix). Anything else returns null and runs on the
+ * oracle. Small inputs run on the caller's thread without allocating anything but the output.
+ */
+final class VectorElementwise {
+    private final Parallel parallel;
+    private final EngineConfig config;
+
+    VectorElementwise(Parallel parallel, EngineConfig config) {
+        this.parallel = parallel;
+        this.config = config;
+    }
+
+    private boolean inline(long n, long cost) {
+        return config.threads() == 1 || n * cost < config.parallelThreshold();
+    }
+
+    /** {@code k} on every element of {@code x} (whose type is the result type), or null when no fast path applies. */
+    Buffer unary(VectorOps.Unary k, Operand x) {
+        DType t = x.dtype();
+        long n = x.size();
+        HostBuffer result = HostBuffer.uninitialized(n * t.byteSize());
+        MemorySegment src = HostBuffer.of(x.buffer());
+        MemorySegment dst = result.segment();
+        if (inline(n, k.cost())) {
+            unaryRange(k, t, src, dst, 0, n);
+        } else {
+            parallel.forRange(n, k.cost(), (lo, hi) -> unaryRange(k, t, src, dst, lo, hi - lo));
+        }
+        return result;
+    }
+
+    private static void unaryRange(VectorOps.Unary k, DType t, MemorySegment src, MemorySegment dst, long from, long count) {
+        switch (t) {
+            case F32 -> VectorF32.unary(k, src, from, dst, from, count);
+            case F64 -> VectorF64.unary(k, src, from, dst, from, count);
+            case S32 -> VectorS32.unary(k, src, from, dst, from, count);
+            case S64 -> VectorS64.unary(k, src, from, dst, from, count);
+            default -> throw new IllegalStateException("no vector kernel for " + t);
+        }
+    }
+
+    /** {@code a k b} broadcast to {@code outShape}, or null when the layout has no fast path. */
+    Buffer binary(VectorOps.Binary k, Operand a, Operand b, Shape outShape, DType out) {
+        DType t = a.dtype();
+        long n = outShape.size();
+        boolean aFull = a.shape().equals(outShape);
+        boolean bFull = b.shape().equals(outShape);
+        MemorySegment sa = HostBuffer.of(a.buffer());
+        MemorySegment sb = HostBuffer.of(b.buffer());
+        if (aFull && bFull) {
+            HostBuffer result = HostBuffer.uninitialized(n * out.byteSize());
+            MemorySegment dst = result.segment();
+            if (inline(n, 1)) {
+                pairs(k, t, sa, 0, sb, 0, dst, 0, n);
+            } else {
+                parallel.forRange(n, 1, (lo, hi) -> pairs(k, t, sa, lo, sb, lo, dst, lo, hi - lo));
+            }
+            return result;
+        }
+        if (aFull && b.size() == 1) return withScalar(k, t, sa, sb, n, out);
+        if (bFull && a.size() == 1) return withScalar(k.swapped(), t, sb, sa, n, out);
+        if (aFull && repeatsOverLeadingAxes(b.shape(), outShape)) return rows(k, t, sa, sb, b.size(), n, out);
+        if (bFull && repeatsOverLeadingAxes(a.shape(), outShape)) return rows(k.swapped(), t, sb, sa, a.size(), n, out);
+        return null;
+    }
+
+    private Buffer withScalar(VectorOps.Binary k, DType t, MemorySegment full, MemorySegment scalar, long n, DType out) {
+        HostBuffer result = HostBuffer.uninitialized(n * out.byteSize());
+        MemorySegment dst = result.segment();
+        if (inline(n, 1)) {
+            scalarRange(k, t, full, scalar, dst, 0, n);
+        } else {
+            parallel.forRange(n, 1, (lo, hi) -> scalarRange(k, t, full, scalar, dst, lo, hi - lo));
+        }
+        return result;
+    }
+
+    /**
+     * {@code full k block} where {@code block} (of {@code len} elements) repeats along the leading axes
+     * of {@code full}; the loop runs over rows of {@code len}. A block on the left arrives with {@code k} mirrored.
+     */
+    private Buffer rows(VectorOps.Binary k, DType t, MemorySegment full, MemorySegment block, long len, long n, DType out) {
+        HostBuffer result = HostBuffer.uninitialized(n * out.byteSize());
+        MemorySegment dst = result.segment();
+        long rows = len == 0 ? 0 : n / len;
+        if (inline(n, 1)) {
+            for (long r = 0; r < rows; r++) pairs(k, t, full, r * len, block, 0, dst, r * len, len);
+        } else {
+            parallel.forRange(rows, len, (lo, hi) -> {
+                for (long r = lo; r < hi; r++) pairs(k, t, full, r * len, block, 0, dst, r * len, len);
+            });
+        }
+        return result;
+    }
+
+    /**
+     * True when {@code small}, after dropping leading 1s, equals the trailing axes of {@code out}, so
+     * that it is one contiguous block repeated {@code out.size() / small.size()} times.
+     */
+    static boolean repeatsOverLeadingAxes(Shape small, Shape out) {
+        int lead = 0;
+        while (lead < small.rank() && small.dim(lead) == 1) lead++;
+        int k = small.rank() - lead;
+        if (k == 0 || k > out.rank()) return false;
+        for (int i = 0; i < k; i++) {
+            if (small.dim(lead + i) != out.dim(out.rank() - k + i)) return false;
+        }
+        return true;
+    }
+
+    private static void pairs(VectorOps.Binary k, DType t, MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long count) {
+        switch (t) {
+            case F32 -> VectorF32.binary(k, a, ai, b, bi, out, oi, count);
+            case F64 -> VectorF64.binary(k, a, ai, b, bi, out, oi, count);
+            case S32 -> VectorS32.binary(k, a, ai, b, bi, out, oi, count);
+            case S64 -> VectorS64.binary(k, a, ai, b, bi, out, oi, count);
+            default -> throw new IllegalStateException("no vector kernel for " + t);
+        }
+    }
+
+    private static void scalarRange(VectorOps.Binary k, DType t, MemorySegment a, MemorySegment s, MemorySegment out, long from, long count) {
+        switch (t) {
+            case F32 -> VectorF32.binaryScalar(k, a, from, s.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 0), out, from, count);
+            case F64 -> VectorF64.binaryScalar(k, a, from, s.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0), out, from, count);
+            case S32 -> VectorS32.binaryScalar(k, a, from, s.get(ValueLayout.JAVA_INT_UNALIGNED, 0), out, from, count);
+            case S64 -> VectorS64.binaryScalar(k, a, from, s.get(ValueLayout.JAVA_LONG_UNALIGNED, 0), out, from, count);
+            default -> throw new IllegalStateException("no vector kernel for " + t);
+        }
+    }
+}

@@ -1,0 +1,523 @@
+package dev.jburn.reference;
+
+import dev.jburn.spi.ScalarMath;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorSpecies;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * Vector API kernels for contiguous F32 (float) elements, and their scalar tails. Positions are
+ * element indices; comparisons write PRED bytes. Arithmetic, min/max and comparisons equal the
+ * oracle bit for bit; transcendental lanes (EXP, LOG, SIN, ...) are within a few ulps of it.
+ *
+ * <p>One loop per op, each with a constant operator, so C2 compiles every loop to straight SIMD
+ * code (a switch inside the loop costs 2-4x). VectorF32/VectorF64 and VectorS32/VectorS64 share one
+ * layout each and differ only in element types: change the four files together.
+ */
+final class VectorF32 {
+    private VectorF32() {}
+
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+    private static final long W = 4;
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    private static final ValueLayout.OfFloat E = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    /** Bytes with as many lanes as S, to store comparison masks as 0/1 bytes; null when no such shape exists (fewer than 8 lanes). */
+    private static final VectorSpecies<Byte> BYTES = L * 8 >= 64 ? VectorSpecies.of(byte.class, VectorShape.forBitSize(L * 8)) : null;
+
+    /** {@code out[oi+i] = a[ai+i] k b[bi+i]} for {@code i < n}. */
+    static void binary(VectorOps.Binary k, MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long n) {
+        long done = switch (k) {
+            case ADD -> add(a, ai, b, bi, out, oi, n);
+            case SUB -> sub(a, ai, b, bi, out, oi, n);
+            case RSUB -> rsub(a, ai, b, bi, out, oi, n);
+            case MUL -> mul(a, ai, b, bi, out, oi, n);
+            case DIV -> div(a, ai, b, bi, out, oi, n);
+            case RDIV -> rdiv(a, ai, b, bi, out, oi, n);
+            case MIN -> min(a, ai, b, bi, out, oi, n);
+            case MAX -> max(a, ai, b, bi, out, oi, n);
+            case EQ -> eq(a, ai, b, bi, out, oi, n);
+            case NE -> ne(a, ai, b, bi, out, oi, n);
+            case LT -> lt(a, ai, b, bi, out, oi, n);
+            case LE -> le(a, ai, b, bi, out, oi, n);
+            case GT -> gt(a, ai, b, bi, out, oi, n);
+            case GE -> ge(a, ai, b, bi, out, oi, n);
+        };
+        for (long i = done; i < n; i++) scalar(k, a.getAtIndex(E, ai + i), b.getAtIndex(E, bi + i), out, oi + i);
+    }
+
+    /** {@code out[oi+i] = a[ai+i] k s} for {@code i < n}. */
+    static void binaryScalar(VectorOps.Binary k, MemorySegment a, long ai, float s, MemorySegment out, long oi, long n) {
+        long done = switch (k) {
+            case ADD -> addS(a, ai, s, out, oi, n);
+            case SUB -> subS(a, ai, s, out, oi, n);
+            case RSUB -> rsubS(a, ai, s, out, oi, n);
+            case MUL -> mulS(a, ai, s, out, oi, n);
+            case DIV -> divS(a, ai, s, out, oi, n);
+            case RDIV -> rdivS(a, ai, s, out, oi, n);
+            case MIN -> minS(a, ai, s, out, oi, n);
+            case MAX -> maxS(a, ai, s, out, oi, n);
+            case EQ -> eqS(a, ai, s, out, oi, n);
+            case NE -> neS(a, ai, s, out, oi, n);
+            case LT -> ltS(a, ai, s, out, oi, n);
+            case LE -> leS(a, ai, s, out, oi, n);
+            case GT -> gtS(a, ai, s, out, oi, n);
+            case GE -> geS(a, ai, s, out, oi, n);
+        };
+        for (long i = done; i < n; i++) scalar(k, a.getAtIndex(E, ai + i), s, out, oi + i);
+    }
+
+    private static void scalar(VectorOps.Binary k, float x, float y, MemorySegment out, long o) {
+        switch (k) {
+            case ADD -> out.setAtIndex(E, o, x + y);
+            case SUB -> out.setAtIndex(E, o, x - y);
+            case RSUB -> out.setAtIndex(E, o, y - x);
+            case MUL -> out.setAtIndex(E, o, x * y);
+            case DIV -> out.setAtIndex(E, o, x / y);
+            case RDIV -> out.setAtIndex(E, o, y / x);
+            case MIN -> out.setAtIndex(E, o, Math.min(x, y));
+            case MAX -> out.setAtIndex(E, o, Math.max(x, y));
+            case EQ -> VectorLanes.storeBool(out, o, x == y);
+            case NE -> VectorLanes.storeBool(out, o, x != y);
+            case LT -> VectorLanes.storeBool(out, o, x < y);
+            case LE -> VectorLanes.storeBool(out, o, x <= y);
+            case GT -> VectorLanes.storeBool(out, o, x > y);
+            case GE -> VectorLanes.storeBool(out, o, x >= y);
+        }
+    }
+
+    private static long add(MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER), y = FloatVector.fromMemorySegment(S, b, (bi + i) * W, ORDER);
+            x.add(y).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long addS(MemorySegment a, long ai, float s, MemorySegment out, long oi, long n) {
+        FloatVector y = FloatVector.broadcast(S, s);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER);
+            x.add(y).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long sub(MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER), y = FloatVector.fromMemorySegment(S, b, (bi + i) * W, ORDER);
+            x.sub(y).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long subS(MemorySegment a, long ai, float s, MemorySegment out, long oi, long n) {
+        FloatVector y = FloatVector.broadcast(S, s);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER);
+            x.sub(y).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long rsub(MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER), y = FloatVector.fromMemorySegment(S, b, (bi + i) * W, ORDER);
+            y.sub(x).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long rsubS(MemorySegment a, long ai, float s, MemorySegment out, long oi, long n) {
+        FloatVector y = FloatVector.broadcast(S, s);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER);
+            y.sub(x).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long mul(MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER), y = FloatVector.fromMemorySegment(S, b, (bi + i) * W, ORDER);
+            x.mul(y).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long mulS(MemorySegment a, long ai, float s, MemorySegment out, long oi, long n) {
+        FloatVector y = FloatVector.broadcast(S, s);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER);
+            x.mul(y).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long div(MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER), y = FloatVector.fromMemorySegment(S, b, (bi + i) * W, ORDER);
+            x.div(y).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long divS(MemorySegment a, long ai, float s, MemorySegment out, long oi, long n) {
+        FloatVector y = FloatVector.broadcast(S, s);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER);
+            x.div(y).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long rdiv(MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER), y = FloatVector.fromMemorySegment(S, b, (bi + i) * W, ORDER);
+            y.div(x).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long rdivS(MemorySegment a, long ai, float s, MemorySegment out, long oi, long n) {
+        FloatVector y = FloatVector.broadcast(S, s);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER);
+            y.div(x).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long min(MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER), y = FloatVector.fromMemorySegment(S, b, (bi + i) * W, ORDER);
+            x.min(y).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long minS(MemorySegment a, long ai, float s, MemorySegment out, long oi, long n) {
+        FloatVector y = FloatVector.broadcast(S, s);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER);
+            x.min(y).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long max(MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER), y = FloatVector.fromMemorySegment(S, b, (bi + i) * W, ORDER);
+            x.max(y).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long maxS(MemorySegment a, long ai, float s, MemorySegment out, long oi, long n) {
+        FloatVector y = FloatVector.broadcast(S, s);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector x = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER);
+            x.max(y).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long eq(MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            VectorMask<Float> m = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER).compare(VectorOperators.EQ, FloatVector.fromMemorySegment(S, b, (bi + i) * W, ORDER));
+            if (BYTES != null) ByteVector.zero(BYTES).blend((byte) 1, m.cast(BYTES)).intoMemorySegment(out, oi + i, ORDER);
+            else VectorLanes.storeMask(out, oi + i, m.toLong(), L);
+        }
+        return i;
+    }
+
+    private static long eqS(MemorySegment a, long ai, float s, MemorySegment out, long oi, long n) {
+        FloatVector y = FloatVector.broadcast(S, s);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            VectorMask<Float> m = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER).compare(VectorOperators.EQ, y);
+            if (BYTES != null) ByteVector.zero(BYTES).blend((byte) 1, m.cast(BYTES)).intoMemorySegment(out, oi + i, ORDER);
+            else VectorLanes.storeMask(out, oi + i, m.toLong(), L);
+        }
+        return i;
+    }
+
+    private static long ne(MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            VectorMask<Float> m = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER).compare(VectorOperators.NE, FloatVector.fromMemorySegment(S, b, (bi + i) * W, ORDER));
+            if (BYTES != null) ByteVector.zero(BYTES).blend((byte) 1, m.cast(BYTES)).intoMemorySegment(out, oi + i, ORDER);
+            else VectorLanes.storeMask(out, oi + i, m.toLong(), L);
+        }
+        return i;
+    }
+
+    private static long neS(MemorySegment a, long ai, float s, MemorySegment out, long oi, long n) {
+        FloatVector y = FloatVector.broadcast(S, s);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            VectorMask<Float> m = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER).compare(VectorOperators.NE, y);
+            if (BYTES != null) ByteVector.zero(BYTES).blend((byte) 1, m.cast(BYTES)).intoMemorySegment(out, oi + i, ORDER);
+            else VectorLanes.storeMask(out, oi + i, m.toLong(), L);
+        }
+        return i;
+    }
+
+    private static long lt(MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            VectorMask<Float> m = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER).compare(VectorOperators.LT, FloatVector.fromMemorySegment(S, b, (bi + i) * W, ORDER));
+            if (BYTES != null) ByteVector.zero(BYTES).blend((byte) 1, m.cast(BYTES)).intoMemorySegment(out, oi + i, ORDER);
+            else VectorLanes.storeMask(out, oi + i, m.toLong(), L);
+        }
+        return i;
+    }
+
+    private static long ltS(MemorySegment a, long ai, float s, MemorySegment out, long oi, long n) {
+        FloatVector y = FloatVector.broadcast(S, s);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            VectorMask<Float> m = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER).compare(VectorOperators.LT, y);
+            if (BYTES != null) ByteVector.zero(BYTES).blend((byte) 1, m.cast(BYTES)).intoMemorySegment(out, oi + i, ORDER);
+            else VectorLanes.storeMask(out, oi + i, m.toLong(), L);
+        }
+        return i;
+    }
+
+    private static long le(MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            VectorMask<Float> m = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER).compare(VectorOperators.LE, FloatVector.fromMemorySegment(S, b, (bi + i) * W, ORDER));
+            if (BYTES != null) ByteVector.zero(BYTES).blend((byte) 1, m.cast(BYTES)).intoMemorySegment(out, oi + i, ORDER);
+            else VectorLanes.storeMask(out, oi + i, m.toLong(), L);
+        }
+        return i;
+    }
+
+    private static long leS(MemorySegment a, long ai, float s, MemorySegment out, long oi, long n) {
+        FloatVector y = FloatVector.broadcast(S, s);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            VectorMask<Float> m = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER).compare(VectorOperators.LE, y);
+            if (BYTES != null) ByteVector.zero(BYTES).blend((byte) 1, m.cast(BYTES)).intoMemorySegment(out, oi + i, ORDER);
+            else VectorLanes.storeMask(out, oi + i, m.toLong(), L);
+        }
+        return i;
+    }
+
+    private static long gt(MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            VectorMask<Float> m = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER).compare(VectorOperators.GT, FloatVector.fromMemorySegment(S, b, (bi + i) * W, ORDER));
+            if (BYTES != null) ByteVector.zero(BYTES).blend((byte) 1, m.cast(BYTES)).intoMemorySegment(out, oi + i, ORDER);
+            else VectorLanes.storeMask(out, oi + i, m.toLong(), L);
+        }
+        return i;
+    }
+
+    private static long gtS(MemorySegment a, long ai, float s, MemorySegment out, long oi, long n) {
+        FloatVector y = FloatVector.broadcast(S, s);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            VectorMask<Float> m = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER).compare(VectorOperators.GT, y);
+            if (BYTES != null) ByteVector.zero(BYTES).blend((byte) 1, m.cast(BYTES)).intoMemorySegment(out, oi + i, ORDER);
+            else VectorLanes.storeMask(out, oi + i, m.toLong(), L);
+        }
+        return i;
+    }
+
+    private static long ge(MemorySegment a, long ai, MemorySegment b, long bi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            VectorMask<Float> m = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER).compare(VectorOperators.GE, FloatVector.fromMemorySegment(S, b, (bi + i) * W, ORDER));
+            if (BYTES != null) ByteVector.zero(BYTES).blend((byte) 1, m.cast(BYTES)).intoMemorySegment(out, oi + i, ORDER);
+            else VectorLanes.storeMask(out, oi + i, m.toLong(), L);
+        }
+        return i;
+    }
+
+    private static long geS(MemorySegment a, long ai, float s, MemorySegment out, long oi, long n) {
+        FloatVector y = FloatVector.broadcast(S, s);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            VectorMask<Float> m = FloatVector.fromMemorySegment(S, a, (ai + i) * W, ORDER).compare(VectorOperators.GE, y);
+            if (BYTES != null) ByteVector.zero(BYTES).blend((byte) 1, m.cast(BYTES)).intoMemorySegment(out, oi + i, ORDER);
+            else VectorLanes.storeMask(out, oi + i, m.toLong(), L);
+        }
+        return i;
+    }
+
+    /** {@code out[oi+i] = k(x[xi+i])} for {@code i < n}. */
+    static void unary(VectorOps.Unary k, MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long done = switch (k) {
+            case NEG -> neg(x, xi, out, oi, n);
+            case ABS -> abs(x, xi, out, oi, n);
+            case SQRT -> sqrt(x, xi, out, oi, n);
+            case RSQRT -> rsqrt(x, xi, out, oi, n);
+            case EXP -> exp(x, xi, out, oi, n);
+            case EXPM1 -> expm1(x, xi, out, oi, n);
+            case LOG -> log(x, xi, out, oi, n);
+            case LOG1P -> log1p(x, xi, out, oi, n);
+            case SIN -> sin(x, xi, out, oi, n);
+            case COS -> cos(x, xi, out, oi, n);
+            case TANH -> tanh(x, xi, out, oi, n);
+            case SIGMOID -> sigmoid(x, xi, out, oi, n);
+        };
+        for (long i = done; i < n; i++) out.setAtIndex(E, oi + i, unaryScalar(k, x.getAtIndex(E, xi + i)));
+    }
+
+    /** The oracle's value for one element (computed in double, rounded once). */
+    private static float unaryScalar(VectorOps.Unary k, float v) {
+        return switch (k) {
+            case NEG -> -v;
+            case ABS -> Math.abs(v);
+            case SQRT -> (float) Math.sqrt(v);
+            case RSQRT -> (float) (1 / Math.sqrt(v));
+            case EXP -> (float) StrictMath.exp(v);
+            case EXPM1 -> (float) StrictMath.expm1(v);
+            case LOG -> (float) StrictMath.log(v);
+            case LOG1P -> (float) StrictMath.log1p(v);
+            case SIN -> (float) StrictMath.sin(v);
+            case COS -> (float) StrictMath.cos(v);
+            case TANH -> (float) StrictMath.tanh(v);
+            case SIGMOID -> (float) ScalarMath.sigmoid(v);
+        };
+    }
+
+    private static long neg(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            v.neg().intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long abs(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            v.abs().intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long sqrt(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            v.sqrt().intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long rsqrt(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        FloatVector one = FloatVector.broadcast(S, 1f);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            one.div(v.sqrt()).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long exp(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            v.lanewise(VectorOperators.EXP).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long expm1(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            v.lanewise(VectorOperators.EXPM1).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long log(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            v.lanewise(VectorOperators.LOG).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long log1p(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            v.lanewise(VectorOperators.LOG1P).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long sin(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            v.lanewise(VectorOperators.SIN).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long cos(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            v.lanewise(VectorOperators.COS).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long tanh(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            v.lanewise(VectorOperators.TANH).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long sigmoid(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        FloatVector one = FloatVector.broadcast(S, 1f);
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            // e = exp(-|x|) never overflows; sigmoid is 1/(1+e) for x >= 0 and e/(1+e) below.
+            FloatVector e = v.abs().neg().lanewise(VectorOperators.EXP);
+            FloatVector p = one.div(one.add(e));
+            p.blend(e.mul(p), v.compare(VectorOperators.LT, (float) 0)).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+}
