@@ -17,6 +17,9 @@ import dev.jburn.op.ReduceOp;
 import dev.jburn.op.ShapeOp;
 import dev.jburn.op.SortOp;
 import dev.jburn.op.UnaryOp;
+import dev.jburn.op.WindowOp;
+import dev.jburn.op.ConvOp;
+import dev.jburn.op.LinalgOp;
 import dev.jburn.spi.Backend;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
@@ -77,6 +80,27 @@ public final class OpInvoker {
             case ContractionOp c -> List.of(contraction(c, matrix(op, x)));
             case CreationOp c -> List.of(creation(c, x));
             case RandomOp r -> random(r, x);
+            case WindowOp w -> List.of(window(w, matrix(op, x)));
+            case ConvOp c -> List.of(conv(c, matrix(op, x)));
+            case LinalgOp l -> linalg(l, matrix(op, x));
+        };
+    }
+
+    private static Tensor window(WindowOp op, Tensor x) {
+        return switch (op) {
+            case WINDOW_SUM, WINDOW_PRODUCT, WINDOW_MAX, WINDOW_MIN, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> notBuilt(op);
+        };
+    }
+
+    private static Tensor conv(ConvOp op, Tensor x) {
+        return switch (op) {
+            case CONV, CONV_TRANSPOSE -> notBuilt(op);
+        };
+    }
+
+    private static List<Tensor> linalg(LinalgOp op, Tensor x) {
+        return switch (op) {
+            case CHOLESKY, TRIANGULAR_SOLVE, LU, QR, EIGH, SVD, SOLVE, INVERT, DETERMINANT, NORM -> notBuilt(op);
         };
     }
 

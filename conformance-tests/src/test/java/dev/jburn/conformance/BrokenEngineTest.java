@@ -1,5 +1,8 @@
 package dev.jburn.conformance;
 
+import dev.jburn.spi.ConvSpec;
+import dev.jburn.spi.WindowSpec;
+import dev.jburn.op.WindowOp;
 import dev.jburn.DType;
 import dev.jburn.Engine;
 import dev.jburn.Shape;
@@ -93,6 +96,15 @@ class BrokenEngineTest {
         @Override public Buffer argsort(Operand x, int axis, boolean descending, DType t) { return d.argsort(x, axis, descending, t); }
         @Override public Buffer dot(Operand a, int[] ca, int[] ba, Operand b, int[] cb, int[] bb, DType out) { return d.dot(a, ca, ba, b, cb, bb, out); }
         @Override public Buffer iota(Shape shape, DType dtype, int axis) { return d.iota(shape, dtype, axis); }
+        @Override public Buffer conv(Operand in, Operand k, ConvSpec spec, DType out) { return d.conv(in, k, spec, out); }
+        @Override public Buffer windowReduce(WindowOp op, Operand x, WindowSpec spec) { return d.windowReduce(op, x, spec); }
+        @Override public Buffer windowScatter(WindowOp op, Operand x, Operand s, Operand init, WindowSpec spec) { return d.windowScatter(op, x, s, init, spec); }
+        @Override public Buffer cholesky(Operand a) { return d.cholesky(a); }
+        @Override public Buffer triangularSolve(Operand a, Operand b, boolean lower, boolean left, boolean tr) { return d.triangularSolve(a, b, lower, left, tr); }
+        @Override public List<Buffer> lu(Operand a) { return d.lu(a); }
+        @Override public List<Buffer> qr(Operand a, boolean complete) { return d.qr(a, complete); }
+        @Override public List<Buffer> eigh(Operand a) { return d.eigh(a); }
+        @Override public List<Buffer> svd(Operand a, boolean full) { return d.svd(a, full); }
         @Override public void close() { d.close(); }
     }
 }

@@ -15,7 +15,7 @@ import java.util.List;
  * }</pre>
  */
 public sealed interface Op permits UnaryOp, BinaryOp, ElementwiseOp, ReduceOp, CumulativeOp, ShapeOp,
-        IndexOp, SortOp, ContractionOp, CreationOp, RandomOp {
+        IndexOp, SortOp, ContractionOp, CreationOp, RandomOp, WindowOp, ConvOp, LinalgOp {
 
     /** The name users see: the {@code Tensor} method name, e.g. {@code "add"}, {@code "isNan"}. */
     String opName();
@@ -40,6 +40,9 @@ public sealed interface Op permits UnaryOp, BinaryOp, ElementwiseOp, ReduceOp, C
         Collections.addAll(all, ContractionOp.values());
         Collections.addAll(all, CreationOp.values());
         Collections.addAll(all, RandomOp.values());
+        Collections.addAll(all, WindowOp.values());
+        Collections.addAll(all, ConvOp.values());
+        Collections.addAll(all, LinalgOp.values());
         return List.copyOf(all);
     }
 

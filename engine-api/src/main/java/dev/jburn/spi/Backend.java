@@ -6,6 +6,7 @@ import dev.jburn.op.BinaryOp;
 import dev.jburn.op.CumulativeOp;
 import dev.jburn.op.ReduceOp;
 import dev.jburn.op.UnaryOp;
+import dev.jburn.op.WindowOp;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -123,6 +124,44 @@ public interface Backend extends AutoCloseable {
      * a's free axes, then b's free axes. Contracted sizes match pairwise.
      */
     Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out);
+
+    // ---- convolution and windows ------------------------------------------------------------
+
+    /** Nx {@code conv} in canonical layout (see {@link ConvSpec}); input and kernel share dtype {@code out} (a float type). */
+    Buffer conv(Operand input, Operand kernel, ConvSpec spec, DType out);
+
+    /**
+     * {@code WINDOW_SUM, WINDOW_PRODUCT, WINDOW_MAX, WINDOW_MIN} over {@code spec}'s windows, in the
+     * input type; padding holds the reduction's identity.
+     */
+    Buffer windowReduce(WindowOp op, Operand x, WindowSpec spec);
+
+    /**
+     * {@code WINDOW_SCATTER_MAX/MIN}: an output of {@code x}'s shape filled with the scalar {@code init},
+     * to which each {@code source} element is added at the position of its window's max/min in
+     * {@code x} (ties: the last in row-major window order). {@code source} and {@code init} share the output dtype.
+     */
+    Buffer windowScatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec);
+
+    // ---- linear algebra (batched over leading axes; float operands) --------------------------
+
+    /** Lower Cholesky factor {@code L} with {@code a = L·Lᵀ}; non-SPD input gives NaN where a square root fails. */
+    Buffer cholesky(Operand a);
+
+    /** Solves {@code op(a)·x = b} ({@code leftSide}) or {@code x·op(a) = b}, {@code op} = transpose when {@code transposeA}. */
+    Buffer triangularSolve(Operand a, Operand b, boolean lower, boolean leftSide, boolean transposeA);
+
+    /** {@code [p, l, u]} with {@code a = p·l·u}, partial pivoting; {@code p} in {@code a}'s dtype. */
+    List<Buffer> lu(Operand a);
+
+    /** {@code [q, r]}: reduced ({@code q [m,k]}, {@code r [k,n]}) or complete ({@code q [m,m]}, {@code r [m,n]}). */
+    List<Buffer> qr(Operand a, boolean complete);
+
+    /** {@code [eigenvalues, eigenvectors]} of a symmetric matrix; vectors are columns. */
+    List<Buffer> eigh(Operand a);
+
+    /** {@code [u, s, vt]}, {@code s} descending; full or reduced matrices. */
+    List<Buffer> svd(Operand a, boolean fullMatrices);
 
     // ---- creation ---------------------------------------------------------------------------
 

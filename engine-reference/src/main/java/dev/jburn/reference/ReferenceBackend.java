@@ -12,6 +12,9 @@ import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Capabilities;
 import dev.jburn.spi.EngineConfig;
 import dev.jburn.spi.Operand;
+import dev.jburn.spi.ConvSpec;
+import dev.jburn.spi.WindowSpec;
+import dev.jburn.op.WindowOp;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -106,6 +109,24 @@ final class ReferenceBackend implements Backend {
     @Override public Buffer argsort(Operand x, int axis, boolean descending, DType indexType) { return sorting.argsort(x, axis, descending, indexType); }
 
     @Override public Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) { return dots.dot(a, contractA, batchA, b, contractB, batchB, out); }
+
+    @Override public Buffer conv(Operand input, Operand kernel, ConvSpec spec, DType out) { throw new JBurnException("conv", NOT_BUILT); }
+
+    @Override public Buffer windowReduce(WindowOp op, Operand x, WindowSpec spec) { throw new JBurnException(op.opName(), NOT_BUILT); }
+
+    @Override public Buffer windowScatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) { throw new JBurnException(op.opName(), NOT_BUILT); }
+
+    @Override public Buffer cholesky(Operand a) { throw new JBurnException("cholesky", NOT_BUILT); }
+
+    @Override public Buffer triangularSolve(Operand a, Operand b, boolean lower, boolean leftSide, boolean transposeA) { throw new JBurnException("triangularSolve", NOT_BUILT); }
+
+    @Override public List<Buffer> lu(Operand a) { throw new JBurnException("lu", NOT_BUILT); }
+
+    @Override public List<Buffer> qr(Operand a, boolean complete) { throw new JBurnException("qr", NOT_BUILT); }
+
+    @Override public List<Buffer> eigh(Operand a) { throw new JBurnException("eigh", NOT_BUILT); }
+
+    @Override public List<Buffer> svd(Operand a, boolean fullMatrices) { throw new JBurnException("svd", NOT_BUILT); }
 
     @Override public Buffer iota(Shape shape, DType dtype, int axis) { return core.iota(shape, dtype, axis); }
 
