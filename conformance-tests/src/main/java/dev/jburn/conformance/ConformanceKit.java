@@ -21,5 +21,5 @@ public interface ConformanceKit extends
         CreationContract,
         PromotionContract,
         TransferContract,
-        ErrorContract {
+        ErrorContract, UnaryContract, BinaryContract, ElementwiseLawContract, IeeeContract, SelectContract, BitcastContract, RandomContract {
 }

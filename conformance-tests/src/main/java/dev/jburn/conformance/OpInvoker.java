@@ -3,6 +3,7 @@ package dev.jburn.conformance;
 import dev.jburn.DType;
 import dev.jburn.Engine;
 import dev.jburn.JBurnException;
+import dev.jburn.Random;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.op.BinaryOp;
@@ -62,7 +63,8 @@ public final class OpInvoker {
     /**
      * Runs {@code op} once on {@code x} and operands derived from it (a second operand of 2s,
      * index tensors, axis 0 or 1). Element-wise, cast and creation ops take {@code x} of any
-     * dtype and shape; the other families need a numeric matrix of at least 2 x 2 (such as
+     * dtype and shape, and so do random ops (drawn from a fixed key in {@code x}'s shape); the
+     * other families need a numeric matrix of at least 2 x 2 (such as
      * {@link #sampleInput}). Integer-only ops cast {@code x} to S32 first.
      *
      * @return the op's results (one tensor, or more for multi-output ops), on {@code x}'s engine
@@ -116,41 +118,34 @@ public final class OpInvoker {
         return switch (op) {
             case ABS, NEGATE, SIGN, EXP, EXPM1, LOG, LOG1P, SQRT, RSQRT, CBRT, SIN, COS, TAN, ASIN, ACOS, ATAN,
                  SINH, COSH, TANH, ASINH, ACOSH, ATANH, SIGMOID, ERF, ERFC, ERF_INV, FLOOR, CEIL, ROUND,
-                 IS_NAN, IS_INFINITY, LOGICAL_NOT -> spiUnary(op, x);
-            case BITWISE_NOT, POPULATION_COUNT, COUNT_LEADING_ZEROS -> spiUnary(op, x.asType(DType.S32));
+                 IS_NAN, IS_INFINITY, LOGICAL_NOT -> ElementwiseMethods.unary(op, x);
+            case BITWISE_NOT, POPULATION_COUNT, COUNT_LEADING_ZEROS -> ElementwiseMethods.unary(op, x.asType(DType.S32));
         };
-    }
-
-    private static Tensor spiUnary(UnaryOp op, Tensor x) {
-        DType out = op.resultType(x.dtype());
-        Tensor in = x.asType(op.floatMath() ? x.dtype().toFloating() : x.dtype());
-        return spi(List.of(in), out, x.shape(), (b, o) -> b.unary(op, o.get(0), out));
     }
 
     private static Tensor binary(BinaryOp op, Tensor x) {
         return switch (op) {
             case ADD, SUBTRACT, MULTIPLY, DIVIDE, REMAINDER, POW, ATAN2, MIN, MAX,
                  EQUAL, NOT_EQUAL, LESS, LESS_EQUAL, GREATER, GREATER_EQUAL,
-                 LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR -> spiBinary(op, x);
-            case QUOTIENT, BITWISE_AND, BITWISE_OR, BITWISE_XOR, LEFT_SHIFT, RIGHT_SHIFT -> spiBinary(op, x.asType(DType.S32));
+                 LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR -> ElementwiseMethods.binary(op, x, twos(x.shape(), x.dtype(), x.engine()));
+            case QUOTIENT, BITWISE_AND, BITWISE_OR, BITWISE_XOR, LEFT_SHIFT, RIGHT_SHIFT ->
+                    ElementwiseMethods.binary(op, x.asType(DType.S32), twos(x.shape(), DType.S32, x.engine()));
         };
-    }
-
-    private static Tensor spiBinary(BinaryOp op, Tensor x) {
-        DType compute = op.computeType(x.dtype());
-        DType out = op.resultType(compute);
-        Tensor a = x.asType(compute);
-        Tensor b = twos(x.shape(), compute, x.engine());
-        return spi(List.of(a, b), out, x.shape(), (be, o) -> be.binary(op, o.get(0), o.get(1), x.shape(), out));
     }
 
     private static Tensor elementwise(ElementwiseOp op, Tensor x) {
         return switch (op) {
-            case SELECT -> spi(List.of(x.asType(DType.PRED), x, twos(x.shape(), x.dtype(), x.engine())), x.dtype(), x.shape(),
-                    (b, o) -> b.select(o.get(0), o.get(1), o.get(2), x.shape()));
+            case SELECT -> x.asType(DType.PRED).select(x, twos(x.shape(), x.dtype(), x.engine()));
             case AS_TYPE -> x.asType(DType.S32);
-            case CLIP, BITCAST -> notBuilt(op);
+            case CLIP -> x.clip(1L, 4L);
+            case BITCAST -> x.bitcast(sameWidthPartner(x.dtype()));
         };
+    }
+
+    /** Another type of {@code t}'s width that {@code bitcast} accepts: signed for unsigned and the reverse, signed for floats, U8 for PRED. */
+    private static DType sameWidthPartner(DType t) {
+        if (t.isPred()) return DType.U8;
+        return t.isSigned() ? DType.unsigned(t.bits()) : DType.signed(t.bits());
     }
 
     private static Tensor reduce(ReduceOp op, Tensor x) {
@@ -232,10 +227,18 @@ public final class OpInvoker {
     }
 
     private static List<Tensor> random(RandomOp op, Tensor x) {
+        Tensor key = Random.key(42).to(x.engine());
         return switch (op) {
-            case THREEFRY_BITS, SPLIT, FOLD_IN, UNIFORM, NORMAL, RANDINT -> notBuilt(op);
+            case THREEFRY_BITS -> List.of(Random.bits(key, x.shape(), DType.U32));
+            case SPLIT -> List.of(Random.split(key));
+            case FOLD_IN -> List.of(Random.foldIn(key, 7));
+            case UNIFORM -> sample(Random.uniform(key, x.shape(), DType.F32, 0, 1));
+            case NORMAL -> sample(Random.normal(key, x.shape(), DType.F32, 0, 1));
+            case RANDINT -> sample(Random.randint(key, 0, 10, x.shape(), DType.S32));
         };
     }
+
+    private static List<Tensor> sample(Random.Sample s) { return List.of(s.values(), s.nextKey()); }
 
     // ---- helpers ------------------------------------------------------------------------------
 
