@@ -89,9 +89,10 @@ public final class Random {
         double[] u = unitUniform(k, shape.size(), type);
         double span = HostElements.roundTo(type, max - min);
         double lo = HostElements.roundTo(type, min);
+        double below = belowMax(type, max);
         for (int i = 0; i < u.length; i++) {
             double v = HostElements.roundTo(type, HostElements.roundTo(type, u[i] * span) + lo);
-            u[i] = Math.max(v, lo);
+            u[i] = Math.min(Math.max(v, lo), below);
         }
         return doubles(u, shape, type, key.engine());
     }
@@ -150,6 +151,28 @@ public final class Random {
     }
 
     // ---- helpers --------------------------------------------------------------------------
+
+    /**
+     * The largest value of {@code type} below {@code max}. Scaling {@code [0,1)} to {@code [min,max)}
+     * in the type's precision can round up to {@code max} (Nx and JAX return it then); JBurn
+     * clamps so that {@code uniform} keeps its promise of a half-open range.
+     */
+    private static double belowMax(DType type, double max) {
+        double m = HostElements.roundTo(type, max);
+        return switch (type) {
+            case F64 -> Math.nextDown(m);
+            case F32 -> Math.nextDown((float) m);
+            case F16 -> Float.float16ToFloat(nextDown16(Float.floatToFloat16((float) m), m));
+            case BF16 -> HostElements.bf16ToFloat(nextDown16(HostElements.floatToBf16((float) m), m));
+            default -> throw new IllegalStateException(type.toString());
+        };
+    }
+
+    /** The next 16-bit float below the one with bits {@code b} (value {@code m}); sign-magnitude bit arithmetic. */
+    private static short nextDown16(short b, double m) {
+        if (m == 0) return (short) 0x8001; // the smallest negative subnormal
+        return (short) (m > 0 ? b - 1 : b + 1);
+    }
 
     /** The float just above -1 in the precision of {@code type}, so that erfInv stays finite. */
     private static double nextAfterMinusOne(DType type) {

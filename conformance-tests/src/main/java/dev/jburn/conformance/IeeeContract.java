@@ -17,7 +17,8 @@ import java.util.function.DoubleUnaryOperator;
  * precision plus two bits), so the engine must match bit for bit, with the sign of zero.
  * Float math (exp, sin, asinh, sigmoid, pow, atan2 ...) is within {@link Tolerance#TRANSCENDENTAL}
  * of {@link StrictMath} (or an accurate double formula) rounded to the type. {@code pow} follows
- * Java's special cases: {@code pow(1, NaN)} and {@code pow(±1, ±Inf)} are NaN (C gives 1).
+ * IEEE 754 / C99 special cases ({@link dev.jburn.spi.ScalarMath#pow}): {@code pow(1, NaN) = 1},
+ * {@code pow(-1, ±Inf) = 1}.
  */
 public interface IeeeContract extends EngineContract {
 
@@ -89,7 +90,7 @@ public interface IeeeContract extends EngineContract {
             case REMAINDER -> (a, b) -> a % b; // C fmod: exact, the sign of the dividend
             case MIN -> Math::min;             // NaN propagates, -0.0 < 0.0
             case MAX -> Math::max;
-            case POW -> StrictMath::pow;
+            case POW -> dev.jburn.spi.ScalarMath::pow;
             case ATAN2 -> StrictMath::atan2;
             case EQUAL -> (a, b) -> a == b ? 1 : 0;
             case NOT_EQUAL -> (a, b) -> a != b ? 1 : 0;

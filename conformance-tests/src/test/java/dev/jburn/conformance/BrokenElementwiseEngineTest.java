@@ -74,7 +74,16 @@ class BrokenElementwiseEngineTest {
     }
 
     /** Delegates everything to the reference backend, then corrupts the mutated kernel's result on the host. */
-    private record Mutant(Backend d, Mutation m) implements Backend {
+    private static final class Mutant extends ForwardingBackend {
+        private final Backend d;
+        private final Mutation m;
+
+        Mutant(Backend d, Mutation m) {
+            super(d);
+            this.d = d;
+            this.m = m;
+        }
+
         @Override
         public Buffer unary(UnaryOp op, Operand x, DType out) {
             Buffer r = d.unary(op, x, out);
@@ -115,28 +124,5 @@ class BrokenElementwiseEngineTest {
         }
 
         @Override public String name() { return "mutant"; }
-        @Override public Capabilities capabilities() { return d.capabilities(); }
-        @Override public Buffer allocate(long byteSize) { return d.allocate(byteSize); }
-        @Override public Buffer upload(MemorySegment host) { return d.upload(host); }
-        @Override public void download(Buffer src, long offset, MemorySegment dst) { d.download(src, offset, dst); }
-        @Override public Buffer select(Operand p, Operand t, Operand f, Shape outShape) { return d.select(p, t, f, outShape); }
-        @Override public Buffer cast(Operand x, DType to) { return d.cast(x, to); }
-        @Override public Buffer reduce(ReduceOp op, Operand x, int[] axes, DType out) { return d.reduce(op, x, axes, out); }
-        @Override public Buffer argReduce(ReduceOp op, Operand x, int axis, boolean high, DType out) { return d.argReduce(op, x, axis, high, out); }
-        @Override public Buffer cumulative(CumulativeOp op, Operand x, int axis, boolean reverse) { return d.cumulative(op, x, axis, reverse); }
-        @Override public Buffer transpose(Operand x, int[] perm) { return d.transpose(x, perm); }
-        @Override public Buffer broadcast(Operand x, Shape outShape, int[] axes) { return d.broadcast(x, outShape, axes); }
-        @Override public Buffer slice(Operand x, int[] starts, int[] lengths, int[] strides) { return d.slice(x, starts, lengths, strides); }
-        @Override public Buffer putSlice(Operand x, int[] starts, Operand update) { return d.putSlice(x, starts, update); }
-        @Override public Buffer pad(Operand x, Operand v, int[] lo, int[] hi, int[] interior) { return d.pad(x, v, lo, hi, interior); }
-        @Override public Buffer reverse(Operand x, int[] axes) { return d.reverse(x, axes); }
-        @Override public Buffer concatenate(List<Operand> parts, int axis) { return d.concatenate(parts, axis); }
-        @Override public Buffer gather(Operand x, Operand indices, int[] axes) { return d.gather(x, indices, axes); }
-        @Override public Buffer indexedUpdate(Operand t, Operand i, Operand u, int[] axes, boolean acc) { return d.indexedUpdate(t, i, u, axes, acc); }
-        @Override public Buffer sort(Operand x, int axis, boolean descending) { return d.sort(x, axis, descending); }
-        @Override public Buffer argsort(Operand x, int axis, boolean descending, DType t) { return d.argsort(x, axis, descending, t); }
-        @Override public Buffer dot(Operand a, int[] ca, int[] ba, Operand b, int[] cb, int[] bb, DType out) { return d.dot(a, ca, ba, b, cb, bb, out); }
-        @Override public Buffer iota(Shape shape, DType dtype, int axis) { return d.iota(shape, dtype, axis); }
-        @Override public void close() { d.close(); }
     }
 }

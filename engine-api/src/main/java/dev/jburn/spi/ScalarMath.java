@@ -294,4 +294,15 @@ public final class ScalarMath {
         double e = StrictMath.exp(x);
         return e / (1 + e);
     }
+
+    /**
+     * {@code x^y} with the IEEE 754 / C99 special cases, which compiled backends (XLA, CUDA,
+     * Metal) follow: {@code pow(1, y) = 1} for every {@code y} (NaN included) and
+     * {@code pow(-1, ±Inf) = 1}, where {@link StrictMath#pow} gives NaN. Otherwise as {@code StrictMath.pow}.
+     */
+    public static double pow(double x, double y) {
+        if (x == 1.0) return 1.0;
+        if (x == -1.0 && Double.isInfinite(y)) return 1.0;
+        return StrictMath.pow(x, y);
+    }
 }

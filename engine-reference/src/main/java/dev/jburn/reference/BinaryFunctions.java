@@ -28,7 +28,7 @@ final class BinaryFunctions {
             case MULTIPLY -> (a, b) -> a * b;
             case DIVIDE -> (a, b) -> a / b;
             case REMAINDER -> (a, b) -> a % b; // Java's % on doubles is C fmod: the sign of the dividend
-            case POW -> StrictMath::pow;
+            case POW -> dev.jburn.spi.ScalarMath::pow;
             case ATAN2 -> StrictMath::atan2;
             case MIN -> Math::min; // NaN propagates, -0.0 < 0.0
             case MAX -> Math::max;
