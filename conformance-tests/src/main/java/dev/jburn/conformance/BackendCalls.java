@@ -16,19 +16,14 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Calls an engine's {@link Backend} kernels directly, through the public SPI only, for
- * primitives whose {@code Tensor} method does not exist yet (broadcast with explicit axes,
- * iota): inputs are copied to the backend with {@code upload}, the result comes back with
- * {@code download} and is wrapped as a tensor on the same engine. Every buffer made here is
- * released here.
+ * Calls an engine's {@link Backend} kernels directly, through the public SPI only: for
+ * primitives whose {@code Tensor} method does not exist yet (the element-wise family), and for
+ * {@code iota}, whose {@code Tensor} method always builds on the default engine: inputs are
+ * copied to the backend with {@code upload}, the result comes back with {@code download} and is
+ * wrapped as a tensor on the same engine. Every buffer made here is released here.
  */
 final class BackendCalls {
     private BackendCalls() {}
-
-    /** {@code Backend.broadcast}: input axis {@code i} goes to output axis {@code axes[i]}. */
-    static Tensor broadcast(Tensor x, Shape out, int[] axes) {
-        return run(x.engine(), List.of(x), x.dtype(), out, in -> x.engine().backend().broadcast(in.get(0), out, axes));
-    }
 
     /** {@code Backend.iota}: counting along {@code axis}, or over the flattened shape when {@code axis == -1}. */
     static Tensor iota(Engine e, Shape shape, DType dtype, int axis) {

@@ -19,6 +19,13 @@ public interface ConformanceKit extends
         CastContract,
         ShapeContract,
         CreationContract,
+        ReductionContract,
+        ScanContract,
+        SortContract,
+        MovementContract,
+        SliceJoinContract,
+        IndexContract,
+        DotContract,
         PromotionContract,
         TransferContract,
         ErrorContract, UnaryContract, BinaryContract, ElementwiseLawContract, IeeeContract, SelectContract, BitcastContract, RandomContract {

@@ -30,7 +30,21 @@ public final class Elements {
         /** No NaN or ±Inf, otherwise as {@link #ALL} (still ±0, subnormals and the extremes). */
         FINITE,
         /** Small values: integers and halves in [-10, 10] (integers in [0, 20] for unsigned types), ±0. */
-        SMALL
+        SMALL,
+        /**
+         * For sums and dot products, whose rounding depends on the order of the additions: floats
+         * as {@link #ALL} (NaN, ±Inf, ±0, subnormals included) but finite magnitudes below
+         * {@code 2^((maxExponent - 10) / 2)} (4 for F16, 2^58 for F32 and BF16), so no sum or
+         * product of two of them added up a few hundred times can overflow, in any order.
+         * Integers as {@link #ALL}: wrapping sums are exact in any order.
+         */
+        BOUNDED,
+        /**
+         * For products: floats are ±0, ±0.5, ±1 and ±2 with NaN and ±Inf mixed in (1 in 40), so a
+         * product of up to 100 of them is exact in F32 arithmetic in any order. Integers as
+         * {@link #ALL}: wrapping products are exact in any order.
+         */
+        POWERS_OF_TWO
     }
 
     /** Values of an integer or PRED type, as the long the type reads them as (U64 as raw bits). */
@@ -51,10 +65,26 @@ public final class Elements {
         Gen<Double> small = Generate.range(-20, 20).map(i -> i / 2.0)
                 .mix(Generate.pick(List.of(0.0, -0.0)), 10);
         if (mix == Mix.SMALL) return small;
+        if (mix == Mix.POWERS_OF_TWO) {
+            return Generate.frequency(List.of(
+                    Pair.of(39, Generate.pick(List.of(0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0))),
+                    Pair.of(1, Generate.pick(List.of(Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY)))));
+        }
+        if (mix == Mix.BOUNDED) return floats(t, Mix.ALL).map(v -> bounded(t, v));
         Gen<Double> edges = Generate.pick(floatEdges(t, mix == Mix.ALL));
         Gen<Double> unit = Generate.longRange(-(1L << 53), 1L << 53).map(m -> roundTo(t, m * 0x1p-53));
         Gen<Double> wide = wideFloats(t, mix == Mix.ALL);
         return Generate.frequency(List.of(Pair.of(2, edges), Pair.of(2, small), Pair.of(2, unit), Pair.of(4, wide)));
+    }
+
+    /** Exponent bound of {@link Mix#BOUNDED}: finite values stay below {@code 2^boundExponent(t)}. */
+    static int boundExponent(DType t) { return (FloatFormats.maxExponent(t) - 10) / 2; }
+
+    /** {@code v} scaled by a power of two below {@code 2^boundExponent(t)} when it is finite and not already (exact: same mantissa). */
+    private static double bounded(DType t, double v) {
+        int cap = boundExponent(t);
+        if (!Double.isFinite(v) || v == 0 || Math.getExponent(v) < cap) return v;
+        return roundTo(t, Math.scalb(v, cap - 1 - Math.getExponent(v)));
     }
 
     /** Random sign, exponent over the whole range of {@code t} (subnormals included) and mantissa, rounded to {@code t}. */
@@ -84,6 +114,7 @@ public final class Elements {
                 FloatFormats.minNormal(t), -FloatFormats.minNormal(t), FloatFormats.maxFinite(t), -FloatFormats.maxFinite(t),
                 roundTo(t, 255.5), roundTo(t, 65535.0), roundTo(t, -129.0), roundTo(t, 0x1p31), roundTo(t, -0x1p63)));
         if (nonFinite) v.addAll(List.of(Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY));
+        else v.removeIf(d -> !Double.isFinite(d)); // 65535 and 2^31 round to Inf in F16
         return List.copyOf(v);
     }
 

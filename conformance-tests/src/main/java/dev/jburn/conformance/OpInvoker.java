@@ -6,6 +6,7 @@ import dev.jburn.JBurnException;
 import dev.jburn.Random;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
+import dev.jburn.TopK;
 import dev.jburn.op.BinaryOp;
 import dev.jburn.op.ContractionOp;
 import dev.jburn.op.CreationOp;
@@ -34,10 +35,11 @@ import java.util.List;
  * engine runs; properties may use it to run an op family generically.
  *
  * <p>Ops with a public {@code Tensor} method are called through it. Primitives whose
- * {@code Tensor} method does not exist yet are called on the backend SPI directly (the
- * reference engine answers "is not built yet" for kernels not written yet); composites without
- * a {@code Tensor} method throw a {@link JBurnException} saying {@value #NOT_BUILT}. Replace
- * each such case with the {@code Tensor} call once the method exists.
+ * {@code Tensor} method does not exist yet (the element-wise family) are called on the backend
+ * SPI directly (the reference engine answers "is not built yet" for kernels not written yet);
+ * composites without a {@code Tensor} method throw a {@link JBurnException} saying
+ * {@value #NOT_BUILT}. Replace each such case with the {@code Tensor} call once the method exists.
+ * Creation ops make their tensor on the default engine and move it to {@code x}'s engine.
  *
  * <pre>{@code
  * Tensor x = OpInvoker.sampleInput(engine);
@@ -149,44 +151,46 @@ public final class OpInvoker {
     }
 
     private static Tensor reduce(ReduceOp op, Tensor x) {
-        Shape rows = Shape.of(x.shape().dim(0));
+        int[] rows = {1};
         return switch (op) {
-            case SUM, PRODUCT -> {
-                DType out = op.resultType(x.dtype());
-                yield spi(List.of(x.asType(out)), out, rows, (b, o) -> b.reduce(op, o.get(0), new int[] {1}, out));
-            }
-            case REDUCE_MAX, REDUCE_MIN, ALL, ANY -> {
-                DType out = op.resultType(x.dtype());
-                yield spi(List.of(x), out, rows, (b, o) -> b.reduce(op, o.get(0), new int[] {1}, out));
-            }
-            case ARGMAX, ARGMIN -> spi(List.of(x), DType.S32, rows, (b, o) -> b.argReduce(op, o.get(0), 1, false, DType.S32));
-            case MEAN, LOG_SUM_EXP -> notBuilt(op);
+            case SUM -> x.sum(rows);
+            case PRODUCT -> x.product(rows);
+            case REDUCE_MAX -> x.max(rows);
+            case REDUCE_MIN -> x.min(rows);
+            case ALL -> x.all(rows);
+            case ANY -> x.any(rows);
+            case ARGMAX -> x.argmax(1);
+            case ARGMIN -> x.argmin(1);
+            case MEAN -> x.mean(rows);
+            case LOG_SUM_EXP -> x.logSumExp(rows);
         };
     }
 
     private static Tensor cumulative(CumulativeOp op, Tensor x) {
         return switch (op) {
-            case CUMULATIVE_SUM, CUMULATIVE_PRODUCT, CUMULATIVE_MAX, CUMULATIVE_MIN ->
-                    spi(List.of(x), x.dtype(), x.shape(), (b, o) -> b.cumulative(op, o.get(0), 0, false));
+            case CUMULATIVE_SUM -> x.cumulativeSum(0);
+            case CUMULATIVE_PRODUCT -> x.cumulativeProduct(0);
+            case CUMULATIVE_MAX -> x.cumulativeMax(0);
+            case CUMULATIVE_MIN -> x.cumulativeMin(0);
         };
     }
 
     private static Tensor shape(ShapeOp op, Tensor x) {
         int r = x.shape().dim(0);
         int c = x.shape().dim(1);
-        DType t = x.dtype();
         return switch (op) {
             case RESHAPE -> x.reshape(-1);
-            case BROADCAST -> BackendCalls.broadcast(x, Shape.of(2, r, c), new int[] {1, 2});
-            case TRANSPOSE -> spi(List.of(x), t, Shape.of(c, r), (b, o) -> b.transpose(o.get(0), new int[] {1, 0}));
-            case SLICE -> spi(List.of(x), t, Shape.of(1, 2), (b, o) -> b.slice(o.get(0), new int[] {0, 0}, new int[] {1, 2}, new int[] {1, 1}));
-            case PUT_SLICE -> spi(List.of(x, twos(Shape.of(1, 1), t, x.engine())), t, x.shape(),
-                    (b, o) -> b.putSlice(o.get(0), new int[] {0, 0}, o.get(1)));
-            case PAD -> spi(List.of(x, twos(Shape.scalar(), t, x.engine())), t, Shape.of(r + 1, c + 1),
-                    (b, o) -> b.pad(o.get(0), o.get(1), new int[] {1, 0}, new int[] {0, 1}, new int[] {0, 0}));
-            case CONCATENATE -> spi(List.of(x, x), t, Shape.of(2 * r, c), (b, o) -> b.concatenate(List.of(o.get(0), o.get(1)), 0));
-            case REVERSE -> spi(List.of(x), t, x.shape(), (b, o) -> b.reverse(o.get(0), new int[] {0}));
-            case SQUEEZE, NEW_AXIS, STACK, TILE -> notBuilt(op);
+            case BROADCAST -> x.broadcast(Shape.of(2, r, c), new int[] {1, 2});
+            case TRANSPOSE -> x.transpose(1, 0);
+            case SLICE -> x.slice(new int[] {0, 0}, new int[] {1, 2});
+            case PUT_SLICE -> x.putSlice(new int[] {0, 0}, twos(Shape.of(1, 1), x.dtype(), x.engine()));
+            case PAD -> x.pad(2L, new int[][] {{1, 0, 0}, {0, 1, 0}});
+            case CONCATENATE -> Tensor.concatenate(0, x, x);
+            case REVERSE -> x.reverse(0);
+            case SQUEEZE -> x.newAxis(0).squeeze(0);
+            case NEW_AXIS -> x.newAxis(-1);
+            case STACK -> Tensor.stack(0, x, x);
+            case TILE -> x.tile(2, 1);
         };
     }
 
@@ -194,35 +198,38 @@ public final class OpInvoker {
         int c = x.shape().dim(1);
         Engine e = x.engine();
         return switch (op) {
-            case GATHER -> spi(List.of(x, indices(e, Shape.of(2, 1), 0, 1)), x.dtype(), Shape.of(2, c),
-                    (b, o) -> b.gather(o.get(0), o.get(1), new int[] {0}));
-            case INDEXED_ADD, INDEXED_PUT -> spi(List.of(x, indices(e, Shape.of(1, 1), 0), twos(Shape.of(1, c), x.dtype(), e)),
-                    x.dtype(), x.shape(), (b, o) -> b.indexedUpdate(o.get(0), o.get(1), o.get(2), new int[] {0}, op == IndexOp.INDEXED_ADD));
-            case TAKE, TAKE_ALONG_AXIS -> notBuilt(op);
+            case TAKE -> x.take(indices(e, Shape.of(2), 1, 0), 1);
+            case TAKE_ALONG_AXIS -> x.takeAlongAxis(indices(e, Shape.of(x.shape().dim(0), 1), new long[x.shape().dim(0)]), 1);
+            case GATHER -> x.gather(indices(e, Shape.of(2, 1), 0, 1));
+            case INDEXED_ADD -> x.indexedAdd(indices(e, Shape.of(1, 1), 0), twos(Shape.of(1, c), x.dtype(), e));
+            case INDEXED_PUT -> x.indexedPut(indices(e, Shape.of(1, 1), 0), twos(Shape.of(1, c), x.dtype(), e));
         };
     }
 
     private static List<Tensor> sort(SortOp op, Tensor x) {
         return switch (op) {
-            case SORT -> List.of(spi(List.of(x), x.dtype(), x.shape(), (b, o) -> b.sort(o.get(0), 1, false)));
-            case ARGSORT -> List.of(spi(List.of(x), DType.S32, x.shape(), (b, o) -> b.argsort(o.get(0), 1, false, DType.S32)));
-            case TOP_K -> notBuilt(op);
+            case SORT -> List.of(x.sort(1));
+            case ARGSORT -> List.of(x.argsort(1));
+            case TOP_K -> {
+                TopK top = x.topK(1);
+                yield List.of(top.values(), top.indices());
+            }
         };
     }
 
     private static Tensor contraction(ContractionOp op, Tensor x) {
-        int r = x.shape().dim(0);
         return switch (op) {
-            case DOT -> spi(List.of(x, x), x.dtype(), Shape.of(r, r),
-                    (b, o) -> b.dot(o.get(0), new int[] {1}, new int[0], o.get(1), new int[] {1}, new int[0], x.dtype()));
+            case DOT -> x.dot(new int[] {1}, new int[0], x, new int[] {1}, new int[0]);
         };
     }
 
     private static Tensor creation(CreationOp op, Tensor x) {
         return switch (op) {
             case FULL -> Tensor.full(x.shape(), x.dtype(), 3).to(x.engine());
-            case IOTA -> BackendCalls.iota(x.engine(), x.shape(), DType.S32, -1);
-            case EYE, ARANGE, LINSPACE -> notBuilt(op);
+            case IOTA -> Tensor.iota(x.shape(), DType.S32).to(x.engine());
+            case EYE -> Tensor.eye(x.shape().dim(0), x.dtype()).to(x.engine());
+            case ARANGE -> Tensor.arange(0, x.shape().dim(0), 1, x.dtype()).to(x.engine());
+            case LINSPACE -> Tensor.linspace(0, 1, x.shape().dim(0), x.dtype()).to(x.engine());
         };
     }
 

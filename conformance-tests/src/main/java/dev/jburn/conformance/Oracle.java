@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -87,6 +88,51 @@ public final class Oracle {
             }
             TensorAssert.assertClose(label, expected.results.get(i), got, tol, inputs.toArray(TensorCase[]::new));
         }
+    }
+
+    /**
+     * {@code op} must fail on the oracle and on {@code engine} with a {@link JBurnException}
+     * naming {@code opName} (the op the user called, not a primitive it is built from) whose
+     * reason mentions each of {@code mentions} (shapes, axes, values).
+     *
+     * <pre>{@code
+     * Oracle.checkFails(engine(), c, List.of(c.x()), "sum", in -> in.get(0).sum(new int[] {7}), "7");
+     * }</pre>
+     */
+    public static void checkFails(Engine engine, Object description, List<TensorCase> inputs, String opName,
+                                  Function<List<Tensor>, ?> op, String... mentions) {
+        List<Engine> engines = engine == engine() ? List.of(engine) : List.of(engine(), engine);
+        for (Engine e : engines) {
+            String who = e == engine() ? "the oracle" : "engine '" + e.name() + "'";
+            String what = "case: " + description + "\n  " + who;
+            List<Tensor> in = new ArrayList<>(inputs.size());
+            for (TensorCase c : inputs) in.add(c.on(e));
+            Object result;
+            try {
+                result = op.apply(in);
+            } catch (JBurnException ex) {
+                if (!ex.op().equals(opName)) {
+                    Assertions.fail(what + " threw an error naming op '" + ex.op() + "', expected '" + opName + "': " + ex, ex);
+                }
+                for (String m : mentions) {
+                    if (!ex.reason().contains(m)) Assertions.fail(what + ": the reason should mention " + m + ": " + ex.reason(), ex);
+                }
+                continue;
+            }
+            Assertions.fail(what + " returned " + result + " instead of throwing a JBurnException naming '" + opName + "'");
+        }
+    }
+
+    /** {@code call} must throw a {@link JBurnException} naming {@code opName} (for failures the oracle cannot share, such as mixing engines). */
+    public static void assertFailsNaming(String opName, Object description, Supplier<?> call) {
+        Object result;
+        try {
+            result = call.get();
+        } catch (JBurnException ex) {
+            if (!ex.op().equals(opName)) Assertions.fail("case: " + description + "\n  threw an error naming op '" + ex.op() + "', expected '" + opName + "': " + ex, ex);
+            return;
+        }
+        Assertions.fail("case: " + description + "\n  returned " + result + " instead of throwing a JBurnException naming '" + opName + "'");
     }
 
     private record Outcome(List<Tensor> results, JBurnException error) {}

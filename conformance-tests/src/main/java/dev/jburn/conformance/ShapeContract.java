@@ -1,5 +1,6 @@
 package dev.jburn.conformance;
 
+import dev.jburn.DType;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import org.junit.jupiter.api.Test;
@@ -11,9 +12,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Movement ops: {@code reshape} (to any shape of the same size and back is the identity; a
- * reshaped view outlives its source) and {@code broadcast} with explicit axes (matches the
- * oracle and the index rule).
+ * Reshaping and broadcasting: {@code reshape} (to any shape of the same size and back is the
+ * identity; a reshaped view outlives its source) and {@code broadcast}, with explicit axes
+ * (matches the oracle and the index rule) and with NumPy's rule (equals the explicit form
+ * with the trailing axes). Shapes that do not broadcast name {@code broadcast}.
  */
 public interface ShapeContract extends EngineContract {
 
@@ -57,10 +59,51 @@ public interface ShapeContract extends EngineContract {
     @Covers("broadcast")
     default void broadcastMatchesTheOracleAndTheIndexRule() {
         Props.forAll(broadcastCases(), c -> {
-            Oracle.check(engine(), c, Tolerance.EXACT, List.of(c.x()),
-                    in -> List.of(BackendCalls.broadcast(in.get(0), c.out(), c.axes())));
+            Oracle.check(engine(), c.toString(), c.x(), Tolerance.EXACT, t -> t.broadcast(c.out(), c.axes()));
             TensorAssert.assertSame(c + ": out[i] = x[i projected on the axes, 0 where x has size 1]",
-                    broadcastSpec(c), BackendCalls.broadcast(c.x().on(engine()), c.out(), c.axes()));
+                    broadcastSpec(c), c.x().on(engine()).broadcast(c.out(), c.axes()));
+        });
+    }
+
+    @Test
+    @Covers("broadcast")
+    default void numpyBroadcastIsTheExplicitBroadcastOnTheTrailingAxes() {
+        Gen<BroadcastShapes> pairs = Shapes.broadcastable();
+        Gen<BroadcastCase> cases = rs -> {
+            BroadcastShapes p = pairs.generate(rs);
+            Shape out = p.result("broadcast");
+            TensorCase x = Generators.values(Generators.dtypes().generate(rs), p.a(), Elements.Mix.ALL).generate(rs);
+            int[] axes = new int[p.a().rank()];
+            for (int i = 0; i < axes.length; i++) axes[i] = out.rank() - axes.length + i;
+            return new BroadcastCase(x, out, axes);
+        };
+        Props.forAll(cases, c -> {
+            Oracle.check(engine(), c + " (NumPy)", c.x(), Tolerance.EXACT, t -> t.broadcast(c.out()));
+            TensorAssert.assertSame(c + ": NumPy broadcast = explicit broadcast on the trailing axes", broadcastSpec(c),
+                    c.x().on(engine()).broadcast(c.out()));
+        });
+    }
+
+    @Test
+    @Covers("broadcast")
+    default void shapesThatDoNotBroadcastNameBroadcast() {
+        Props.forAll(Shapes.incompatible(), p -> {
+            TensorCase x = Specs.zeros(DType.S32, p.a());
+            Shape to = p.a().rank() > p.b().rank() ? p.a() : p.b(); // a shape of rank >= a's that a does not broadcast to
+            if (p.a().broadcastsTo(to)) return;
+            Oracle.checkFails(engine(), x + " broadcast to " + to, List.of(x), "broadcast", in -> in.get(0).broadcast(to),
+                    p.a().toString(), to.toString());
+            int[] axes = new int[p.a().rank()];
+            for (int i = 0; i < axes.length; i++) axes[i] = to.rank() - axes.length + i;
+            Oracle.checkFails(engine(), x + " broadcast to " + to + " on axes " + Arrays.toString(axes), List.of(x), "broadcast",
+                    in -> in.get(0).broadcast(to, axes), p.a().toString(), to.toString());
+            if (axes.length >= 2) {
+                int[] decreasing = axes.clone();
+                decreasing[0] = axes[1];
+                decreasing[1] = axes[0];
+                Oracle.checkFails(engine(), x + " broadcast to " + to + " on axes " + Arrays.toString(decreasing), List.of(x),
+                        "broadcast", in -> in.get(0).broadcast(to, decreasing), p.a().toString());
+            }
         });
     }
 

@@ -38,15 +38,26 @@ public final class Shapes {
 
     /** Shapes of rank {@code minRank} to {@code maxRank}; {@code allowEmpty} admits size-0 axes. */
     public static Gen<Shape> ofRank(int minRank, int maxRank, boolean allowEmpty) {
+        return ofRank(minRank, maxRank, allowEmpty, MAX_ELEMENTS);
+    }
+
+    /**
+     * Shapes of rank {@code minRank} to {@code maxRank} with at most {@code maxElements}
+     * elements (large axes are halved until they fit); {@code allowEmpty} admits size-0 axes.
+     */
+    public static Gen<Shape> ofRank(int minRank, int maxRank, boolean allowEmpty, int maxElements) {
         Gen<Integer> rank = Generate.range(minRank, maxRank); // QuickTheories already favours the bounds
         Gen<Integer> dim = axisSize(allowEmpty);
         return rs -> {
             int r = rank.generate(rs);
             int[] d = new int[r];
             for (int i = 0; i < r; i++) d[i] = dim.generate(rs);
-            return Shape.of(capped(d));
+            return Shape.of(capped(d, maxElements));
         };
     }
+
+    /** Any rank 0 to 4, empty axes included, at most {@code maxElements} elements: for ops whose output grows (tile, pad, dot). */
+    public static Gen<Shape> upTo(int maxElements) { return ofRank(0, MAX_RANK, true, maxElements); }
 
     /** One axis size: 0 (when allowed, 4%), 1 (16%), 2..6 (55%), 7..{@link #MAX_ELEMENTS} (25%). */
     static Gen<Integer> axisSize(boolean allowEmpty) {
@@ -61,7 +72,10 @@ public final class Shapes {
     /** Halves the largest axes until the element count is at most {@link #MAX_ELEMENTS}. */
     static int[] capped(int[] d) { return capped(d, MAX_ELEMENTS); }
 
-    /** Halves the largest axes until the element count is at most {@code max} (at least 1). */
+    /**
+     * Halves the largest axes until the element count is at most {@code max} (at least 1), an
+     * empty axis counting as 1: so the shape stays small when a property gives that axis a size.
+     */
     static int[] capped(int[] d, long max) {
         while (product(d) > max) {
             int big = 0;
@@ -73,7 +87,7 @@ public final class Shapes {
 
     private static long product(int[] d) {
         long p = 1;
-        for (int x : d) p *= x;
+        for (int x : d) p *= Math.max(x, 1);
         return p;
     }
 

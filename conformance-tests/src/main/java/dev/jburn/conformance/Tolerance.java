@@ -8,11 +8,11 @@ import dev.jburn.DType;
  *
  * <table>
  *   <caption>Per-dtype tolerances of the presets</caption>
- *   <tr><th>dtype</th><th>{@link #EXACT}</th><th>{@link #ARITHMETIC}</th><th>{@link #TRANSCENDENTAL}</th></tr>
- *   <tr><td>U8..U64, S8..S64, PRED</td><td>exact</td><td>exact</td><td>exact</td></tr>
- *   <tr><td>F64</td><td>bit-exact</td><td>4 ulp, or relative error 1e-12</td><td>4 ulp, or relative error 1e-12</td></tr>
- *   <tr><td>F32</td><td>bit-exact</td><td>4 ulp</td><td>16 ulp</td></tr>
- *   <tr><td>F16, BF16</td><td>bit-exact</td><td>1 ulp of their own precision</td><td>1 ulp of their own precision</td></tr>
+ *   <tr><th>dtype</th><th>{@link #EXACT}</th><th>{@link #SELECTION}</th><th>{@link #ARITHMETIC}</th><th>{@link #TRANSCENDENTAL}</th></tr>
+ *   <tr><td>U8..U64, S8..S64, PRED</td><td>exact</td><td>exact</td><td>exact</td><td>exact</td></tr>
+ *   <tr><td>F64</td><td>bit-exact</td><td>bit-exact but ±0</td><td>4 ulp, or relative error 1e-12</td><td>4 ulp, or relative error 1e-12</td></tr>
+ *   <tr><td>F32</td><td>bit-exact</td><td>bit-exact but ±0</td><td>4 ulp</td><td>16 ulp</td></tr>
+ *   <tr><td>F16, BF16</td><td>bit-exact</td><td>bit-exact but ±0</td><td>1 ulp of their own precision</td><td>1 ulp of their own precision</td></tr>
  * </table>
  *
  * <p>Rules for every float comparison: NaN must meet NaN (any payload); +Inf and -Inf must
@@ -46,6 +46,29 @@ public record Tolerance(int f64Ulps, double f64Relative, int f32Ulps, int halfUl
 
     /** For library math: exp, log, trigonometric and hyperbolic functions, erf, pow, sigmoid. */
     public static final Tolerance TRANSCENDENTAL = new Tolerance(4, 1e-12, 16, 1, 0, false);
+
+    /**
+     * Bit for bit, except that {@code -0.0} and {@code 0.0} may stand for each other: for ops
+     * that pick an input element by comparison (max/min reductions and scans), where the two
+     * zeros compare equal and either may be picked.
+     */
+    public static final Tolerance SELECTION = new Tolerance(0, 0, 0, 0, 0, false);
+
+    /**
+     * {@link #ARITHMETIC} plus what reassociating a sum may change: for a result of type {@code t}
+     * that adds {@code terms} values whose absolute values add up to at most {@code magnitude}
+     * (finite), an absolute allowance of {@code 2·terms·u·magnitude + ulp_t(magnitude)}, where
+     * {@code u} is the unit roundoff of the accumulator (2^-24 for F32, F16 and BF16, which
+     * accumulate in F32; 2^-53 for F64) and the last term covers the final rounding to {@code t}.
+     * For sums, scans, dot products and scatter-adds.
+     */
+    public static Tolerance accumulation(DType t, long terms, double magnitude) {
+        if (!t.isFloat() || !(magnitude > 0) || !Double.isFinite(magnitude)) return ARITHMETIC;
+        double u = t == DType.F64 ? 0x1p-53 : 0x1p-24;
+        int exponent = Math.max(Math.getExponent(magnitude), FloatFormats.minExponent(t));
+        double ulp = Math.scalb(1.0, exponent - FloatFormats.mantissaBits(t));
+        return ARITHMETIC.withAbsolute(2.0 * Math.max(1, terms) * u * magnitude + ulp);
+    }
 
     public Tolerance {
         if (f64Ulps < 0 || f32Ulps < 0 || halfUlps < 0 || f64Relative < 0 || absolute < 0) {

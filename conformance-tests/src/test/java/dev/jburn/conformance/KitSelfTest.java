@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -107,6 +108,70 @@ class KitSelfTest {
         List<Long> s64 = sample(Elements.integers(DType.S64, Elements.Mix.ALL), 2000);
         assertSome(s64, v -> v == Long.MIN_VALUE, "Long.MIN_VALUE");
         assertSome(s64, v -> v == -1, "-1");
+    }
+
+    @Test
+    void boundedAndPowerOfTwoMixesKeepTheirPromises() {
+        for (DType t : List.of(DType.F16, DType.BF16, DType.F32, DType.F64)) {
+            List<Double> finite = sample(Elements.floats(t, Elements.Mix.FINITE), 1000);
+            assertTrue(finite.stream().allMatch(Double::isFinite), t + ": FINITE has no NaN or Inf");
+            List<Double> bounded = sample(Elements.floats(t, Elements.Mix.BOUNDED), 2000);
+            double cap = Math.scalb(1.0, Elements.boundExponent(t));
+            assertTrue(bounded.stream().allMatch(d -> !Double.isFinite(d) || Math.abs(d) < cap), t + ": BOUNDED stays below " + cap);
+            assertTrue(bounded.stream().allMatch(d -> FloatFormats.representable(t, d)), t + ": BOUNDED values are " + t);
+            assertSome(bounded, d -> Double.isNaN(d), t + " NaN in BOUNDED");
+            assertSome(bounded, d -> d != 0 && Math.abs(d) < FloatFormats.minNormal(t), t + " subnormal in BOUNDED");
+            assertSome(bounded, d -> Math.abs(d) > cap / 4 && Double.isFinite(d), t + " large value in BOUNDED");
+            List<Double> powers = sample(Elements.floats(t, Elements.Mix.POWERS_OF_TWO), 2000);
+            assertTrue(powers.stream().allMatch(d -> !Double.isFinite(d) || d == 0 || Math.abs(d) == 0.5 || Math.abs(d) == 1 || Math.abs(d) == 2));
+            assertSome(powers, d -> Double.isInfinite(d), t + " Inf in POWERS_OF_TWO");
+        }
+        assertSome(sample(Elements.integers(DType.S8, Elements.Mix.BOUNDED), 1000), v -> v == Byte.MIN_VALUE, "BOUNDED integers keep the extremes");
+    }
+
+    @Test
+    void axisGeneratorsWriteValidAxesBothWays() {
+        for (int r = 0; r <= 4; r++) {
+            int rank = r;
+            for (int[] a : sample(Axes.subset(rank), 300)) {
+                int[] n = Axes.normalized(a, rank);
+                assertEquals(n.length, java.util.Arrays.stream(n).distinct().count(), java.util.Arrays.toString(a));
+                assertTrue(java.util.Arrays.stream(a).allMatch(x -> x >= -rank && x < rank), java.util.Arrays.toString(a));
+            }
+            for (int[] p : sample(Axes.permutation(rank), 100)) {
+                int[] sorted = Axes.normalized(p, rank);
+                java.util.Arrays.sort(sorted);
+                assertArrayEquals(java.util.stream.IntStream.range(0, rank).toArray(), sorted, java.util.Arrays.toString(p));
+                int[] inv = Axes.inverse(p);
+                for (int i = 0; i < rank; i++) assertEquals(i, Axes.normalized(p, rank)[inv[i]]);
+            }
+            for (int[] a : sample(Axes.increasing(rank, 2), 100)) {
+                int[] n = Axes.normalized(a, rank);
+                for (int i = 1; i < n.length; i++) assertTrue(n[i - 1] < n[i], java.util.Arrays.toString(a));
+            }
+        }
+        assertSome(sample(Axes.subset(3), 300), a -> java.util.Arrays.stream(a).anyMatch(x -> x < 0), "a negative axis");
+        assertSome(sample(Axes.subset(3), 300), a -> a.length == 3, "every axis");
+    }
+
+    @Test
+    void smallShapesStaySmallEvenWithEmptyAxes() {
+        for (Shape s : sample(Shapes.upTo(40), 2000)) {
+            long nonEmpty = 1;
+            for (int d : s.dims()) nonEmpty *= Math.max(d, 1);
+            assertTrue(nonEmpty <= 40, s::toString);
+        }
+    }
+
+    @Test
+    void accumulationToleranceGrowsWithTheTermsAndTheMagnitude() {
+        Tolerance t = Tolerance.accumulation(DType.F32, 100, 1000);
+        assertTrue(t.accepts(DType.F32, 1.0, 1.0 + 0.01), "2·100·2^-24·1000 ≈ 0.012");
+        assertFalse(t.accepts(DType.F32, 1.0, 1.0 + 0.02));
+        assertFalse(t.accepts(DType.F32, 1.0, Double.NaN));
+        assertEquals(Tolerance.ARITHMETIC, Tolerance.accumulation(DType.S32, 100, 1000));
+        assertTrue(Tolerance.SELECTION.accepts(DType.F16, -0.0, 0.0));
+        assertFalse(Tolerance.SELECTION.accepts(DType.F16, 1.0, 1.0009765625));
     }
 
     @Test
