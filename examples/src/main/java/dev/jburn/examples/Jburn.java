@@ -8,6 +8,7 @@ import java.util.Arrays;
  *
  * <pre>
  * jburn doctor     list every engine found, available or not and why, then run a short tensor session
+ * jburn tour       the README's tour of the tensor API
  * jburn help       this text
  * </pre>
  */
@@ -25,6 +26,10 @@ public final class Jburn {
         try {
             return switch (cmd) {
                 case "doctor" -> Doctor.run(rest, out);
+                case "tour" -> {
+                    Tour.main(rest);
+                    yield 0;
+                }
                 case "help", "-h", "--help" -> {
                     usage(out);
                     yield 0;
@@ -44,6 +49,7 @@ public final class Jburn {
     private static void usage(PrintStream out) {
         out.println("usage: jburn <command>");
         out.println("  doctor   list every engine found (available or not, and why), then run a short tensor session");
+        out.println("  tour     the README's tour of the tensor API");
         out.println("  help     show this text");
     }
 }
