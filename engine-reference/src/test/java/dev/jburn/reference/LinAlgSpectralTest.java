@@ -158,6 +158,14 @@ class LinAlgSpectralTest {
     }
 
     @Test
+    void nanInputGivesNaNOutputs() {
+        try (Tensor a = Tensor.of(new double[][] {{Double.NaN, 0}, {0, 1}}); LinAlg.Eigh e = LinAlg.eigh(a); LinAlg.SVD f = LinAlg.svd(a)) {
+            for (double v : e.eigenvalues().toDoubleArray()) assertTrue(Double.isNaN(v));
+            for (double v : f.s().toDoubleArray()) assertTrue(Double.isNaN(v));
+        }
+    }
+
+    @Test
     void batchedResultsEqualOneMatrixAtATime() {
         try (Tensor a = random(99, DType.F64, ReductionEngines.PARALLEL, 3, 4, 4);
              LinAlg.SVD all = LinAlg.svd(a);
