@@ -35,6 +35,7 @@ final class ReferenceBackend implements Backend {
     private final MovementKernels movement;
     private final IndexKernels indexing;
     private final DotKernels dots;
+    private final LinalgKernels linalg;
 
     ReferenceBackend(EngineConfig config) {
         this.config = config;
@@ -46,6 +47,7 @@ final class ReferenceBackend implements Backend {
         this.movement = new MovementKernels(parallel, config);
         this.indexing = new IndexKernels(parallel, config);
         this.dots = new DotKernels(parallel, config, movement);
+        this.linalg = new LinalgKernels(parallel, config);
     }
 
     EngineConfig config() { return config; }
@@ -116,17 +118,19 @@ final class ReferenceBackend implements Backend {
 
     @Override public Buffer windowScatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) { throw new JBurnException(op.opName(), NOT_BUILT); }
 
-    @Override public Buffer cholesky(Operand a) { throw new JBurnException("cholesky", NOT_BUILT); }
+    @Override public Buffer cholesky(Operand a) { return linalg.cholesky(a); }
 
-    @Override public Buffer triangularSolve(Operand a, Operand b, boolean lower, boolean leftSide, boolean transposeA) { throw new JBurnException("triangularSolve", NOT_BUILT); }
+    @Override public Buffer triangularSolve(Operand a, Operand b, boolean lower, boolean leftSide, boolean transposeA) {
+        return linalg.triangularSolve(a, b, lower, leftSide, transposeA);
+    }
 
-    @Override public List<Buffer> lu(Operand a) { throw new JBurnException("lu", NOT_BUILT); }
+    @Override public List<Buffer> lu(Operand a) { return linalg.lu(a); }
 
-    @Override public List<Buffer> qr(Operand a, boolean complete) { throw new JBurnException("qr", NOT_BUILT); }
+    @Override public List<Buffer> qr(Operand a, boolean complete) { return linalg.qr(a, complete); }
 
-    @Override public List<Buffer> eigh(Operand a) { throw new JBurnException("eigh", NOT_BUILT); }
+    @Override public List<Buffer> eigh(Operand a) { return linalg.eigh(a); }
 
-    @Override public List<Buffer> svd(Operand a, boolean fullMatrices) { throw new JBurnException("svd", NOT_BUILT); }
+    @Override public List<Buffer> svd(Operand a, boolean fullMatrices) { return linalg.svd(a, fullMatrices); }
 
     @Override public Buffer iota(Shape shape, DType dtype, int axis) { return core.iota(shape, dtype, axis); }
 
