@@ -77,6 +77,7 @@ final class HostArrays {
     /** A host copy of a tensor's bytes, valid while {@code arena} is open. */
     static MemorySegment download(Tensor t, Arena arena) {
         long bytes = t.size() * t.dtype().byteSize();
+        dev.jburn.spi.HostMemory.check("download", bytes);
         MemorySegment host = arena.allocate(Math.max(bytes, 1), 8).asSlice(0, bytes);
         if (bytes > 0) t.engine().backend().download(t.buffer(), 0, host);
         return host;

@@ -195,6 +195,8 @@ public final class Random {
 
     /** Words of the requested width: 32 bits as drawn, 64 bits from pairs, 8/16 bits as low bits. */
     private static long[] rawBits(int[] k, long n, int width) {
+        // Host arrays of about 24 bytes per sample are made on the way.
+        dev.jburn.spi.HostMemory.check("random", Math.multiplyHigh(n, 24) != 0 ? Long.MAX_VALUE : n * 24);
         if (width == 64) {
             int[] w = Threefry.bits(k[0], k[1], 2 * n);
             long[] v = new long[(int) n];

@@ -375,7 +375,12 @@ final class ShapeOps {
             wide[2 * i] = rp[i];
             wide[2 * i + 1] = dims[i];
             axes[i] = 2 * i + 1;
-            out[i] = Math.multiplyExact(rp[i], dims[i]);
+            long size = (long) rp[i] * dims[i];
+            if (size > Integer.MAX_VALUE) {
+                throw new JBurnException("tile", "tiling " + t.shape() + " by " + java.util.Arrays.toString(reps)
+                        + " gives an axis of " + size + " elements, more than an axis can hold");
+            }
+            out[i] = (int) size;
         }
         try (Tensor shaped = t.reshape(Shape.of(dims)); Tensor b = broadcastChecked(shaped, Shape.of(wide), axes)) {
             return b.reshape(Shape.of(out));

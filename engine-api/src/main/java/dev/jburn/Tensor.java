@@ -125,44 +125,78 @@ public final class Tensor implements AutoCloseable {
     // ==== creation from Java values ===============================================================
 
     /** An F32 vector. */
-    public static Tensor of(float... values) { return upload(MemorySegment.ofArray(values), DType.F32, Shape.of(values.length)); }
+    public static Tensor of(float... values) {
+        Args.nonNull("of", "values", values);
+        return upload(MemorySegment.ofArray(values), DType.F32, Shape.of(values.length));
+    }
 
     /** An F64 vector. */
-    public static Tensor of(double... values) { return upload(MemorySegment.ofArray(values), DType.F64, Shape.of(values.length)); }
+    public static Tensor of(double... values) {
+        Args.nonNull("of", "values", values);
+        return upload(MemorySegment.ofArray(values), DType.F64, Shape.of(values.length));
+    }
 
     /** An S32 vector. */
-    public static Tensor of(int... values) { return upload(MemorySegment.ofArray(values), DType.S32, Shape.of(values.length)); }
+    public static Tensor of(int... values) {
+        Args.nonNull("of", "values", values);
+        return upload(MemorySegment.ofArray(values), DType.S32, Shape.of(values.length));
+    }
 
     /** An S64 vector. */
-    public static Tensor of(long... values) { return upload(MemorySegment.ofArray(values), DType.S64, Shape.of(values.length)); }
+    public static Tensor of(long... values) {
+        Args.nonNull("of", "values", values);
+        return upload(MemorySegment.ofArray(values), DType.S64, Shape.of(values.length));
+    }
 
     /** An S16 vector. */
-    public static Tensor of(short... values) { return upload(MemorySegment.ofArray(values), DType.S16, Shape.of(values.length)); }
+    public static Tensor of(short... values) {
+        Args.nonNull("of", "values", values);
+        return upload(MemorySegment.ofArray(values), DType.S16, Shape.of(values.length));
+    }
 
     /** An S8 vector. */
-    public static Tensor of(byte... values) { return upload(MemorySegment.ofArray(values), DType.S8, Shape.of(values.length)); }
+    public static Tensor of(byte... values) {
+        Args.nonNull("of", "values", values);
+        return upload(MemorySegment.ofArray(values), DType.S8, Shape.of(values.length));
+    }
 
     /** A PRED vector. */
     public static Tensor of(boolean... values) {
+        Args.nonNull("of", "values", values);
         byte[] b = new byte[values.length];
         for (int i = 0; i < b.length; i++) b[i] = (byte) (values[i] ? 1 : 0);
         return upload(MemorySegment.ofArray(b), DType.PRED, Shape.of(values.length));
     }
 
     /** An F32 matrix from rows of equal length. */
-    public static Tensor of(float[][] rows) { return fromArray(rows); }
+    public static Tensor of(float[][] rows) {
+        Args.nonNull("of", "rows", rows);
+        return fromArray(rows);
+    }
 
     /** An F64 matrix from rows of equal length. */
-    public static Tensor of(double[][] rows) { return fromArray(rows); }
+    public static Tensor of(double[][] rows) {
+        Args.nonNull("of", "rows", rows);
+        return fromArray(rows);
+    }
 
     /** An S32 matrix from rows of equal length. */
-    public static Tensor of(int[][] rows) { return fromArray(rows); }
+    public static Tensor of(int[][] rows) {
+        Args.nonNull("of", "rows", rows);
+        return fromArray(rows);
+    }
 
     /** An S64 matrix from rows of equal length. */
-    public static Tensor of(long[][] rows) { return fromArray(rows); }
+    public static Tensor of(long[][] rows) {
+        Args.nonNull("of", "rows", rows);
+        return fromArray(rows);
+    }
 
     /** A PRED matrix from rows of equal length. */
-    public static Tensor of(boolean[][] rows) { return fromArray(rows); }
+    public static Tensor of(boolean[][] rows) {
+        Args.nonNull("of", "rows", rows);
+        return fromArray(rows);
+    }
 
     /**
      * A tensor from a rectangular nested array of any depth ({@code float[][][]}, {@code long[][][][]}, ...);
@@ -185,6 +219,7 @@ public final class Tensor implements AutoCloseable {
      * Nx cast semantics: {@code Tensor.fromArray(new int[] {300, 301}, DType.S8)} holds {@code [44, 45]}.
      */
     public static Tensor fromArray(Object nestedArray, DType dtype) {
+        Args.nonNull("fromArray", "dtype", dtype);
         if (nestedArray == null || !nestedArray.getClass().isArray()) {
             throw new JBurnException("tensor", "expected a Java array, got " + (nestedArray == null ? "null" : nestedArray.getClass().getName()));
         }
@@ -213,10 +248,15 @@ public final class Tensor implements AutoCloseable {
     public static Tensor scalar(boolean value) { return of(new boolean[] {value}).reshape(); }
 
     /** A scalar of type {@code dtype} holding {@code value} converted with Nx cast semantics. */
-    public static Tensor scalar(double value, DType dtype) { return full(Shape.scalar(), dtype, value); }
+    public static Tensor scalar(double value, DType dtype) {
+        Args.nonNull("scalar", "dtype", dtype);
+        Args.nonNull("scalar", "dtype", dtype);
+        return full(Shape.scalar(), dtype, value);
+    }
 
     /** A scalar of type {@code dtype} holding the integer {@code value} (raw bits, wrapped to the width). */
     public static Tensor scalar(long value, DType dtype) {
+        Args.nonNull("scalar", "dtype", dtype);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment host = arena.allocate(8, 8).asSlice(0, dtype.byteSize());
             HostElements.setLong(host, dtype, 0, value);
@@ -226,6 +266,8 @@ public final class Tensor implements AutoCloseable {
 
     /** A tensor of {@code shape} whose every element is {@code value}, on the default engine. */
     public static Tensor full(Shape shape, DType dtype, double value) {
+        Args.nonNull("full", "shape", shape);
+        Args.nonNull("full", "dtype", dtype);
         Tensor one;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment host = arena.allocate(8, 8).asSlice(0, dtype.byteSize());
@@ -240,10 +282,18 @@ public final class Tensor implements AutoCloseable {
     }
 
     /** All zeros. */
-    public static Tensor zeros(Shape shape, DType dtype) { return full(shape, dtype, 0); }
+    public static Tensor zeros(Shape shape, DType dtype) {
+        Args.nonNull("zeros", "shape", shape);
+        Args.nonNull("zeros", "dtype", dtype);
+        return full(shape, dtype, 0);
+    }
 
     /** All ones. */
-    public static Tensor ones(Shape shape, DType dtype) { return full(shape, dtype, 1); }
+    public static Tensor ones(Shape shape, DType dtype) {
+        Args.nonNull("ones", "shape", shape);
+        Args.nonNull("ones", "dtype", dtype);
+        return full(shape, dtype, 1);
+    }
 
     private static Tensor upload(MemorySegment host, DType dtype, Shape shape) {
         Engine e = Engine.defaultEngine();
@@ -340,6 +390,7 @@ public final class Tensor implements AutoCloseable {
 
     /** A copy of this tensor on {@code target}; this tensor itself when it is already there. */
     public Tensor to(Engine target) {
+        Args.nonNull("to", "target", target);
         if (target == engine) return this;
         long bytes = size() * dtype.byteSize();
         try (Arena arena = Arena.ofConfined()) {
@@ -370,6 +421,7 @@ public final class Tensor implements AutoCloseable {
 
     /** The same elements with a new shape of equal size; one axis may be {@code -1} (inferred). Shares memory. */
     public Tensor reshape(int... dims) {
+        Args.nonNull("reshape", "dims", dims);
         int infer = -1;
         long known = 1;
         for (int i = 0; i < dims.length; i++) {
@@ -394,6 +446,7 @@ public final class Tensor implements AutoCloseable {
 
     /** The same elements with a new shape of equal size. Shares memory. */
     public Tensor reshape(Shape newShape) {
+        Args.nonNull("reshape", "newShape", newShape);
         if (newShape.size() != size()) {
             throw new JBurnException("reshape", "cannot reshape, current shape " + shape + " is not compatible with new shape " + newShape);
         }
@@ -402,6 +455,7 @@ public final class Tensor implements AutoCloseable {
 
     /** Conversion to {@code target} with Nx cast semantics (see {@link DType}); same type returns a tensor sharing memory. */
     public Tensor asType(DType target) {
+        Args.nonNull("asType", "target", target);
         if (target == dtype) return share(dtype, shape);
         return wrap(engine, backend().cast(operand(), target), target, shape);
     }
@@ -417,19 +471,32 @@ public final class Tensor implements AutoCloseable {
      * Tensor.of(1, 4, 9).apply(UnaryOp.SQRT);   // f32[3] [1.0, 2.0, 3.0]
      * }</pre>
      */
-    public Tensor apply(dev.jburn.op.UnaryOp op) { return ElementwiseOps.unary(op, this); }
+    public Tensor apply(dev.jburn.op.UnaryOp op) {
+        Args.nonNull("apply", "op", op);
+        return ElementwiseOps.unary(op, this);
+    }
 
     /**
      * {@code this op other} with broadcasting and promotion; the type is {@link dev.jburn.op.BinaryOp#computeType}
      * of the merged type, or PRED for comparisons and logical ops.
      */
-    public Tensor apply(dev.jburn.op.BinaryOp op, Tensor other) { return ElementwiseOps.binary(op, this, other); }
+    public Tensor apply(dev.jburn.op.BinaryOp op, Tensor other) {
+        Args.nonNull("apply", "op", op);
+        Args.nonNull("apply", "other", other);
+        return ElementwiseOps.binary(op, this, other);
+    }
 
     /** {@code this op scalar}, the Java integer weakly typed ({@link DType#mergeScalar(DType, long)}). */
-    public Tensor apply(dev.jburn.op.BinaryOp op, long scalar) { return ElementwiseOps.binary(op, this, scalar); }
+    public Tensor apply(dev.jburn.op.BinaryOp op, long scalar) {
+        Args.nonNull("apply", "op", op);
+        return ElementwiseOps.binary(op, this, scalar);
+    }
 
     /** {@code this op scalar}, the Java double weakly typed ({@link DType#mergeScalar(DType, double)}). */
-    public Tensor apply(dev.jburn.op.BinaryOp op, double scalar) { return ElementwiseOps.binary(op, this, scalar); }
+    public Tensor apply(dev.jburn.op.BinaryOp op, double scalar) {
+        Args.nonNull("apply", "op", op);
+        return ElementwiseOps.binary(op, this, scalar);
+    }
 
     /** Absolute value. A signed minimum wraps to itself ({@code s8 -128 -> -128}); PRED gives U8. */
     public Tensor abs() { return ElementwiseOps.unary(dev.jburn.op.UnaryOp.ABS, this); }
@@ -543,7 +610,10 @@ public final class Tensor implements AutoCloseable {
      * Tensor.of(new int[][] {{1}, {2}}).add(Tensor.of(10, 20));   // s32[2,2] [[11, 21], [12, 22]]
      * }</pre>
      */
-    public Tensor add(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.ADD, this, other); }
+    public Tensor add(Tensor other) {
+        Args.nonNull("add", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.ADD, this, other);
+    }
 
     /** {@link #add(Tensor)} with a weakly typed Java integer. */
     public Tensor add(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.ADD, this, scalar); }
@@ -552,7 +622,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor add(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.ADD, this, scalar); }
 
     /** Element-wise difference; integers wrap. */
-    public Tensor subtract(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.SUBTRACT, this, other); }
+    public Tensor subtract(Tensor other) {
+        Args.nonNull("subtract", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.SUBTRACT, this, other);
+    }
 
     /** {@link #subtract(Tensor)} with a weakly typed Java integer. */
     public Tensor subtract(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.SUBTRACT, this, scalar); }
@@ -561,7 +634,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor subtract(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.SUBTRACT, this, scalar); }
 
     /** Element-wise product; integers wrap. */
-    public Tensor multiply(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MULTIPLY, this, other); }
+    public Tensor multiply(Tensor other) {
+        Args.nonNull("multiply", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MULTIPLY, this, other);
+    }
 
     /** {@link #multiply(Tensor)} with a weakly typed Java integer. */
     public Tensor multiply(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MULTIPLY, this, scalar); }
@@ -570,7 +646,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor multiply(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MULTIPLY, this, scalar); }
 
     /** Element-wise true division; integer operands give F32 ({@code s32 [1, 2] / 2 -> f32 [0.5, 1.0]}); IEEE results for division by zero. */
-    public Tensor divide(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.DIVIDE, this, other); }
+    public Tensor divide(Tensor other) {
+        Args.nonNull("divide", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.DIVIDE, this, other);
+    }
 
     /** {@link #divide(Tensor)} with a weakly typed Java integer. */
     public Tensor divide(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.DIVIDE, this, scalar); }
@@ -579,7 +658,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor divide(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.DIVIDE, this, scalar); }
 
     /** Integer division truncating toward zero ({@code -7 / 2 -> -3}); integer types only. Division by zero gives 0 (Nx's binary backend raises). */
-    public Tensor quotient(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.QUOTIENT, this, other); }
+    public Tensor quotient(Tensor other) {
+        Args.nonNull("quotient", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.QUOTIENT, this, other);
+    }
 
     /** {@link #quotient(Tensor)} with a weakly typed Java integer. */
     public Tensor quotient(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.QUOTIENT, this, scalar); }
@@ -588,7 +670,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor quotient(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.QUOTIENT, this, scalar); }
 
     /** Remainder with the sign of the dividend (C {@code %}, {@code fmod} for floats): {@code remainder(-11, 10) -> -1}. Integer remainder by zero gives 0. */
-    public Tensor remainder(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.REMAINDER, this, other); }
+    public Tensor remainder(Tensor other) {
+        Args.nonNull("remainder", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.REMAINDER, this, other);
+    }
 
     /** {@link #remainder(Tensor)} with a weakly typed Java integer. */
     public Tensor remainder(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.REMAINDER, this, scalar); }
@@ -597,7 +682,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor remainder(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.REMAINDER, this, scalar); }
 
     /** {@code x^y}. Integer powers are computed exactly and wrapped to the type; a negative integer exponent gives 0, except for bases 1 and -1 (Nx raises). */
-    public Tensor pow(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.POW, this, other); }
+    public Tensor pow(Tensor other) {
+        Args.nonNull("pow", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.POW, this, other);
+    }
 
     /** {@link #pow(Tensor)} with a weakly typed Java integer. */
     public Tensor pow(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.POW, this, scalar); }
@@ -606,7 +694,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor pow(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.POW, this, scalar); }
 
     /** Arc tangent of {@code this / other} using both signs for the quadrant; integer operands give F32. */
-    public Tensor atan2(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.ATAN2, this, other); }
+    public Tensor atan2(Tensor other) {
+        Args.nonNull("atan2", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.ATAN2, this, other);
+    }
 
     /** {@link #atan2(Tensor)} with a weakly typed Java integer. */
     public Tensor atan2(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.ATAN2, this, scalar); }
@@ -615,7 +706,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor atan2(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.ATAN2, this, scalar); }
 
     /** Element-wise minimum; NaN propagates; {@code -0.0 < 0.0}. */
-    public Tensor min(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MIN, this, other); }
+    public Tensor min(Tensor other) {
+        Args.nonNull("min", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MIN, this, other);
+    }
 
     /** {@link #min(Tensor)} with a weakly typed Java integer. */
     public Tensor min(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MIN, this, scalar); }
@@ -624,7 +718,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor min(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MIN, this, scalar); }
 
     /** Element-wise maximum; NaN propagates; {@code -0.0 < 0.0}. */
-    public Tensor max(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MAX, this, other); }
+    public Tensor max(Tensor other) {
+        Args.nonNull("max", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MAX, this, other);
+    }
 
     /** {@link #max(Tensor)} with a weakly typed Java integer. */
     public Tensor max(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MAX, this, scalar); }
@@ -633,7 +730,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor max(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MAX, this, scalar); }
 
     /** PRED: {@code this == other}; NaN equals nothing. */
-    public Tensor equal(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.EQUAL, this, other); }
+    public Tensor equal(Tensor other) {
+        Args.nonNull("equal", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.EQUAL, this, other);
+    }
 
     /** {@link #equal(Tensor)} with a weakly typed Java integer. */
     public Tensor equal(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.EQUAL, this, scalar); }
@@ -642,7 +742,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor equal(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.EQUAL, this, scalar); }
 
     /** PRED: {@code this != other}; true wherever either side is NaN. */
-    public Tensor notEqual(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.NOT_EQUAL, this, other); }
+    public Tensor notEqual(Tensor other) {
+        Args.nonNull("notEqual", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.NOT_EQUAL, this, other);
+    }
 
     /** {@link #notEqual(Tensor)} with a weakly typed Java integer. */
     public Tensor notEqual(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.NOT_EQUAL, this, scalar); }
@@ -651,7 +754,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor notEqual(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.NOT_EQUAL, this, scalar); }
 
     /** PRED: {@code this < other}; false where either side is NaN. */
-    public Tensor less(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LESS, this, other); }
+    public Tensor less(Tensor other) {
+        Args.nonNull("less", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LESS, this, other);
+    }
 
     /** {@link #less(Tensor)} with a weakly typed Java integer. */
     public Tensor less(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LESS, this, scalar); }
@@ -660,7 +766,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor less(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LESS, this, scalar); }
 
     /** PRED: {@code this <= other}; false where either side is NaN. */
-    public Tensor lessEqual(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LESS_EQUAL, this, other); }
+    public Tensor lessEqual(Tensor other) {
+        Args.nonNull("lessEqual", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LESS_EQUAL, this, other);
+    }
 
     /** {@link #lessEqual(Tensor)} with a weakly typed Java integer. */
     public Tensor lessEqual(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LESS_EQUAL, this, scalar); }
@@ -669,7 +778,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor lessEqual(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LESS_EQUAL, this, scalar); }
 
     /** PRED: {@code this > other}; false where either side is NaN. */
-    public Tensor greater(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.GREATER, this, other); }
+    public Tensor greater(Tensor other) {
+        Args.nonNull("greater", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.GREATER, this, other);
+    }
 
     /** {@link #greater(Tensor)} with a weakly typed Java integer. */
     public Tensor greater(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.GREATER, this, scalar); }
@@ -678,7 +790,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor greater(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.GREATER, this, scalar); }
 
     /** PRED: {@code this >= other}; false where either side is NaN. */
-    public Tensor greaterEqual(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.GREATER_EQUAL, this, other); }
+    public Tensor greaterEqual(Tensor other) {
+        Args.nonNull("greaterEqual", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.GREATER_EQUAL, this, other);
+    }
 
     /** {@link #greaterEqual(Tensor)} with a weakly typed Java integer. */
     public Tensor greaterEqual(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.GREATER_EQUAL, this, scalar); }
@@ -687,7 +802,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor greaterEqual(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.GREATER_EQUAL, this, scalar); }
 
     /** PRED: both non-zero (NaN counts as non-zero). */
-    public Tensor logicalAnd(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_AND, this, other); }
+    public Tensor logicalAnd(Tensor other) {
+        Args.nonNull("logicalAnd", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_AND, this, other);
+    }
 
     /** {@link #logicalAnd(Tensor)} with a weakly typed Java integer. */
     public Tensor logicalAnd(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_AND, this, scalar); }
@@ -696,7 +814,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor logicalAnd(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_AND, this, scalar); }
 
     /** PRED: either non-zero (NaN counts as non-zero). */
-    public Tensor logicalOr(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_OR, this, other); }
+    public Tensor logicalOr(Tensor other) {
+        Args.nonNull("logicalOr", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_OR, this, other);
+    }
 
     /** {@link #logicalOr(Tensor)} with a weakly typed Java integer. */
     public Tensor logicalOr(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_OR, this, scalar); }
@@ -705,7 +826,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor logicalOr(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_OR, this, scalar); }
 
     /** PRED: exactly one non-zero (NaN counts as non-zero). */
-    public Tensor logicalXor(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_XOR, this, other); }
+    public Tensor logicalXor(Tensor other) {
+        Args.nonNull("logicalXor", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_XOR, this, other);
+    }
 
     /** {@link #logicalXor(Tensor)} with a weakly typed Java integer. */
     public Tensor logicalXor(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_XOR, this, scalar); }
@@ -714,7 +838,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor logicalXor(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LOGICAL_XOR, this, scalar); }
 
     /** Two's-complement AND; integer types (or PRED) only. */
-    public Tensor bitwiseAnd(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_AND, this, other); }
+    public Tensor bitwiseAnd(Tensor other) {
+        Args.nonNull("bitwiseAnd", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_AND, this, other);
+    }
 
     /** {@link #bitwiseAnd(Tensor)} with a weakly typed Java integer. */
     public Tensor bitwiseAnd(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_AND, this, scalar); }
@@ -723,7 +850,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor bitwiseAnd(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_AND, this, scalar); }
 
     /** Two's-complement OR; integer types (or PRED) only. */
-    public Tensor bitwiseOr(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_OR, this, other); }
+    public Tensor bitwiseOr(Tensor other) {
+        Args.nonNull("bitwiseOr", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_OR, this, other);
+    }
 
     /** {@link #bitwiseOr(Tensor)} with a weakly typed Java integer. */
     public Tensor bitwiseOr(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_OR, this, scalar); }
@@ -732,7 +862,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor bitwiseOr(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_OR, this, scalar); }
 
     /** Two's-complement XOR; integer types (or PRED) only. */
-    public Tensor bitwiseXor(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_XOR, this, other); }
+    public Tensor bitwiseXor(Tensor other) {
+        Args.nonNull("bitwiseXor", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_XOR, this, other);
+    }
 
     /** {@link #bitwiseXor(Tensor)} with a weakly typed Java integer. */
     public Tensor bitwiseXor(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_XOR, this, scalar); }
@@ -741,7 +874,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor bitwiseXor(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.BITWISE_XOR, this, scalar); }
 
     /** {@code this << other}, wrapped to the type; a count that is negative or at least the bit width gives 0. Integer types only. */
-    public Tensor leftShift(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LEFT_SHIFT, this, other); }
+    public Tensor leftShift(Tensor other) {
+        Args.nonNull("leftShift", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LEFT_SHIFT, this, other);
+    }
 
     /** {@link #leftShift(Tensor)} with a weakly typed Java integer. */
     public Tensor leftShift(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LEFT_SHIFT, this, scalar); }
@@ -750,7 +886,10 @@ public final class Tensor implements AutoCloseable {
     public Tensor leftShift(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.LEFT_SHIFT, this, scalar); }
 
     /** {@code this >> other}: arithmetic for signed types, logical for unsigned; a count that is negative or at least the bit width gives 0, or -1 for negative signed values. Integer types only. */
-    public Tensor rightShift(Tensor other) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.RIGHT_SHIFT, this, other); }
+    public Tensor rightShift(Tensor other) {
+        Args.nonNull("rightShift", "other", other);
+        return ElementwiseOps.binary(dev.jburn.op.BinaryOp.RIGHT_SHIFT, this, other);
+    }
 
     /** {@link #rightShift(Tensor)} with a weakly typed Java integer. */
     public Tensor rightShift(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.RIGHT_SHIFT, this, scalar); }
@@ -766,19 +905,35 @@ public final class Tensor implements AutoCloseable {
      * x.greater(0).select(x, x.multiply(0.01));   // leaky relu
      * }</pre>
      */
-    public Tensor select(Tensor onTrue, Tensor onFalse) { return ElementwiseOps.select(this, onTrue, onFalse); }
+    public Tensor select(Tensor onTrue, Tensor onFalse) {
+        Args.nonNull("select", "onTrue", onTrue);
+        Args.nonNull("select", "onFalse", onFalse);
+        return ElementwiseOps.select(this, onTrue, onFalse);
+    }
 
     /** {@link #select(Tensor, Tensor)} with a weakly typed Java integer for the false branch. */
-    public Tensor select(Tensor onTrue, long onFalse) { return ElementwiseOps.select(this, onTrue, onFalse); }
+    public Tensor select(Tensor onTrue, long onFalse) {
+        Args.nonNull("select", "onTrue", onTrue);
+        return ElementwiseOps.select(this, onTrue, onFalse);
+    }
 
     /** {@link #select(Tensor, Tensor)} with a weakly typed Java integer for the true branch. */
-    public Tensor select(long onTrue, Tensor onFalse) { return ElementwiseOps.select(this, onTrue, onFalse); }
+    public Tensor select(long onTrue, Tensor onFalse) {
+        Args.nonNull("select", "onFalse", onFalse);
+        return ElementwiseOps.select(this, onTrue, onFalse);
+    }
 
     /** {@link #select(Tensor, Tensor)} with a weakly typed Java double for the false branch. */
-    public Tensor select(Tensor onTrue, double onFalse) { return ElementwiseOps.select(this, onTrue, onFalse); }
+    public Tensor select(Tensor onTrue, double onFalse) {
+        Args.nonNull("select", "onTrue", onTrue);
+        return ElementwiseOps.select(this, onTrue, onFalse);
+    }
 
     /** {@link #select(Tensor, Tensor)} with a weakly typed Java double for the true branch. */
-    public Tensor select(double onTrue, Tensor onFalse) { return ElementwiseOps.select(this, onTrue, onFalse); }
+    public Tensor select(double onTrue, Tensor onFalse) {
+        Args.nonNull("select", "onFalse", onFalse);
+        return ElementwiseOps.select(this, onTrue, onFalse);
+    }
 
     /** {@link #select(Tensor, Tensor)} with two Java integers, typed S32 (S64 when a value needs it). */
     public Tensor select(long onTrue, long onFalse) { return ElementwiseOps.select(this, onTrue, onFalse); }
@@ -791,7 +946,11 @@ public final class Tensor implements AutoCloseable {
      * NaN propagates and {@code min > max} gives {@code max}. The type is this type promoted with both
      * bounds; bounds broadcast like any binary operand.
      */
-    public Tensor clip(Tensor min, Tensor max) { return ElementwiseOps.clip(this, min, max); }
+    public Tensor clip(Tensor min, Tensor max) {
+        Args.nonNull("clip", "min", min);
+        Args.nonNull("clip", "max", max);
+        return ElementwiseOps.clip(this, min, max);
+    }
 
     /** {@link #clip(Tensor, Tensor)} with weakly typed Java doubles ({@code s32.clip(0.5, 2.5)} is F32). */
     public Tensor clip(double min, double max) { return ElementwiseOps.clip(this, min, max); }
@@ -806,7 +965,10 @@ public final class Tensor implements AutoCloseable {
      * Tensor.of(1.0f).bitcast(DType.S32);   // s32[1] [1065353216]
      * }</pre>
      */
-    public Tensor bitcast(DType type) { return ElementwiseOps.bitcast(this, type); }
+    public Tensor bitcast(DType type) {
+        Args.nonNull("bitcast", "type", type);
+        return ElementwiseOps.bitcast(this, type);
+    }
 
     // ==== end element-wise ops ====================================================================
 
@@ -823,19 +985,27 @@ public final class Tensor implements AutoCloseable {
     public Tensor sum() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.SUM, this, null, false); }
 
     /** Sum over {@code axes} (negative axes count from the end), which are removed. */
-    public Tensor sum(int[] axes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.SUM, this, axes, false); }
+    public Tensor sum(int[] axes) {
+        return ReductionOps.reduce(dev.jburn.op.ReduceOp.SUM, this, axes, false);
+    }
 
     /** Sum over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
-    public Tensor sum(int[] axes, boolean keepAxes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.SUM, this, axes, keepAxes); }
+    public Tensor sum(int[] axes, boolean keepAxes) {
+        return ReductionOps.reduce(dev.jburn.op.ReduceOp.SUM, this, axes, keepAxes);
+    }
 
     /** Product of every element, with the output types of {@link #sum()}; an empty tensor gives 1. */
     public Tensor product() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.PRODUCT, this, null, false); }
 
     /** Product over {@code axes} (negative axes count from the end), which are removed. */
-    public Tensor product(int[] axes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.PRODUCT, this, axes, false); }
+    public Tensor product(int[] axes) {
+        return ReductionOps.reduce(dev.jburn.op.ReduceOp.PRODUCT, this, axes, false);
+    }
 
     /** Product over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
-    public Tensor product(int[] axes, boolean keepAxes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.PRODUCT, this, axes, keepAxes); }
+    public Tensor product(int[] axes, boolean keepAxes) {
+        return ReductionOps.reduce(dev.jburn.op.ReduceOp.PRODUCT, this, axes, keepAxes);
+    }
 
     /**
      * Largest element, in the input type; NaN propagates; an empty tensor gives -Inf (floats) or the type minimum.
@@ -844,55 +1014,79 @@ public final class Tensor implements AutoCloseable {
     public Tensor max() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MAX, this, null, false); }
 
     /** Maximum over {@code axes} (negative axes count from the end), which are removed. */
-    public Tensor max(int[] axes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MAX, this, axes, false); }
+    public Tensor max(int[] axes) {
+        return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MAX, this, axes, false);
+    }
 
     /** Maximum over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
-    public Tensor max(int[] axes, boolean keepAxes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MAX, this, axes, keepAxes); }
+    public Tensor max(int[] axes, boolean keepAxes) {
+        return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MAX, this, axes, keepAxes);
+    }
 
     /** Smallest element, in the input type; NaN propagates; an empty tensor gives +Inf (floats) or the type maximum. */
     public Tensor min() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MIN, this, null, false); }
 
     /** Minimum over {@code axes} (negative axes count from the end), which are removed. */
-    public Tensor min(int[] axes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MIN, this, axes, false); }
+    public Tensor min(int[] axes) {
+        return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MIN, this, axes, false);
+    }
 
     /** Minimum over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
-    public Tensor min(int[] axes, boolean keepAxes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MIN, this, axes, keepAxes); }
+    public Tensor min(int[] axes, boolean keepAxes) {
+        return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MIN, this, axes, keepAxes);
+    }
 
     /** Whether every element is non-zero (NaN counts as non-zero), as a PRED scalar; true when empty. */
     public Tensor all() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.ALL, this, null, false); }
 
     /** Logical and over {@code axes} (negative axes count from the end), which are removed. */
-    public Tensor all(int[] axes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.ALL, this, axes, false); }
+    public Tensor all(int[] axes) {
+        return ReductionOps.reduce(dev.jburn.op.ReduceOp.ALL, this, axes, false);
+    }
 
     /** Logical and over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
-    public Tensor all(int[] axes, boolean keepAxes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.ALL, this, axes, keepAxes); }
+    public Tensor all(int[] axes, boolean keepAxes) {
+        return ReductionOps.reduce(dev.jburn.op.ReduceOp.ALL, this, axes, keepAxes);
+    }
 
     /** Whether some element is non-zero (NaN counts as non-zero), as a PRED scalar; false when empty. */
     public Tensor any() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.ANY, this, null, false); }
 
     /** Logical or over {@code axes} (negative axes count from the end), which are removed. */
-    public Tensor any(int[] axes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.ANY, this, axes, false); }
+    public Tensor any(int[] axes) {
+        return ReductionOps.reduce(dev.jburn.op.ReduceOp.ANY, this, axes, false);
+    }
 
     /** Logical or over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
-    public Tensor any(int[] axes, boolean keepAxes) { return ReductionOps.reduce(dev.jburn.op.ReduceOp.ANY, this, axes, keepAxes); }
+    public Tensor any(int[] axes, boolean keepAxes) {
+        return ReductionOps.reduce(dev.jburn.op.ReduceOp.ANY, this, axes, keepAxes);
+    }
 
     /** Mean of every element: F32 for integer inputs, float types kept. <pre>{@code Tensor.of(1, 2, 3).mean();   // f32 2.0}</pre> */
     public Tensor mean() { return ReductionOps.mean(this, null, false); }
 
     /** Mean over {@code axes}, which are removed. */
-    public Tensor mean(int[] axes) { return ReductionOps.mean(this, axes, false); }
+    public Tensor mean(int[] axes) {
+        return ReductionOps.mean(this, axes, false);
+    }
 
     /** Mean over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
-    public Tensor mean(int[] axes, boolean keepAxes) { return ReductionOps.mean(this, axes, keepAxes); }
+    public Tensor mean(int[] axes, boolean keepAxes) {
+        return ReductionOps.mean(this, axes, keepAxes);
+    }
 
     /** {@code log(sum(exp(x)))} over every axis, computed stably (shifted by the maximum); a float scalar. */
     public Tensor logSumExp() { return ReductionOps.logSumExp(this, null, false); }
 
     /** {@code log(sum(exp(x)))} over {@code axes}, which are removed. */
-    public Tensor logSumExp(int[] axes) { return ReductionOps.logSumExp(this, axes, false); }
+    public Tensor logSumExp(int[] axes) {
+        return ReductionOps.logSumExp(this, axes, false);
+    }
 
     /** {@code log(sum(exp(x)))} over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
-    public Tensor logSumExp(int[] axes, boolean keepAxes) { return ReductionOps.logSumExp(this, axes, keepAxes); }
+    public Tensor logSumExp(int[] axes, boolean keepAxes) {
+        return ReductionOps.logSumExp(this, axes, keepAxes);
+    }
 
     /**
      * S32 index of the largest element in the row-major flattened tensor; NaN beats every number.
@@ -1004,22 +1198,35 @@ public final class Tensor implements AutoCloseable {
      * Tensor.zeros(Shape.of(2, 3, 4), DType.F32).transpose(1, 0, 2).shape();   // [3, 2, 4]
      * }</pre>
      */
-    public Tensor transpose(int... perm) { return ShapeOps.transpose(this, perm); }
+    public Tensor transpose(int... perm) {
+        Args.nonNull("transpose", "perm", perm);
+        return ShapeOps.transpose(this, perm);
+    }
 
     /** NumPy broadcasting to {@code shape}: align on the right; each axis must be 1 or equal. {@code [3] -> [2,3]}. */
-    public Tensor broadcast(Shape shape) { return ShapeOps.broadcast(this, shape); }
+    public Tensor broadcast(Shape shape) {
+        Args.nonNull("broadcast", "shape", shape);
+        return ShapeOps.broadcast(this, shape);
+    }
 
     /**
      * Broadcasting with explicit axes (Nx): input axis {@code i} becomes output axis {@code axes[i]} (increasing);
      * its size must be 1 or equal. {@code Tensor.of(1, 2).broadcast(Shape.of(2, 3), new int[] {0})} is {@code [[1,1,1],[2,2,2]]}.
      */
-    public Tensor broadcast(Shape shape, int[] axes) { return ShapeOps.broadcast(this, shape, axes); }
+    public Tensor broadcast(Shape shape, int[] axes) {
+        Args.nonNull("broadcast", "shape", shape);
+        Args.nonNull("broadcast", "axes", axes);
+        return ShapeOps.broadcast(this, shape, axes);
+    }
 
     /** Removes every axis of size 1. Shares memory. */
     public Tensor squeeze() { return ShapeOps.squeeze(this); }
 
     /** Removes the given axes, each of which must have size 1. Shares memory. */
-    public Tensor squeeze(int... axes) { return ShapeOps.squeeze(this, axes); }
+    public Tensor squeeze(int... axes) {
+        Args.nonNull("squeeze", "axes", axes);
+        return ShapeOps.squeeze(this, axes);
+    }
 
     /** Inserts an axis of size 1 at {@code axis} in {@code [-rank-1, rank]}; {@code -1} appends: {@code [2,3] -> [2,3,1]}. */
     public Tensor newAxis(int axis) { return ShapeOps.newAxis(this, axis); }
@@ -1032,16 +1239,29 @@ public final class Tensor implements AutoCloseable {
      * Tensor.of(new int[][] {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}}).slice(new int[] {2, 2}, new int[] {2, 2});   // [[4,5],[7,8]]
      * }</pre>
      */
-    public Tensor slice(int[] starts, int[] lengths) { return ShapeOps.slice(this, starts, lengths); }
+    public Tensor slice(int[] starts, int[] lengths) {
+        Args.nonNull("slice", "starts", starts);
+        Args.nonNull("slice", "lengths", lengths);
+        return ShapeOps.slice(this, starts, lengths);
+    }
 
     /** Strided slice: per axis {@code ceil(length / stride)} elements, {@code start, start + stride, ...}. */
-    public Tensor slice(int[] starts, int[] lengths, int[] strides) { return ShapeOps.slice(this, starts, lengths, strides); }
+    public Tensor slice(int[] starts, int[] lengths, int[] strides) {
+        Args.nonNull("slice", "starts", starts);
+        Args.nonNull("slice", "lengths", lengths);
+        Args.nonNull("slice", "strides", strides);
+        return ShapeOps.slice(this, starts, lengths, strides);
+    }
 
     /**
      * This tensor with {@code update} written at {@code starts}, clamped so the update fits; the type is
      * {@code merge(this, update)}. {@code [[1,2,3],[4,5,6]].putSlice({1,1}, [[7,8],[9,10]])} is {@code [[1,7,8],[4,9,10]]}.
      */
-    public Tensor putSlice(int[] starts, Tensor update) { return ShapeOps.putSlice(this, starts, update); }
+    public Tensor putSlice(int[] starts, Tensor update) {
+        Args.nonNull("putSlice", "starts", starts);
+        Args.nonNull("putSlice", "update", update);
+        return ShapeOps.putSlice(this, starts, update);
+    }
 
     /**
      * Joins tensors along {@code axis}; the other axes must match; the type is the merge of all inputs.
@@ -1050,16 +1270,28 @@ public final class Tensor implements AutoCloseable {
      * Tensor.concatenate(List.of(Tensor.of(1, 2), Tensor.of(3)), 0);   // [1, 2, 3]
      * }</pre>
      */
-    public static Tensor concatenate(java.util.List<Tensor> tensors, int axis) { return ShapeOps.concatenate(tensors, axis); }
+    public static Tensor concatenate(java.util.List<Tensor> tensors, int axis) {
+        Args.nonNull("concatenate", "tensors", tensors);
+        return ShapeOps.concatenate(tensors, axis);
+    }
 
     /** Varargs form of {@link #concatenate(java.util.List, int)}. */
-    public static Tensor concatenate(int axis, Tensor... tensors) { return ShapeOps.concatenate(java.util.List.of(tensors), axis); }
+    public static Tensor concatenate(int axis, Tensor... tensors) {
+        Args.nonNull("concatenate", "tensors", tensors);
+        return ShapeOps.concatenate(java.util.List.of(tensors), axis);
+    }
 
     /** Stacks equal-shaped tensors along a new axis {@code axis}: two {@code [3]} tensors give {@code [2,3]} at axis 0. */
-    public static Tensor stack(java.util.List<Tensor> tensors, int axis) { return ShapeOps.stack(tensors, axis); }
+    public static Tensor stack(java.util.List<Tensor> tensors, int axis) {
+        Args.nonNull("stack", "tensors", tensors);
+        return ShapeOps.stack(tensors, axis);
+    }
 
     /** Varargs form of {@link #stack(java.util.List, int)}. */
-    public static Tensor stack(int axis, Tensor... tensors) { return ShapeOps.stack(java.util.List.of(tensors), axis); }
+    public static Tensor stack(int axis, Tensor... tensors) {
+        Args.nonNull("stack", "tensors", tensors);
+        return ShapeOps.stack(java.util.List.of(tensors), axis);
+    }
 
     /**
      * Pads with an integer {@code value} (weakly typed, so a u8 tensor padded with 0 stays u8);
@@ -1069,35 +1301,57 @@ public final class Tensor implements AutoCloseable {
      * Tensor.of(1, 2, 3).pad(0, new int[][] {{1, 1, 0}});   // [0, 1, 2, 3, 0]
      * }</pre>
      */
-    public Tensor pad(long value, int[][] config) { return ShapeOps.pad(this, value, config); }
+    public Tensor pad(long value, int[][] config) {
+        Args.nonNull("pad", "config", config);
+        return ShapeOps.pad(this, value, config);
+    }
 
     /** Pads with a floating-point {@code value} (weakly typed: integer tensors become F32). See {@link #pad(long, int[][])}. */
-    public Tensor pad(double value, int[][] config) { return ShapeOps.pad(this, value, config); }
+    public Tensor pad(double value, int[][] config) {
+        Args.nonNull("pad", "config", config);
+        return ShapeOps.pad(this, value, config);
+    }
 
     /** Pads with a scalar tensor {@code value}; the type is {@code merge(this, value)}. See {@link #pad(long, int[][])}. */
-    public Tensor pad(Tensor value, int[][] config) { return ShapeOps.pad(this, value, config); }
+    public Tensor pad(Tensor value, int[][] config) {
+        Args.nonNull("pad", "value", value);
+        Args.nonNull("pad", "config", config);
+        return ShapeOps.pad(this, value, config);
+    }
 
     /** Reverses every axis: {@code [[1,2,3],[4,5,6]] -> [[6,5,4],[3,2,1]]}. */
     public Tensor reverse() { return ShapeOps.reverse(this); }
 
     /** Reverses the given axes. */
-    public Tensor reverse(int... axes) { return ShapeOps.reverse(this, axes); }
+    public Tensor reverse(int... axes) {
+        Args.nonNull("reverse", "axes", axes);
+        return ShapeOps.reverse(this, axes);
+    }
 
     /**
      * Repeats the tensor {@code reps[i]} times along each axis (Nx: a short {@code reps} is left-padded
      * with 1s; a long one adds leading axes). {@code [[1,2],[3,4]].tile(2)} is {@code [[1,2,1,2],[3,4,3,4]]}.
      */
-    public Tensor tile(int... reps) { return ShapeOps.tile(this, reps); }
+    public Tensor tile(int... reps) {
+        Args.nonNull("tile", "reps", reps);
+        return ShapeOps.tile(this, reps);
+    }
 
     // ==== end shape ops ===========================================================================
 
     // ==== indexing, sorting, dot (IndexOps, SortOps, DotOps) ======================================
 
     /** {@link #take(Tensor, int)} along axis 0: {@code [[1,2],[3,4]].take([1,0,1])} is {@code [[3,4],[1,2],[3,4]]}. */
-    public Tensor take(Tensor indices) { return IndexOps.take(this, indices, 0); }
+    public Tensor take(Tensor indices) {
+        Args.nonNull("take", "indices", indices);
+        return IndexOps.take(this, indices, 0);
+    }
 
     /** Picks slices along {@code axis} by integer {@code indices}; that axis is replaced by {@code indices.shape()}. */
-    public Tensor take(Tensor indices, int axis) { return IndexOps.take(this, indices, axis); }
+    public Tensor take(Tensor indices, int axis) {
+        Args.nonNull("take", "indices", indices);
+        return IndexOps.take(this, indices, axis);
+    }
 
     /**
      * Picks elements along {@code axis}: {@code indices} has this rank and equal sizes on the other axes; the output has its shape.
@@ -1106,33 +1360,61 @@ public final class Tensor implements AutoCloseable {
      * Tensor.of(new int[][] {{1, 2, 3}, {4, 5, 6}}).takeAlongAxis(Tensor.of(new int[][] {{2, 0}, {1, 1}}), 1);   // [[3,1],[5,5]]
      * }</pre>
      */
-    public Tensor takeAlongAxis(Tensor indices, int axis) { return IndexOps.takeAlongAxis(this, indices, axis); }
+    public Tensor takeAlongAxis(Tensor indices, int axis) {
+        Args.nonNull("takeAlongAxis", "indices", indices);
+        return IndexOps.takeAlongAxis(this, indices, axis);
+    }
 
     /**
      * Nx gather: {@code indices} has shape {@code [..., k]}; each row addresses the leading {@code k} axes;
      * the output shape is {@code indices.shape[:-1] ++ (remaining axes)}.
      * {@code [[1,2],[3,4]].gather([[1,1],[0,1],[1,0]])} is {@code [4,2,3]}.
      */
-    public Tensor gather(Tensor indices) { return IndexOps.gather(this, indices); }
+    public Tensor gather(Tensor indices) {
+        Args.nonNull("gather", "indices", indices);
+        return IndexOps.gather(this, indices);
+    }
 
     /** Nx gather over the given {@code axes} ({@code indices.shape[-1] == axes.length}). */
-    public Tensor gather(Tensor indices, int[] axes) { return IndexOps.gather(this, indices, axes); }
+    public Tensor gather(Tensor indices, int[] axes) {
+        Args.nonNull("gather", "indices", indices);
+        Args.nonNull("gather", "axes", axes);
+        return IndexOps.gather(this, indices, axes);
+    }
 
     /**
      * Adds {@code updates} ({@code [n, ...remaining axes]}) at the {@code n} positions in {@code indices}
      * ({@code [n, k]}, addressing the leading {@code k} axes); duplicates sum; the type is {@code merge(this, updates)}.
      * A rank-1 {@code indices} of length rank with a scalar update is accepted too.
      */
-    public Tensor indexedAdd(Tensor indices, Tensor updates) { return IndexOps.indexedUpdate(this, indices, updates, null, true); }
+    public Tensor indexedAdd(Tensor indices, Tensor updates) {
+        Args.nonNull("indexedAdd", "indices", indices);
+        Args.nonNull("indexedAdd", "updates", updates);
+        return IndexOps.indexedUpdate(this, indices, updates, null, true);
+    }
 
     /** {@link #indexedAdd(Tensor, Tensor)} over the given {@code axes}. */
-    public Tensor indexedAdd(Tensor indices, Tensor updates, int[] axes) { return IndexOps.indexedUpdate(this, indices, updates, axes, true); }
+    public Tensor indexedAdd(Tensor indices, Tensor updates, int[] axes) {
+        Args.nonNull("indexedAdd", "indices", indices);
+        Args.nonNull("indexedAdd", "updates", updates);
+        Args.nonNull("indexedAdd", "axes", axes);
+        return IndexOps.indexedUpdate(this, indices, updates, axes, true);
+    }
 
     /** Like {@link #indexedAdd(Tensor, Tensor)} but writes; with duplicate indices the last write wins. */
-    public Tensor indexedPut(Tensor indices, Tensor updates) { return IndexOps.indexedUpdate(this, indices, updates, null, false); }
+    public Tensor indexedPut(Tensor indices, Tensor updates) {
+        Args.nonNull("indexedPut", "indices", indices);
+        Args.nonNull("indexedPut", "updates", updates);
+        return IndexOps.indexedUpdate(this, indices, updates, null, false);
+    }
 
     /** {@link #indexedPut(Tensor, Tensor)} over the given {@code axes}. */
-    public Tensor indexedPut(Tensor indices, Tensor updates, int[] axes) { return IndexOps.indexedUpdate(this, indices, updates, axes, false); }
+    public Tensor indexedPut(Tensor indices, Tensor updates, int[] axes) {
+        Args.nonNull("indexedPut", "indices", indices);
+        Args.nonNull("indexedPut", "updates", updates);
+        Args.nonNull("indexedPut", "axes", axes);
+        return IndexOps.indexedUpdate(this, indices, updates, axes, false);
+    }
 
     /**
      * Nx dot/2: a scalar multiplies; otherwise this tensor's last axis is contracted with {@code other}'s only
@@ -1142,13 +1424,21 @@ public final class Tensor implements AutoCloseable {
      * Tensor.of(new float[][] {{1, 2}, {3, 4}}).dot(Tensor.of(1f, 1f));   // [3.0, 7.0]
      * }</pre>
      */
-    public Tensor dot(Tensor other) { return DotOps.dot(this, other); }
+    public Tensor dot(Tensor other) {
+        Args.nonNull("dot", "other", other);
+        return DotOps.dot(this, other);
+    }
 
     /**
      * General dot (Nx dot/6): contracts {@code contractA} of this with {@code contractB} of {@code b} pairwise;
      * batch axes must be the leading {@code [0..k-1]} on both. Output: batch dims, this tensor's free axes, b's free axes.
      */
     public Tensor dot(int[] contractA, int[] batchA, Tensor b, int[] contractB, int[] batchB) {
+        Args.nonNull("dot", "contractA", contractA);
+        Args.nonNull("dot", "batchA", batchA);
+        Args.nonNull("dot", "b", b);
+        Args.nonNull("dot", "contractB", contractB);
+        Args.nonNull("dot", "batchB", batchB);
         return DotOps.dot(this, contractA, batchA, b, contractB, batchB);
     }
 
@@ -1161,35 +1451,59 @@ public final class Tensor implements AutoCloseable {
      *
      * <pre>{@code Tensor.iota(Shape.of(2, 3), DType.S32)   // [[0, 1, 2], [3, 4, 5]]}</pre>
      */
-    public static Tensor iota(Shape shape, DType dtype) { return CreationOps.iota(shape, dtype, null); }
+    public static Tensor iota(Shape shape, DType dtype) {
+        Args.nonNull("iota", "shape", shape);
+        Args.nonNull("iota", "dtype", dtype);
+        return CreationOps.iota(shape, dtype, null);
+    }
 
     /**
      * Counts along {@code axis}, repeated over the other axes.
      *
      * <pre>{@code Tensor.iota(Shape.of(2, 3), DType.S32, 0)   // [[0, 0, 0], [1, 1, 1]]}</pre>
      */
-    public static Tensor iota(Shape shape, DType dtype, int axis) { return CreationOps.iota(shape, dtype, axis); }
+    public static Tensor iota(Shape shape, DType dtype, int axis) {
+        Args.nonNull("iota", "shape", shape);
+        Args.nonNull("iota", "dtype", dtype);
+        return CreationOps.iota(shape, dtype, axis);
+    }
 
     /** The {@code n × n} identity matrix. */
-    public static Tensor eye(int n, DType dtype) { return CreationOps.eye(n, n, dtype); }
+    public static Tensor eye(int n, DType dtype) {
+        Args.nonNull("eye", "dtype", dtype);
+        return CreationOps.eye(n, n, dtype);
+    }
 
     /** A {@code rows × cols} matrix with ones on the main diagonal. */
-    public static Tensor eye(int rows, int cols, DType dtype) { return CreationOps.eye(rows, cols, dtype); }
+    public static Tensor eye(int rows, int cols, DType dtype) {
+        Args.nonNull("eye", "dtype", dtype);
+        return CreationOps.eye(rows, cols, dtype);
+    }
 
     /** {@code 0, 1, ..., stop-1} as S32. */
     public static Tensor arange(int stop) { return CreationOps.arange(0, stop, 1, DType.S32); }
 
     /** {@code start, start+step, ...} below {@code stop} (above, for a negative step), computed exactly in integers. */
-    public static Tensor arange(long start, long stop, long step, DType dtype) { return CreationOps.arange(start, stop, step, dtype); }
+    public static Tensor arange(long start, long stop, long step, DType dtype) {
+        Args.nonNull("arange", "dtype", dtype);
+        return CreationOps.arange(start, stop, step, dtype);
+    }
 
     /** {@code start + i*step} for {@code i < ceil((stop-start)/step)}, converted to {@code dtype}. */
-    public static Tensor arange(double start, double stop, double step, DType dtype) { return CreationOps.arange(start, stop, step, dtype); }
+    public static Tensor arange(double start, double stop, double step, DType dtype) {
+        Args.nonNull("arange", "dtype", dtype);
+        return CreationOps.arange(start, stop, step, dtype);
+    }
 
     /** {@code n} evenly spaced values from {@code start} to {@code stop} inclusive. */
-    public static Tensor linspace(double start, double stop, int n, DType dtype) { return CreationOps.linspace(start, stop, n, true, dtype); }
+    public static Tensor linspace(double start, double stop, int n, DType dtype) {
+        Args.nonNull("linspace", "dtype", dtype);
+        return CreationOps.linspace(start, stop, n, true, dtype);
+    }
 
     /** {@code n} evenly spaced values from {@code start}, to {@code stop} inclusive when {@code endpoint}. */
     public static Tensor linspace(double start, double stop, int n, boolean endpoint, DType dtype) {
+        Args.nonNull("linspace", "dtype", dtype);
         return CreationOps.linspace(start, stop, n, endpoint, dtype);
     }
 

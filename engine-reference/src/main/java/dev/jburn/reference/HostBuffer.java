@@ -2,12 +2,12 @@ package dev.jburn.reference;
 
 import dev.jburn.JBurnException;
 import dev.jburn.spi.Buffer;
+import dev.jburn.spi.HostMemory;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A reference-counted block of native host memory.
@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class HostBuffer implements Buffer {
     /** Live native bytes across all host buffers; tests use it to find leaks. */
-    static final AtomicLong LIVE_BYTES = new AtomicLong();
+    static long liveBytes() { return HostMemory.live(); }
 
     private final MemorySegment segment;
     private final AtomicInteger refs = new AtomicInteger(1);
@@ -34,16 +34,21 @@ final class HostBuffer implements Buffer {
         this.freed = flag;
         // The cleanup must not capture this object, or the arena would keep it reachable forever.
         this.segment = raw.reinterpret(bytes, Arena.ofAuto(), s -> freeOnce(flag, raw));
-        LIVE_BYTES.addAndGet(bytes);
     }
 
-    static HostBuffer zeroed(long bytes) { return new HostBuffer(NativeMemory.calloc(bytes)); }
+    static HostBuffer zeroed(long bytes) {
+        HostMemory.reserve("allocate", bytes);
+        return new HostBuffer(NativeMemory.calloc(bytes));
+    }
 
-    static HostBuffer uninitialized(long bytes) { return new HostBuffer(NativeMemory.malloc(bytes)); }
+    static HostBuffer uninitialized(long bytes) {
+        HostMemory.reserve("allocate", bytes);
+        return new HostBuffer(NativeMemory.malloc(bytes));
+    }
 
     private static void freeOnce(AtomicBoolean flag, MemorySegment raw) {
         if (flag.compareAndSet(false, true)) {
-            LIVE_BYTES.addAndGet(-raw.byteSize());
+            HostMemory.release(raw.byteSize());
             NativeMemory.free(raw);
         }
     }

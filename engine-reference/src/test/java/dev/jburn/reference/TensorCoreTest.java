@@ -99,7 +99,8 @@ class TensorCoreTest {
 
     @Test
     void closeAndScopeFreeMemory() {
-        long before = HostBuffer.LIVE_BYTES.get();
+        // Other tests' forgotten buffers may be freed by the GC meanwhile, so live bytes can only be bounded above.
+        long before = HostBuffer.liveBytes();
         Tensor kept;
         try (TensorScope scope = Tensor.scope()) {
             Tensor a = Tensor.zeros(Shape.of(1000), DType.F64);
@@ -108,10 +109,10 @@ class TensorCoreTest {
             assertFalse(a.isClosed());
             assertFalse(b.isClosed());
         }
-        assertEquals(before + 40, HostBuffer.LIVE_BYTES.get());
+        assertTrue(HostBuffer.liveBytes() <= before + 40, "the scope freed its 8000 bytes; the kept 40 remain");
         assertEquals(10, kept.toFloatArray().length);
         kept.close();
-        assertEquals(before, HostBuffer.LIVE_BYTES.get());
+        assertTrue(HostBuffer.liveBytes() <= before);
         JBurnException e = assertThrows(JBurnException.class, kept::toFloatArray);
         assertTrue(e.getMessage().contains("closed"));
     }

@@ -1,0 +1,24 @@
+package dev.jburn;
+
+import java.util.Collection;
+
+/** Argument checks at the public API's edge: a null becomes a {@link JBurnException} naming the op, as any other bad input. */
+final class Args {
+    private Args() {}
+
+    /** Fails when {@code value} is null, or is an array or collection holding a null. */
+    static void nonNull(String op, String name, Object value) {
+        if (value == null) throw new JBurnException(op, name + " must not be null");
+        if (value instanceof Object[] array) {
+            for (int i = 0; i < array.length; i++) {
+                if (array[i] == null) throw new JBurnException(op, name + "[" + i + "] must not be null");
+            }
+        } else if (value instanceof Collection<?> c) {
+            int i = 0;
+            for (Object o : c) {
+                if (o == null) throw new JBurnException(op, name + "[" + i + "] must not be null");
+                i++;
+            }
+        }
+    }
+}
