@@ -1,7 +1,8 @@
-/** JMH benchmarks for JBurn. */
+/** JMH benchmarks for JBurn, and PeerBench (JBurn beside numpy, PyTorch and DJL). */
 module dev.jburn.bench {
     requires dev.jburn.api;
     requires jmh.core;
+    requires ai.djl.api;
 
     exports dev.jburn.bench;
     exports dev.jburn.bench.jmh_generated;

@@ -1,0 +1,89 @@
+package dev.jburn.bench.peer;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** PeerBench's command line (see {@link #USAGE}). */
+public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, Set<String> peers, Plan plan,
+                           Path python, Path workDir, List<String> forwarded) {
+    public static final List<String> GROUPS = List.of("gemm", "conv", "pool", "cholesky");
+    public static final List<String> PEERS = List.of("numpy", "torch", "djl");
+
+    public static final String USAGE = """
+            usage: PeerBench [--quick] [--only GROUP[,GROUP...]] [--peers PEER[,PEER...]] [--reps N] [--warmup N]
+                             [--min-sample SECONDS] [--python PATH] [--work-dir DIR]
+              --quick        3 samples after 1 warm-up, 0.05 s samples, GEMM up to 1024, Cholesky 512 only
+              --only         workload groups: gemm, conv, pool, cholesky (default: all)
+              --peers        peers beside JBurn: numpy, torch, djl (default: all)
+              --reps         samples per workload (default 5; the figure is their median)
+              --warmup       warm-up calls before the samples (default 2; they go on for at least 2 × min-sample s)
+              --min-sample   a sample repeats the call until it lasts at least this long (default 0.2)
+              --python       the Python with numpy and torch (default /usr/bin/python3)
+              --work-dir     where the generated scripts and peer logs go (default bench/target/peers)
+            """;
+
+    public static BenchOptions parse(String... args) {
+        boolean worker = false, quick = false;
+        Set<String> only = new LinkedHashSet<>(GROUPS), peers = new LinkedHashSet<>(PEERS);
+        Integer reps = null, warmup = null;
+        Double minSample = null;
+        Path python = Path.of("/usr/bin/python3");
+        Path workDir = Files.isDirectory(Path.of("bench")) ? Path.of("bench", "target", "peers") : Path.of("target", "peers");
+        List<String> forwarded = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--djl-worker")) { worker = true; continue; }
+            int start = i;
+            switch (a) {
+                case "--quick" -> quick = true;
+                case "--only" -> only = pick(value(args, ++i, a), GROUPS, a);
+                case "--peers" -> peers = pick(value(args, ++i, a), PEERS, a);
+                case "--reps" -> reps = Integer.parseInt(value(args, ++i, a));
+                case "--warmup" -> warmup = Integer.parseInt(value(args, ++i, a));
+                case "--min-sample" -> minSample = Double.parseDouble(value(args, ++i, a));
+                case "--python" -> python = Path.of(value(args, ++i, a));
+                case "--work-dir" -> workDir = Path.of(value(args, ++i, a));
+                case "-h", "--help" -> throw new IllegalArgumentException("");
+                default -> throw new IllegalArgumentException("unknown option " + a);
+            }
+            forwarded.addAll(Arrays.asList(args).subList(start, i + 1)); // the option and its value, for the DJL worker
+        }
+        Plan plan = new Plan(reps != null ? reps : quick ? 3 : 5, warmup != null ? warmup : quick ? 1 : 2,
+                minSample != null ? minSample : quick ? 0.05 : 0.2);
+        return new BenchOptions(worker, quick, only, peers, plan, python, workDir, forwarded);
+    }
+
+    /** The workloads these options select, in table order. */
+    public List<PeerWorkload> workloads() {
+        List<PeerWorkload> all = new ArrayList<>();
+        for (int n : quick ? new int[] {256, 512, 1024} : new int[] {256, 512, 1024, 2048}) all.add(new GemmWorkload(n));
+        all.add(new ConvWorkload());
+        all.add(new MaxPoolWorkload());
+        for (int n : quick ? new int[] {512} : new int[] {512, 1024}) all.add(new CholeskyWorkload(n));
+        return all.stream().filter(w -> only.contains(w.group())).toList();
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) throw new IllegalArgumentException(option + " needs a value");
+        return args[i];
+    }
+
+    private static Set<String> pick(String list, List<String> known, String option) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String s : list.split(",")) {
+            String v = s.strip().toLowerCase(java.util.Locale.ROOT);
+            if (v.isEmpty()) continue;
+            if (!known.contains(v)) throw new IllegalArgumentException(option + ": unknown '" + v + "'; known: " + known);
+            out.add(v);
+        }
+        if (out.isEmpty()) throw new IllegalArgumentException(option + ": empty list; known: " + known);
+        return out;
+    }
+
+    @Override public String toString() { return "BenchOptions" + Arrays.asList(djlWorker, quick, only, peers, plan); }
+}
