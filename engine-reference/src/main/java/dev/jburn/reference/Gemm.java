@@ -39,6 +39,9 @@ final class Gemm {
      */
     static final int GEMV_ROWS = 64, GEMV_CHUNK = 1024;
 
+    /** B rows per packing item when B is packed row by row. */
+    static final int PACK_ROWS = 32;
+
     /** Runs everything on the caller's thread (batched small problems parallelize outside). */
     static final Parallel SERIAL = new Parallel(1, Long.MAX_VALUE);
 
@@ -113,7 +116,12 @@ final class Gemm {
      * blocks (no sliver blocks), {@code mc} does the same for m; {@code mc} and {@code nc}
      * are whole panels.
      */
-    record Blocking(int kc, int mc, int nc) {}
+    record Blocking(int kc, int mc, int nc) {
+        /** An upper bound on the phases of one GEMM: per (mc, kc, nc) block, pack B, pack A, compute. */
+        int phases(int m, int n, int k) {
+            return 3 * ceilDiv(m, mc) * ceilDiv(k, kc) * ceilDiv(n, nc);
+        }
+    }
 
     static Blocking blocking(int m, int n, int k, int mr, int nr, int kcMax, int mcMax, int ncMax) {
         int kc = ceilDiv(k, ceilDiv(k, kcMax));
@@ -142,6 +150,65 @@ final class Gemm {
         if (stride == 1) return true;
         if (other == 1) return false;
         return Math.abs(stride) <= Math.abs(other);
+    }
+
+    /**
+     * The phases of one blocked GEMM, shared by its participants. Each participant walks the
+     * same phases in order; in each it claims items from a shared counter until none are
+     * left, then waits until every claimed item is done (spinning briefly, then yielding).
+     * Only claimed items are waited for, so one participant alone finishes everything: no
+     * deadlock when the pool runs the participants one after another. One pool hand-off per
+     * GEMM instead of one per phase; waiting threads keep their core instead of parking.
+     */
+    static final class Phases {
+        private final java.util.concurrent.atomic.AtomicIntegerArray counters;
+        private final java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+
+        Phases(int phases) { counters = new java.util.concurrent.atomic.AtomicIntegerArray(2 * phases); }
+
+        @FunctionalInterface
+        interface Item {
+            void run(int item);
+        }
+
+        /** Thrown in the other participants once one has failed; the caller rethrows the cause. */
+        private static final class Aborted extends RuntimeException {
+            private static final long serialVersionUID = 1L;
+
+            Aborted() { super(null, null, false, false); }
+        }
+
+        /** Claims and runs items of {@code phase} ({@code count} in all), then waits for the rest to finish. */
+        void run(int phase, int count, Item body) {
+            int next = 2 * phase, done = next + 1;
+            for (int i; (i = counters.getAndIncrement(next)) < count; ) {
+                if (failure.get() != null) throw new Aborted();
+                try {
+                    body.run(i);
+                } catch (Throwable t) {
+                    failure.compareAndSet(null, t);
+                    throw t;
+                }
+                counters.incrementAndGet(done);
+            }
+            for (int spins = 0; counters.get(done) < count; spins++) {
+                if (failure.get() != null) throw new Aborted();
+                if (spins < 1 << 14) Thread.onSpinWait();
+                else Thread.yield();
+            }
+        }
+
+        /** Runs {@code participant} on {@code parallel}'s threads, rethrowing the first failure. */
+        void runWith(Parallel parallel, long work, Runnable participant) {
+            try {
+                parallel.runParticipants(work, participant);
+            } catch (RuntimeException | Error e) {
+                Throwable cause = failure.get();
+                if (cause instanceof RuntimeException r) throw r;
+                if (cause instanceof Error err) throw err;
+                throw e;
+            }
+        }
     }
 
     static int ceilDiv(int a, int b) { return (a + b - 1) / b; }

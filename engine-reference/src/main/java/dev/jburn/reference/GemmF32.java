@@ -60,44 +60,90 @@ final class GemmF32 {
     private static void blocked(DType src, int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c,
                                 boolean accumulate, Parallel parallel) {
         Gemm.Blocking blk = Gemm.blocking(m, n, k, MR, NR, Gemm.F32_KC, Gemm.F32_MC, Gemm.F32_NC);
-        float[] aPack = new float[blk.mc() * blk.kc()];
-        float[] bPack = new float[blk.nc() * blk.kc()];
+        Workspace ws = WORKSPACE.get();
+        float[] aPack = ws.aPack(blk.mc() * blk.kc());
+        float[] bPack = ws.bPack(blk.nc() * blk.kc());
+        Gemm.Phases phases = new Gemm.Phases(blk.phases(m, n, k));
+        phases.runWith(parallel, (long) m * n * k,
+                () -> participate(src, m, n, k, a, b, c, accumulate, blk, aPack, bPack, phases, parallel.threads()));
+    }
+
+    /**
+     * One thread's part of a blocked GEMM. Every participant walks the same sequence of
+     * phases and claims items from each; a phase ends when all its items are done (see
+     * {@link Gemm.Phases}), so the packed blocks are complete before they are read and no
+     * longer read before they are overwritten.
+     */
+    private static void participate(DType src, int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c, boolean accumulate,
+                                    Gemm.Blocking blk, float[] aPack, float[] bPack, Gemm.Phases phases, int threads) {
+        Workspace w = WORKSPACE.get();
+        float[] tile = w.tile;
+        int phase = 0;
         for (int ic = 0; ic < m; ic += blk.mc()) {
             int i0 = ic, mcur = Math.min(blk.mc(), m - ic), mPanels = Gemm.ceilDiv(mcur, MR);
             for (int pc = 0; pc < k; pc += blk.kc()) {
                 int p0 = pc, kc = Math.min(blk.kc(), k - pc);
                 boolean add = accumulate || pc > 0;
-                parallel.forRange(mPanels, (long) MR * kc, (lo, hi) -> {
-                    Scratch s = new Scratch(kc, 0);
-                    for (int ip = (int) lo; ip < hi; ip++) packA(src, a, i0 + ip * MR, Math.min(MR, mcur - ip * MR), p0, kc, aPack, ip * MR * kc, s);
-                });
+                Scratch s = w.scratch(kc, blk.nc());
                 for (int jc = 0; jc < n; jc += blk.nc()) {
                     int j0 = jc, ncur = Math.min(blk.nc(), n - jc), nPanels = Gemm.ceilDiv(ncur, NR);
                     if (Gemm.alongFirst(b.colStride(), b.rowStride(), ncur, kc)) {
-                        // B's rows are the contiguous direction: each task reads whole rows of the block
-                        parallel.forRange(kc, ncur, (lo, hi) -> packBRows(src, b, p0, (int) lo, (int) hi, kc, j0, ncur, bPack, new Scratch(kc, ncur)));
+                        // B's rows are the contiguous direction: items of whole rows of the block
+                        int rowsPer = Gemm.PACK_ROWS;
+                        phases.run(phase++, Gemm.ceilDiv(kc, rowsPer),
+                                item -> packBRows(src, b, p0, item * rowsPer, Math.min(kc, (item + 1) * rowsPer), kc, j0, ncur, bPack, s));
                     } else {
-                        parallel.forRange(nPanels, (long) kc * NR, (lo, hi) -> {
-                            Scratch s = new Scratch(kc, 0);
-                            for (int jp = (int) lo; jp < hi; jp++) packBColumns(src, b, p0, kc, j0 + jp * NR, Math.min(NR, ncur - jp * NR), bPack, jp * NR * kc, s);
-                        });
+                        phases.run(phase++, nPanels,
+                                jp -> packBColumns(src, b, p0, kc, j0 + jp * NR, Math.min(NR, ncur - jp * NR), bPack, jp * NR * kc, s));
                     }
-                    int nSplits = Gemm.nSplits(mPanels, nPanels, parallel.threads());
-                    parallel.forRange((long) mPanels * nSplits, (long) MR * kc * ncur / nSplits, (lo, hi) -> {
-                        float[] tile = new float[MR * NR];
-                        for (long item = lo; item < hi; item++) {
-                            int ip = (int) (item / nSplits), split = (int) (item % nSplits);
-                            int rows = Math.min(MR, mcur - ip * MR);
-                            int jpHi = (int) ((long) nPanels * (split + 1) / nSplits);
-                            // one A panel (L1) against a run of B panels (L2): C tiles advance along rows
-                            for (int jp = (int) ((long) nPanels * split / nSplits); jp < jpHi; jp++) {
-                                GemmKernels.f32(kc, aPack, ip * MR * kc, bPack, jp * NR * kc, tile);
-                                store(tile, rows, Math.min(NR, ncur - jp * NR), c, i0 + ip * MR, j0 + jp * NR, add);
-                            }
+                    int nSplits = Gemm.nSplits(mPanels, nPanels, threads);
+                    // Each A panel is packed by the item that first uses it (in the first column
+                    // block); when several items share a panel, all panels are packed first.
+                    boolean packInItem = nSplits == 1 && jc == 0;
+                    if (nSplits > 1 && jc == 0) {
+                        phases.run(phase++, mPanels, ip -> packA(src, a, i0 + ip * MR, Math.min(MR, mcur - ip * MR), p0, kc, aPack, ip * MR * kc, s));
+                    }
+                    phases.run(phase++, mPanels * nSplits, item -> {
+                        int ip = item / nSplits, split = item % nSplits;
+                        int rows = Math.min(MR, mcur - ip * MR);
+                        if (packInItem) packA(src, a, i0 + ip * MR, rows, p0, kc, aPack, ip * MR * kc, s);
+                        int jpHi = (int) ((long) nPanels * (split + 1) / nSplits);
+                        // one A panel (L1) against a run of B panels (L2): C tiles advance along rows
+                        for (int jp = (int) ((long) nPanels * split / nSplits); jp < jpHi; jp++) {
+                            GemmKernels.f32(kc, aPack, ip * MR * kc, bPack, jp * NR * kc, tile);
+                            store(tile, rows, Math.min(NR, ncur - jp * NR), c, i0 + ip * MR, j0 + jp * NR, add);
                         }
                     });
                 }
             }
+        }
+    }
+
+    /**
+     * Per-thread buffers, kept between calls so that GEMMs allocate (and zero) nothing: the
+     * caller's packed A and B blocks (at most {@code MC×KC} and {@code KC×NC}: 6 MiB and
+     * 1.1 MiB), and every participant's tile and scratch.
+     */
+    private static final ThreadLocal<Workspace> WORKSPACE = ThreadLocal.withInitial(Workspace::new);
+
+    private static final class Workspace {
+        final float[] tile = new float[MR * NR];
+        private float[] aPack = new float[0], bPack = new float[0];
+        private Scratch scratch = new Scratch(0, 0);
+
+        float[] aPack(int size) {
+            if (aPack.length < size) aPack = new float[size];
+            return aPack;
+        }
+
+        float[] bPack(int size) {
+            if (bPack.length < size) bPack = new float[size];
+            return bPack;
+        }
+
+        Scratch scratch(int kc, int rowLen) {
+            if (!scratch.fits(kc, rowLen)) scratch = new Scratch(Math.max(kc, scratch.kc), Math.max(rowLen, scratch.rowLen));
+            return scratch;
         }
     }
 
@@ -107,11 +153,16 @@ final class GemmF32 {
         final float[] f;
         /** One strip of narrow floats before widening. */
         final short[] h;
+        final int kc, rowLen;
 
         Scratch(int kc, int rowLen) {
+            this.kc = kc;
+            this.rowLen = rowLen;
             f = new float[Math.max(Math.max(MR, NR) * kc, rowLen)];
             h = new short[Math.max(Math.max(MR, NR), Math.max(kc, rowLen))];
         }
+
+        boolean fits(int kc, int rowLen) { return kc <= this.kc && rowLen <= this.rowLen; }
     }
 
     /** Rows {@code [pLo, pHi)} of B's {@code kc×ncur} block at {@code (p0, j0)} → the NR panels of {@code dst}. */

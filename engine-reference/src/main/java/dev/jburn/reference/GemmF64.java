@@ -49,40 +49,58 @@ final class GemmF64 {
     private static void blocked(int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c,
                                 boolean accumulate, Parallel parallel) {
         Gemm.Blocking blk = Gemm.blocking(m, n, k, MR, NR, Gemm.F64_KC, Gemm.F64_MC, Gemm.F64_NC);
-        double[] aPack = new double[blk.mc() * blk.kc()];
-        double[] bPack = new double[blk.nc() * blk.kc()];
+        Workspace ws = WORKSPACE.get();
+        double[] aPack = ws.aPack(blk.mc() * blk.kc());
+        double[] bPack = ws.bPack(blk.nc() * blk.kc());
+        Gemm.Phases phases = new Gemm.Phases(blk.phases(m, n, k));
+        phases.runWith(parallel, (long) m * n * k,
+                () -> participate(m, n, k, a, b, c, accumulate, blk, aPack, bPack, phases, parallel.threads()));
+    }
+
+    /**
+     * One thread's part of a blocked GEMM. Every participant walks the same sequence of
+     * phases and claims items from each; a phase ends when all its items are done (see
+     * {@link Gemm.Phases}), so the packed blocks are complete before they are read and no
+     * longer read before they are overwritten.
+     */
+    private static void participate(int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c, boolean accumulate,
+                                    Gemm.Blocking blk, double[] aPack, double[] bPack, Gemm.Phases phases, int threads) {
+        Workspace w = WORKSPACE.get();
+        double[] tile = w.tile;
+        int phase = 0;
         for (int ic = 0; ic < m; ic += blk.mc()) {
             int i0 = ic, mcur = Math.min(blk.mc(), m - ic), mPanels = Gemm.ceilDiv(mcur, MR);
             for (int pc = 0; pc < k; pc += blk.kc()) {
                 int p0 = pc, kc = Math.min(blk.kc(), k - pc);
                 boolean add = accumulate || pc > 0;
-                parallel.forRange(mPanels, (long) MR * kc, (lo, hi) -> {
-                    Scratch s = new Scratch(kc, 0);
-                    for (int ip = (int) lo; ip < hi; ip++) packA(a, i0 + ip * MR, Math.min(MR, mcur - ip * MR), p0, kc, aPack, ip * MR * kc, s);
-                });
+                Scratch s = w.scratch(kc, blk.nc());
                 for (int jc = 0; jc < n; jc += blk.nc()) {
                     int j0 = jc, ncur = Math.min(blk.nc(), n - jc), nPanels = Gemm.ceilDiv(ncur, NR);
                     if (Gemm.alongFirst(b.colStride(), b.rowStride(), ncur, kc)) {
-                        // B's rows are the contiguous direction: each task reads whole rows of the block
-                        parallel.forRange(kc, ncur, (lo, hi) -> packBRows(b, p0, (int) lo, (int) hi, kc, j0, ncur, bPack, new Scratch(kc, ncur)));
+                        // B's rows are the contiguous direction: items of whole rows of the block
+                        int rowsPer = Gemm.PACK_ROWS;
+                        phases.run(phase++, Gemm.ceilDiv(kc, rowsPer),
+                                item -> packBRows(b, p0, item * rowsPer, Math.min(kc, (item + 1) * rowsPer), kc, j0, ncur, bPack, s));
                     } else {
-                        parallel.forRange(nPanels, (long) kc * NR, (lo, hi) -> {
-                            Scratch s = new Scratch(kc, 0);
-                            for (int jp = (int) lo; jp < hi; jp++) packBColumns(b, p0, kc, j0 + jp * NR, Math.min(NR, ncur - jp * NR), bPack, jp * NR * kc, s);
-                        });
+                        phases.run(phase++, nPanels,
+                                jp -> packBColumns(b, p0, kc, j0 + jp * NR, Math.min(NR, ncur - jp * NR), bPack, jp * NR * kc, s));
                     }
-                    int nSplits = Gemm.nSplits(mPanels, nPanels, parallel.threads());
-                    parallel.forRange((long) mPanels * nSplits, (long) MR * kc * ncur / nSplits, (lo, hi) -> {
-                        double[] tile = new double[MR * NR];
-                        for (long item = lo; item < hi; item++) {
-                            int ip = (int) (item / nSplits), split = (int) (item % nSplits);
-                            int rows = Math.min(MR, mcur - ip * MR);
-                            int jpHi = (int) ((long) nPanels * (split + 1) / nSplits);
-                            // one A panel (L1) against a run of B panels (L2): C tiles advance along rows
-                            for (int jp = (int) ((long) nPanels * split / nSplits); jp < jpHi; jp++) {
-                                GemmKernels.f64(kc, aPack, ip * MR * kc, bPack, jp * NR * kc, tile);
-                                store(tile, rows, Math.min(NR, ncur - jp * NR), c, i0 + ip * MR, j0 + jp * NR, add);
-                            }
+                    int nSplits = Gemm.nSplits(mPanels, nPanels, threads);
+                    // Each A panel is packed by the item that first uses it (in the first column
+                    // block); when several items share a panel, all panels are packed first.
+                    boolean packInItem = nSplits == 1 && jc == 0;
+                    if (nSplits > 1 && jc == 0) {
+                        phases.run(phase++, mPanels, ip -> packA(a, i0 + ip * MR, Math.min(MR, mcur - ip * MR), p0, kc, aPack, ip * MR * kc, s));
+                    }
+                    phases.run(phase++, mPanels * nSplits, item -> {
+                        int ip = item / nSplits, split = item % nSplits;
+                        int rows = Math.min(MR, mcur - ip * MR);
+                        if (packInItem) packA(a, i0 + ip * MR, rows, p0, kc, aPack, ip * MR * kc, s);
+                        int jpHi = (int) ((long) nPanels * (split + 1) / nSplits);
+                        // one A panel (L1) against a run of B panels (L2): C tiles advance along rows
+                        for (int jp = (int) ((long) nPanels * split / nSplits); jp < jpHi; jp++) {
+                            GemmKernels.f64(kc, aPack, ip * MR * kc, bPack, jp * NR * kc, tile);
+                            store(tile, rows, Math.min(NR, ncur - jp * NR), c, i0 + ip * MR, j0 + jp * NR, add);
                         }
                     });
                 }
@@ -90,12 +108,47 @@ final class GemmF64 {
         }
     }
 
+    /**
+     * Per-thread buffers, kept between calls so that GEMMs allocate (and zero) nothing: the
+     * caller's packed A and B blocks (at most {@code MC×KC} and {@code KC×NC}: 6 MiB and
+     * 1.1 MiB), and every participant's tile and scratch.
+     */
+    private static final ThreadLocal<Workspace> WORKSPACE = ThreadLocal.withInitial(Workspace::new);
+
+    private static final class Workspace {
+        final double[] tile = new double[MR * NR];
+        private double[] aPack = new double[0], bPack = new double[0];
+        private Scratch scratch = new Scratch(0, 0);
+
+        double[] aPack(int size) {
+            if (aPack.length < size) aPack = new double[size];
+            return aPack;
+        }
+
+        double[] bPack(int size) {
+            if (bPack.length < size) bPack = new double[size];
+            return bPack;
+        }
+
+        Scratch scratch(int kc, int rowLen) {
+            if (!scratch.fits(kc, rowLen)) scratch = new Scratch(Math.max(kc, scratch.kc), Math.max(rowLen, scratch.rowLen));
+            return scratch;
+        }
+    }
+
     /** Per-task buffers for widening and transposing strips. */
     static final class Scratch {
         /** Up to max(MR, NR) strips of kc, or one row of the B block. */
         final double[] f;
+        final int kc, rowLen;
 
-        Scratch(int kc, int rowLen) { f = new double[Math.max(Math.max(MR, NR) * kc, rowLen)]; }
+        Scratch(int kc, int rowLen) {
+            this.kc = kc;
+            this.rowLen = rowLen;
+            f = new double[Math.max(Math.max(MR, NR) * kc, rowLen)];
+        }
+
+        boolean fits(int kc, int rowLen) { return kc <= this.kc && rowLen <= this.rowLen; }
     }
 
     /** Rows {@code [pLo, pHi)} of B's {@code kc×ncur} block at {@code (p0, j0)} → the NR panels of {@code dst}. */
