@@ -74,15 +74,17 @@ final class Gemm {
     static void hgemm(DType type, int m, int n, int k, View a, View b, View c, boolean accumulate, Parallel parallel) {
         if (type != DType.F16 && type != DType.BF16) throw new JBurnException("dot", "hgemm takes f16 or bf16, got " + type);
         if (m == 0 || n == 0) return;
-        HostBuffer acc = HostBuffer.uninitialized((long) m * n * Float.BYTES);
+        long cells = (long) m * n;
+        // the F32 accumulator: a heap array when it fits one (no native allocation per call)
+        HostBuffer big = cells > Integer.MAX_VALUE - 8 ? HostBuffer.uninitialized(cells * Float.BYTES) : null;
         try {
-            MemorySegment f = acc.segment();
+            MemorySegment f = big != null ? big.segment() : MemorySegment.ofArray(new float[(int) cells]);
             View fv = View.rowMajor(f, 0, n);
             if (accumulate) convertRows(m, n, c, type, fv, DType.F32, parallel);
             GemmF32.gemm(type, m, n, k, a, b, fv, accumulate, parallel);
             convertRows(m, n, fv, DType.F32, c, type, parallel);
         } finally {
-            acc.release();
+            if (big != null) big.release();
         }
     }
 
@@ -198,10 +200,14 @@ final class Gemm {
             }
         }
 
-        /** Runs {@code participant} on {@code parallel}'s threads, rethrowing the first failure. */
+        /**
+         * Runs {@code participant} on {@code parallel}'s threads, rethrowing the first failure.
+         * {@code work} counts fmas; an fma is worth a fraction of an element-wise element, so
+         * GEMMs go parallel from 16× the engine's element threshold (about 30 µs of work).
+         */
         void runWith(Parallel parallel, long work, Runnable participant) {
             try {
-                parallel.runParticipants(work, participant);
+                parallel.runParticipants(work / 16, participant);
             } catch (RuntimeException | Error e) {
                 Throwable cause = failure.get();
                 if (cause instanceof RuntimeException r) throw r;

@@ -269,13 +269,11 @@ final class GemmF32 {
 
     /** Matrix·vector: {@code y[m] (+)= A[m×k]·x[k]} ({@code x}, {@code y} as k×1 and m×1 views). */
     private static void gemv(DType src, int m, int k, Gemm.View a, Gemm.View x, Gemm.View y, boolean accumulate, Parallel parallel) {
-        float[] xs = new float[k];
-        strip(src, x.segment(), x.offset(), x.rowStride(), k, xs, 0, new Scratch(0, k));
         boolean rowStrips = Gemm.alongFirst(a.colStride(), a.rowStride(), k, m);
         // row strips: a dot product per row; column strips: long contiguous column pieces, axpy'd
         int rowsPer = rowStrips ? Gemm.GEMV_ROWS : Gemm.GEMV_CHUNK, chunk = Gemm.GEMV_CHUNK;
         parallel.forRange(Gemm.ceilDiv(m, rowsPer), (long) rowsPer * k, (lo, hi) -> {
-            float[] buf = new float[Math.max(rowsPer, chunk)];
+            float[] buf = new float[Math.max(rowsPer, chunk)], xs = new float[chunk];
             float[] sums = new float[rowsPer];
             Scratch s = new Scratch(0, Math.max(rowsPer, chunk));
             for (long blk = lo; blk < hi; blk++) {
@@ -284,16 +282,17 @@ final class GemmF32 {
                 Arrays.fill(sums, 0f);
                 for (int p0 = 0; p0 < k; p0 += chunk) {
                     int len = Math.min(chunk, k - p0);
+                    strip(src, x.segment(), x.offset() + p0 * x.rowStride(), x.rowStride(), len, xs, 0, s);
                     long base = a.offset() + i0 * a.rowStride() + p0 * a.colStride();
                     if (rowStrips) {
                         for (int r = 0; r < rows; r++) {
                             strip(src, a.segment(), base + r * a.rowStride(), a.colStride(), len, buf, 0, s);
-                            sums[r] += dot(buf, xs, p0, len);
+                            sums[r] += dot(buf, xs, len);
                         }
                     } else {
                         for (int q = 0; q < len; q++) {
                             strip(src, a.segment(), base + q * a.colStride(), a.rowStride(), rows, buf, 0, s);
-                            axpy(xs[p0 + q], buf, sums, rows);
+                            axpy(xs[q], buf, sums, rows);
                         }
                     }
                 }
@@ -306,19 +305,19 @@ final class GemmF32 {
         });
     }
 
-    /** {@code Σ u[q]·x[p0+q]} for {@code q < len}, four vector chains. */
-    private static float dot(float[] u, float[] x, int p0, int len) {
+    /** {@code Σ u[q]·x[q]} for {@code q < len}, four vector chains. */
+    private static float dot(float[] u, float[] x, int len) {
         FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
         int q = 0;
         for (; q + 4 * L <= len; q += 4 * L) {
-            s0 = FloatVector.fromArray(F, u, q).fma(FloatVector.fromArray(F, x, p0 + q), s0);
-            s1 = FloatVector.fromArray(F, u, q + L).fma(FloatVector.fromArray(F, x, p0 + q + L), s1);
-            s2 = FloatVector.fromArray(F, u, q + 2 * L).fma(FloatVector.fromArray(F, x, p0 + q + 2 * L), s2);
-            s3 = FloatVector.fromArray(F, u, q + 3 * L).fma(FloatVector.fromArray(F, x, p0 + q + 3 * L), s3);
+            s0 = FloatVector.fromArray(F, u, q).fma(FloatVector.fromArray(F, x, q), s0);
+            s1 = FloatVector.fromArray(F, u, q + L).fma(FloatVector.fromArray(F, x, q + L), s1);
+            s2 = FloatVector.fromArray(F, u, q + 2 * L).fma(FloatVector.fromArray(F, x, q + 2 * L), s2);
+            s3 = FloatVector.fromArray(F, u, q + 3 * L).fma(FloatVector.fromArray(F, x, q + 3 * L), s3);
         }
-        for (; q + L <= len; q += L) s0 = FloatVector.fromArray(F, u, q).fma(FloatVector.fromArray(F, x, p0 + q), s0);
+        for (; q + L <= len; q += L) s0 = FloatVector.fromArray(F, u, q).fma(FloatVector.fromArray(F, x, q), s0);
         float sum = s0.add(s1).add(s2.add(s3)).reduceLanes(VectorOperators.ADD);
-        for (; q < len; q++) sum = Math.fma(u[q], x[p0 + q], sum);
+        for (; q < len; q++) sum = Math.fma(u[q], x[q], sum);
         return sum;
     }
 

@@ -240,13 +240,11 @@ final class GemmF64 {
 
     /** Matrix·vector: {@code y[m] (+)= A[m×k]·x[k]} ({@code x}, {@code y} as k×1 and m×1 views). */
     private static void gemv(int m, int k, Gemm.View a, Gemm.View x, Gemm.View y, boolean accumulate, Parallel parallel) {
-        double[] xs = new double[k];
-        strip(x.segment(), x.offset(), x.rowStride(), k, xs, 0);
         boolean rowStrips = Gemm.alongFirst(a.colStride(), a.rowStride(), k, m);
         // row strips: a dot product per row; column strips: long contiguous column pieces, axpy'd
         int rowsPer = rowStrips ? Gemm.GEMV_ROWS : Gemm.GEMV_CHUNK, chunk = Gemm.GEMV_CHUNK;
         parallel.forRange(Gemm.ceilDiv(m, rowsPer), (long) rowsPer * k, (lo, hi) -> {
-            double[] buf = new double[Math.max(rowsPer, chunk)];
+            double[] buf = new double[Math.max(rowsPer, chunk)], xs = new double[chunk];
             double[] sums = new double[rowsPer];
             for (long blk = lo; blk < hi; blk++) {
                 long i0 = blk * rowsPer;
@@ -254,16 +252,17 @@ final class GemmF64 {
                 Arrays.fill(sums, 0.0);
                 for (int p0 = 0; p0 < k; p0 += chunk) {
                     int len = Math.min(chunk, k - p0);
+                    strip(x.segment(), x.offset() + p0 * x.rowStride(), x.rowStride(), len, xs, 0);
                     long base = a.offset() + i0 * a.rowStride() + p0 * a.colStride();
                     if (rowStrips) {
                         for (int r = 0; r < rows; r++) {
                             strip(a.segment(), base + r * a.rowStride(), a.colStride(), len, buf, 0);
-                            sums[r] += dot(buf, xs, p0, len);
+                            sums[r] += dot(buf, xs, len);
                         }
                     } else {
                         for (int q = 0; q < len; q++) {
                             strip(a.segment(), base + q * a.colStride(), a.rowStride(), rows, buf, 0);
-                            axpy(xs[p0 + q], buf, sums, rows);
+                            axpy(xs[q], buf, sums, rows);
                         }
                     }
                 }
@@ -276,19 +275,19 @@ final class GemmF64 {
         });
     }
 
-    /** {@code Σ u[q]·x[p0+q]} for {@code q < len}, four vector chains. */
-    private static double dot(double[] u, double[] x, int p0, int len) {
+    /** {@code Σ u[q]·x[q]} for {@code q < len}, four vector chains. */
+    private static double dot(double[] u, double[] x, int len) {
         DoubleVector s0 = DoubleVector.zero(D), s1 = s0, s2 = s0, s3 = s0;
         int q = 0;
         for (; q + 4 * L <= len; q += 4 * L) {
-            s0 = DoubleVector.fromArray(D, u, q).fma(DoubleVector.fromArray(D, x, p0 + q), s0);
-            s1 = DoubleVector.fromArray(D, u, q + L).fma(DoubleVector.fromArray(D, x, p0 + q + L), s1);
-            s2 = DoubleVector.fromArray(D, u, q + 2 * L).fma(DoubleVector.fromArray(D, x, p0 + q + 2 * L), s2);
-            s3 = DoubleVector.fromArray(D, u, q + 3 * L).fma(DoubleVector.fromArray(D, x, p0 + q + 3 * L), s3);
+            s0 = DoubleVector.fromArray(D, u, q).fma(DoubleVector.fromArray(D, x, q), s0);
+            s1 = DoubleVector.fromArray(D, u, q + L).fma(DoubleVector.fromArray(D, x, q + L), s1);
+            s2 = DoubleVector.fromArray(D, u, q + 2 * L).fma(DoubleVector.fromArray(D, x, q + 2 * L), s2);
+            s3 = DoubleVector.fromArray(D, u, q + 3 * L).fma(DoubleVector.fromArray(D, x, q + 3 * L), s3);
         }
-        for (; q + L <= len; q += L) s0 = DoubleVector.fromArray(D, u, q).fma(DoubleVector.fromArray(D, x, p0 + q), s0);
+        for (; q + L <= len; q += L) s0 = DoubleVector.fromArray(D, u, q).fma(DoubleVector.fromArray(D, x, q), s0);
         double sum = s0.add(s1).add(s2.add(s3)).reduceLanes(VectorOperators.ADD);
-        for (; q < len; q++) sum = Math.fma(u[q], x[p0 + q], sum);
+        for (; q < len; q++) sum = Math.fma(u[q], x[q], sum);
         return sum;
     }
 
