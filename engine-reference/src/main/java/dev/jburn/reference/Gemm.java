@@ -157,7 +157,8 @@ final class Gemm {
     /**
      * The phases of one blocked GEMM, shared by its participants. Each participant walks the
      * same phases in order; in each it claims items from a shared counter until none are
-     * left, then waits until every claimed item is done (spinning briefly, then yielding).
+     * left, then waits until every claimed item is done (spinning briefly, then yielding and
+     * sleeping).
      * Only claimed items are waited for, so one participant alone finishes everything: no
      * deadlock when the pool runs the participants one after another. One pool hand-off per
      * GEMM instead of one per phase; waiting threads keep their core instead of parking.
@@ -193,10 +194,13 @@ final class Gemm {
                 }
                 counters.incrementAndGet(done);
             }
+            // An item takes tens of µs: spin about that long, then the owner of the missing
+            // item is probably descheduled (a shared machine), so hand the core over.
             for (int spins = 0; counters.get(done) < count; spins++) {
                 if (failure.get() != null) throw new Aborted();
-                if (spins < 1 << 14) Thread.onSpinWait();
-                else Thread.yield();
+                if (spins < 1 << 9) Thread.onSpinWait();
+                else if (spins < 1 << 10) Thread.yield();
+                else java.util.concurrent.locks.LockSupport.parkNanos(50_000);
             }
         }
 
