@@ -12,14 +12,19 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
- * General dot as a batched matmul: {@code a} is permuted to {@code [batch, free, contract]}
- * and {@code b} to {@code [batch, contract, free]} (by the transpose kernel, skipped when
- * already in that order), then {@code C[bt] = A[bt]·B[bt]} with sizes {@code M×K·K×N}.
+ * General dot as a batched matmul {@code C[bt] = A[bt]·B[bt]} with sizes {@code M×K·K×N}:
+ * A is {@code a} seen as {@code [batch, free, contract]}, B is {@code b} as
+ * {@code [batch, contract, free]}.
  *
- * <p>Every path computes each output element as the same sequence
- * {@code acc = fma(a[i,k], b[k,j], acc)} over ascending k (floats: F32 accumulator for
- * F16/BF16/F32, F64 for F64; integers: a wrapping long), so the scalar oracle and the
- * vector path agree bit for bit.
+ * <p>Floats on the vector path run {@link Gemm} on strided views: when a's free axes and its
+ * contraction axes each collapse to one stride (any 2-D transpose, batched matmul, ...), the
+ * operand is read in place; only an operand whose axes don't collapse is first permuted by
+ * the transpose kernel. GEMM sums in a blocked order (F32 accumulators for F16/BF16/F32, F64
+ * for F64), so it agrees with the oracle within rounding ({@code ≲ k·eps·Σ|a||b|}).
+ *
+ * <p>The oracle path and the integer path permute both operands to that layout and compute
+ * each element as {@code acc = fma(a[i,k], b[k,j], acc)} (integers: a wrapping long) over
+ * ascending k; integers agree bit for bit across paths.
  */
 final class DotKernels {
     private final Parallel parallel;
@@ -45,6 +50,7 @@ final class DotKernels {
         long outBytes = d.batch() * d.m() * d.n() * w;
         if (outBytes == 0) return HostBuffer.uninitialized(0);
         if (d.k() == 0) return HostBuffer.zeroed(outBytes);
+        if (fast && out.isFloat()) return floatDot(a, contractA, batchA, freeA, b, contractB, batchB, freeB, out, d);
         Buffer pa = permuted(a, concat(batchA, freeA, contractA));
         Buffer pb = permuted(b, concat(batchB, contractB, freeB));
         try {
@@ -52,13 +58,6 @@ final class DotKernels {
             MemorySegment sa = HostBuffer.of(pa), sb = HostBuffer.of(pb), sc = result.segment();
             if (!fast) {
                 for (long row = 0; row < d.batch() * d.m(); row++) oracleRow(out, sa, sb, sc, d, row);
-            } else if (out == DType.F32 || out == DType.F64) {
-                parallel.forRange(d.batch() * d.m(), d.k() * d.n(), (lo, hi) -> {
-                    if (out == DType.F32) MatmulRows.f32(sa, sb, sc, d.m(), d.k(), d.n(), lo, hi);
-                    else MatmulRows.f64(sa, sb, sc, d.m(), d.k(), d.n(), lo, hi);
-                });
-            } else if (out == DType.F16 || out == DType.BF16) {
-                halfMatmul(out, sa, sb, sc, d);
             } else {
                 parallel.forRange(d.batch() * d.m(), d.k() * d.n(),
                         (lo, hi) -> MatmulRows.integer(out, sa, sb, sc, d.m(), d.k(), d.n(), lo, hi));
@@ -68,6 +67,119 @@ final class DotKernels {
             if (pa != a.buffer()) pa.release();
             if (pb != b.buffer()) pb.release();
         }
+    }
+
+    /** Where one operand's matrices sit in its buffer: element strides of batch, row and column. */
+    private record Layout(long batchStride, long rowStride, long colStride) {}
+
+    /**
+     * Floats on the vector path: both operands as strided views when their axes collapse
+     * (permuting only the one that doesn't), then one GEMM per batch.
+     */
+    private Buffer floatDot(Operand a, int[] contractA, int[] batchA, int[] freeA,
+                            Operand b, int[] contractB, int[] batchB, int[] freeB, DType out, Dims d) {
+        int[][] pairs = contractionOrder(a.shape(), contractA, b.shape(), contractB);
+        int[] ca = pairs[0], cb = pairs[1];
+        Layout la = layout(a.shape(), batchA, freeA, ca), lb = layout(b.shape(), batchB, cb, freeB);
+        Buffer pa = la != null ? a.buffer() : movement.transpose(a, concat(batchA, freeA, ca));
+        Buffer pb = lb != null ? b.buffer() : movement.transpose(b, concat(batchB, cb, freeB));
+        if (la == null) la = new Layout(d.m() * d.k(), d.k(), 1);
+        if (lb == null) lb = new Layout(d.k() * d.n(), d.n(), 1);
+        try {
+            HostBuffer result = HostBuffer.uninitialized(d.batch() * d.m() * d.n() * out.byteSize());
+            MemorySegment sa = HostBuffer.of(pa), sb = HostBuffer.of(pb), sc = result.segment();
+            Layout fa = la, fb = lb;
+            long work = d.m() * d.n() * d.k();
+            if (d.batch() > 1 && work < BATCH_PARALLEL_BELOW) {
+                // small matrices: one whole GEMM per task
+                parallel.forRange(d.batch(), work, (lo, hi) -> {
+                    for (long bt = lo; bt < hi; bt++) batchGemm(out, d, bt, sa, fa, sb, fb, sc, Gemm.SERIAL);
+                });
+            } else {
+                for (long bt = 0; bt < d.batch(); bt++) batchGemm(out, d, bt, sa, fa, sb, fb, sc, parallel);
+            }
+            return result;
+        } finally {
+            if (pa != a.buffer()) pa.release();
+            if (pb != b.buffer()) pb.release();
+        }
+    }
+
+    /** Per-batch work (m·n·k) below which batches, not the GEMM, are split across threads. */
+    private static final long BATCH_PARALLEL_BELOW = 1L << 21;
+    /** Largest m or k handed to one GEMM call (its sizes are ints). */
+    private static final long GEMM_CHUNK = 1L << 30;
+
+    /** {@code C[bt] = A[bt]·B[bt]}, in int-sized pieces of m and k. */
+    private static void batchGemm(DType t, Dims d, long bt, MemorySegment sa, Layout la, MemorySegment sb, Layout lb,
+                                  MemorySegment sc, Parallel parallel) {
+        long cBase = bt * d.m() * d.n();
+        for (long i0 = 0; i0 < d.m(); i0 += GEMM_CHUNK) {
+            int mi = (int) Math.min(GEMM_CHUNK, d.m() - i0);
+            for (long p0 = 0; p0 < d.k(); p0 += GEMM_CHUNK) {
+                int kp = (int) Math.min(GEMM_CHUNK, d.k() - p0);
+                Gemm.View va = new Gemm.View(sa, bt * la.batchStride() + i0 * la.rowStride() + p0 * la.colStride(), la.rowStride(), la.colStride());
+                Gemm.View vb = new Gemm.View(sb, bt * lb.batchStride() + p0 * lb.rowStride(), lb.rowStride(), lb.colStride());
+                Gemm.View vc = Gemm.View.rowMajor(sc, cBase + i0 * d.n(), d.n());
+                boolean acc = p0 > 0;
+                switch (t) {
+                    case F32 -> Gemm.sgemm(mi, d.n(), kp, va, vb, vc, acc, parallel);
+                    case F64 -> Gemm.dgemm(mi, d.n(), kp, va, vb, vc, acc, parallel);
+                    default -> Gemm.hgemm(t, mi, d.n(), kp, va, vb, vc, acc, parallel);
+                }
+            }
+        }
+    }
+
+    /**
+     * The contraction pairs in an order in which both operands' contraction axes collapse to
+     * one stride: as given, else sorted by a's strides (outermost first); as given when
+     * neither works (the operand that doesn't collapse is then permuted).
+     */
+    private static int[][] contractionOrder(Shape sa, int[] ca, Shape sb, int[] cb) {
+        if (collapse(sa, ca) != NO_STRIDE && collapse(sb, cb) != NO_STRIDE) return new int[][] {ca, cb};
+        long[] strides = sa.strides();
+        Integer[] idx = new Integer[ca.length];
+        for (int i = 0; i < idx.length; i++) idx[i] = i;
+        Arrays.sort(idx, (x, y) -> Long.compare(strides[ca[y]], strides[ca[x]]));
+        int[] ra = new int[ca.length], rb = new int[cb.length];
+        for (int i = 0; i < idx.length; i++) {
+            ra[i] = ca[idx[i]];
+            rb[i] = cb[idx[i]];
+        }
+        if (collapse(sa, ra) != NO_STRIDE && collapse(sb, rb) != NO_STRIDE) return new int[][] {ra, rb};
+        return new int[][] {ca, cb};
+    }
+
+    /** The layout of {@code [batch, rows, cols]} in a row-major operand, or null when rows or cols don't collapse. */
+    private static Layout layout(Shape s, int[] batch, int[] rows, int[] cols) {
+        long rs = collapse(s, rows), cs = collapse(s, cols);
+        if (rs == NO_STRIDE || cs == NO_STRIDE) return null;
+        long perBatch = 1;
+        for (int i = batch.length; i < s.rank(); i++) perBatch *= s.dim(i);
+        return new Layout(perBatch, rs, cs);
+    }
+
+    private static final long NO_STRIDE = Long.MIN_VALUE;
+
+    /**
+     * The element stride of the flattened index over {@code axes} (outermost first) of a
+     * row-major shape, or {@link #NO_STRIDE} when they don't form one arithmetic progression.
+     * Axes of extent 1 are free to be anywhere; with no axis of extent > 1 the stride is 0.
+     */
+    private static long collapse(Shape s, int[] axes) {
+        long[] strides = s.strides();
+        long inner = 0, expected = 0;
+        boolean any = false;
+        for (int t = axes.length - 1; t >= 0; t--) {
+            int ax = axes[t];
+            if (s.dim(ax) == 1) continue;
+            if (any && strides[ax] != expected) return NO_STRIDE;
+            if (!any) inner = strides[ax];
+            any = true;
+            expected = strides[ax] * s.dim(ax);
+        }
+        return inner;
     }
 
     /** Row {@code row} (= batch·M + i) of the output, one element at a time with HostElements. */
@@ -97,24 +209,6 @@ final class DotKernels {
                 }
                 HostElements.setLong(c, t, cRow + j, acc);
             }
-        }
-    }
-
-    /** F16/BF16: widen both operands to F32 (exact), run the F32 kernel, round each result once. */
-    private void halfMatmul(DType t, MemorySegment a, MemorySegment b, MemorySegment c, Dims d) {
-        long na = d.batch() * d.m() * d.k(), nb = d.batch() * d.k() * d.n(), nc = d.batch() * d.m() * d.n();
-        HostBuffer fa = HostBuffer.uninitialized(na * 4), fb = HostBuffer.uninitialized(nb * 4), fc = HostBuffer.uninitialized(nc * 4);
-        try {
-            MemorySegment xa = fa.segment(), xb = fb.segment(), xc = fc.segment();
-            parallel.forRange(na, 2, (lo, hi) -> { for (long i = lo; i < hi; i++) HostElements.setDouble(xa, DType.F32, i, HostElements.getDouble(a, t, i)); });
-            parallel.forRange(nb, 2, (lo, hi) -> { for (long i = lo; i < hi; i++) HostElements.setDouble(xb, DType.F32, i, HostElements.getDouble(b, t, i)); });
-            parallel.forRange(d.batch() * d.m(), d.k() * d.n(),
-                    (lo, hi) -> MatmulRows.f32(xa, xb, xc, d.m(), d.k(), d.n(), lo, hi));
-            parallel.forRange(nc, 2, (lo, hi) -> { for (long i = lo; i < hi; i++) HostElements.setDouble(c, t, i, HostElements.getDouble(xc, DType.F32, i)); });
-        } finally {
-            fa.release();
-            fb.release();
-            fc.release();
         }
     }
 

@@ -1,5 +1,9 @@
 package dev.jburn.reference;
 
+import dev.jburn.DType;
+import dev.jburn.JBurnException;
+import dev.jburn.spi.HostElements;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -8,14 +12,38 @@ import java.lang.foreign.ValueLayout;
  * (im2col): {@code C = A·B} (or {@code C += A·B}) on strided views, so transposed operands
  * need no copies.
  *
- * <p>This is the simple, correct baseline (row-parallel i-k-j with fma); the packed,
- * register-blocked kernel replaces the body without changing the signature.
+ * <p>A packed, cache-blocked, register-blocked GEMM ({@link GemmF32}, {@link GemmF64},
+ * micro-kernels in {@link GemmKernels}); matrix·vector shapes take a streaming path instead.
+ * Sums run in a blocked order, so results differ from a sequential fma loop by rounding
+ * (bounded by about {@code k·eps·Σ|a||b|}).
+ *
+ * <p>Blocking (this machine: 48 KiB L1d, 2 MiB L2 per core): one packed A panel
+ * ({@code KC×MR}: 18 KiB for F32) stays in L1 while it sweeps the packed B block
+ * ({@code KC×NC}: 1.1 MiB, in each core's L2); the packed A block ({@code MC×KC}, up to
+ * 6 MiB) sits in L3 and is packed once per {@code KC} slice; every element of A and B is
+ * packed once when {@code m ≤ MC}. {@code -Djburn.gemm.kc/mc/nc} (and {@code kc64/mc64/nc64})
+ * override them for tuning experiments.
  */
 final class Gemm {
     private Gemm() {}
 
-    private static final ValueLayout.OfFloat FL = ValueLayout.JAVA_FLOAT_UNALIGNED;
-    private static final ValueLayout.OfDouble DL = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+    static final int F32_KC = Integer.getInteger("jburn.gemm.kc", 384);
+    static final int F32_MC = Integer.getInteger("jburn.gemm.mc", 4096);
+    static final int F32_NC = Integer.getInteger("jburn.gemm.nc", 768);
+    static final int F64_KC = Integer.getInteger("jburn.gemm.kc64", 192);
+    static final int F64_MC = Integer.getInteger("jburn.gemm.mc64", 4096);
+    static final int F64_NC = Integer.getInteger("jburn.gemm.nc64", 768);
+    /**
+     * Matrix·vector: rows per parallel block when rows are read whole, and the length of the
+     * strips staged in a heap array (a chunk of a row, or of a column when columns are read).
+     */
+    static final int GEMV_ROWS = 64, GEMV_CHUNK = 1024;
+
+    /** B rows per packing item when B is packed row by row. */
+    static final int PACK_ROWS = 32;
+
+    /** Runs everything on the caller's thread (batched small problems parallelize outside). */
+    static final Parallel SERIAL = new Parallel(1, Long.MAX_VALUE);
 
     /**
      * A strided matrix view: element {@code (i, j)} is at element index
@@ -30,35 +58,170 @@ final class Gemm {
 
     /** F32: {@code C[m×n] (+)= A[m×k]·B[k×n]}. */
     static void sgemm(int m, int n, int k, View a, View b, View c, boolean accumulate, Parallel parallel) {
-        parallel.forRange(m, (long) n * k, (lo, hi) -> {
+        GemmF32.gemm(DType.F32, m, n, k, a, b, c, accumulate, parallel);
+    }
+
+    /** F64: {@code C[m×n] (+)= A[m×k]·B[k×n]}. */
+    static void dgemm(int m, int n, int k, View a, View b, View c, boolean accumulate, Parallel parallel) {
+        GemmF64.gemm(m, n, k, a, b, c, accumulate, parallel);
+    }
+
+    /**
+     * F16/BF16 ({@code type}): {@code C[m×n] (+)= A[m×k]·B[k×n]}, all three of {@code type}.
+     * Products and sums run in F32 (the operands widen exactly while packing) and each result
+     * rounds once to {@code type}.
+     */
+    static void hgemm(DType type, int m, int n, int k, View a, View b, View c, boolean accumulate, Parallel parallel) {
+        if (type != DType.F16 && type != DType.BF16) throw new JBurnException("dot", "hgemm takes f16 or bf16, got " + type);
+        if (m == 0 || n == 0) return;
+        long cells = (long) m * n;
+        // the F32 accumulator: a heap array when it fits one (no native allocation per call)
+        HostBuffer big = cells > Integer.MAX_VALUE - 8 ? HostBuffer.uninitialized(cells * Float.BYTES) : null;
+        try {
+            MemorySegment f = big != null ? big.segment() : MemorySegment.ofArray(new float[(int) cells]);
+            View fv = View.rowMajor(f, 0, n);
+            if (accumulate) convertRows(m, n, c, type, fv, DType.F32, parallel);
+            GemmF32.gemm(type, m, n, k, a, b, fv, accumulate, parallel);
+            convertRows(m, n, fv, DType.F32, c, type, parallel);
+        } finally {
+            if (big != null) big.release();
+        }
+    }
+
+    /** Copies an m×n view between float types (F32 ↔ F16/BF16, rounding to nearest even). */
+    private static void convertRows(int m, int n, View from, DType fromType, View to, DType toType, Parallel parallel) {
+        parallel.forRange(m, n, (lo, hi) -> {
             for (long i = lo; i < hi; i++) {
-                for (int j = 0; j < n; j++) {
-                    long ci = c.offset() + i * c.rowStride() + j * c.colStride();
-                    float acc = accumulate ? c.segment().getAtIndex(FL, ci) : 0f;
-                    for (int p = 0; p < k; p++) {
-                        acc = Math.fma(a.segment().getAtIndex(FL, a.offset() + i * a.rowStride() + p * a.colStride()),
-                                b.segment().getAtIndex(FL, b.offset() + p * b.rowStride() + j * b.colStride()), acc);
-                    }
-                    c.segment().setAtIndex(FL, ci, acc);
+                for (long j = 0; j < n; j++) {
+                    long src = from.offset() + i * from.rowStride() + j * from.colStride();
+                    long dst = to.offset() + i * to.rowStride() + j * to.colStride();
+                    float v = fromType == DType.F32 ? from.segment().getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, src)
+                            : widenHalf(fromType, from.segment().getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, src));
+                    if (toType == DType.F32) to.segment().setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, dst, v);
+                    else to.segment().setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, dst, narrowHalf(toType, v));
                 }
             }
         });
     }
 
-    /** F64: {@code C[m×n] (+)= A[m×k]·B[k×n]}. */
-    static void dgemm(int m, int n, int k, View a, View b, View c, boolean accumulate, Parallel parallel) {
-        parallel.forRange(m, (long) n * k, (lo, hi) -> {
-            for (long i = lo; i < hi; i++) {
-                for (int j = 0; j < n; j++) {
-                    long ci = c.offset() + i * c.rowStride() + j * c.colStride();
-                    double acc = accumulate ? c.segment().getAtIndex(DL, ci) : 0.0;
-                    for (int p = 0; p < k; p++) {
-                        acc = Math.fma(a.segment().getAtIndex(DL, a.offset() + i * a.rowStride() + p * a.colStride()),
-                                b.segment().getAtIndex(DL, b.offset() + p * b.rowStride() + j * b.colStride()), acc);
-                    }
-                    c.segment().setAtIndex(DL, ci, acc);
-                }
-            }
-        });
+    private static float widenHalf(DType t, short bits) {
+        return t == DType.BF16 ? HostElements.bf16ToFloat(bits) : Float.float16ToFloat(bits);
     }
+
+    /** F32 → F16/BF16, rounding to nearest even (as HostElements writes them). */
+    private static short narrowHalf(DType t, float v) {
+        return t == DType.BF16 ? HostElements.floatToBf16(v) : Float.floatToFloat16(v);
+    }
+
+    /**
+     * Block sizes for one problem: {@code kc} and {@code nc} split k and n into near-equal
+     * blocks (no sliver blocks), {@code mc} does the same for m; {@code mc} and {@code nc}
+     * are whole panels.
+     */
+    record Blocking(int kc, int mc, int nc) {
+        /** An upper bound on the phases of one GEMM: per (mc, kc, nc) block, pack B, pack A, compute. */
+        int phases(int m, int n, int k) {
+            return 3 * ceilDiv(m, mc) * ceilDiv(k, kc) * ceilDiv(n, nc);
+        }
+    }
+
+    static Blocking blocking(int m, int n, int k, int mr, int nr, int kcMax, int mcMax, int ncMax) {
+        int kc = ceilDiv(k, ceilDiv(k, kcMax));
+        int mc = roundUp(ceilDiv(m, ceilDiv(m, mcMax)), mr);
+        int nc = roundUp(ceilDiv(n, ceilDiv(n, ncMax)), nr);
+        return new Blocking(kc, mc, nc);
+    }
+
+    /**
+     * How many parts to split each A panel's run of B panels into, so that short-and-wide
+     * problems (few A panels) still give every thread work.
+     */
+    static int nSplits(int mPanels, int nPanels, int threads) {
+        if (mPanels >= 2 * threads) return 1;
+        return Math.max(1, Math.min(nPanels, ceilDiv(2 * threads, mPanels)));
+    }
+
+    /**
+     * Whether to pack strips along the direction of {@code stride} (length {@code len}) rather
+     * than along {@code other} (length {@code otherLen}): the unit-stride direction wins, then
+     * the smaller stride.
+     */
+    static boolean alongFirst(long stride, long other, int len, int otherLen) {
+        if (len == 1) return false;
+        if (otherLen == 1) return true;
+        if (stride == 1) return true;
+        if (other == 1) return false;
+        return Math.abs(stride) <= Math.abs(other);
+    }
+
+    /**
+     * The phases of one blocked GEMM, shared by its participants. Each participant walks the
+     * same phases in order; in each it claims items from a shared counter until none are
+     * left, then waits until every claimed item is done (spinning briefly, then yielding and
+     * sleeping).
+     * Only claimed items are waited for, so one participant alone finishes everything: no
+     * deadlock when the pool runs the participants one after another. One pool hand-off per
+     * GEMM instead of one per phase; waiting threads keep their core instead of parking.
+     */
+    static final class Phases {
+        private final java.util.concurrent.atomic.AtomicIntegerArray counters;
+        private final java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+
+        Phases(int phases) { counters = new java.util.concurrent.atomic.AtomicIntegerArray(2 * phases); }
+
+        @FunctionalInterface
+        interface Item {
+            void run(int item);
+        }
+
+        /** Thrown in the other participants once one has failed; the caller rethrows the cause. */
+        private static final class Aborted extends RuntimeException {
+            private static final long serialVersionUID = 1L;
+
+            Aborted() { super(null, null, false, false); }
+        }
+
+        /** Claims and runs items of {@code phase} ({@code count} in all), then waits for the rest to finish. */
+        void run(int phase, int count, Item body) {
+            int next = 2 * phase, done = next + 1;
+            for (int i; (i = counters.getAndIncrement(next)) < count; ) {
+                if (failure.get() != null) throw new Aborted();
+                try {
+                    body.run(i);
+                } catch (Throwable t) {
+                    failure.compareAndSet(null, t);
+                    throw t;
+                }
+                counters.incrementAndGet(done);
+            }
+            // An item takes tens of µs: spin about that long, then the owner of the missing
+            // item is probably descheduled (a shared machine), so hand the core over.
+            for (int spins = 0; counters.get(done) < count; spins++) {
+                if (failure.get() != null) throw new Aborted();
+                if (spins < 1 << 9) Thread.onSpinWait();
+                else if (spins < 1 << 10) Thread.yield();
+                else java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+            }
+        }
+
+        /**
+         * Runs {@code participant} on {@code parallel}'s threads, rethrowing the first failure.
+         * {@code work} counts fmas; an fma is worth a fraction of an element-wise element, so
+         * GEMMs go parallel from 16× the engine's element threshold (about 30 µs of work).
+         */
+        void runWith(Parallel parallel, long work, Runnable participant) {
+            try {
+                parallel.runParticipants(work / 16, participant);
+            } catch (RuntimeException | Error e) {
+                Throwable cause = failure.get();
+                if (cause instanceof RuntimeException r) throw r;
+                if (cause instanceof Error err) throw err;
+                throw e;
+            }
+        }
+    }
+
+    static int ceilDiv(int a, int b) { return (a + b - 1) / b; }
+
+    static int roundUp(int a, int b) { return ceilDiv(a, b) * b; }
 }

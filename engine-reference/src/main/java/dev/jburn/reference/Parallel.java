@@ -37,6 +37,37 @@ final class Parallel {
         pool.invoke(new Chunk(body, 0, n, chunk));
     }
 
+    /**
+     * Runs {@code participant} once on each of the engine's threads at the same time (the
+     * caller being one of them, so work starts without waiting for a pool thread to wake),
+     * and returns when all are done; below the threshold ({@code totalCost}), only on the
+     * caller. For cooperative kernels whose participants claim shared work (see
+     * {@code Gemm.Phases}): the participants may also run one after another.
+     */
+    void runParticipants(long totalCost, Runnable participant) {
+        if (pool == null || totalCost < threshold) {
+            participant.run();
+            return;
+        }
+        java.util.concurrent.ForkJoinTask<?>[] others = new java.util.concurrent.ForkJoinTask<?>[threads - 1];
+        for (int i = 0; i < others.length; i++) others[i] = pool.submit(participant);
+        Throwable failure = null;
+        try {
+            participant.run();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+        }
+        for (java.util.concurrent.ForkJoinTask<?> t : others) {
+            try {
+                t.join();
+            } catch (RuntimeException | Error e) {
+                if (failure == null) failure = e;
+            }
+        }
+        if (failure instanceof RuntimeException r) throw r;
+        if (failure instanceof Error e) throw e;
+    }
+
     void shutdown() {
         if (pool != null) pool.shutdownNow();
     }

@@ -1,0 +1,335 @@
+package dev.jburn.reference;
+
+import dev.jburn.DType;
+import dev.jburn.spi.HostElements;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * The blocked F32 GEMM behind {@link Gemm#sgemm} and {@link Gemm#hgemm}: {@code C (+)= A·B}
+ * with A and B of F32, F16 or BF16 elements (widened to F32 while packing; exact) and C of F32.
+ *
+ * <p>Loop nest: for each {@code MC}-row block of A and each {@code KC}-deep slice, the block
+ * of A is packed once into MR-row panels; for each {@code NC}-column block of B, B's
+ * {@code KC×NC} block is packed once into NR-column panels. Both packs are shared by all
+ * threads (and split across them); then the threads split the A panels (and, when there are
+ * few, the B panels) and run the micro-kernel for each A panel (in L1) against a run of B
+ * panels (streaming from L2), so the C tiles it updates advance along C's rows, which the
+ * hardware prefetcher follows. Packing reads any strides, so transposed operands cost no
+ * copy. Partial panels are padded with zeros; the tile store writes only the valid part.
+ */
+final class GemmF32 {
+    private GemmF32() {}
+
+    private static final VectorSpecies<Float> F = GemmKernels.F;
+    private static final int L = F.length();
+    private static final int MR = GemmKernels.F32_MR, NR = GemmKernels.F32_NR;
+    private static final ValueLayout.OfFloat FL = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    private static final ValueLayout.OfShort SL = ValueLayout.JAVA_SHORT_UNALIGNED;
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+
+    /** {@code C[m×n] (+)= A[m×k]·B[k×n]}; A and B hold {@code src} elements, C holds F32. */
+    static void gemm(DType src, int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c, boolean accumulate, Parallel parallel) {
+        if (m == 0 || n == 0) return;
+        if (k == 0) {
+            if (!accumulate) fill(c, m, n);
+            return;
+        }
+        if (c.colStride() != 1 && c.rowStride() == 1) {
+            // Cᵀ = Bᵀ·Aᵀ: the tile store then writes contiguous rows.
+            gemm(src, n, m, k, b.transposed(), a.transposed(), c.transposed(), accumulate, parallel);
+            return;
+        }
+        if (n == 1) {
+            gemv(src, m, k, a, b, c, accumulate, parallel);
+            return;
+        }
+        if (m == 1) {
+            gemv(src, n, k, b.transposed(), a.transposed(), c.transposed(), accumulate, parallel);
+            return;
+        }
+        blocked(src, m, n, k, a, b, c, accumulate, parallel);
+    }
+
+    private static void blocked(DType src, int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c,
+                                boolean accumulate, Parallel parallel) {
+        Gemm.Blocking blk = Gemm.blocking(m, n, k, MR, NR, Gemm.F32_KC, Gemm.F32_MC, Gemm.F32_NC);
+        Workspace ws = WORKSPACE.get();
+        float[] aPack = ws.aPack(blk.mc() * blk.kc());
+        float[] bPack = ws.bPack(blk.nc() * blk.kc());
+        Gemm.Phases phases = new Gemm.Phases(blk.phases(m, n, k));
+        phases.runWith(parallel, (long) m * n * k,
+                () -> participate(src, m, n, k, a, b, c, accumulate, blk, aPack, bPack, phases, parallel.threads()));
+    }
+
+    /**
+     * One thread's part of a blocked GEMM. Every participant walks the same sequence of
+     * phases and claims items from each; a phase ends when all its items are done (see
+     * {@link Gemm.Phases}), so the packed blocks are complete before they are read and no
+     * longer read before they are overwritten.
+     */
+    private static void participate(DType src, int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c, boolean accumulate,
+                                    Gemm.Blocking blk, float[] aPack, float[] bPack, Gemm.Phases phases, int threads) {
+        Workspace w = WORKSPACE.get();
+        float[] tile = w.tile;
+        int phase = 0;
+        for (int ic = 0; ic < m; ic += blk.mc()) {
+            int i0 = ic, mcur = Math.min(blk.mc(), m - ic), mPanels = Gemm.ceilDiv(mcur, MR);
+            for (int pc = 0; pc < k; pc += blk.kc()) {
+                int p0 = pc, kc = Math.min(blk.kc(), k - pc);
+                boolean add = accumulate || pc > 0;
+                Scratch s = w.scratch(kc, blk.nc());
+                for (int jc = 0; jc < n; jc += blk.nc()) {
+                    int j0 = jc, ncur = Math.min(blk.nc(), n - jc), nPanels = Gemm.ceilDiv(ncur, NR);
+                    if (Gemm.alongFirst(b.colStride(), b.rowStride(), ncur, kc)) {
+                        // B's rows are the contiguous direction: items of whole rows of the block
+                        int rowsPer = Gemm.PACK_ROWS;
+                        phases.run(phase++, Gemm.ceilDiv(kc, rowsPer),
+                                item -> packBRows(src, b, p0, item * rowsPer, Math.min(kc, (item + 1) * rowsPer), kc, j0, ncur, bPack, s));
+                    } else {
+                        phases.run(phase++, nPanels,
+                                jp -> packBColumns(src, b, p0, kc, j0 + jp * NR, Math.min(NR, ncur - jp * NR), bPack, jp * NR * kc, s));
+                    }
+                    int nSplits = Gemm.nSplits(mPanels, nPanels, threads);
+                    // Each A panel is packed by the item that first uses it (in the first column
+                    // block); when several items share a panel, all panels are packed first.
+                    boolean packInItem = nSplits == 1 && jc == 0;
+                    if (nSplits > 1 && jc == 0) {
+                        phases.run(phase++, mPanels, ip -> packA(src, a, i0 + ip * MR, Math.min(MR, mcur - ip * MR), p0, kc, aPack, ip * MR * kc, s));
+                    }
+                    phases.run(phase++, mPanels * nSplits, item -> {
+                        int ip = item / nSplits, split = item % nSplits;
+                        int rows = Math.min(MR, mcur - ip * MR);
+                        if (packInItem) packA(src, a, i0 + ip * MR, rows, p0, kc, aPack, ip * MR * kc, s);
+                        int jpHi = (int) ((long) nPanels * (split + 1) / nSplits);
+                        // one A panel (L1) against a run of B panels (L2): C tiles advance along rows
+                        for (int jp = (int) ((long) nPanels * split / nSplits); jp < jpHi; jp++) {
+                            GemmKernels.f32(kc, aPack, ip * MR * kc, bPack, jp * NR * kc, tile);
+                            store(tile, rows, Math.min(NR, ncur - jp * NR), c, i0 + ip * MR, j0 + jp * NR, add);
+                        }
+                    });
+                }
+            }
+        }
+    }
+
+    /**
+     * Per-thread buffers, kept between calls so that GEMMs allocate (and zero) nothing: the
+     * caller's packed A and B blocks (at most {@code MC×KC} and {@code KC×NC}: 6 MiB and
+     * 1.1 MiB), and every participant's tile and scratch.
+     */
+    private static final ThreadLocal<Workspace> WORKSPACE = ThreadLocal.withInitial(Workspace::new);
+
+    private static final class Workspace {
+        final float[] tile = new float[MR * NR];
+        private float[] aPack = new float[0], bPack = new float[0];
+        private Scratch scratch = new Scratch(0, 0);
+
+        float[] aPack(int size) {
+            if (aPack.length < size) aPack = new float[size];
+            return aPack;
+        }
+
+        float[] bPack(int size) {
+            if (bPack.length < size) bPack = new float[size];
+            return bPack;
+        }
+
+        Scratch scratch(int kc, int rowLen) {
+            if (!scratch.fits(kc, rowLen)) scratch = new Scratch(Math.max(kc, scratch.kc), Math.max(rowLen, scratch.rowLen));
+            return scratch;
+        }
+    }
+
+    /** Per-task buffers for widening and transposing strips. */
+    static final class Scratch {
+        /** Up to max(MR, NR) strips of kc, or one row of the B block. */
+        final float[] f;
+        /** One strip of narrow floats before widening. */
+        final short[] h;
+        final int kc, rowLen;
+
+        Scratch(int kc, int rowLen) {
+            this.kc = kc;
+            this.rowLen = rowLen;
+            f = new float[Math.max(Math.max(MR, NR) * kc, rowLen)];
+            h = new short[Math.max(Math.max(MR, NR), Math.max(kc, rowLen))];
+        }
+
+        boolean fits(int kc, int rowLen) { return kc <= this.kc && rowLen <= this.rowLen; }
+    }
+
+    /** Rows {@code [pLo, pHi)} of B's {@code kc×ncur} block at {@code (p0, j0)} → the NR panels of {@code dst}. */
+    static void packBRows(DType src, Gemm.View b, int p0, int pLo, int pHi, int kc, long j0, int ncur, float[] dst, Scratch s) {
+        MemorySegment seg = b.segment();
+        int full = ncur / NR, tail = ncur - full * NR;
+        for (int p = pLo; p < pHi; p++) {
+            long start = b.offset() + (p0 + p) * b.rowStride() + j0 * b.colStride();
+            int at = p * NR;
+            if (src == DType.F32 && b.colStride() == 1) {
+                long off = start * Float.BYTES;
+                for (int jp = 0; jp < full; jp++, off += NR * Float.BYTES) {
+                    int d = jp * NR * kc + at;
+                    for (int q = 0; q < NR; q += L) FloatVector.fromMemorySegment(F, seg, off + (long) q * Float.BYTES, ORDER).intoArray(dst, d + q);
+                }
+                if (tail > 0) MemorySegment.copy(seg, FL, off, dst, full * NR * kc + at, tail);
+            } else {
+                strip(src, seg, start, b.colStride(), ncur, s.f, 0, s);
+                for (int jp = 0; jp * NR < ncur; jp++) System.arraycopy(s.f, jp * NR, dst, jp * NR * kc + at, Math.min(NR, ncur - jp * NR));
+            }
+            if (tail > 0) Arrays.fill(dst, full * NR * kc + at + tail, full * NR * kc + at + NR, 0f);
+        }
+    }
+
+    /** B columns {@code [j0, j0+cols)}, rows {@code [p0, p0+kc)}, read column-wise → {@code dst[at + p·NR + j]}, zero-padded. */
+    static void packBColumns(DType src, Gemm.View b, int p0, int kc, long j0, int cols, float[] dst, int at, Scratch s) {
+        long base = b.offset() + p0 * b.rowStride() + j0 * b.colStride();
+        float[] f = s.f;
+        for (int j = 0; j < cols; j++) strip(src, b.segment(), base + j * b.colStride(), b.rowStride(), kc, f, j * kc, s);
+        if (cols < NR) Arrays.fill(f, cols * kc, NR * kc, 0f);
+        for (int j = 0; j < NR; j++) {
+            int from = j * kc;
+            for (int p = 0; p < kc; p++) dst[at + p * NR + j] = f[from + p];
+        }
+    }
+
+    /** A rows {@code [i0, i0+rows)}, columns {@code [p0, p0+kc)} → {@code dst[at + p·MR + r]}, zero-padded to MR. */
+    static void packA(DType src, Gemm.View a, long i0, int rows, int p0, int kc, float[] dst, int at, Scratch s) {
+        long base = a.offset() + i0 * a.rowStride() + p0 * a.colStride();
+        if (Gemm.alongFirst(a.rowStride(), a.colStride(), rows, kc)) {
+            for (int p = 0; p < kc; p++) {
+                strip(src, a.segment(), base + p * a.colStride(), a.rowStride(), rows, dst, at + p * MR, s);
+                if (rows < MR) Arrays.fill(dst, at + p * MR + rows, at + (p + 1) * MR, 0f);
+            }
+            return;
+        }
+        // rows are the contiguous direction: stage MR rows, then transpose into the panel
+        float[] f = s.f;
+        for (int r = 0; r < rows; r++) strip(src, a.segment(), base + r * a.rowStride(), a.colStride(), kc, f, r * kc, s);
+        if (rows < MR) Arrays.fill(f, rows * kc, MR * kc, 0f);
+        // row by row: sequential reads, strided writes (measured faster than the other order)
+        for (int r = 0; r < MR; r++) {
+            int from = r * kc;
+            for (int p = 0; p < kc; p++) dst[at + p * MR + r] = f[from + p];
+        }
+    }
+
+    /** {@code len} elements from element {@code start} step {@code stride}, widened to F32, into {@code dst[at, at+len)}. */
+    private static void strip(DType src, MemorySegment seg, long start, long stride, int len, float[] dst, int at, Scratch s) {
+        if (src == DType.F32) {
+            if (stride == 1) MemorySegment.copy(seg, FL, start * Float.BYTES, dst, at, len);
+            else for (int q = 0; q < len; q++) dst[at + q] = seg.getAtIndex(FL, start + q * stride);
+            return;
+        }
+        boolean bf16 = src == DType.BF16;
+        if (stride == 1) {
+            MemorySegment.copy(seg, SL, start * Short.BYTES, s.h, 0, len);
+            short[] h = s.h;
+            if (bf16) for (int q = 0; q < len; q++) dst[at + q] = HostElements.bf16ToFloat(h[q]);
+            else for (int q = 0; q < len; q++) dst[at + q] = Float.float16ToFloat(h[q]);
+        } else {
+            for (int q = 0; q < len; q++) {
+                short v = seg.getAtIndex(SL, start + q * stride);
+                dst[at + q] = bf16 ? HostElements.bf16ToFloat(v) : Float.float16ToFloat(v);
+            }
+        }
+    }
+
+    /** Writes (or adds) the valid {@code rows×cols} corner of a tile to C at {@code (i0, j0)}. */
+    private static void store(float[] tile, int rows, int cols, Gemm.View c, long i0, long j0, boolean add) {
+        MemorySegment seg = c.segment();
+        long base = c.offset() + i0 * c.rowStride() + j0 * c.colStride();
+        if (cols == NR && c.colStride() == 1) {
+            for (int r = 0; r < rows; r++) {
+                long off = (base + r * c.rowStride()) * Float.BYTES;
+                for (int q = 0; q < NR; q += L) {
+                    FloatVector t = FloatVector.fromArray(F, tile, r * NR + q);
+                    long at = off + (long) q * Float.BYTES;
+                    if (add) t = t.add(FloatVector.fromMemorySegment(F, seg, at, ORDER));
+                    t.intoMemorySegment(seg, at, ORDER);
+                }
+            }
+            return;
+        }
+        for (int r = 0; r < rows; r++) {
+            long row = base + r * c.rowStride();
+            for (int j = 0; j < cols; j++) {
+                long at = row + j * c.colStride();
+                float v = tile[r * NR + j];
+                seg.setAtIndex(FL, at, add ? seg.getAtIndex(FL, at) + v : v);
+            }
+        }
+    }
+
+    /** Matrix·vector: {@code y[m] (+)= A[m×k]·x[k]} ({@code x}, {@code y} as k×1 and m×1 views). */
+    private static void gemv(DType src, int m, int k, Gemm.View a, Gemm.View x, Gemm.View y, boolean accumulate, Parallel parallel) {
+        boolean rowStrips = Gemm.alongFirst(a.colStride(), a.rowStride(), k, m);
+        // row strips: a dot product per row; column strips: long contiguous column pieces, axpy'd
+        int rowsPer = rowStrips ? Gemm.GEMV_ROWS : Gemm.GEMV_CHUNK, chunk = Gemm.GEMV_CHUNK;
+        parallel.forRange(Gemm.ceilDiv(m, rowsPer), (long) rowsPer * k, (lo, hi) -> {
+            float[] buf = new float[Math.max(rowsPer, chunk)], xs = new float[chunk];
+            float[] sums = new float[rowsPer];
+            Scratch s = new Scratch(0, Math.max(rowsPer, chunk));
+            for (long blk = lo; blk < hi; blk++) {
+                long i0 = blk * rowsPer;
+                int rows = (int) Math.min(rowsPer, m - i0);
+                Arrays.fill(sums, 0f);
+                for (int p0 = 0; p0 < k; p0 += chunk) {
+                    int len = Math.min(chunk, k - p0);
+                    strip(src, x.segment(), x.offset() + p0 * x.rowStride(), x.rowStride(), len, xs, 0, s);
+                    long base = a.offset() + i0 * a.rowStride() + p0 * a.colStride();
+                    if (rowStrips) {
+                        for (int r = 0; r < rows; r++) {
+                            strip(src, a.segment(), base + r * a.rowStride(), a.colStride(), len, buf, 0, s);
+                            sums[r] += dot(buf, xs, len);
+                        }
+                    } else {
+                        for (int q = 0; q < len; q++) {
+                            strip(src, a.segment(), base + q * a.colStride(), a.rowStride(), rows, buf, 0, s);
+                            axpy(xs[q], buf, sums, rows);
+                        }
+                    }
+                }
+                MemorySegment seg = y.segment();
+                for (int r = 0; r < rows; r++) {
+                    long at = y.offset() + (i0 + r) * y.rowStride();
+                    seg.setAtIndex(FL, at, accumulate ? seg.getAtIndex(FL, at) + sums[r] : sums[r]);
+                }
+            }
+        });
+    }
+
+    /** {@code Σ u[q]·x[q]} for {@code q < len}, four vector chains. */
+    private static float dot(float[] u, float[] x, int len) {
+        FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
+        int q = 0;
+        for (; q + 4 * L <= len; q += 4 * L) {
+            s0 = FloatVector.fromArray(F, u, q).fma(FloatVector.fromArray(F, x, q), s0);
+            s1 = FloatVector.fromArray(F, u, q + L).fma(FloatVector.fromArray(F, x, q + L), s1);
+            s2 = FloatVector.fromArray(F, u, q + 2 * L).fma(FloatVector.fromArray(F, x, q + 2 * L), s2);
+            s3 = FloatVector.fromArray(F, u, q + 3 * L).fma(FloatVector.fromArray(F, x, q + 3 * L), s3);
+        }
+        for (; q + L <= len; q += L) s0 = FloatVector.fromArray(F, u, q).fma(FloatVector.fromArray(F, x, q), s0);
+        float sum = s0.add(s1).add(s2.add(s3)).reduceLanes(VectorOperators.ADD);
+        for (; q < len; q++) sum = Math.fma(u[q], x[q], sum);
+        return sum;
+    }
+
+    /** {@code sums[r] += xv·col[r]} for {@code r < rows}. */
+    private static void axpy(float xv, float[] col, float[] sums, int rows) {
+        FloatVector xb = FloatVector.broadcast(F, xv);
+        int r = 0;
+        for (; r + L <= rows; r += L) xb.fma(FloatVector.fromArray(F, col, r), FloatVector.fromArray(F, sums, r)).intoArray(sums, r);
+        for (; r < rows; r++) sums[r] = Math.fma(xv, col[r], sums[r]);
+    }
+
+    private static void fill(Gemm.View c, int m, int n) {
+        for (long i = 0; i < m; i++) for (long j = 0; j < n; j++) c.segment().setAtIndex(FL, c.offset() + i * c.rowStride() + j * c.colStride(), 0f);
+    }
+}
