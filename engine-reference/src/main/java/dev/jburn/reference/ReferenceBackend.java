@@ -35,6 +35,8 @@ final class ReferenceBackend implements Backend {
     private final MovementKernels movement;
     private final IndexKernels indexing;
     private final DotKernels dots;
+    private final ConvKernels convs;
+    private final WindowKernels windows;
 
     ReferenceBackend(EngineConfig config) {
         this.config = config;
@@ -46,6 +48,8 @@ final class ReferenceBackend implements Backend {
         this.movement = new MovementKernels(parallel, config);
         this.indexing = new IndexKernels(parallel, config);
         this.dots = new DotKernels(parallel, config, movement);
+        this.convs = new ConvKernels(parallel, config);
+        this.windows = new WindowKernels(parallel, config);
     }
 
     EngineConfig config() { return config; }
@@ -110,11 +114,11 @@ final class ReferenceBackend implements Backend {
 
     @Override public Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) { return dots.dot(a, contractA, batchA, b, contractB, batchB, out); }
 
-    @Override public Buffer conv(Operand input, Operand kernel, ConvSpec spec, DType out) { throw new JBurnException("conv", NOT_BUILT); }
+    @Override public Buffer conv(Operand input, Operand kernel, ConvSpec spec, DType out) { return convs.conv(input, kernel, spec, out); }
 
-    @Override public Buffer windowReduce(WindowOp op, Operand x, WindowSpec spec) { throw new JBurnException(op.opName(), NOT_BUILT); }
+    @Override public Buffer windowReduce(WindowOp op, Operand x, WindowSpec spec) { return windows.windowReduce(op, x, spec); }
 
-    @Override public Buffer windowScatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) { throw new JBurnException(op.opName(), NOT_BUILT); }
+    @Override public Buffer windowScatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) { return windows.windowScatter(op, x, source, init, spec); }
 
     @Override public Buffer cholesky(Operand a) { throw new JBurnException("cholesky", NOT_BUILT); }
 
