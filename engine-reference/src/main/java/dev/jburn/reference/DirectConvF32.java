@@ -31,6 +31,8 @@ final class DirectConvF32 {
     private static final int TILE = NX * L;
     /** Floats of padded input a task copies at most (about 192 KB, so it stays in L2). */
     private static final long REGION_FLOATS = 48 * 1024;
+    /** Weight bytes of a group of channel blocks kept in L1 beside a tile's input. */
+    private static final long L1_WEIGHT_BYTES = 12 * 1024;
     private static final long VBYTES = (long) L * Float.BYTES;
     private static final ValueLayout.OfFloat FL = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final java.nio.ByteOrder ORDER = java.nio.ByteOrder.nativeOrder();
@@ -97,6 +99,8 @@ final class DirectConvF32 {
         int chunks = (int) ((rows + perTask - 1) / perTask);
         long tasks = images * chunks;
         int blocks = (g.og + NO - 1) / NO;
+        long blockWeightBytes = (long) g.cg * taps * NO * Float.BYTES;
+        int group = blockWeightBytes <= L1_WEIGHT_BYTES / 2 ? (int) (L1_WEIGHT_BYTES / blockWeightBytes) : blocks;
         int spanCap = spanCapacity(rowStart, perTask, outLast);
         long regionCap = (long) spanCap + maxTap + TILE;
         if ((long) g.cg * regionCap > Integer.MAX_VALUE - 16) return false;
@@ -122,22 +126,26 @@ final class DirectConvF32 {
                 int[] offs = taps == 1 ? channelOffsets : tapOff;
                 int outerLoop = taps == 1 ? 1 : g.cg;
                 long outChannel0 = (long) b * g.outChannels + (long) grp * g.og;
-                int row = r0;
-                // Positions outer, channel blocks inner: a tile's input rows stay in L1 across the blocks.
-                for (int q = 0; q < span; q += TILE) {
-                    int q0 = qa + q;
-                    while (row < r1 && rowStart[row] + outLast <= q0) row++;
-                    for (int blk = 0; blk < blocks; blk++) {
-                        int wBase = (grp * blocks + blk) * g.cg * taps * NO;
-                        int valid = Math.min(NO, g.og - blk * NO);
-                        long outBase = (outChannel0 + (long) blk * NO) * g.outPlane;
-                        if (dense && valid == NO && q0 + TILE <= qb) {
-                            // no dropped positions: the tile is one contiguous run of every channel's output plane
-                            tile(region, q, len, weights, wBase, outerLoop, offs, null, dst, (outBase + q0) * Float.BYTES,
-                                    g.outPlane * Float.BYTES);
-                        } else {
-                            tile(region, q, len, weights, wBase, outerLoop, offs, tile, null, 0, 0);
-                            flush(tile, valid, dst, outBase, g.outPlane, q0, rowStart, row, r1, outLast);
+                // Positions outer, channel blocks inner, so a tile's input stays in L1 across the blocks; small
+                // kernels go in groups of blocks whose weights fit L1 beside it.
+                for (int g0 = 0; g0 < blocks; g0 += group) {
+                    int g1 = Math.min(blocks, g0 + group);
+                    int row = r0;
+                    for (int q = 0; q < span; q += TILE) {
+                        int q0 = qa + q;
+                        while (row < r1 && rowStart[row] + outLast <= q0) row++;
+                        for (int blk = g0; blk < g1; blk++) {
+                            int wBase = (grp * blocks + blk) * g.cg * taps * NO;
+                            int valid = Math.min(NO, g.og - blk * NO);
+                            long outBase = (outChannel0 + (long) blk * NO) * g.outPlane;
+                            if (dense && valid == NO && q0 + TILE <= qb) {
+                                // no dropped positions: the tile is one contiguous run of every channel's output plane
+                                tile(region, q, len, weights, wBase, outerLoop, offs, null, dst, (outBase + q0) * Float.BYTES,
+                                        g.outPlane * Float.BYTES);
+                            } else {
+                                tile(region, q, len, weights, wBase, outerLoop, offs, tile, null, 0, 0);
+                                flush(tile, valid, dst, outBase, g.outPlane, q0, rowStart, row, r1, outLast);
+                            }
                         }
                     }
                 }

@@ -14,7 +14,7 @@ import java.util.Arrays;
  * F32 pooling over the last two axes ({@link PoolPlan}), one output row at a time: first the
  * window rows are combined column by column into a padded row buffer (contiguous vector loads of
  * the input rows), then each output vector combines the window columns of that buffer —
- * contiguous loads for stride 1, gathers for larger strides. Padding holds the identity.
+ * contiguous loads for stride 1, an even-lane shuffle of two loads for stride 2, gathers beyond. Padding holds the identity.
  * (PoolingF64 is the same code for doubles; keep the two in step.)
  */
 final class PoolingF32 {
@@ -22,6 +22,8 @@ final class PoolingF32 {
 
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    /** Lane indexes 0, 2, 4, ...: the even lanes of two concatenated vectors (stride-2 windows without a gather). */
+    private static final FloatVector EVEN = FloatVector.fromArray(S, evenIndexes(), 0);
     private static final int BYTES = Float.BYTES;
 
     static void run(ReduceOp op, MemorySegment src, MemorySegment dst, PoolPlan p, Parallel parallel) {
@@ -78,12 +80,22 @@ final class PoolingF32 {
             FloatVector v = identity;
             for (int k = 0; k < p.kw(); k++) {
                 int at = ox * sw + k * p.dw();
-                v = combine(code, v, sw == 1 ? FloatVector.fromArray(S, row, at) : FloatVector.fromArray(S, row, at, gather, 0));
+                FloatVector x;
+                if (sw == 1) x = FloatVector.fromArray(S, row, at);
+                else if (sw == 2) x = EVEN.selectFrom(FloatVector.fromArray(S, row, at), FloatVector.fromArray(S, row, at + lanes));
+                else x = FloatVector.fromArray(S, row, at, gather, 0);
+                v = combine(code, v, x);
             }
             long off = (outBase + ox) * BYTES;
             if (ox + lanes <= ow) v.intoMemorySegment(dst, off, ORDER);
             else v.intoMemorySegment(dst, off, ORDER, S.indexInRange(ox, ow));
         }
+    }
+
+    private static float[] evenIndexes() {
+        float[] idx = new float[S.length()];
+        for (int i = 0; i < idx.length; i++) idx[i] = 2 * i;
+        return idx;
     }
 
     private static final int SUM = 0, PRODUCT = 1, MAX = 2, MIN = 3;

@@ -14,7 +14,7 @@ import java.util.Arrays;
  * F64 pooling over the last two axes ({@link PoolPlan}), one output row at a time: first the
  * window rows are combined column by column into a padded row buffer (contiguous vector loads of
  * the input rows), then each output vector combines the window columns of that buffer —
- * contiguous loads for stride 1, gathers for larger strides. Padding holds the identity.
+ * contiguous loads for stride 1, an even-lane shuffle of two loads for stride 2, gathers beyond. Padding holds the identity.
  * (PoolingF32 is the same code for floats; keep the two in step.)
  */
 final class PoolingF64 {
@@ -22,6 +22,8 @@ final class PoolingF64 {
 
     private static final VectorSpecies<Double> S = DoubleVector.SPECIES_PREFERRED;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    /** Lane indexes 0, 2, 4, ...: the even lanes of two concatenated vectors (stride-2 windows without a gather). */
+    private static final DoubleVector EVEN = DoubleVector.fromArray(S, evenIndexes(), 0);
     private static final int BYTES = Double.BYTES;
 
     static void run(ReduceOp op, MemorySegment src, MemorySegment dst, PoolPlan p, Parallel parallel) {
@@ -78,12 +80,22 @@ final class PoolingF64 {
             DoubleVector v = identity;
             for (int k = 0; k < p.kw(); k++) {
                 int at = ox * sw + k * p.dw();
-                v = combine(code, v, sw == 1 ? DoubleVector.fromArray(S, row, at) : DoubleVector.fromArray(S, row, at, gather, 0));
+                DoubleVector x;
+                if (sw == 1) x = DoubleVector.fromArray(S, row, at);
+                else if (sw == 2) x = EVEN.selectFrom(DoubleVector.fromArray(S, row, at), DoubleVector.fromArray(S, row, at + lanes));
+                else x = DoubleVector.fromArray(S, row, at, gather, 0);
+                v = combine(code, v, x);
             }
             long off = (outBase + ox) * BYTES;
             if (ox + lanes <= ow) v.intoMemorySegment(dst, off, ORDER);
             else v.intoMemorySegment(dst, off, ORDER, S.indexInRange(ox, ow));
         }
+    }
+
+    private static double[] evenIndexes() {
+        double[] idx = new double[S.length()];
+        for (int i = 0; i < idx.length; i++) idx[i] = 2 * i;
+        return idx;
     }
 
     private static final int SUM = 0, PRODUCT = 1, MAX = 2, MIN = 3;

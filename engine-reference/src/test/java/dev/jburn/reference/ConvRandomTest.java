@@ -37,7 +37,8 @@ class ConvRandomTest {
     void largerDirectAndIm2colShapes() {
         Random rnd = new Random(32);
         // big enough for the register tiles, parallel splits and partial channel blocks
-        int[][] shapes = {{2, 5, 19, 23, 7, 3, 3}, {1, 16, 12, 40, 9, 1, 1}, {3, 3, 30, 17, 13, 5, 2}};
+        int[][] shapes = {{2, 5, 19, 23, 7, 3, 3}, {1, 16, 12, 40, 9, 1, 1}, {3, 3, 30, 17, 13, 5, 2}, {2, 20, 9, 30, 50, 1, 1},
+                {1, 7, 33, 5, 13, 3, 1}};
         for (int[] s : shapes) {
             for (int stride = 1; stride <= 2; stride++) {
                 ConvReference.Case c = new ConvReference.Case(new int[] {s[0], s[1], s[2], s[3]}, new int[] {s[4], s[1], s[5], s[6]},
