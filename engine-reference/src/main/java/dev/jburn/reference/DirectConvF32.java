@@ -15,7 +15,7 @@ import java.lang.foreign.ValueLayout;
  * of consecutive inputs, across row ends too. A task (image, group, run of output rows) copies
  * the part of the padded planes that its run reads into a heap buffer (cache-warm, no bounds
  * logic in the kernel), then computes whole runs — the few positions past each row's end are
- * computed and dropped — with a 6-channel × 4-vector register tile:
+ * computed and dropped — with an 8-channel × 3-vector register tile:
  * {@code acc[j][x] = fma(in[q + tap + x·L], w[o+j, c, tap], acc[j][x])} over channels, then taps.
  * Every output sums channel-major, taps row-major, in F32 with fma.
  */
@@ -25,9 +25,9 @@ final class DirectConvF32 {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
     /** Output channels per register tile. */
-    private static final int NO = 6;
+    private static final int NO = 8;
     /** Vectors of output positions per register tile. */
-    private static final int NX = 4;
+    private static final int NX = 3;
     private static final int TILE = NX * L;
     /** Floats of padded input a task copies at most (about 192 KB, so it stays in L2). */
     private static final long REGION_FLOATS = 48 * 1024;
@@ -155,60 +155,79 @@ final class DirectConvF32 {
     }
 
     /**
-     * One register tile: 6 output channels × {@code TILE} positions starting at {@code inPos} of each
-     * channel's run in {@code in} (runs {@code plane} apart); {@code out[j·TILE + p]} gets channel {@code j}.
+     * One register tile: 8 output channels × {@code TILE} positions starting at {@code inPos} of each
+     * channel's run in {@code in} (runs {@code plane} apart), summing channels × taps; the result goes to
+     * {@code out[j·TILE + p]} for channel {@code j}, or, when {@code dst} is given, straight to {@code dst}
+     * (channel {@code j} at byte {@code dstByte + j·chanBytes}).
      */
     private static void tile(float[] in, int inPos, int plane, float[] w, int wBase, int channels, int[] tapOff, float[] out,
                              MemorySegment dst, long dstByte, long chanBytes) {
         FloatVector a00 = FloatVector.zero(S);
-        FloatVector a01 = a00, a02 = a00, a03 = a00, a10 = a00, a11 = a00, a12 = a00;
-        FloatVector a13 = a00, a20 = a00, a21 = a00, a22 = a00, a23 = a00, a30 = a00;
-        FloatVector a31 = a00, a32 = a00, a33 = a00, a40 = a00, a41 = a00, a42 = a00;
-        FloatVector a43 = a00, a50 = a00, a51 = a00, a52 = a00, a53 = a00;
+        FloatVector a01 = a00, a02 = a00, a10 = a00, a11 = a00, a12 = a00, a20 = a00;
+        FloatVector a21 = a00, a22 = a00, a30 = a00, a31 = a00, a32 = a00, a40 = a00;
+        FloatVector a41 = a00, a42 = a00, a50 = a00, a51 = a00, a52 = a00, a60 = a00;
+        FloatVector a61 = a00, a62 = a00, a70 = a00, a71 = a00, a72 = a00;
         int taps = tapOff.length;
         int wi = wBase;
         for (int c = 0; c < channels; c++) {
             int cBase = inPos + c * plane;
             for (int tp = 0; tp < taps; tp++, wi += NO) {
                 int p = cBase + tapOff[tp];
-                FloatVector x0 = FloatVector.fromArray(S, in, p);
-                FloatVector x1 = FloatVector.fromArray(S, in, p + L);
+                FloatVector x0 = FloatVector.fromArray(S, in, p + 0 * L);
+                FloatVector x1 = FloatVector.fromArray(S, in, p + 1 * L);
                 FloatVector x2 = FloatVector.fromArray(S, in, p + 2 * L);
-                FloatVector x3 = FloatVector.fromArray(S, in, p + 3 * L);
-                FloatVector w0 = FloatVector.broadcast(S, w[wi]);
-                a00 = x0.fma(w0, a00); a01 = x1.fma(w0, a01); a02 = x2.fma(w0, a02); a03 = x3.fma(w0, a03);
+                FloatVector w0 = FloatVector.broadcast(S, w[wi + 0]);
+                a00 = x0.fma(w0, a00); a01 = x1.fma(w0, a01); a02 = x2.fma(w0, a02);
                 FloatVector w1 = FloatVector.broadcast(S, w[wi + 1]);
-                a10 = x0.fma(w1, a10); a11 = x1.fma(w1, a11); a12 = x2.fma(w1, a12); a13 = x3.fma(w1, a13);
+                a10 = x0.fma(w1, a10); a11 = x1.fma(w1, a11); a12 = x2.fma(w1, a12);
                 FloatVector w2 = FloatVector.broadcast(S, w[wi + 2]);
-                a20 = x0.fma(w2, a20); a21 = x1.fma(w2, a21); a22 = x2.fma(w2, a22); a23 = x3.fma(w2, a23);
+                a20 = x0.fma(w2, a20); a21 = x1.fma(w2, a21); a22 = x2.fma(w2, a22);
                 FloatVector w3 = FloatVector.broadcast(S, w[wi + 3]);
-                a30 = x0.fma(w3, a30); a31 = x1.fma(w3, a31); a32 = x2.fma(w3, a32); a33 = x3.fma(w3, a33);
+                a30 = x0.fma(w3, a30); a31 = x1.fma(w3, a31); a32 = x2.fma(w3, a32);
                 FloatVector w4 = FloatVector.broadcast(S, w[wi + 4]);
-                a40 = x0.fma(w4, a40); a41 = x1.fma(w4, a41); a42 = x2.fma(w4, a42); a43 = x3.fma(w4, a43);
+                a40 = x0.fma(w4, a40); a41 = x1.fma(w4, a41); a42 = x2.fma(w4, a42);
                 FloatVector w5 = FloatVector.broadcast(S, w[wi + 5]);
-                a50 = x0.fma(w5, a50); a51 = x1.fma(w5, a51); a52 = x2.fma(w5, a52); a53 = x3.fma(w5, a53);
+                a50 = x0.fma(w5, a50); a51 = x1.fma(w5, a51); a52 = x2.fma(w5, a52);
+                FloatVector w6 = FloatVector.broadcast(S, w[wi + 6]);
+                a60 = x0.fma(w6, a60); a61 = x1.fma(w6, a61); a62 = x2.fma(w6, a62);
+                FloatVector w7 = FloatVector.broadcast(S, w[wi + 7]);
+                a70 = x0.fma(w7, a70); a71 = x1.fma(w7, a71); a72 = x2.fma(w7, a72);
             }
         }
         if (dst == null) {
-            a00.intoArray(out, 0 * L); a01.intoArray(out, 1 * L); a02.intoArray(out, 2 * L); a03.intoArray(out, 3 * L);
-            a10.intoArray(out, 4 * L); a11.intoArray(out, 5 * L); a12.intoArray(out, 6 * L); a13.intoArray(out, 7 * L);
-            a20.intoArray(out, 8 * L); a21.intoArray(out, 9 * L); a22.intoArray(out, 10 * L); a23.intoArray(out, 11 * L);
-            a30.intoArray(out, 12 * L); a31.intoArray(out, 13 * L); a32.intoArray(out, 14 * L); a33.intoArray(out, 15 * L);
-            a40.intoArray(out, 16 * L); a41.intoArray(out, 17 * L); a42.intoArray(out, 18 * L); a43.intoArray(out, 19 * L);
-            a50.intoArray(out, 20 * L); a51.intoArray(out, 21 * L); a52.intoArray(out, 22 * L); a53.intoArray(out, 23 * L);
+            a00.intoArray(out, 0 * L); a01.intoArray(out, 1 * L); a02.intoArray(out, 2 * L);
+            a10.intoArray(out, 3 * L); a11.intoArray(out, 4 * L); a12.intoArray(out, 5 * L);
+            a20.intoArray(out, 6 * L); a21.intoArray(out, 7 * L); a22.intoArray(out, 8 * L);
+            a30.intoArray(out, 9 * L); a31.intoArray(out, 10 * L); a32.intoArray(out, 11 * L);
+            a40.intoArray(out, 12 * L); a41.intoArray(out, 13 * L); a42.intoArray(out, 14 * L);
+            a50.intoArray(out, 15 * L); a51.intoArray(out, 16 * L); a52.intoArray(out, 17 * L);
+            a60.intoArray(out, 18 * L); a61.intoArray(out, 19 * L); a62.intoArray(out, 20 * L);
+            a70.intoArray(out, 21 * L); a71.intoArray(out, 22 * L); a72.intoArray(out, 23 * L);
         } else {
-            long o0 = dstByte;
-            a00.intoMemorySegment(dst, o0, ORDER); a01.intoMemorySegment(dst, o0 + 1 * VBYTES, ORDER); a02.intoMemorySegment(dst, o0 + 2 * VBYTES, ORDER); a03.intoMemorySegment(dst, o0 + 3 * VBYTES, ORDER);
+            long o0 = dstByte + 0 * chanBytes;
+            a00.intoMemorySegment(dst, o0 + 0 * VBYTES, ORDER); a01.intoMemorySegment(dst, o0 + 1 * VBYTES, ORDER);
+            a02.intoMemorySegment(dst, o0 + 2 * VBYTES, ORDER);
             long o1 = dstByte + 1 * chanBytes;
-            a10.intoMemorySegment(dst, o1, ORDER); a11.intoMemorySegment(dst, o1 + 1 * VBYTES, ORDER); a12.intoMemorySegment(dst, o1 + 2 * VBYTES, ORDER); a13.intoMemorySegment(dst, o1 + 3 * VBYTES, ORDER);
+            a10.intoMemorySegment(dst, o1 + 0 * VBYTES, ORDER); a11.intoMemorySegment(dst, o1 + 1 * VBYTES, ORDER);
+            a12.intoMemorySegment(dst, o1 + 2 * VBYTES, ORDER);
             long o2 = dstByte + 2 * chanBytes;
-            a20.intoMemorySegment(dst, o2, ORDER); a21.intoMemorySegment(dst, o2 + 1 * VBYTES, ORDER); a22.intoMemorySegment(dst, o2 + 2 * VBYTES, ORDER); a23.intoMemorySegment(dst, o2 + 3 * VBYTES, ORDER);
+            a20.intoMemorySegment(dst, o2 + 0 * VBYTES, ORDER); a21.intoMemorySegment(dst, o2 + 1 * VBYTES, ORDER);
+            a22.intoMemorySegment(dst, o2 + 2 * VBYTES, ORDER);
             long o3 = dstByte + 3 * chanBytes;
-            a30.intoMemorySegment(dst, o3, ORDER); a31.intoMemorySegment(dst, o3 + 1 * VBYTES, ORDER); a32.intoMemorySegment(dst, o3 + 2 * VBYTES, ORDER); a33.intoMemorySegment(dst, o3 + 3 * VBYTES, ORDER);
+            a30.intoMemorySegment(dst, o3 + 0 * VBYTES, ORDER); a31.intoMemorySegment(dst, o3 + 1 * VBYTES, ORDER);
+            a32.intoMemorySegment(dst, o3 + 2 * VBYTES, ORDER);
             long o4 = dstByte + 4 * chanBytes;
-            a40.intoMemorySegment(dst, o4, ORDER); a41.intoMemorySegment(dst, o4 + 1 * VBYTES, ORDER); a42.intoMemorySegment(dst, o4 + 2 * VBYTES, ORDER); a43.intoMemorySegment(dst, o4 + 3 * VBYTES, ORDER);
+            a40.intoMemorySegment(dst, o4 + 0 * VBYTES, ORDER); a41.intoMemorySegment(dst, o4 + 1 * VBYTES, ORDER);
+            a42.intoMemorySegment(dst, o4 + 2 * VBYTES, ORDER);
             long o5 = dstByte + 5 * chanBytes;
-            a50.intoMemorySegment(dst, o5, ORDER); a51.intoMemorySegment(dst, o5 + 1 * VBYTES, ORDER); a52.intoMemorySegment(dst, o5 + 2 * VBYTES, ORDER); a53.intoMemorySegment(dst, o5 + 3 * VBYTES, ORDER);
+            a50.intoMemorySegment(dst, o5 + 0 * VBYTES, ORDER); a51.intoMemorySegment(dst, o5 + 1 * VBYTES, ORDER);
+            a52.intoMemorySegment(dst, o5 + 2 * VBYTES, ORDER);
+            long o6 = dstByte + 6 * chanBytes;
+            a60.intoMemorySegment(dst, o6 + 0 * VBYTES, ORDER); a61.intoMemorySegment(dst, o6 + 1 * VBYTES, ORDER);
+            a62.intoMemorySegment(dst, o6 + 2 * VBYTES, ORDER);
+            long o7 = dstByte + 7 * chanBytes;
+            a70.intoMemorySegment(dst, o7 + 0 * VBYTES, ORDER); a71.intoMemorySegment(dst, o7 + 1 * VBYTES, ORDER);
+            a72.intoMemorySegment(dst, o7 + 2 * VBYTES, ORDER);
         }
     }
 

@@ -69,6 +69,27 @@ final class WindowGeometry {
         return off;
     }
 
+    /**
+     * The input offsets of every non-padding element of the window at {@code outCoord}, in row-major
+     * window order, into {@code out}; returns their count. {@code k} is scratch of length rank.
+     */
+    int offsets(int[] outCoord, int[] k, long[] out) {
+        java.util.Arrays.fill(k, 0);
+        int n = 0;
+        for (long e = 0; e < windowSize; e++) {
+            long off = 0;
+            int a = 0;
+            for (; a < rank; a++) {
+                int idx = table[a][outCoord[a] * winDims[a] + k[a]];
+                if (idx < 0) break;
+                off += idx * inStrides[a];
+            }
+            if (a == rank) out[n++] = off;
+            next(k, winDims);
+        }
+        return n;
+    }
+
     /** Advances a row-major coordinate over {@code dims}. */
     static void next(int[] coord, int[] dims) {
         for (int a = dims.length - 1; a >= 0; a--) {

@@ -18,7 +18,8 @@ import java.util.Arrays;
  * Window reductions and window scatters. The oracle walks each window in row-major order
  * ({@link WindowGeometry}), accumulating floats in a double and integers in a wrapping long
  * (U64 compared unsigned), and rounds once on write. With vector kernels on, F32/F64 pooling
- * over the last two axes goes to {@link PoolingF32}/{@link PoolingF64}.
+ * over the last two axes goes to {@link PoolingF32}/{@link PoolingF64}, and windows that leave
+ * the trailing axes alone (channels last) to {@link ChannelPooling}.
  *
  * <p>Scatter: each window picks the position of its max (min) — the last one among ties, a NaN
  * over every number (the last NaN), never a padding position — and its source value is added
@@ -47,6 +48,12 @@ final class WindowKernels {
             if (plan != null) {
                 if (t == DType.F32) PoolingF32.run(red, src, dst, plan, parallel);
                 else PoolingF64.run(red, src, dst, plan, parallel);
+                return result;
+            }
+            ChannelPooling.Plan blocks = ChannelPooling.of(x.shape(), spec, 8);
+            if (blocks != null) {
+                if (t == DType.F32) ChannelPooling.f32(red, src, dst, blocks, parallel);
+                else ChannelPooling.f64(red, src, dst, blocks, parallel);
                 return result;
             }
         }

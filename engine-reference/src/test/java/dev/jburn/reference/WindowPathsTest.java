@@ -44,6 +44,23 @@ class WindowPathsTest {
         return new Case(dims, window, WindowOptions.defaults().withStrides(strides).withDilations(dil).withPadding(p));
     }
 
+    /** Channels-last pooling (window {@code [1, kh, kw, 1]} and the like), so the block kernels run. */
+    private static Case channelsLast(Random rnd) {
+        int rank = 3 + rnd.nextInt(2);
+        int[] dims = new int[rank], window = new int[rank], strides = new int[rank], dil = new int[rank];
+        int[][] pad = new int[rank][];
+        for (int a = 0; a < rank; a++) {
+            boolean spatial = a > 0 && a < rank - 1;
+            dims[a] = a == rank - 1 ? 1 + rnd.nextInt(40) : 1 + rnd.nextInt(spatial ? 9 : 3);
+            window[a] = spatial ? 1 + rnd.nextInt(Math.min(dims[a], 3)) : 1;
+            strides[a] = spatial ? 1 + rnd.nextInt(2) : 1;
+            dil[a] = spatial && dims[a] > 2 * window[a] ? 1 + rnd.nextInt(2) : 1;
+            pad[a] = spatial ? new int[] {rnd.nextInt(2), rnd.nextInt(2)} : new int[] {0, 0};
+        }
+        Padding p = rnd.nextBoolean() ? Padding.SAME : Padding.explicit(pad);
+        return new Case(dims, window, WindowOptions.defaults().withStrides(strides).withDilations(dil).withPadding(p));
+    }
+
     /** Windows on any axis (the generic kernels). */
     private static Case general(Random rnd) {
         int rank = 1 + rnd.nextInt(4);
@@ -62,8 +79,8 @@ class WindowPathsTest {
     void floatPoolingMatchesTheOracle() {
         Random rnd = new Random(21);
         for (int trial = 0; trial < 120; trial++) {
-            Case c = trial % 4 == 3 ? general(rnd) : pooling(rnd);
-            DType t = trial % 2 == 0 ? DType.F32 : DType.F64;
+            Case c = trial % 4 == 3 ? general(rnd) : trial % 4 == 2 ? channelsLast(rnd) : pooling(rnd);
+            DType t = (trial / 4) % 2 == 0 ? DType.F32 : DType.F64;
             Tensor x = randomFloat(rnd, t, c.dims);
             Tensor ox = x.to(ORACLE);
             for (Engine e : FAST) {
@@ -98,7 +115,7 @@ class WindowPathsTest {
     void scatterPathsAgree() {
         Random rnd = new Random(23);
         for (int trial = 0; trial < 60; trial++) {
-            Case c = trial % 2 == 0 ? general(rnd) : pooling(rnd);
+            Case c = trial % 3 == 0 ? general(rnd) : trial % 3 == 1 ? channelsLast(rnd) : pooling(rnd);
             WindowOptions o = c.opts.withDilations(1);
             DType t = trial % 3 == 0 ? DType.S32 : trial % 3 == 1 ? DType.F32 : DType.F64;
             // few distinct values, so ties are common
