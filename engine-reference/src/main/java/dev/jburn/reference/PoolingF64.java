@@ -12,10 +12,10 @@ import java.util.Arrays;
 
 /**
  * F64 pooling over the last two axes ({@link PoolPlan}), one output row at a time: first the
- * window rows are combined column by column into a padded row buffer (contiguous vector loads of
- * the input rows), then each output vector combines the window columns of that buffer —
- * contiguous loads for stride 1, an even-lane shuffle of two loads for stride 2, gathers beyond. Padding holds the identity.
- * (PoolingF32 is the same code for floats; keep the two in step.)
+ * window rows are combined into a padded row buffer, one input row after the other (adjacent
+ * rows, so one sequential read), then each output vector combines the window columns of that
+ * buffer: contiguous loads for stride 1, an even-lane shuffle of two loads for stride 2, gathers
+ * beyond. Padding holds the identity. (PoolingF32 is the same code for floats; keep the two in step.)
  */
 final class PoolingF64 {
     private PoolingF64() {}
@@ -48,28 +48,32 @@ final class PoolingF64 {
 
     /** {@code row[padLeft + x]} = the window rows of output row {@code oy} combined at column {@code x}. */
     private static void vertical(int code, MemorySegment src, long planeBase, int oy, PoolPlan p, double[] row, DoubleVector identity) {
-        int w = p.w(), lanes = S.length(), upper = S.loopBound(w);
+        int w = p.w(), lanes = S.length(), upper = S.loopBound(w), left = p.padLeft();
         int[] rows = p.rowTable();
         int base = oy * p.kh();
-        int x = 0;
-        for (; x < upper; x += lanes) {
-            DoubleVector v = identity;
-            for (int k = 0; k < p.kh(); k++) {
-                int iy = rows[base + k];
-                if (iy < 0) continue;
-                v = combine(code, v, DoubleVector.fromMemorySegment(S, src, (planeBase + (long) iy * w + x) * BYTES, ORDER));
+        boolean first = true;
+        // One input row at a time: consecutive window rows are adjacent in memory, so this is one sequential read.
+        for (int k = 0; k < p.kh(); k++) {
+            int iy = rows[base + k];
+            if (iy < 0) continue;
+            long rowByte = (planeBase + (long) iy * w) * BYTES;
+            int x = 0;
+            for (; x < upper; x += lanes) {
+                DoubleVector acc = first ? identity : DoubleVector.fromArray(S, row, left + x);
+                combine(code, acc, DoubleVector.fromMemorySegment(S, src, rowByte + (long) x * BYTES, ORDER)).intoArray(row, left + x);
             }
-            v.intoArray(row, p.padLeft() + x);
+            if (x < w) {
+                VectorMask<Double> m = S.indexInRange(x, w);
+                DoubleVector acc = first ? identity : DoubleVector.fromArray(S, row, left + x, m);
+                combine(code, acc, DoubleVector.fromMemorySegment(S, src, rowByte + (long) x * BYTES, ORDER, m)).intoArray(row, left + x, m);
+            }
+            first = false;
         }
-        if (x < w) {
-            VectorMask<Double> m = S.indexInRange(x, w);
-            DoubleVector v = identity;
-            for (int k = 0; k < p.kh(); k++) {
-                int iy = rows[base + k];
-                if (iy < 0) continue;
-                v = combine(code, v, DoubleVector.fromMemorySegment(S, src, (planeBase + (long) iy * w + x) * BYTES, ORDER, m));
-            }
-            v.intoArray(row, p.padLeft() + x, m);
+        if (first) {
+            // every window row is padding
+            int x = 0;
+            for (; x < upper; x += lanes) identity.intoArray(row, left + x);
+            if (x < w) identity.intoArray(row, left + x, S.indexInRange(x, w));
         }
     }
 
