@@ -104,6 +104,10 @@ class ConvTest {
             Tensor y = noChannels.conv(Tensor.iota(Shape.of(3, 0, 2), DType.F32).to(e));
             assertEquals(Shape.of(2, 3, 4), y.shape());
             assertArrayEquals(new float[24], y.toFloatArray());
+            // an empty spatial axis with padding: the kernel sees only padding
+            Tensor noSpace = Tensor.iota(Shape.of(1, 1, 0), DType.F32).to(e).conv(Tensor.of(2f).reshape(1, 1, 1).to(e),
+                    DEF.withPadding(Padding.symmetric(1)));
+            assertArrayEquals(new float[] {0, 0}, noSpace.toFloatArray());
             assertEquals(Shape.of(1, 0, 4), Tensor.iota(Shape.of(1, 2, 5), DType.F32).to(e)
                     .conv(Tensor.iota(Shape.of(0, 2, 2), DType.F32).to(e)).shape());
         }

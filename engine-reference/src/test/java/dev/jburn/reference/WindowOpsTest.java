@@ -141,6 +141,12 @@ class WindowOpsTest {
             // an empty axis pools to an empty axis
             Tensor empty = Tensor.iota(Shape.of(0, 3, 4), DType.F32).to(e);
             assertEquals(Shape.of(0, 3, 2), empty.windowSum(new int[] {1, 1, 2}, DEF.withStrides(1, 1, 2)).shape());
+            Tensor emptyScatter = empty.windowScatterMax(Tensor.iota(Shape.of(0, 3, 2), DType.F32).to(e), 0, new int[] {1, 1, 2},
+                    DEF.withStrides(1, 1, 2));
+            assertEquals(Shape.of(0, 3, 4), emptyScatter.shape());
+            // an empty axis with padding: windows over padding only
+            assertArrayEquals(new float[] {0, 0}, Tensor.iota(Shape.of(0), DType.F32).to(e).windowSum(new int[] {1},
+                    DEF.withPadding(Padding.symmetric(1))).toFloatArray());
             assertEquals(Shape.of(2), Tensor.of(1f, 2f, 3f, 4f).to(e).windowMax(new int[] {4},
                     DEF.withPadding(Padding.explicit(new int[] {1, 0}))).shape());
         }
