@@ -36,6 +36,8 @@ final class ReferenceBackend implements Backend {
     private final IndexKernels indexing;
     private final DotKernels dots;
     private final LinalgKernels linalg;
+    private final ConvKernels convs;
+    private final WindowKernels windows;
 
     ReferenceBackend(EngineConfig config) {
         this.config = config;
@@ -48,6 +50,8 @@ final class ReferenceBackend implements Backend {
         this.indexing = new IndexKernels(parallel, config);
         this.dots = new DotKernels(parallel, config, movement);
         this.linalg = new LinalgKernels(parallel, config);
+        this.convs = new ConvKernels(parallel, config);
+        this.windows = new WindowKernels(parallel, config);
     }
 
     EngineConfig config() { return config; }
@@ -112,11 +116,11 @@ final class ReferenceBackend implements Backend {
 
     @Override public Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) { return dots.dot(a, contractA, batchA, b, contractB, batchB, out); }
 
-    @Override public Buffer conv(Operand input, Operand kernel, ConvSpec spec, DType out) { throw new JBurnException("conv", NOT_BUILT); }
+    @Override public Buffer conv(Operand input, Operand kernel, ConvSpec spec, DType out) { return convs.conv(input, kernel, spec, out); }
 
-    @Override public Buffer windowReduce(WindowOp op, Operand x, WindowSpec spec) { throw new JBurnException(op.opName(), NOT_BUILT); }
+    @Override public Buffer windowReduce(WindowOp op, Operand x, WindowSpec spec) { return windows.windowReduce(op, x, spec); }
 
-    @Override public Buffer windowScatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) { throw new JBurnException(op.opName(), NOT_BUILT); }
+    @Override public Buffer windowScatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) { return windows.windowScatter(op, x, source, init, spec); }
 
     @Override public Buffer cholesky(Operand a) { return linalg.cholesky(a); }
 
