@@ -24,7 +24,9 @@ final class DotOps {
 
     /** Nx dot/6. */
     static Tensor dot(Tensor a, int[] contractA, int[] batchA, Tensor b, int[] contractB, int[] batchB) {
-        ShapeOps.requireSameEngine(OP, a, b);
+        Tensor[] on = CommonEngine.of(OP, a, b);
+        a = on[0];
+        b = on[1];
         Shape sa = a.shape();
         Shape sb = b.shape();
         int[] ca = sa.normalizeAxes(OP, contractA);

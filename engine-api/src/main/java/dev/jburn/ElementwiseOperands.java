@@ -7,27 +7,12 @@ import dev.jburn.spi.Operand;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Backend operands for the front end: engine checks, casts to a compute type and Java scalars
+ * Backend operands for the front end: casts to a compute type and Java scalars
  * placed on an engine. Temporaries made here are plain buffers (no {@link Tensor}, no cleaner)
  * that the caller frees with {@link #release} as soon as the kernel has run.
  */
 final class ElementwiseOperands {
     private ElementwiseOperands() {}
-
-    /** Fails unless every tensor lives on {@code first}'s engine; the message names both engines. */
-    static void requireSameEngine(String op, Tensor first, Tensor... others) {
-        for (Tensor t : others) {
-            if (t.engine() != first.engine()) {
-                throw new JBurnException(op, "operands live on different engines: " + describe(first.engine()) + " ("
-                        + first.dtype().shortName() + first.shape() + ") and " + describe(t.engine()) + " ("
-                        + t.dtype().shortName() + t.shape() + "); move one with to(engine)");
-            }
-        }
-    }
-
-    private static String describe(Engine e) {
-        return "'" + e.name() + "'@" + Integer.toHexString(System.identityHashCode(e));
-    }
 
     /** {@code t} as an operand of type {@code to}: itself when it already has that type, else a fresh cast buffer. */
     static Operand castTo(Tensor t, DType to) {

@@ -7,7 +7,6 @@ import dev.jburn.spi.Operand;
 
 import static dev.jburn.ElementwiseOperands.castTo;
 import static dev.jburn.ElementwiseOperands.release;
-import static dev.jburn.ElementwiseOperands.requireSameEngine;
 
 /**
  * Front end of the element-wise ops: type promotion, casting to the compute type and shape
@@ -67,7 +66,9 @@ final class ElementwiseOps {
     // ---- binary ---------------------------------------------------------------------------------------
 
     static Tensor binary(BinaryOp op, Tensor a, Tensor b) {
-        requireSameEngine(op.opName(), a, b);
+        Tensor[] on = CommonEngine.of(op.opName(), a, b);
+        a = on[0];
+        b = on[1];
         DType compute = op.computeType(DType.merge(a.dtype(), b.dtype()));
         Shape out = Shape.broadcast(op.opName(), a.shape(), b.shape());
         Operand ca = null, cb = null;
@@ -117,7 +118,10 @@ final class ElementwiseOps {
     // ---- select ---------------------------------------------------------------------------------------
 
     static Tensor select(Tensor pred, Tensor onTrue, Tensor onFalse) {
-        requireSameEngine("select", pred, onTrue, onFalse);
+        Tensor[] on = CommonEngine.of("select", pred, onTrue, onFalse);
+        pred = on[0];
+        onTrue = on[1];
+        onFalse = on[2];
         DType type = DType.merge(onTrue.dtype(), onFalse.dtype());
         Shape out = broadcast3("select", pred.shape(), onTrue.shape(), onFalse.shape());
         Operand cp = null, ct = null, cf = null;
@@ -185,7 +189,10 @@ final class ElementwiseOps {
 
     /** {@code min(max(x, lo), hi)}; the type is x's promoted with both bounds, the shape all three broadcast. */
     static Tensor clip(Tensor x, Tensor lo, Tensor hi) {
-        requireSameEngine("clip", x, lo, hi);
+        Tensor[] on = CommonEngine.of("clip", x, lo, hi);
+        x = on[0];
+        lo = on[1];
+        hi = on[2];
         broadcast3("clip", x.shape(), lo.shape(), hi.shape()); // fail with the composite's name, before any work
         try (Tensor atLeast = binary(BinaryOp.MAX, x, lo)) {
             return binary(BinaryOp.MIN, atLeast, hi);

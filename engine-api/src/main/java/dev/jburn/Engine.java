@@ -30,15 +30,37 @@ public final class Engine {
     private static final System.Logger LOG = System.getLogger("dev.jburn.Engine");
     private static final Map<String, Engine> CREATED = new ConcurrentHashMap<>();
     private static volatile Engine defaultEngine;
+    /** While a function is traced on this thread, the tracing engine (so Tensor.of etc. become constants of the trace). */
+    private static final ThreadLocal<Engine> THREAD_DEFAULT = new ThreadLocal<>();
 
     private final String name;
     private final int priority;
     private final Backend backend;
+    private final boolean tracing;
 
     private Engine(String name, int priority, Backend backend) {
+        this(name, priority, backend, false);
+    }
+
+    private Engine(String name, int priority, Backend backend, boolean tracing) {
         this.name = name;
         this.priority = priority;
         this.backend = backend;
+        this.tracing = tracing;
+    }
+
+    /** An uncached engine whose backend records a graph instead of computing (the compiler's tracer). */
+    static Engine tracing(String name, Backend backend) { return new Engine(name, -1, backend, true); }
+
+    /** Whether this engine records a trace (the tensors on it are symbolic). */
+    boolean isTracing() { return tracing; }
+
+    /** Sets this thread's default-engine override ({@code null}: none) and returns the previous one. */
+    static Engine swapThreadDefault(Engine e) {
+        Engine previous = THREAD_DEFAULT.get();
+        if (e == null) THREAD_DEFAULT.remove();
+        else THREAD_DEFAULT.set(e);
+        return previous;
     }
 
     /** The engine's name, e.g. {@code "cpu"}. */
@@ -78,9 +100,13 @@ public final class Engine {
     /**
      * The best available engine: the one named by {@code -Djburn.engine} or {@code JBURN_ENGINE}
      * when set, otherwise the available provider of highest priority. When no accelerator is
-     * available this is {@code cpu}, and one line is logged saying why.
+     * available this is {@code cpu}, and one line is logged saying why. While a function is being
+     * traced by {@code Jit} on this thread, it is the tracing engine, so tensors created inside
+     * the function ({@code Tensor.of}, {@code Tensor.full}, {@code Random.key}) become constants of the graph.
      */
     public static Engine defaultEngine() {
+        Engine traced = THREAD_DEFAULT.get();
+        if (traced != null) return traced;
         Engine e = defaultEngine;
         if (e != null) return e;
         synchronized (Engine.class) {

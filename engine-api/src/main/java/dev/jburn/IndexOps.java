@@ -36,7 +36,9 @@ final class IndexOps {
     }
 
     private static Tensor gather(String op, Tensor t, Tensor indices, int[] axes) {
-        ShapeOps.requireSameEngine(op, t, indices);
+        Tensor[] on = CommonEngine.of(op, t, indices);
+        t = on[0];
+        indices = on[1];
         requireIntegerIndices(op, indices);
         if (indices.rank() < 1) throw new JBurnException(op, "expected indices rank to be at least 1, got: 0");
         int k = indices.shape().dim(-1);
@@ -76,7 +78,9 @@ final class IndexOps {
     /** Output shape is {@code t.shape} with {@code axis} replaced by {@code indices.shape}. */
     static Tensor take(Tensor t, Tensor indices, int axis) {
         String op = IndexOp.TAKE.opName();
-        ShapeOps.requireSameEngine(op, t, indices);
+        Tensor[] on = CommonEngine.of(op, t, indices);
+        t = on[0];
+        indices = on[1];
         requireIntegerIndices(op, indices);
         int ax = t.shape().normalizeAxis(op, axis);
         int m = indices.rank();
@@ -97,7 +101,9 @@ final class IndexOps {
 
     static Tensor takeAlongAxis(Tensor t, Tensor indices, int axis) {
         String op = IndexOp.TAKE_ALONG_AXIS.opName();
-        ShapeOps.requireSameEngine(op, t, indices);
+        Tensor[] on = CommonEngine.of(op, t, indices);
+        t = on[0];
+        indices = on[1];
         requireIntegerIndices(op, indices);
         int ax = t.shape().normalizeAxis(op, axis);
         Shape is = indices.shape();
@@ -134,7 +140,10 @@ final class IndexOps {
 
     static Tensor indexedUpdate(Tensor target, Tensor indices, Tensor updates, int[] axes, boolean accumulate) {
         String op = (accumulate ? IndexOp.INDEXED_ADD : IndexOp.INDEXED_PUT).opName();
-        ShapeOps.requireSameEngine(op, target, indices, updates);
+        Tensor[] on = CommonEngine.of(op, target, indices, updates);
+        target = on[0];
+        indices = on[1];
+        updates = on[2];
         requireIntegerIndices(op, indices);
         if (indices.rank() != 1 && indices.rank() != 2) {
             throw new JBurnException(op, "indices must be a rank 1 or 2 tensor, got: " + indices.rank() + " (shape "

@@ -60,7 +60,9 @@ final class LinAlgOps {
     }
 
     static Tensor triangularSolve(Tensor a, Tensor b, boolean lower, boolean leftSide, boolean transposeA) {
-        ShapeOps.requireSameEngine(TRIANGULAR_SOLVE, a, b);
+        Tensor[] on = CommonEngine.of(TRIANGULAR_SOLVE, a, b);
+        a = on[0];
+        b = on[1];
         Shape sa = a.shape();
         Shape sb = b.shape();
         if (sa.rank() < 2 || sa.dim(-2) != sa.dim(-1)) {

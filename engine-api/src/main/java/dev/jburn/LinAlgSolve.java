@@ -25,7 +25,9 @@ final class LinAlgSolve {
     // ---- solve / invert -------------------------------------------------------------------------------
 
     static Tensor solve(Tensor a, Tensor b) {
-        ShapeOps.requireSameEngine(SOLVE, a, b);
+        Tensor[] on = CommonEngine.of(SOLVE, a, b);
+        a = on[0];
+        b = on[1];
         Shape sa = a.shape();
         Shape sb = b.shape();
         if (sa.rank() < 2 || sa.dim(-2) != sa.dim(-1)) {

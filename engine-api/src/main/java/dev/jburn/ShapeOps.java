@@ -18,16 +18,6 @@ final class ShapeOps {
 
     // ---- helpers shared with IndexOps and DotOps ----------------------------------------------
 
-    /** Throws unless every tensor lives on the first one's engine. */
-    static void requireSameEngine(String op, Tensor... ts) {
-        for (Tensor t : ts) {
-            if (t.engine() != ts[0].engine()) {
-                throw new JBurnException(op, "tensors live on different engines (" + ts[0].engine().name() + " and "
-                        + t.engine().name() + "); move one with to(engine)");
-            }
-        }
-    }
-
     /** A scalar of {@code type} holding the integer {@code v} (wrapped to the width), on {@code engine}. */
     static Tensor scalarOn(Engine engine, DType type, long v) {
         try (Arena arena = Arena.ofConfined()) {
@@ -197,7 +187,9 @@ final class ShapeOps {
 
     static Tensor putSlice(Tensor t, int[] starts, Tensor update) {
         String op = name(ShapeOp.PUT_SLICE);
-        requireSameEngine(op, t, update);
+        Tensor[] on = CommonEngine.of(op, t, update);
+        t = on[0];
+        update = on[1];
         Shape s = t.shape();
         Shape u = update.shape();
         checkCount(op, "start indices", starts, s);
@@ -227,8 +219,8 @@ final class ShapeOps {
 
     private static Tensor concatenate(String op, List<Tensor> ts, int axis) {
         if (ts.isEmpty()) throw new JBurnException(op, "no tensors were given to concatenate");
+        ts = CommonEngine.of(op, ts);
         Tensor first = ts.getFirst();
-        requireSameEngine(op, ts.toArray(Tensor[]::new));
         Shape s0 = first.shape();
         int ax = s0.normalizeAxis(op, axis);
         DType type = first.dtype();
@@ -300,7 +292,9 @@ final class ShapeOps {
 
     static Tensor pad(Tensor t, Tensor value, int[][] config) {
         String op = name(ShapeOp.PAD);
-        requireSameEngine(op, t, value);
+        Tensor[] on = CommonEngine.of(op, t, value);
+        t = on[0];
+        value = on[1];
         if (value.rank() != 0) throw new JBurnException(op, "padding value must be a scalar, got shape " + value.shape());
         DType type = DType.merge(t.dtype(), value.dtype());
         try (Tensor v = value.asType(type)) {

@@ -27,6 +27,10 @@ import java.lang.ref.Cleaner;
 public final class Tensor implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
 
+    static {
+        dev.jburn.internal.JBurnInternals.install(new InternalAccess());
+    }
+
     private final Engine engine;
     private final Buffer buffer;
     private final DType dtype;
@@ -62,8 +66,12 @@ public final class Tensor implements AutoCloseable {
         }
     }
 
-    /** Wraps a fresh backend result; the tensor takes over the buffer's reference. */
+    /**
+     * Wraps a fresh backend result; the tensor takes over the buffer's reference. Every op result
+     * passes through here, so a traced buffer of uploaded bytes learns its type here.
+     */
     static Tensor wrap(Engine engine, Buffer buffer, DType dtype, Shape shape) {
+        if (buffer instanceof dev.jburn.internal.TypeBinding b) b.bindType(dtype, shape);
         return new Tensor(engine, buffer, dtype, shape);
     }
 
@@ -403,6 +411,7 @@ public final class Tensor implements AutoCloseable {
     @Override
     public String toString() {
         if (closed) return "Tensor<" + dtype.shortName() + shape + " " + engine.name() + " closed>";
+        if (engine.isTracing()) return "Tensor<" + dtype.shortName() + shape + " traced>";
         try (Arena arena = Arena.ofConfined()) {
             return TensorFormat.format(this, HostArrays.download(this, arena));
         }

@@ -168,6 +168,20 @@ public interface Backend extends AutoCloseable {
     /** Counting along {@code axis}, or over the flattened shape when {@code axis == -1}. */
     Buffer iota(Shape shape, DType dtype, int axis);
 
+    // ---- whole graphs ---------------------------------------------------------------------------
+
+    /**
+     * Runs a compiled function's optimized graph ({@code Jit}) with operands of the graph's input
+     * types, and returns one new buffer reference per graph output (an input returned as an output
+     * is retained; inputs are not released). The default interprets node by node through the
+     * primitives above, freeing intermediates after their last use
+     * ({@link dev.jburn.graph.Interpreter#execute}); an engine may override it to compile the
+     * graph whole (fusing element-wise chains, say) and cache the result per graph instance.
+     */
+    default List<Buffer> execute(dev.jburn.graph.Graph graph, List<Operand> inputs) {
+        return dev.jburn.graph.Interpreter.execute(this, graph, inputs);
+    }
+
     /** Frees what the backend holds; buffers still referenced stay valid on host engines. */
     @Override
     void close();
