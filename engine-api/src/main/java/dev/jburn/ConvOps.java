@@ -20,7 +20,9 @@ final class ConvOps {
 
     /** Nx {@code conv}. */
     static Tensor conv(Tensor input, Tensor kernel, ConvOptions o) {
-        ShapeOps.requireSameEngine(CONV, input, kernel);
+        Tensor[] on = CommonEngine.of(CONV, input, kernel);
+        input = on[0];
+        kernel = on[1];
         checkRanks(CONV, input.shape(), kernel.shape());
         int r = input.rank();
         int sr = r - 2;
@@ -60,7 +62,9 @@ final class ConvOps {
      * {@code SAME} uses the forward SAME pads and gives {@code o*s}.
      */
     static Tensor convTranspose(Tensor y, Tensor kernel, ConvOptions o) {
-        ShapeOps.requireSameEngine(TRANSPOSE, y, kernel);
+        Tensor[] on = CommonEngine.of(TRANSPOSE, y, kernel);
+        y = on[0];
+        kernel = on[1];
         checkRanks(TRANSPOSE, y.shape(), kernel.shape());
         int r = y.rank();
         int sr = r - 2;

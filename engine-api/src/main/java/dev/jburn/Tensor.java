@@ -995,13 +995,11 @@ public final class Tensor implements AutoCloseable {
 
     /** Sum over {@code axes} (negative axes count from the end), which are removed. */
     public Tensor sum(int[] axes) {
-        Args.nonNull("sum", "axes", axes);
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.SUM, this, axes, false);
     }
 
     /** Sum over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
     public Tensor sum(int[] axes, boolean keepAxes) {
-        Args.nonNull("sum", "axes", axes);
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.SUM, this, axes, keepAxes);
     }
 
@@ -1010,13 +1008,11 @@ public final class Tensor implements AutoCloseable {
 
     /** Product over {@code axes} (negative axes count from the end), which are removed. */
     public Tensor product(int[] axes) {
-        Args.nonNull("product", "axes", axes);
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.PRODUCT, this, axes, false);
     }
 
     /** Product over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
     public Tensor product(int[] axes, boolean keepAxes) {
-        Args.nonNull("product", "axes", axes);
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.PRODUCT, this, axes, keepAxes);
     }
 
@@ -1028,13 +1024,11 @@ public final class Tensor implements AutoCloseable {
 
     /** Maximum over {@code axes} (negative axes count from the end), which are removed. */
     public Tensor max(int[] axes) {
-        Args.nonNull("max", "axes", axes);
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MAX, this, axes, false);
     }
 
     /** Maximum over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
     public Tensor max(int[] axes, boolean keepAxes) {
-        Args.nonNull("max", "axes", axes);
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MAX, this, axes, keepAxes);
     }
 
@@ -1043,13 +1037,11 @@ public final class Tensor implements AutoCloseable {
 
     /** Minimum over {@code axes} (negative axes count from the end), which are removed. */
     public Tensor min(int[] axes) {
-        Args.nonNull("min", "axes", axes);
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MIN, this, axes, false);
     }
 
     /** Minimum over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
     public Tensor min(int[] axes, boolean keepAxes) {
-        Args.nonNull("min", "axes", axes);
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MIN, this, axes, keepAxes);
     }
 
@@ -1058,13 +1050,11 @@ public final class Tensor implements AutoCloseable {
 
     /** Logical and over {@code axes} (negative axes count from the end), which are removed. */
     public Tensor all(int[] axes) {
-        Args.nonNull("all", "axes", axes);
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.ALL, this, axes, false);
     }
 
     /** Logical and over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
     public Tensor all(int[] axes, boolean keepAxes) {
-        Args.nonNull("all", "axes", axes);
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.ALL, this, axes, keepAxes);
     }
 
@@ -1073,13 +1063,11 @@ public final class Tensor implements AutoCloseable {
 
     /** Logical or over {@code axes} (negative axes count from the end), which are removed. */
     public Tensor any(int[] axes) {
-        Args.nonNull("any", "axes", axes);
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.ANY, this, axes, false);
     }
 
     /** Logical or over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
     public Tensor any(int[] axes, boolean keepAxes) {
-        Args.nonNull("any", "axes", axes);
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.ANY, this, axes, keepAxes);
     }
 
@@ -1088,13 +1076,11 @@ public final class Tensor implements AutoCloseable {
 
     /** Mean over {@code axes}, which are removed. */
     public Tensor mean(int[] axes) {
-        Args.nonNull("mean", "axes", axes);
         return ReductionOps.mean(this, axes, false);
     }
 
     /** Mean over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
     public Tensor mean(int[] axes, boolean keepAxes) {
-        Args.nonNull("mean", "axes", axes);
         return ReductionOps.mean(this, axes, keepAxes);
     }
 
@@ -1103,13 +1089,11 @@ public final class Tensor implements AutoCloseable {
 
     /** {@code log(sum(exp(x)))} over {@code axes}, which are removed. */
     public Tensor logSumExp(int[] axes) {
-        Args.nonNull("logSumExp", "axes", axes);
         return ReductionOps.logSumExp(this, axes, false);
     }
 
     /** {@code log(sum(exp(x)))} over {@code axes}; with {@code keepAxes} the reduced axes stay as size 1; {@code null} axes mean every axis. */
     public Tensor logSumExp(int[] axes, boolean keepAxes) {
-        Args.nonNull("logSumExp", "axes", axes);
         return ReductionOps.logSumExp(this, axes, keepAxes);
     }
 

@@ -38,7 +38,10 @@ final class WindowOps {
     /** {@code WINDOW_SCATTER_MAX/MIN} with a scalar tensor {@code init}; the type is {@code merge(source, init)}. */
     static Tensor scatter(WindowOp op, Tensor x, Tensor source, Tensor init, int[] windowDims, WindowOptions opts) {
         String name = op.opName();
-        ShapeOps.requireSameEngine(name, x, source, init);
+        Tensor[] on = CommonEngine.of(name, x, source, init);
+        x = on[0];
+        source = on[1];
+        init = on[2];
         if (init.rank() != 0) throw new JBurnException(name, "init value must be a scalar, got shape " + init.shape());
         DType t = DType.merge(source.dtype(), init.dtype());
         try (Tensor i = init.asType(t)) {
@@ -48,7 +51,9 @@ final class WindowOps {
 
     /** As {@link #scatter(WindowOp, Tensor, Tensor, Tensor, int[], WindowOptions)} with a weakly typed integer {@code init}. */
     static Tensor scatter(WindowOp op, Tensor x, Tensor source, long init, int[] windowDims, WindowOptions opts) {
-        ShapeOps.requireSameEngine(op.opName(), x, source);
+        Tensor[] on = CommonEngine.of(op.opName(), x, source);
+        x = on[0];
+        source = on[1];
         DType t = DType.mergeScalar(source.dtype(), init);
         try (Tensor i = ShapeOps.scalarOn(x.engine(), t, init)) {
             return scatterTyped(op, x, source, i, t, windowDims, opts);
@@ -57,7 +62,9 @@ final class WindowOps {
 
     /** As {@link #scatter(WindowOp, Tensor, Tensor, Tensor, int[], WindowOptions)} with a weakly typed float {@code init}. */
     static Tensor scatter(WindowOp op, Tensor x, Tensor source, double init, int[] windowDims, WindowOptions opts) {
-        ShapeOps.requireSameEngine(op.opName(), x, source);
+        Tensor[] on = CommonEngine.of(op.opName(), x, source);
+        x = on[0];
+        source = on[1];
         DType t = DType.mergeScalar(source.dtype(), init);
         try (Tensor i = ShapeOps.scalarOn(x.engine(), t, init)) {
             return scatterTyped(op, x, source, i, t, windowDims, opts);

@@ -26,7 +26,7 @@ public record CholeskyWorkload(int n) implements PeerWorkload {
 
     @Override
     public TimedCase<Tensor> jburn(Engine cpu) throws PeerUnavailable {
-        UnaryOperator<Tensor> cholesky = PendingApi.cholesky();
+        UnaryOperator<Tensor> cholesky = dev.jburn.LinAlg::cholesky;
         Tensor a;
         try (var scope = Tensor.scope()) {
             Tensor m = Checks.onCpu(Random.uniformSplit(Random.key(4), Shape.of(n, n), DType.F32, -1, 1), cpu);

@@ -38,14 +38,8 @@ public record ConvWorkload() implements PeerWorkload {
             x = scope.keep(Checks.onCpu(Random.uniformSplit(key, Shape.of(N, C, H, W), DType.F32, -1, 1), cpu));
             w = scope.keep(Checks.onCpu(Random.uniformSplit(Random.foldIn(key, 1), Shape.of(O, C, K, K), DType.F32, -1, 1), cpu));
         }
-        UnaryOperator<Tensor> conv;
-        try {
-            conv = PendingApi.convSame(w);
-        } catch (PeerUnavailable e) {
-            x.close();
-            w.close();
-            throw e;
-        }
+        dev.jburn.ConvOptions same = dev.jburn.ConvOptions.defaults().withPadding(dev.jburn.Padding.SAME);
+        UnaryOperator<Tensor> conv = in -> in.conv(w, same);
         return TimedCase.of(() -> conv.apply(x),
                 y -> Checks.first(Checks.shape(y.shape().dims(), N, O, H, W),
                         check(x.toFloatArray(), w.toFloatArray(), y.toFloatArray())),

@@ -33,8 +33,9 @@ public record MaxPoolWorkload() implements PeerWorkload {
 
     @Override
     public TimedCase<Tensor> jburn(Engine cpu) throws PeerUnavailable {
-        UnaryOperator<Tensor> pool = PendingApi.windowMax(new int[] {1, 1, 3, 3}, new int[] {1, 1, 2, 2},
-                new int[][] {{0, 0}, {0, 0}, {1, 1}, {1, 1}});
+        dev.jburn.WindowOptions opts = dev.jburn.WindowOptions.defaults().withStrides(new int[] {1, 1, 2, 2})
+                .withPadding(dev.jburn.Padding.explicit(new int[][] {{0, 0}, {0, 0}, {1, 1}, {1, 1}}));
+        UnaryOperator<Tensor> pool = in -> in.windowMax(new int[] {1, 1, 3, 3}, opts);
         Tensor x;
         try (var scope = Tensor.scope()) { // frees the key
             x = scope.keep(Checks.onCpu(Random.uniformSplit(Random.key(3), Shape.of(N, C, H, W), DType.F32, -1, 1), cpu));

@@ -48,8 +48,7 @@ public final class ResultTable {
     private String own(Cell cell, PeerWorkload w) {
         return switch (cell) {
             case Cell.Measured m -> timeAndRate(m.timing(), w) + checkMark(m.timing(), "jburn", w);
-            case Cell.NotApplicable n -> (n.reason().startsWith(PendingApi.NOT_BUILT) ? PendingApi.NOT_BUILT : "n/a")
-                    + note("jburn: " + n.reason());
+            case Cell.NotApplicable n -> "n/a" + note("jburn: " + n.reason());
             case Cell.Failed f -> "error" + note("jburn " + w.name() + ": " + f.error());
         };
     }
