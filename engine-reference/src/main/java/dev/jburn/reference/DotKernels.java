@@ -81,11 +81,16 @@ final class DotKernels {
         int[][] pairs = contractionOrder(a.shape(), contractA, b.shape(), contractB);
         int[] ca = pairs[0], cb = pairs[1];
         Layout la = layout(a.shape(), batchA, freeA, ca), lb = layout(b.shape(), batchB, cb, freeB);
-        Buffer pa = la != null ? a.buffer() : movement.transpose(a, concat(batchA, freeA, ca));
-        Buffer pb = lb != null ? b.buffer() : movement.transpose(b, concat(batchB, cb, freeB));
-        if (la == null) la = new Layout(d.m() * d.k(), d.k(), 1);
-        if (lb == null) lb = new Layout(d.k() * d.n(), d.n(), 1);
+        Buffer pa = a.buffer(), pb = b.buffer();
         try {
+            if (la == null) {
+                pa = movement.transpose(a, concat(batchA, freeA, ca));
+                la = new Layout(d.m() * d.k(), d.k(), 1);
+            }
+            if (lb == null) {
+                pb = movement.transpose(b, concat(batchB, cb, freeB));
+                lb = new Layout(d.k() * d.n(), d.n(), 1);
+            }
             HostBuffer result = HostBuffer.uninitialized(d.batch() * d.m() * d.n() * out.byteSize());
             MemorySegment sa = HostBuffer.of(pa), sb = HostBuffer.of(pb), sc = result.segment();
             Layout fa = la, fb = lb;

@@ -23,6 +23,9 @@ import java.lang.foreign.ValueLayout;
  * 6 MiB) sits in L3 and is packed once per {@code KC} slice; every element of A and B is
  * packed once when {@code m ≤ MC}. {@code -Djburn.gemm.kc/mc/nc} (and {@code kc64/mc64/nc64})
  * override them for tuning experiments.
+ *
+ * <p>Threads: one hand-off to the pool per GEMM; the caller and the pool threads then share
+ * its phases (pack B, pack A, compute; see {@link GemmPhases}).
  */
 final class Gemm {
     private Gemm() {}
@@ -152,73 +155,6 @@ final class Gemm {
         if (stride == 1) return true;
         if (other == 1) return false;
         return Math.abs(stride) <= Math.abs(other);
-    }
-
-    /**
-     * The phases of one blocked GEMM, shared by its participants. Each participant walks the
-     * same phases in order; in each it claims items from a shared counter until none are
-     * left, then waits until every claimed item is done (spinning briefly, then yielding and
-     * sleeping).
-     * Only claimed items are waited for, so one participant alone finishes everything: no
-     * deadlock when the pool runs the participants one after another. One pool hand-off per
-     * GEMM instead of one per phase; waiting threads keep their core instead of parking.
-     */
-    static final class Phases {
-        private final java.util.concurrent.atomic.AtomicIntegerArray counters;
-        private final java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
-
-        Phases(int phases) { counters = new java.util.concurrent.atomic.AtomicIntegerArray(2 * phases); }
-
-        @FunctionalInterface
-        interface Item {
-            void run(int item);
-        }
-
-        /** Thrown in the other participants once one has failed; the caller rethrows the cause. */
-        private static final class Aborted extends RuntimeException {
-            private static final long serialVersionUID = 1L;
-
-            Aborted() { super(null, null, false, false); }
-        }
-
-        /** Claims and runs items of {@code phase} ({@code count} in all), then waits for the rest to finish. */
-        void run(int phase, int count, Item body) {
-            int next = 2 * phase, done = next + 1;
-            for (int i; (i = counters.getAndIncrement(next)) < count; ) {
-                if (failure.get() != null) throw new Aborted();
-                try {
-                    body.run(i);
-                } catch (Throwable t) {
-                    failure.compareAndSet(null, t);
-                    throw t;
-                }
-                counters.incrementAndGet(done);
-            }
-            // An item takes tens of µs: spin about that long, then the owner of the missing
-            // item is probably descheduled (a shared machine), so hand the core over.
-            for (int spins = 0; counters.get(done) < count; spins++) {
-                if (failure.get() != null) throw new Aborted();
-                if (spins < 1 << 9) Thread.onSpinWait();
-                else if (spins < 1 << 10) Thread.yield();
-                else java.util.concurrent.locks.LockSupport.parkNanos(50_000);
-            }
-        }
-
-        /**
-         * Runs {@code participant} on {@code parallel}'s threads, rethrowing the first failure.
-         * {@code work} counts fmas; an fma is worth a fraction of an element-wise element, so
-         * GEMMs go parallel from 16× the engine's element threshold (about 30 µs of work).
-         */
-        void runWith(Parallel parallel, long work, Runnable participant) {
-            try {
-                parallel.runParticipants(work / 16, participant);
-            } catch (RuntimeException | Error e) {
-                Throwable cause = failure.get();
-                if (cause instanceof RuntimeException r) throw r;
-                if (cause instanceof Error err) throw err;
-                throw e;
-            }
-        }
     }
 
     static int ceilDiv(int a, int b) { return (a + b - 1) / b; }

@@ -63,7 +63,7 @@ final class GemmF32 {
         Workspace ws = WORKSPACE.get();
         float[] aPack = ws.aPack(blk.mc() * blk.kc());
         float[] bPack = ws.bPack(blk.nc() * blk.kc());
-        Gemm.Phases phases = new Gemm.Phases(blk.phases(m, n, k));
+        GemmPhases phases = new GemmPhases(blk.phases(m, n, k));
         phases.runWith(parallel, (long) m * n * k,
                 () -> participate(src, m, n, k, a, b, c, accumulate, blk, aPack, bPack, phases, parallel.threads()));
     }
@@ -71,11 +71,11 @@ final class GemmF32 {
     /**
      * One thread's part of a blocked GEMM. Every participant walks the same sequence of
      * phases and claims items from each; a phase ends when all its items are done (see
-     * {@link Gemm.Phases}), so the packed blocks are complete before they are read and no
+     * {@link GemmPhases}), so the packed blocks are complete before they are read and no
      * longer read before they are overwritten.
      */
     private static void participate(DType src, int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c, boolean accumulate,
-                                    Gemm.Blocking blk, float[] aPack, float[] bPack, Gemm.Phases phases, int threads) {
+                                    Gemm.Blocking blk, float[] aPack, float[] bPack, GemmPhases phases, int threads) {
         Workspace w = WORKSPACE.get();
         float[] tile = w.tile;
         int phase = 0;

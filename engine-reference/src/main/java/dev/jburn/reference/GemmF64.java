@@ -52,7 +52,7 @@ final class GemmF64 {
         Workspace ws = WORKSPACE.get();
         double[] aPack = ws.aPack(blk.mc() * blk.kc());
         double[] bPack = ws.bPack(blk.nc() * blk.kc());
-        Gemm.Phases phases = new Gemm.Phases(blk.phases(m, n, k));
+        GemmPhases phases = new GemmPhases(blk.phases(m, n, k));
         phases.runWith(parallel, (long) m * n * k,
                 () -> participate(m, n, k, a, b, c, accumulate, blk, aPack, bPack, phases, parallel.threads()));
     }
@@ -60,11 +60,11 @@ final class GemmF64 {
     /**
      * One thread's part of a blocked GEMM. Every participant walks the same sequence of
      * phases and claims items from each; a phase ends when all its items are done (see
-     * {@link Gemm.Phases}), so the packed blocks are complete before they are read and no
+     * {@link GemmPhases}), so the packed blocks are complete before they are read and no
      * longer read before they are overwritten.
      */
     private static void participate(int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c, boolean accumulate,
-                                    Gemm.Blocking blk, double[] aPack, double[] bPack, Gemm.Phases phases, int threads) {
+                                    Gemm.Blocking blk, double[] aPack, double[] bPack, GemmPhases phases, int threads) {
         Workspace w = WORKSPACE.get();
         double[] tile = w.tile;
         int phase = 0;

@@ -1,6 +1,7 @@
 package dev.jburn.reference;
 
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveAction;
 
 /**
@@ -49,7 +50,7 @@ final class Parallel {
             participant.run();
             return;
         }
-        java.util.concurrent.ForkJoinTask<?>[] others = new java.util.concurrent.ForkJoinTask<?>[threads - 1];
+        ForkJoinTask<?>[] others = new ForkJoinTask<?>[threads - 1];
         for (int i = 0; i < others.length; i++) others[i] = pool.submit(participant);
         Throwable failure = null;
         try {
@@ -57,7 +58,7 @@ final class Parallel {
         } catch (RuntimeException | Error e) {
             failure = e;
         }
-        for (java.util.concurrent.ForkJoinTask<?> t : others) {
+        for (ForkJoinTask<?> t : others) {
             try {
                 t.join();
             } catch (RuntimeException | Error e) {

@@ -201,6 +201,22 @@ class GemmTest {
     }
 
     @Test
+    void aFailingParticipantStopsTheOthersAndRethrows() {
+        // B's view runs past its segment halfway down: the packing item that reads it throws,
+        // the other participants must stop waiting for it, and the caller sees the cause.
+        assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
+            try (Arena arena = Arena.ofShared()) {
+                int m = 8 * MR, n = 4 * NR, k = 2 * Gemm.F32_KC + 5;
+                MemorySegment a = arena.allocate((long) m * k * 4), b = arena.allocate((long) k * n * 4 / 2), c = arena.allocate((long) m * n * 4);
+                for (Parallel p : List.of(ONE, MANY)) {
+                    assertThrows(IndexOutOfBoundsException.class, () -> Gemm.sgemm(m, n, k, Gemm.View.rowMajor(a, 0, k),
+                            Gemm.View.rowMajor(b, 0, n), Gemm.View.rowMajor(c, 0, n), false, p));
+                }
+            }
+        });
+    }
+
+    @Test
     void blockingSplitsEvenly() {
         Gemm.Blocking b = Gemm.blocking(1000, 2000, 390, MR, NR, 384, 4096, 768);
         assertEquals(195, b.kc());                   // 390 = 2 × 195, not 384 + 6
