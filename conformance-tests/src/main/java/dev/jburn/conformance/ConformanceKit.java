@@ -21,5 +21,6 @@ public interface ConformanceKit extends
         CreationContract,
         PromotionContract,
         TransferContract,
-        ErrorContract {
+        ErrorContract,
+        WindowConvContract {
 }
