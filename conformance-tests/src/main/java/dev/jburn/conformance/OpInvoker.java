@@ -7,6 +7,7 @@ import dev.jburn.Random;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.TopK;
+import dev.jburn.WindowOptions;
 import dev.jburn.op.BinaryOp;
 import dev.jburn.op.ContractionOp;
 import dev.jburn.op.CreationOp;
@@ -90,15 +91,27 @@ public final class OpInvoker {
         };
     }
 
+    /** Windows of {@code [1, 2]} over the matrix; scatters add 2s at each window's max (min). */
     private static Tensor window(WindowOp op, Tensor x) {
+        int[] w = {1, 2};
+        WindowOptions o = WindowOptions.defaults();
         return switch (op) {
-            case WINDOW_SUM, WINDOW_PRODUCT, WINDOW_MAX, WINDOW_MIN, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> notBuilt(op);
+            case WINDOW_SUM -> x.windowSum(w, o);
+            case WINDOW_PRODUCT -> x.windowProduct(w, o);
+            case WINDOW_MAX -> x.windowMax(w, o);
+            case WINDOW_MIN -> x.windowMin(w, o);
+            case WINDOW_SCATTER_MAX -> x.windowScatterMax(twos(x.windowMax(w, o).shape(), x.dtype(), x.engine()), 0, w, o);
+            case WINDOW_SCATTER_MIN -> x.windowScatterMin(twos(x.windowMin(w, o).shape(), x.dtype(), x.engine()), 0, w, o);
         };
     }
 
+    /** The matrix {@code [r, c]} as a 1-D input {@code [1, r, c]} (r channels), against a kernel of 2s. */
     private static Tensor conv(ConvOp op, Tensor x) {
+        int r = x.shape().dim(0);
+        Tensor in = x.reshape(1, r, x.shape().dim(1));
         return switch (op) {
-            case CONV, CONV_TRANSPOSE -> notBuilt(op);
+            case CONV -> in.conv(twos(Shape.of(1, r, 2), x.dtype(), x.engine()));
+            case CONV_TRANSPOSE -> in.convTranspose(twos(Shape.of(r, 1, 2), x.dtype(), x.engine()));
         };
     }
 

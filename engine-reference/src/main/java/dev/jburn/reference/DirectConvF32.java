@@ -29,8 +29,8 @@ final class DirectConvF32 {
     /** Vectors of output positions per register tile. */
     private static final int NX = 3;
     private static final int TILE = NX * L;
-    /** Floats of padded input a task copies at most (about 192 KB, so it stays in L2). */
-    private static final long REGION_FLOATS = 48 * 1024;
+    /** Floats of padded input a task copies at most (384 KB: stays in a 1-2 MB L2 beside the weights). */
+    private static final long REGION_FLOATS = 96 * 1024;
     /** Weight bytes of a group of channel blocks kept in L1 beside a tile's input. */
     private static final long L1_WEIGHT_BYTES = 12 * 1024;
     private static final long VBYTES = (long) L * Float.BYTES;
