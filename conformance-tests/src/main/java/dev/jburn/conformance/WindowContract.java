@@ -193,7 +193,8 @@ public interface WindowContract extends EngineContract {
     // ---- generators -----------------------------------------------------------------------------
 
     /**
-     * Rank 1 to 3, sizes 1 to 5; windows that fit the padded input; strides 1 to 3 (one for all
+     * Rank 1 to 3, sizes up to 40, 12 and 5 (past vector widths and parallel thresholds); windows of
+     * up to 8, 4 and 4 per axis that fit the input; strides 1 to 3 (one for all
      * axes or one per axis); dilations 1 or 2 where {@code dilate}; padding VALID, SAME or explicit
      * pairs below the window size (so no window is all padding).
      */
@@ -204,11 +205,11 @@ public interface WindowContract extends EngineContract {
         boolean oneStride = Axes.coin(rs);
         int stride = Axes.between(rs, 1, 3);
         for (int a = 0; a < rank; a++) {
-            shape[a] = Axes.between(rs, 1, rank == 3 ? 4 : 5);
+            shape[a] = Axes.between(rs, 1, rank == 3 ? 5 : rank == 2 ? 12 : 40);
             dil[a] = dilate && Axes.oneIn(rs, 3) ? 2 : 1;
             strides[a] = oneStride ? stride : Axes.between(rs, 1, 3);
             int maxEff = shape[a];
-            dims[a] = Axes.between(rs, 1, Math.max(1, (maxEff - 1) / dil[a] + 1));
+            dims[a] = Axes.between(rs, 1, Math.min(rank == 1 ? 8 : 4, Math.max(1, (maxEff - 1) / dil[a] + 1)));
             int eff = (dims[a] - 1) * dil[a] + 1;
             switch (mode) {
                 case 0 -> { }
