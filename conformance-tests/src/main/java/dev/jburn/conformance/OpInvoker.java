@@ -1,8 +1,10 @@
 package dev.jburn.conformance;
 
+import dev.jburn.ConvOptions;
 import dev.jburn.DType;
 import dev.jburn.Engine;
 import dev.jburn.JBurnException;
+import dev.jburn.LinAlg;
 import dev.jburn.Random;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
@@ -91,33 +93,64 @@ public final class OpInvoker {
         };
     }
 
-    /** Windows of {@code [1, 2]} over the matrix; scatters add 2s at each window's max (min). */
+    /** Window ops on {@code x} as a {@code [1, 1, r, c]} image, 2 x 2 windows, stride 1, no padding. */
     private static Tensor window(WindowOp op, Tensor x) {
-        int[] w = {1, 2};
+        Tensor image = x.reshape(1, 1, x.shape().dim(0), x.shape().dim(1));
+        int[] dims = {1, 1, 2, 2};
         WindowOptions o = WindowOptions.defaults();
+        Tensor source = Tensor.full(Shape.of(1, 1, x.shape().dim(0) - 1, x.shape().dim(1) - 1), x.dtype(), 1).to(x.engine());
         return switch (op) {
-            case WINDOW_SUM -> x.windowSum(w, o);
-            case WINDOW_PRODUCT -> x.windowProduct(w, o);
-            case WINDOW_MAX -> x.windowMax(w, o);
-            case WINDOW_MIN -> x.windowMin(w, o);
-            case WINDOW_SCATTER_MAX -> x.windowScatterMax(twos(x.windowMax(w, o).shape(), x.dtype(), x.engine()), 0, w, o);
-            case WINDOW_SCATTER_MIN -> x.windowScatterMin(twos(x.windowMin(w, o).shape(), x.dtype(), x.engine()), 0, w, o);
+            case WINDOW_SUM -> image.windowSum(dims, o);
+            case WINDOW_PRODUCT -> image.windowProduct(dims, o);
+            case WINDOW_MAX -> image.windowMax(dims, o);
+            case WINDOW_MIN -> image.windowMin(dims, o);
+            case WINDOW_SCATTER_MAX -> image.windowScatterMax(source, 0L, dims, o);
+            case WINDOW_SCATTER_MIN -> image.windowScatterMin(source, 0L, dims, o);
         };
     }
 
-    /** The matrix {@code [r, c]} as a 1-D input {@code [1, r, c]} (r channels), against a kernel of 2s. */
+    /** Convolutions of {@code x} as a {@code [1, 1, r, c]} image with a 2 x 2 kernel of 2s. */
     private static Tensor conv(ConvOp op, Tensor x) {
-        int r = x.shape().dim(0);
-        Tensor in = x.reshape(1, r, x.shape().dim(1));
+        Tensor image = x.reshape(1, 1, x.shape().dim(0), x.shape().dim(1));
+        Tensor kernel = twos(Shape.of(1, 1, 2, 2), x.dtype(), x.engine());
         return switch (op) {
-            case CONV -> in.conv(twos(Shape.of(1, r, 2), x.dtype(), x.engine()));
-            case CONV_TRANSPOSE -> in.convTranspose(twos(Shape.of(r, 1, 2), x.dtype(), x.engine()));
+            case CONV -> image.conv(kernel, ConvOptions.defaults());
+            case CONV_TRANSPOSE -> image.convTranspose(kernel, ConvOptions.defaults());
         };
     }
 
+    /**
+     * Linear algebra on {@code a = f·fᵀ + r·I} ({@code f} is {@code x} in its floating type, {@code r} its
+     * row count): symmetric positive definite, so every factorization and solver accepts it.
+     */
     private static List<Tensor> linalg(LinalgOp op, Tensor x) {
+        Tensor f = x.asType(x.dtype().toFloating());
+        int r = x.shape().dim(0);
+        Tensor a = f.dot(f.transpose()).add(Tensor.eye(r, f.dtype()).to(x.engine()).multiply((long) r));
+        Tensor b = twos(Shape.of(r), f.dtype(), x.engine());
         return switch (op) {
-            case CHOLESKY, TRIANGULAR_SOLVE, LU, QR, EIGH, SVD, SOLVE, INVERT, DETERMINANT, NORM -> notBuilt(op);
+            case CHOLESKY -> List.of(LinAlg.cholesky(a));
+            case TRIANGULAR_SOLVE -> List.of(LinAlg.triangularSolve(LinAlg.cholesky(a), b));
+            case LU -> {
+                LinAlg.LU lu = LinAlg.lu(a);
+                yield List.of(lu.p(), lu.l(), lu.u());
+            }
+            case QR -> {
+                LinAlg.QR qr = LinAlg.qr(a);
+                yield List.of(qr.q(), qr.r());
+            }
+            case EIGH -> {
+                LinAlg.Eigh e = LinAlg.eigh(a);
+                yield List.of(e.eigenvalues(), e.eigenvectors());
+            }
+            case SVD -> {
+                LinAlg.SVD s = LinAlg.svd(a);
+                yield List.of(s.u(), s.s(), s.vt());
+            }
+            case SOLVE -> List.of(LinAlg.solve(a, b));
+            case INVERT -> List.of(LinAlg.invert(a));
+            case DETERMINANT -> List.of(LinAlg.determinant(a));
+            case NORM -> List.of(LinAlg.norm(x));
         };
     }
 

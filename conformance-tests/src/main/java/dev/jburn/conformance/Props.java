@@ -60,4 +60,20 @@ public final class Props {
             }
         });
     }
+
+    /**
+     * As {@link #forAll(Gen, Consumer)} with {@code examples} examples (unless {@code -DQT_EXAMPLES} says
+     * otherwise): for families whose every example is costly (convolutions, factorizations).
+     */
+    public static <T> void forAll(Gen<T> gen, int examples, Consumer<T> property) {
+        QuickTheory q = System.getProperty("QT_EXAMPLES") == null ? QuickTheory.qt().withExamples(examples) : QuickTheory.qt();
+        q.forAll(gen).checkAssert(v -> {
+            TensorScope scope = Tensor.scope();
+            try {
+                property.accept(v);
+            } finally {
+                scope.close();
+            }
+        });
+    }
 }

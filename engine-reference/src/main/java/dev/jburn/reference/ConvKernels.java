@@ -115,10 +115,10 @@ final class ConvKernels {
                             int idx = tables[a][pos[a] * g.kernel[a] + tap[a]];
                             off = idx < 0 ? -1 : off + idx * inStrides[a];
                         }
-                        if (off >= 0) {
-                            acc += HostElements.getDouble(x, t, imageBase + c * g.inPlane + off)
-                                    * HostElements.getDouble(k, t, kernelBase + c * taps + kt);
-                        }
+                        // A tap on padding or between dilated elements reads a zero and still multiplies
+                        // (Nx pads, then convolves): an infinite or NaN weight there gives NaN, as in the fast paths.
+                        double xv = off >= 0 ? HostElements.getDouble(x, t, imageBase + c * g.inPlane + off) : 0.0;
+                        acc += xv * HostElements.getDouble(k, t, kernelBase + c * taps + kt);
                         WindowGeometry.next(tap, g.kernel);
                     }
                 }

@@ -52,6 +52,22 @@ class ConvTest {
     }
 
     @Test
+    void anInfiniteWeightOnPaddingOrADilationHoleGivesNaNOnEveryPath() {
+        // Nx pads (and dilates) with zeros, then convolves: 0 * Inf is NaN wherever the weight meets a zero
+        for (DType t : List.of(DType.F32, DType.F64, DType.F16)) {
+            for (Engine e : ENGINES) {
+                Tensor x = Tensor.of(1f, 2f).reshape(1, 1, 2).asType(t).to(e);
+                Tensor k = Tensor.of(Float.POSITIVE_INFINITY, 0f).reshape(1, 1, 2).asType(t).to(e);
+                Tensor padded = x.conv(k, DEF.withPadding(Padding.explicit(new int[] {1, 0})));
+                assertTrue(Double.isNaN(padded.toDoubleArray()[0]), e + " " + t + " padding: " + padded);
+                assertEquals(Double.POSITIVE_INFINITY, padded.toDoubleArray()[1], e + " " + t);
+                Tensor dilated = x.conv(Tensor.of(1f, Float.POSITIVE_INFINITY).reshape(1, 1, 2).asType(t).to(e), DEF.withInputDilation(2).withStrides(1));
+                assertTrue(Double.isNaN(dilated.toDoubleArray()[0]), e + " " + t + " dilation hole: " + dilated);
+            }
+        }
+    }
+
+    @Test
     void featureAndBatchGroups() {
         for (Engine e : ENGINES) {
             // depthwise: 2 channels, one filter each
