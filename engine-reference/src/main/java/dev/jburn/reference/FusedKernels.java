@@ -160,6 +160,9 @@ final class FusedKernels {
     /** Element index of the block start in slot {@code s}: scratch is per block, inputs and output are whole. */
     private static long idx(Slot s, long start) { return s instanceof Scratch ? 0 : start; }
 
+    /** Whether {@link #run} runs {@code body} in one blocked pass (on a vector-kernel engine) rather than interpreting it. */
+    static boolean covers(Graph body) { return plan(body) != null; }
+
     /** The block plan of {@code body}, or {@code null} when it has a node this runner doesn't cover. */
     static Plan plan(Graph body) {
         if (body.outputs().size() != 1) return null;

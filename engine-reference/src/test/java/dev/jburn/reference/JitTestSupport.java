@@ -60,7 +60,6 @@ final class JitTestSupport {
         }
     }
 
-    /** Nodes of {@code g} (not its sub-graphs) whose prim matches. */
     /** Nodes whose prim matches {@code p}, inside fused groups too (fusion moves nodes into their bodies). */
     static long count(Graph g, Predicate<Prim> p) {
         long n = 0;
