@@ -227,6 +227,21 @@ class JitFusionTest {
     }
 
     @Test
+    void aDonatedInputStillReadLaterOrReturnedIsNotOverwritten() {
+        CompiledFunction later = Jit.compileList(xs -> List.of(xs.get(0).multiply(2.0).add(xs.get(1)), xs.get(0).sum()), VERIFY.withDonation(0));
+        List<Tensor> out = later.apply(List.of(Tensor.of(1f, 2f, 3f), Tensor.of(1f, 1f, 1f)));
+        assertSame("2p+g", Tensor.of(3f, 5f, 7f), out.get(0));
+        assertSame("sum(p) reads p after the fused node", Tensor.scalar(6f), out.get(1));
+
+        CompiledFunction returned = Jit.compileList(xs -> List.of(xs.get(0).add(1.0).multiply(2.0), xs.get(0)), VERIFY.withDonation(0));
+        Tensor p = Tensor.of(1f, 2f);
+        List<Tensor> r = returned.apply(List.of(p));
+        assertTrue(p.isClosed());
+        assertSame("(p+1)*2", Tensor.of(4f, 6f), r.get(0));
+        assertSame("p returned as an output keeps its values", Tensor.of(1f, 2f), r.get(1));
+    }
+
+    @Test
     void donatingAMissingInputFails() {
         CompiledFunction f = Jit.compile(x -> x.add(1.0), VERIFY.withDonation(3));
         JBurnException e = assertThrows(JBurnException.class, () -> f.apply(Tensor.of(1f)));
