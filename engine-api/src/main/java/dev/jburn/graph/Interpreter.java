@@ -124,7 +124,7 @@ public final class Interpreter {
                     }
                     outs = runner.run(n, args, reusable);
                 }
-                if (outs == null) outs = call(backend, n.prim(), args);
+                if (outs == null) outs = call(backend, n.prim(), args, runner);
                 if (outs.size() != n.outputs().size()) {
                     outs.forEach(Buffer::release);
                     throw new JBurnException(n.prim().name(), "the backend returned " + outs.size() + " results for " + n.outputs().size() + " outputs");
@@ -152,7 +152,7 @@ public final class Interpreter {
     }
 
     /** One primitive on the backend; a fresh buffer reference per output. */
-    private static List<Buffer> call(Backend b, Prim prim, List<Operand> in) {
+    private static List<Buffer> call(Backend b, Prim prim, List<Operand> in, NodeRunner runner) {
         if (b instanceof TracingBackend tb) return tb.record(prim, in);
         return switch (prim) {
             case Prim.Constant c -> List.of(b.upload(MemorySegment.ofArray(c.bytes())));
@@ -187,13 +187,18 @@ public final class Interpreter {
             case Prim.Svd s -> b.svd(in.get(0), s.fullMatrices());
             case Prim.Reshape r -> List.of(in.get(0).buffer().retain());
             case Prim.Bitcast c -> List.of(in.get(0).buffer().retain());
-            case Prim.Cond c -> execute(b, readPred(b, in.get(0)) ? c.onTrue() : c.onFalse(), in.subList(1, in.size()));
-            case Prim.WhileLoop w -> whileLoop(b, w, in);
+            case Prim.Cond c -> sub(b, readPred(b, in.get(0)) ? c.onTrue() : c.onFalse(), in.subList(1, in.size()), runner);
+            case Prim.WhileLoop w -> whileLoop(b, w, in, runner);
             case Prim.Fused f -> execute(b, f.body(), in);
         };
     }
 
-    private static List<Buffer> whileLoop(Backend b, Prim.WhileLoop w, List<Operand> in) {
+    /** A sub-graph run with the same node runner (its inputs are never donated). */
+    private static List<Buffer> sub(Backend b, Graph g, List<Operand> in, NodeRunner runner) {
+        return execute(b, g, in, new boolean[in.size()], runner);
+    }
+
+    private static List<Buffer> whileLoop(Backend b, Prim.WhileLoop w, List<Operand> in, NodeRunner runner) {
         int k = w.stateCount();
         List<Operand> captured = in.subList(k, in.size());
         List<Operand> state = in.subList(0, k);
@@ -202,7 +207,7 @@ public final class Interpreter {
             while (true) {
                 List<Operand> args = new ArrayList<>(state);
                 args.addAll(captured);
-                Buffer go = execute(b, w.cond(), args).getFirst();
+                Buffer go = sub(b, w.cond(), args, runner).getFirst();
                 boolean again;
                 try {
                     again = readPred(b, new Operand(go, DType.PRED, Shape.scalar()));
@@ -210,7 +215,7 @@ public final class Interpreter {
                     go.release();
                 }
                 if (!again) break;
-                List<Buffer> next = execute(b, w.body(), args);
+                List<Buffer> next = sub(b, w.body(), args, runner);
                 if (ownsState) state.forEach(o -> o.buffer().release());
                 List<Operand> nextState = new ArrayList<>(k);
                 for (int i = 0; i < k; i++) {
