@@ -41,9 +41,51 @@ final class NativeMemory {
         return alloc(bytes, true);
     }
 
-    /** Uninitialized native memory of {@code bytes} bytes. */
+    /** Uninitialized native memory of {@code bytes} bytes; a large block of the same size freed lately is reused. */
     static MemorySegment malloc(long bytes) {
+        if (bytes >= HUGE_FROM) {
+            MemorySegment kept = LargeBlocks.take(bytes);
+            if (kept != null) return kept;
+        }
         return alloc(bytes, false);
+    }
+
+    /**
+     * A few freed large blocks, kept for the next allocation of the same size: a loop that makes
+     * a fresh 40 MB output each step (a compiled step, an eager op) otherwise maps and faults in
+     * new pages every time, which costs as much as the arithmetic. Bounded in count and bytes.
+     */
+    private static final class LargeBlocks {
+        private static final int MAX_BLOCKS = 4;
+        private static final long MAX_BYTES = 256L << 20;
+        private static final java.util.ArrayDeque<MemorySegment> BLOCKS = new java.util.ArrayDeque<>();
+        private static long held;
+
+        static synchronized MemorySegment take(long bytes) {
+            for (java.util.Iterator<MemorySegment> it = BLOCKS.iterator(); it.hasNext(); ) {
+                MemorySegment m = it.next();
+                if (m.byteSize() == bytes) {
+                    it.remove();
+                    held -= bytes;
+                    return m;
+                }
+            }
+            return null;
+        }
+
+        /** Keeps {@code p} (evicting the oldest blocks to make room), or returns false when it is too big to keep. */
+        static synchronized boolean keep(MemorySegment p) {
+            long bytes = p.byteSize();
+            if (bytes > MAX_BYTES / 2) return false;
+            while (!BLOCKS.isEmpty() && (BLOCKS.size() >= MAX_BLOCKS || held + bytes > MAX_BYTES)) {
+                MemorySegment old = BLOCKS.removeFirst();
+                held -= old.byteSize();
+                freeNow(old);
+            }
+            BLOCKS.addLast(p);
+            held += bytes;
+            return true;
+        }
     }
 
     private static MemorySegment alloc(long bytes, boolean zero) {
@@ -80,6 +122,11 @@ final class NativeMemory {
     }
 
     static void free(MemorySegment p) {
+        if (p.byteSize() >= HUGE_FROM && LargeBlocks.keep(p)) return;
+        freeNow(p);
+    }
+
+    private static void freeNow(MemorySegment p) {
         try {
             FREE.invokeExact(p);
         } catch (Throwable t) {
