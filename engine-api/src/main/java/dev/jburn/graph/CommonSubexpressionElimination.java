@@ -21,7 +21,7 @@ final class CommonSubexpressionElimination implements Pass {
         Map<Key, List<Value>> seen = new HashMap<>();
         Map<Key, Node> firstSeen = new HashMap<>();
         return Rewriter.rewrite(g, (n, ins, b) -> {
-            if (n.prim() instanceof Prim.Cond || n.prim() instanceof Prim.WhileLoop) return null;
+            if (n.prim() instanceof Prim.Cond || n.prim() instanceof Prim.WhileLoop || n.prim() instanceof Prim.Fused) return null;
             List<TensorType> types = ShapeInference.types(n.outputs());
             ByteBuffer bytes = n.prim() instanceof Prim.Constant c ? ByteBuffer.wrap(c.bytes()) : null;
             Key key = new Key(n.prim().name() + "{" + GraphText.attributes(n.prim()) + "}",

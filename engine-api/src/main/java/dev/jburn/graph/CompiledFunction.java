@@ -28,6 +28,9 @@ import java.util.function.Function;
  * f.lastRecompileReason();                     // "input 0 shape changed from [3] to [2]"
  * }</pre>
  *
+ * With {@link JitOptions#withDonation}, the donated input tensors are closed after each call
+ * (their memory may hold an output now); using them afterwards throws.
+ *
  * Thread-safe; tracing holds a lock, running does not.
  */
 public final class CompiledFunction {
@@ -73,7 +76,16 @@ public final class CompiledFunction {
         Compiled c = compiled(new Signature(engine, types));
         List<Operand> ops = new ArrayList<>(in.size());
         for (Tensor t : in) ops.add(ACCESS.operand(t));
-        List<Buffer> outs = engine.backend().execute(c.graph(), ops);
+        boolean[] donated = new boolean[in.size()];
+        boolean anyDonated = false;
+        for (int i : options.donated()) {
+            if (i >= in.size()) throw new JBurnException("jit", "input " + i + " is donated but the function was given " + in.size() + " inputs");
+            donated[i] = true;
+            anyDonated = true;
+        }
+        List<Buffer> outs = anyDonated ? engine.backend().execute(c.graph(), ops, donated) : engine.backend().execute(c.graph(), ops);
+        // The caller gave the donated inputs up: close them, so a later use fails instead of reading overwritten memory.
+        if (anyDonated) for (int i = 0; i < in.size(); i++) if (donated[i]) in.get(i).close();
         List<Tensor> result = new ArrayList<>(outs.size());
         for (int i = 0; i < outs.size(); i++) {
             Value v = c.graph().outputs().get(i);

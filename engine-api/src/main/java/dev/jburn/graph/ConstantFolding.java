@@ -31,7 +31,7 @@ final class ConstantFolding implements Pass {
     public Graph run(Graph g, Consumer<String> changes) {
         return Rewriter.rewrite(g, (n, ins, b) -> {
             Prim p = n.prim();
-            if (ins.isEmpty() || p instanceof Prim.Broadcast || p instanceof Prim.Cond || p instanceof Prim.WhileLoop) return null;
+            if (ins.isEmpty() || p instanceof Prim.Broadcast || p instanceof Prim.Cond || p instanceof Prim.WhileLoop || p instanceof Prim.Fused) return null;
             List<Prim.Constant> cs = new ArrayList<>(ins.size());
             for (Value v : ins) {
                 Prim.Constant c = Rewriter.constantOf(b, v);

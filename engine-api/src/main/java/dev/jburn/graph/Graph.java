@@ -67,6 +67,7 @@ public final class Graph {
             switch (node.prim()) {
                 case Prim.Cond c -> n += c.onTrue().totalNodeCount() + c.onFalse().totalNodeCount();
                 case Prim.WhileLoop w -> n += w.cond().totalNodeCount() + w.body().totalNodeCount();
+                case Prim.Fused f -> n += f.body().totalNodeCount();
                 default -> { }
             }
         }

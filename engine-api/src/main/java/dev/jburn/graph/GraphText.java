@@ -40,6 +40,7 @@ final class GraphText {
                 sb.append('\n').append(indent).append("  cond: ").append(graph(w.cond(), indent + "  "));
                 sb.append('\n').append(indent).append("  body: ").append(graph(w.body(), indent + "  "));
             }
+            case Prim.Fused f -> sb.append('\n').append(indent).append("  body: ").append(graph(f.body(), indent + "  "));
             default -> { }
         }
         return sb.toString();
@@ -88,6 +89,7 @@ final class GraphText {
             case Prim.Reshape r -> "";
             case Prim.Bitcast b -> "";
             case Prim.Cond c -> "";
+            case Prim.Fused f -> "";
             case Prim.WhileLoop w -> "";
         };
     }

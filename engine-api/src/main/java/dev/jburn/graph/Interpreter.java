@@ -69,20 +69,62 @@ public final class Interpreter {
      * inputs are not released.
      */
     public static List<Buffer> execute(Backend backend, Graph graph, List<Operand> inputs) {
+        return execute(backend, graph, inputs, new boolean[inputs.size()], null);
+    }
+
+    /**
+     * Runs one node in an engine's own way (a fused group in one pass, say), or declines.
+     * {@code reusable.get(k)} is true when input {@code k}'s buffer may be overwritten by an output
+     * of this node: nothing reads that value afterwards, it is no graph output, no other input of
+     * the node or of the graph shares its buffer, and it is an intermediate or a donated input.
+     * The engine must still check that no other tensor holds the buffer (a view may share it).
+     */
+    @FunctionalInterface
+    public interface NodeRunner {
+        /** The node's output buffers (new references), or {@code null} to let the interpreter run it. */
+        List<Buffer> run(Node node, List<Operand> inputs, List<Boolean> reusable);
+    }
+
+    /**
+     * {@link #execute(Backend, Graph, List)} where {@code runner} may take over nodes and may write
+     * outputs into the buffers of inputs marked in {@code donated} (after the call their contents
+     * are unspecified). A {@code null} runner interprets every node.
+     */
+    public static List<Buffer> execute(Backend backend, Graph graph, List<Operand> inputs, boolean[] donated, NodeRunner runner) {
         if (inputs.size() != graph.inputs().size()) {
             throw new JBurnException("jit", "the graph takes " + graph.inputs().size() + " inputs, got " + inputs.size());
         }
         int[] last = graph.lastUses();
         Operand[] env = new Operand[last.length];
         boolean[] owned = new boolean[last.length];
-        for (int i = 0; i < inputs.size(); i++) env[graph.inputs().get(i).id()] = inputs.get(i);
+        boolean[] donatedId = new boolean[last.length];
+        for (int i = 0; i < inputs.size(); i++) {
+            int id = graph.inputs().get(i).id();
+            env[id] = inputs.get(i);
+            if (i < donated.length && donated[i]) donatedId[id] = true;
+        }
+        // A buffer passed as two graph inputs (one tensor given twice) is never reused.
+        java.util.IdentityHashMap<Buffer, Integer> inputBuffers = new java.util.IdentityHashMap<>();
+        for (Operand o : inputs) inputBuffers.merge(o.buffer(), 1, Integer::sum);
         try {
             List<Node> nodes = graph.nodes();
             for (int i = 0; i < nodes.size(); i++) {
                 Node n = nodes.get(i);
                 List<Operand> args = new ArrayList<>(n.inputs().size());
                 for (Value v : n.inputs()) args.add(env[v.id()]);
-                List<Buffer> outs = call(backend, n.prim(), args);
+                List<Buffer> outs = null;
+                if (runner != null && !(backend instanceof TracingBackend)) {
+                    List<Boolean> reusable = new ArrayList<>(args.size());
+                    for (int k = 0; k < args.size(); k++) {
+                        int id = n.inputs().get(k).id();
+                        boolean ok = last[id] == i && (owned[id] || donatedId[id] && inputBuffers.get(args.get(k).buffer()) == 1);
+                        for (int j = 0; ok && j < args.size(); j++) if (j != k && args.get(j).buffer() == args.get(k).buffer()) ok = false;
+                        if (ok && owned[id] && inputBuffers.containsKey(args.get(k).buffer())) ok = false;
+                        reusable.add(ok);
+                    }
+                    outs = runner.run(n, args, reusable);
+                }
+                if (outs == null) outs = call(backend, n.prim(), args, runner);
                 if (outs.size() != n.outputs().size()) {
                     outs.forEach(Buffer::release);
                     throw new JBurnException(n.prim().name(), "the backend returned " + outs.size() + " results for " + n.outputs().size() + " outputs");
@@ -110,7 +152,7 @@ public final class Interpreter {
     }
 
     /** One primitive on the backend; a fresh buffer reference per output. */
-    private static List<Buffer> call(Backend b, Prim prim, List<Operand> in) {
+    private static List<Buffer> call(Backend b, Prim prim, List<Operand> in, NodeRunner runner) {
         if (b instanceof TracingBackend tb) return tb.record(prim, in);
         return switch (prim) {
             case Prim.Constant c -> List.of(b.upload(MemorySegment.ofArray(c.bytes())));
@@ -145,12 +187,18 @@ public final class Interpreter {
             case Prim.Svd s -> b.svd(in.get(0), s.fullMatrices());
             case Prim.Reshape r -> List.of(in.get(0).buffer().retain());
             case Prim.Bitcast c -> List.of(in.get(0).buffer().retain());
-            case Prim.Cond c -> execute(b, readPred(b, in.get(0)) ? c.onTrue() : c.onFalse(), in.subList(1, in.size()));
-            case Prim.WhileLoop w -> whileLoop(b, w, in);
+            case Prim.Cond c -> sub(b, readPred(b, in.get(0)) ? c.onTrue() : c.onFalse(), in.subList(1, in.size()), runner);
+            case Prim.WhileLoop w -> whileLoop(b, w, in, runner);
+            case Prim.Fused f -> execute(b, f.body(), in);
         };
     }
 
-    private static List<Buffer> whileLoop(Backend b, Prim.WhileLoop w, List<Operand> in) {
+    /** A sub-graph run with the same node runner (its inputs are never donated). */
+    private static List<Buffer> sub(Backend b, Graph g, List<Operand> in, NodeRunner runner) {
+        return execute(b, g, in, new boolean[in.size()], runner);
+    }
+
+    private static List<Buffer> whileLoop(Backend b, Prim.WhileLoop w, List<Operand> in, NodeRunner runner) {
         int k = w.stateCount();
         List<Operand> captured = in.subList(k, in.size());
         List<Operand> state = in.subList(0, k);
@@ -159,7 +207,7 @@ public final class Interpreter {
             while (true) {
                 List<Operand> args = new ArrayList<>(state);
                 args.addAll(captured);
-                Buffer go = execute(b, w.cond(), args).getFirst();
+                Buffer go = sub(b, w.cond(), args, runner).getFirst();
                 boolean again;
                 try {
                     again = readPred(b, new Operand(go, DType.PRED, Shape.scalar()));
@@ -167,7 +215,7 @@ public final class Interpreter {
                     go.release();
                 }
                 if (!again) break;
-                List<Buffer> next = execute(b, w.body(), args);
+                List<Buffer> next = sub(b, w.body(), args, runner);
                 if (ownsState) state.forEach(o -> o.buffer().release());
                 List<Operand> nextState = new ArrayList<>(k);
                 for (int i = 0; i < k; i++) {

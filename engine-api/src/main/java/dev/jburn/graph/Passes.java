@@ -36,10 +36,24 @@ public final class Passes {
     /** Exact identities: {@code x*1}, {@code x/1}, {@code x-0}, double transpose, reshape chains, no-op casts and broadcasts. */
     public static Pass algebraicSimplification() { return new AlgebraicSimplification(); }
 
-    /** Folding, simplification, CSE and DCE, in that order, for a graph that will run on {@code engine}. */
+    /**
+     * Groups chains of element-wise ops (with the broadcasts feeding them) whose intermediates
+     * have no other readers, together with their consumer (another element-wise op, or a
+     * sum/max/min over trailing axes), into {@link Prim.Fused} nodes. The report names each group
+     * and where a chain was broken (several readers, an op that is not element-wise, a shape change).
+     */
+    public static Pass fusion() { return new FusionPass(); }
+
+    /**
+     * Folding, simplification, CSE and DCE, in that order, then fusion (when
+     * {@link JitOptions#fuse}), for a graph that will run on {@code engine}. Fusion runs last so
+     * the other passes see plain nodes.
+     */
     public static List<Pass> standard(Engine engine, JitOptions options) {
-        return List.of(constantFolding(engine, options.foldLimitBytes()), algebraicSimplification(),
-                commonSubexpressionElimination(), deadCodeElimination());
+        List<Pass> passes = new ArrayList<>(List.of(constantFolding(engine, options.foldLimitBytes()), algebraicSimplification(),
+                commonSubexpressionElimination(), deadCodeElimination()));
+        if (options.fuse()) passes.add(fusion());
+        return List.copyOf(passes);
     }
 
     /**

@@ -204,4 +204,14 @@ public sealed interface Prim {
         /** Number of loop-carried values. */
         public int stateCount() { return body.outputs().size(); }
     }
+
+    /**
+     * A group of element-wise nodes (unary, binary, select, cast, broadcast), optionally ending in
+     * a reduction, made by the fusion pass ({@link Passes#fusion}). Inputs: {@code body}'s inputs;
+     * outputs: {@code body}'s outputs (one). Any engine can run it by interpreting {@code body};
+     * an engine may run it in one pass without intermediate tensors.
+     */
+    record Fused(Graph body) implements Prim {
+        @Override public String name() { return "fused"; }
+    }
 }

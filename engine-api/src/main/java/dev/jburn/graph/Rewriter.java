@@ -49,6 +49,7 @@ final class Rewriter {
         return switch (p) {
             case Prim.Cond c -> new Prim.Cond(f.apply(c.onTrue()), f.apply(c.onFalse()));
             case Prim.WhileLoop w -> new Prim.WhileLoop(f.apply(w.cond()), f.apply(w.body()));
+            case Prim.Fused x -> x; // fused bodies are final: passes don't rewrite them
             default -> p;
         };
     }

@@ -261,6 +261,10 @@ public final class ShapeInference {
             }
             case Prim.Cond c -> cond(op, c, in);
             case Prim.WhileLoop w -> whileLoop(op, w, in);
+            case Prim.Fused f -> {
+                requireInputs(op, "body", f.body(), in);
+                yield types(f.body().outputs());
+            }
         };
     }
 

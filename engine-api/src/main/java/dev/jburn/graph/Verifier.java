@@ -59,6 +59,7 @@ public final class Verifier {
             String sub = switch (n.prim()) {
                 case Prim.Cond c -> sub(firstProblem(c.onTrue()), firstProblem(c.onFalse()));
                 case Prim.WhileLoop w -> sub(firstProblem(w.cond()), firstProblem(w.body()));
+                case Prim.Fused f -> firstProblem(f.body());
                 default -> null;
             };
             if (sub != null) return "in a sub-graph of " + n.prim().name() + " " + GraphText.ids(n.outputs()) + ": " + sub;

@@ -182,6 +182,16 @@ public interface Backend extends AutoCloseable {
         return dev.jburn.graph.Interpreter.execute(this, graph, inputs);
     }
 
+    /**
+     * {@link #execute(dev.jburn.graph.Graph, List)} where the inputs marked in {@code donated} are
+     * given up by the caller: the engine may write an output into such an input's buffer when
+     * dtype and byte size fit (the caller must not read that input afterwards; the Jit closes the
+     * donated tensors after the call). The default ignores the donation.
+     */
+    default List<Buffer> execute(dev.jburn.graph.Graph graph, List<Operand> inputs, boolean[] donated) {
+        return execute(graph, inputs);
+    }
+
     /** Frees what the backend holds; buffers still referenced stay valid on host engines. */
     @Override
     void close();

@@ -61,6 +61,9 @@ final class HostBuffer implements Buffer {
 
     @Override public long byteSize() { return segment.byteSize(); }
 
+    /** Whether exactly one holder references this buffer (no view or other tensor shares it): it may be overwritten in place. */
+    boolean soleReference() { return refs.get() == 1 && !freed.get(); }
+
     @Override
     public Buffer retain() {
         int r;

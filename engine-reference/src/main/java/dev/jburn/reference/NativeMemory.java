@@ -27,14 +27,65 @@ final class NativeMemory {
             LINKER.defaultLookup().find("free").orElseThrow(),
             FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
 
+    /** {@code madvise}, where the C library has it (Linux); null elsewhere. */
+    private static final MethodHandle MADVISE = LINKER.defaultLookup().find("madvise").map(a -> LINKER.downcallHandle(a,
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT))).orElse(null);
+    /** Linux's MADV_HUGEPAGE. */
+    private static final int MADV_HUGEPAGE = 14;
+    /** Allocations from this size on ask for transparent huge pages (numpy does the same from 4 MiB). */
+    private static final long HUGE_FROM = 4L << 20;
+    private static final boolean LINUX = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux");
+
     /** Zero-filled native memory of {@code bytes} bytes (at least one byte is allocated). */
     static MemorySegment calloc(long bytes) {
         return alloc(bytes, true);
     }
 
-    /** Uninitialized native memory of {@code bytes} bytes. */
+    /** Uninitialized native memory of {@code bytes} bytes; a large block of the same size freed lately is reused. */
     static MemorySegment malloc(long bytes) {
+        if (bytes >= HUGE_FROM) {
+            MemorySegment kept = LargeBlocks.take(bytes);
+            if (kept != null) return kept;
+        }
         return alloc(bytes, false);
+    }
+
+    /**
+     * A few freed large blocks, kept for the next allocation of the same size: a loop that makes
+     * a fresh 40 MB output each step (a compiled step, an eager op) otherwise maps and faults in
+     * new pages every time, which costs as much as the arithmetic. Bounded in count and bytes.
+     */
+    private static final class LargeBlocks {
+        private static final int MAX_BLOCKS = 4;
+        private static final long MAX_BYTES = 256L << 20;
+        private static final java.util.ArrayDeque<MemorySegment> BLOCKS = new java.util.ArrayDeque<>();
+        private static long held;
+
+        static synchronized MemorySegment take(long bytes) {
+            for (java.util.Iterator<MemorySegment> it = BLOCKS.iterator(); it.hasNext(); ) {
+                MemorySegment m = it.next();
+                if (m.byteSize() == bytes) {
+                    it.remove();
+                    held -= bytes;
+                    return m;
+                }
+            }
+            return null;
+        }
+
+        /** Keeps {@code p} (evicting the oldest blocks to make room), or returns false when it is too big to keep. */
+        static synchronized boolean keep(MemorySegment p) {
+            long bytes = p.byteSize();
+            if (bytes > MAX_BYTES / 2) return false;
+            while (!BLOCKS.isEmpty() && (BLOCKS.size() >= MAX_BLOCKS || held + bytes > MAX_BYTES)) {
+                MemorySegment old = BLOCKS.removeFirst();
+                held -= old.byteSize();
+                freeNow(old);
+            }
+            BLOCKS.addLast(p);
+            held += bytes;
+            return true;
+        }
     }
 
     private static MemorySegment alloc(long bytes, boolean zero) {
@@ -49,10 +100,33 @@ final class NativeMemory {
         if (p.address() == 0) {
             throw new JBurnException("allocate", "out of native memory allocating " + bytes + " bytes");
         }
+        if (bytes >= HUGE_FROM) adviseHugePages(p.address(), bytes);
         return p.reinterpret(bytes);
     }
 
+    /**
+     * Asks the kernel to back the page-aligned part of a large block with huge pages: a fresh
+     * 40 MB output otherwise takes 10,000 page faults on first touch, which costs as much as the
+     * element-wise pass that writes it. Advisory only: failures are ignored.
+     */
+    private static void adviseHugePages(long address, long bytes) {
+        if (MADVISE == null || !LINUX) return;
+        long start = (address + 4095) & ~4095L;
+        long end = (address + bytes) & ~4095L;
+        if (end <= start) return;
+        try {
+            int ignored = (int) MADVISE.invokeExact(MemorySegment.ofAddress(start), end - start, MADV_HUGEPAGE);
+        } catch (Throwable t) {
+            // advisory: keep the normal pages
+        }
+    }
+
     static void free(MemorySegment p) {
+        if (p.byteSize() >= HUGE_FROM && LargeBlocks.keep(p)) return;
+        freeNow(p);
+    }
+
+    private static void freeNow(MemorySegment p) {
         try {
             FREE.invokeExact(p);
         } catch (Throwable t) {

@@ -39,6 +39,8 @@ final class ReferenceBackend implements Backend {
     private final ConvKernels convs;
     private final WindowKernels windows;
 
+    private final FusedKernels fused;
+
     ReferenceBackend(EngineConfig config) {
         this.config = config;
         this.parallel = new Parallel(config.threads(), config.parallelThreshold());
@@ -52,6 +54,7 @@ final class ReferenceBackend implements Backend {
         this.linalg = new LinalgKernels(parallel, config);
         this.convs = new ConvKernels(parallel, config);
         this.windows = new WindowKernels(parallel, config);
+        this.fused = new FusedKernels(parallel, config);
     }
 
     EngineConfig config() { return config; }
@@ -137,6 +140,18 @@ final class ReferenceBackend implements Backend {
     @Override public List<Buffer> svd(Operand a, boolean fullMatrices) { return linalg.svd(a, fullMatrices); }
 
     @Override public Buffer iota(Shape shape, DType dtype, int axis) { return core.iota(shape, dtype, axis); }
+
+    /** Interprets the graph, running fused element-wise groups in one blocked pass ({@link FusedKernels}). */
+    @Override
+    public List<Buffer> execute(dev.jburn.graph.Graph graph, List<Operand> inputs) {
+        return dev.jburn.graph.Interpreter.execute(this, graph, inputs, new boolean[inputs.size()], fused::run);
+    }
+
+    /** {@link #execute(dev.jburn.graph.Graph, List)}; a fused group may write its output into a donated input. */
+    @Override
+    public List<Buffer> execute(dev.jburn.graph.Graph graph, List<Operand> inputs, boolean[] donated) {
+        return dev.jburn.graph.Interpreter.execute(this, graph, inputs, donated, fused::run);
+    }
 
     @Override public void close() { parallel.shutdown(); }
 }

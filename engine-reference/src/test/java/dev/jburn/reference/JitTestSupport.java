@@ -60,9 +60,14 @@ final class JitTestSupport {
         }
     }
 
-    /** Nodes of {@code g} (not its sub-graphs) whose prim matches. */
+    /** Nodes whose prim matches {@code p}, inside fused groups too (fusion moves nodes into their bodies). */
     static long count(Graph g, Predicate<Prim> p) {
-        return g.nodes().stream().map(Node::prim).filter(p).count();
+        long n = 0;
+        for (Node node : g.nodes()) {
+            if (p.test(node.prim())) n++;
+            if (node.prim() instanceof Prim.Fused f) n += count(f.body(), p);
+        }
+        return n;
     }
 
     static long count(Graph g, Class<? extends Prim> kind) { return count(g, kind::isInstance); }

@@ -1,0 +1,229 @@
+package dev.jburn.reference;
+
+import dev.jburn.DType;
+import dev.jburn.spi.EngineConfig;
+import dev.jburn.graph.Graph;
+import dev.jburn.graph.Node;
+import dev.jburn.graph.Prim;
+import dev.jburn.graph.Value;
+import dev.jburn.spi.Buffer;
+import dev.jburn.spi.Operand;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Runs a {@link Prim.Fused} group in one pass over blocks of {@link #BLOCK} elements: each op of
+ * the body runs on the block with the same Vector API loops as the eager kernels (so results
+ * equal the unfused vector path bit for bit), reading the inputs in place, keeping
+ * intermediates in small per-thread scratch that stays in cache, and storing only the group's
+ * output. Blocks are split over the engine's threads.
+ *
+ * <p>Covered: F32 or F64 bodies (every value one dtype) of vector-kernel unary ops and
+ * add/subtract/multiply/divide/min/max, whose inputs have the output's shape or are scalars
+ * (directly, broadcast, or scalar constants). Anything else (reductions, select, cast,
+ * comparisons, other broadcasts) returns {@code null}, and the caller interprets the body.
+ */
+final class FusedKernels {
+    /** Elements per block: a few blocks of scratch fit in L1/L2. */
+    static final int BLOCK = 2048;
+
+    private final Parallel parallel;
+    private final EngineConfig config;
+    /** Plans per body graph (graphs are immutable; identity is the key). */
+    private final Map<Graph, Object> plans = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    private static final Object NO_PLAN = new Object();
+
+    FusedKernels(Parallel parallel, EngineConfig config) {
+        this.parallel = parallel;
+        this.config = config;
+    }
+
+    /** A slot: where a body value lives during a block. */
+    private sealed interface Slot {}
+    /** A full-size input, read in place. */
+    private record Full(int input) implements Slot {}
+    /** A scalar input (rank 0 or one element), read once. */
+    private record ScalarInput(int input) implements Slot {}
+    /** A scalar constant of the body. */
+    private record ScalarConst(double value) implements Slot {}
+    /** Scratch array {@code index}. */
+    private record Scratch(int index) implements Slot {}
+    /** The group's output. */
+    private record Out() implements Slot {}
+
+    private sealed interface Step {}
+    private record UnaryStep(VectorOps.Unary k, Slot x, Slot out) implements Step {}
+    private record BinaryStep(VectorOps.Binary k, Slot a, Slot b, Slot out) implements Step {}
+
+    private record Plan(DType dtype, long size, List<Step> steps, int scratches, long cost) {}
+
+    /**
+     * Runs {@code node} (a fused group) fast, or returns {@code null} when the plan doesn't cover it.
+     * {@code reusable.get(k)}: input {@code k}'s buffer may take the output.
+     */
+    List<Buffer> run(Node node, List<Operand> inputs, List<Boolean> reusable) {
+        if (!config.vectorKernels() || !(node.prim() instanceof Prim.Fused f)) return null;
+        Object p = plans.computeIfAbsent(f.body(), g -> {
+            Plan plan = plan(g);
+            return plan == null ? NO_PLAN : plan;
+        });
+        if (!(p instanceof Plan plan)) return null;
+        Value outV = node.outputs().getFirst();
+        long bytes = plan.size * plan.dtype.bits() / 8;
+        Buffer out = null;
+        for (int k = 0; k < inputs.size() && out == null; k++) {
+            Operand o = inputs.get(k);
+            if (reusable.get(k) && o.dtype() == outV.dtype() && o.buffer().byteSize() == bytes
+                    && o.buffer() instanceof HostBuffer hb && hb.soleReference()) {
+                out = o.buffer().retain();
+            }
+        }
+        if (out == null) out = HostBuffer.uninitialized(bytes);
+        MemorySegment[] in = new MemorySegment[inputs.size()];
+        for (int k = 0; k < in.length; k++) in[k] = HostBuffer.of(inputs.get(k).buffer());
+        MemorySegment dst = HostBuffer.of(out);
+        long blocks = (plan.size + BLOCK - 1) / BLOCK;
+        parallel.forRange(blocks, plan.cost * BLOCK, (lo, hi) -> runBlocks(plan, in, dst, lo, hi));
+        return List.of(out);
+    }
+
+    private static void runBlocks(Plan plan, MemorySegment[] in, MemorySegment dst, long fromBlock, long toBlock) {
+        try (Arena arena = Arena.ofConfined()) {
+            long w = plan.dtype.bits() / 8;
+            MemorySegment[] scratch = new MemorySegment[plan.scratches];
+            for (int i = 0; i < scratch.length; i++) scratch[i] = arena.allocate(BLOCK * w, 64);
+            for (long blk = fromBlock; blk < toBlock; blk++) {
+                long start = blk * BLOCK;
+                long n = Math.min(BLOCK, plan.size - start);
+                for (Step s : plan.steps) {
+                    switch (s) {
+                        case UnaryStep u -> unary(plan.dtype, u.k(), seg(u.x(), in, scratch, dst), idx(u.x(), start),
+                                seg(u.out(), in, scratch, dst), idx(u.out(), start), n);
+                        case BinaryStep b -> binary(plan.dtype, b, in, scratch, dst, start, n);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void binary(DType t, BinaryStep b, MemorySegment[] in, MemorySegment[] scratch, MemorySegment dst, long start, long n) {
+        MemorySegment o = seg(b.out(), in, scratch, dst);
+        long oi = idx(b.out(), start);
+        boolean sa = isScalar(b.a()), sb = isScalar(b.b());
+        if (!sa && !sb) {
+            if (t == DType.F32) VectorF32.binary(b.k(), seg(b.a(), in, scratch, dst), idx(b.a(), start), seg(b.b(), in, scratch, dst), idx(b.b(), start), o, oi, n);
+            else VectorF64.binary(b.k(), seg(b.a(), in, scratch, dst), idx(b.a(), start), seg(b.b(), in, scratch, dst), idx(b.b(), start), o, oi, n);
+            return;
+        }
+        // One side is a scalar (the planner never makes both scalar): tensor-op-scalar, swapped when the scalar is on the left.
+        VectorOps.Binary k = sb ? b.k() : b.k().swapped();
+        Slot full = sb ? b.a() : b.b();
+        Slot scalar = sb ? b.b() : b.a();
+        double s = scalarValue(t, scalar, in);
+        if (t == DType.F32) VectorF32.binaryScalar(k, seg(full, in, scratch, dst), idx(full, start), (float) s, o, oi, n);
+        else VectorF64.binaryScalar(k, seg(full, in, scratch, dst), idx(full, start), s, o, oi, n);
+    }
+
+    private static void unary(DType t, VectorOps.Unary k, MemorySegment x, long xi, MemorySegment o, long oi, long n) {
+        if (t == DType.F32) VectorF32.unary(k, x, xi, o, oi, n);
+        else VectorF64.unary(k, x, xi, o, oi, n);
+    }
+
+    private static boolean isScalar(Slot s) { return s instanceof ScalarInput || s instanceof ScalarConst; }
+
+    private static double scalarValue(DType t, Slot s, MemorySegment[] in) {
+        return switch (s) {
+            case ScalarConst c -> c.value();
+            case ScalarInput i -> t == DType.F32 ? in[i.input()].get(ValueLayout.JAVA_FLOAT_UNALIGNED, 0)
+                    : in[i.input()].get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
+            default -> throw new IllegalStateException("not a scalar slot: " + s);
+        };
+    }
+
+    private static MemorySegment seg(Slot s, MemorySegment[] in, MemorySegment[] scratch, MemorySegment dst) {
+        return switch (s) {
+            case Full f -> in[f.input()];
+            case Scratch x -> scratch[x.index()];
+            case Out o -> dst;
+            case ScalarInput i -> throw new IllegalStateException("scalar slot has no block");
+            case ScalarConst c -> throw new IllegalStateException("scalar slot has no block");
+        };
+    }
+
+    /** Element index of the block start in slot {@code s}: scratch is per block, inputs and output are whole. */
+    private static long idx(Slot s, long start) { return s instanceof Scratch ? 0 : start; }
+
+    /** Whether {@link #run} runs {@code body} in one blocked pass (on a vector-kernel engine) rather than interpreting it. */
+    static boolean covers(Graph body) { return plan(body) != null; }
+
+    /** The block plan of {@code body}, or {@code null} when it has a node this runner doesn't cover. */
+    static Plan plan(Graph body) {
+        if (body.outputs().size() != 1) return null;
+        Value result = body.outputs().getFirst();
+        DType t = result.dtype();
+        if (t != DType.F32 && t != DType.F64) return null;
+        var shape = result.shape();
+        Map<Integer, Slot> slots = new HashMap<>();
+        for (int i = 0; i < body.inputs().size(); i++) {
+            Value v = body.inputs().get(i);
+            if (v.dtype() != t) return null;
+            if (v.shape().equals(shape)) slots.put(v.id(), new Full(i));
+            else if (v.shape().size() == 1) slots.put(v.id(), new ScalarInput(i));
+            else return null;
+        }
+        List<Step> steps = new ArrayList<>();
+        int scratches = 0;
+        long cost = 0;
+        for (Node n : body.nodes()) {
+            Value v = n.outputs().getFirst();
+            if (v.dtype() != t) return null;
+            boolean isResult = v.id() == result.id();
+            switch (n.prim()) {
+                case Prim.Constant c when c.shape().size() == 1 -> {
+                    java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(c.bytes()).order(java.nio.ByteOrder.nativeOrder());
+                    slots.put(v.id(), new ScalarConst(t == DType.F32 ? bb.getFloat(0) : bb.getDouble(0)));
+                    if (isResult) return null;
+                    continue;
+                }
+                case Prim.Broadcast b -> {
+                    Slot src = slots.get(n.inputs().getFirst().id());
+                    if (!isScalar(src) || isResult) return null; // only scalar broadcasts: the op reads the scalar
+                    slots.put(v.id(), src);
+                    continue;
+                }
+                default -> { }
+            }
+            if (!v.shape().equals(shape)) return null;
+            Slot out = isResult ? new Out() : new Scratch(scratches++);
+            switch (n.prim()) {
+                case Prim.Unary u -> {
+                    VectorOps.Unary k = VectorOps.Unary.of(u.op(), t);
+                    Slot x = slots.get(n.inputs().getFirst().id());
+                    if (k == null || u.out() != t || x == null || isScalar(x)) return null;
+                    steps.add(new UnaryStep(k, x, out));
+                    cost += k.cost();
+                }
+                case Prim.Binary b -> {
+                    VectorOps.Binary k = VectorOps.Binary.of(b.op(), t);
+                    Slot x = slots.get(n.inputs().get(0).id()), y = slots.get(n.inputs().get(1).id());
+                    if (k == null || k.isComparison() || x == null || y == null || isScalar(x) && isScalar(y)) return null;
+                    steps.add(new BinaryStep(k, x, y, out));
+                    cost += 1;
+                }
+                default -> {
+                    return null;
+                }
+            }
+            slots.put(v.id(), out);
+        }
+        if (steps.isEmpty() || !(slots.get(result.id()) instanceof Out)) return null;
+        return new Plan(t, shape.size(), List.copyOf(steps), scratches, cost);
+    }
+}
