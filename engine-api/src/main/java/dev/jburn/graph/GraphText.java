@@ -87,6 +87,7 @@ final class GraphText {
             case Prim.Svd s -> s.fullMatrices() ? "fullMatrices" : "";
             case Prim.Reshape r -> "";
             case Prim.Bitcast b -> "";
+            case Prim.GradientMark m -> "";
             case Prim.Cond c -> "";
             case Prim.WhileLoop w -> "";
         };
