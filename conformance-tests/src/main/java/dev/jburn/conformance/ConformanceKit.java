@@ -28,5 +28,6 @@ public interface ConformanceKit extends
         DotContract,
         PromotionContract,
         TransferContract,
-        ErrorContract, UnaryContract, BinaryContract, ElementwiseLawContract, IeeeContract, SelectContract, BitcastContract, RandomContract {
+        ErrorContract, UnaryContract, BinaryContract, ElementwiseLawContract, IeeeContract, SelectContract, BitcastContract, RandomContract,
+        GradientContract {
 }

@@ -188,6 +188,20 @@ public final class Autodiff {
         Tensor apply(Tensor x, Tensor y, Tensor cotangent);
     }
 
+    // ---- coverage -------------------------------------------------------------------------------
+
+    /** Whether gradients flow through catalog op {@code op}: a rule, an explicit "not differentiable" mark, or not built yet. */
+    public static Differentiability differentiability(dev.jburn.op.Op op) {
+        if (op == null) throw new JBurnException("grad", "op must not be null");
+        return CatalogDifferentiability.of(op);
+    }
+
+    /** Whether gradients flow through graph primitive {@code prim} (see {@link #differentiability(dev.jburn.op.Op)}). */
+    public static Differentiability differentiability(Prim prim) {
+        if (prim == null) throw new JBurnException("grad", "prim must not be null");
+        return BackwardRules.differentiability(prim);
+    }
+
     // ---- the transformation ---------------------------------------------------------------------
 
     /**

@@ -145,7 +145,4 @@ final class BackwardRules {
 
     /** Whether a value of {@code t} can carry a gradient. */
     static boolean differentiableType(DType t) { return t.isFloat(); }
-
-    /** How a prim takes part in reverse mode. */
-    enum Differentiability { DIFFERENTIABLE, NOT_DIFFERENTIABLE, NOT_BUILT }
 }
