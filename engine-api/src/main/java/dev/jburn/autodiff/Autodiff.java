@@ -39,9 +39,9 @@ import java.util.function.Function;
  * }</pre>
  *
  * Integer (and PRED) inputs get zero gradients of their own dtype. Composite ops (mean,
- * logSumExp, softmax built from ops) differentiate through their decomposition. Inside a trace,
- * the differentiated function must receive every traced tensor it depends on as an argument
- * (concrete tensors it captures are constants).
+ * logSumExp, softmax built from ops) differentiate through their decomposition. Tensors the
+ * function captures (a data batch, say) are constants of the differentiation, also inside a
+ * trace; gradients of gradients work, since the backward ops are ordinary traced ops.
  */
 public final class Autodiff {
     private Autodiff() {}
@@ -212,7 +212,17 @@ public final class Autodiff {
         boolean tracing = Jit.isTracing();
         Engine engine = tracing ? Engine.defaultEngine() : xs.getFirst().engine();
         List<TensorType> types = xs.stream().map(t -> new TensorType(t.dtype(), t.shape())).toList();
-        Graph g = tracing ? Jit.trace(f, types) : Jit.trace(f, types, engine);
+        List<Tensor> args = xs;
+        Graph g;
+        if (tracing) {
+            // a nested level of the current trace, so f may use the enclosing function's traced tensors
+            Jit.NestedTrace nested = Jit.traceNested(f, types);
+            g = nested.graph();
+            args = new ArrayList<>(xs);
+            args.addAll(nested.captures());
+        } else {
+            g = Jit.trace(f, types, engine);
+        }
         List<Value> outs = g.outputs();
         if (seeds == null) {
             Value y = outs.getFirst();
@@ -235,9 +245,9 @@ public final class Autodiff {
         // forward: every node output, kept for the backward rules
         List<Value> all = new ArrayList<>();
         for (Node n : g.nodes()) all.addAll(n.outputs());
-        List<Tensor> computed = Interpreter.run(Graph.of(g.inputs(), g.nodes(), all), engine, xs);
+        List<Tensor> computed = Interpreter.run(Graph.of(g.inputs(), g.nodes(), all), engine, args);
         Map<Integer, Tensor> primal = new HashMap<>();
-        for (int i = 0; i < xs.size(); i++) primal.put(g.inputs().get(i).id(), onEngine(xs.get(i), engine));
+        for (int i = 0; i < args.size(); i++) primal.put(g.inputs().get(i).id(), onEngine(args.get(i), engine));
         for (int i = 0; i < all.size(); i++) primal.put(all.get(i).id(), computed.get(i));
 
         // backward

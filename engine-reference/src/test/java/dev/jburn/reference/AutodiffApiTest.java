@@ -109,6 +109,30 @@ class AutodiffApiTest {
         for (int i = 0; i < 2; i++) assertClose("jit grad " + i, eagerGrads.get(i), jitGrads.get(i), 1e-14);
     }
 
+    /** A training step: grad w.r.t. parameters inside a compiled function whose data batch is another (traced) input. */
+    @Test
+    void gradInsideJitMayCaptureTracedTensors() {
+        Tensor w = uniform(40, -1, 1, 3, 2);
+        Tensor x = uniform(41, -1, 1, 4, 3);
+        Function<List<Tensor>, List<Tensor>> step = in -> {
+            Tensor data = in.get(1);
+            Tensor gw = Autodiff.grad(p -> data.dot(p).tanh().multiply(data.dot(p)).sum()).apply(in.get(0));
+            return List.of(in.get(0).subtract(gw.multiply(0.1)));
+        };
+        Tensor eager = step.apply(List.of(w, x)).getFirst();
+        Tensor jitted = Jit.compileList(step, JitTestSupport.VERIFY).apply(List.of(w, x)).getFirst();
+        assertClose("sgd step", eager, jitted, 1e-14);
+    }
+
+    @Test
+    void secondOrder() {
+        Tensor x = Tensor.of(1.0, -2.0, 0.5);
+        Function<Tensor, Tensor> d2 = Autodiff.grad(t -> Autodiff.grad(u -> u.multiply(u).multiply(u).sum()).apply(t).sum());
+        assertClose("d/dx sum(3x^2) = 6x", x.multiply(6.0), d2.apply(x), 1e-14);
+        assertClose("under jit", x.multiply(6.0), Jit.compile(d2).apply(x), 1e-14);
+        assertGradMatchesFiniteDifferences("grad of grad", xs -> Autodiff.grad(u -> u.sin().multiply(u).sum()).apply(xs.get(0)).exp().sum(), x);
+    }
+
     @Test
     void stopGradientBlocks() {
         Tensor x = Tensor.of(1.0, 2.0, 3.0);
