@@ -2,6 +2,8 @@ package dev.jburn.conformance;
 
 import dev.jburn.Engine;
 import dev.jburn.LinAlg;
+import dev.jburn.Padding;
+import dev.jburn.WindowOptions;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.op.BinaryOp;
@@ -122,7 +124,16 @@ public final class GradientCases {
             };
             case CreationOp c -> null;
             case RandomOp r -> null;
-            case WindowOp w -> null;
+            case WindowOp w -> {
+                WindowOptions opts = WindowOptions.defaults().withStrides(1, 2).withPadding(Padding.explicit(new int[] {1, 0}, new int[] {0, 1}));
+                Tensor x = g.uniform(-1, 1, 4, 5);
+                yield switch (w) {
+                    case WINDOW_SUM -> unaryFn("windowSum", t -> t.windowSum(new int[] {2, 3}, opts.withDilations(1, 2)), x);
+                    case WINDOW_MAX -> unaryFn("windowMax", t -> t.windowMax(new int[] {2, 2}, opts), x);
+                    case WINDOW_MIN -> unaryFn("windowMin", t -> t.windowMin(new int[] {3, 2}, opts), x);
+                    case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> null;
+                };
+            }
             case ConvOp c -> null;
             case LinalgOp l -> switch (l) {
                 case NORM -> unaryFn("norm", LinAlg::norm, g.uniform(0.5, 1.5, 5));

@@ -56,7 +56,7 @@ final class BackwardRules {
             case Prim.Argsort s -> none(1);
             case Prim.Dot d -> StructuralRules.dot(d, x, in.get(1), g0);
             case Prim.Conv c -> throw notYet(prim);
-            case Prim.WindowReduce w -> throw notYet(prim);
+            case Prim.WindowReduce w -> one(WindowRules.windowReduce(w, x, g0));
             case Prim.WindowScatter w -> throw notYet(prim);
             case Prim.Cholesky c -> throw notYet(prim);
             case Prim.TriangularSolve t -> throw notYet(prim);
@@ -90,8 +90,12 @@ final class BackwardRules {
             case Prim.Select _, Prim.Cast _, Prim.Reduce _, Prim.Transpose _, Prim.Broadcast _, Prim.Slice _,
                  Prim.PutSlice _, Prim.Pad _, Prim.Reverse _, Prim.Concatenate _, Prim.Gather _,
                  Prim.IndexedUpdate _, Prim.Sort _, Prim.Dot _, Prim.Reshape _, Prim.GradientMark _ -> Differentiability.DIFFERENTIABLE;
+            case Prim.WindowReduce w -> switch (w.op()) {
+                case WINDOW_SUM, WINDOW_MAX, WINDOW_MIN -> Differentiability.DIFFERENTIABLE;
+                case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> Differentiability.NOT_BUILT;
+            };
             case Prim.ArgReduce _, Prim.Argsort _, Prim.Bitcast _ -> Differentiability.NOT_DIFFERENTIABLE;
-            case Prim.Conv _, Prim.WindowReduce _, Prim.WindowScatter _, Prim.Cholesky _, Prim.TriangularSolve _,
+            case Prim.Conv _, Prim.WindowScatter _, Prim.Cholesky _, Prim.TriangularSolve _,
                  Prim.Lu _, Prim.Qr _, Prim.Eigh _, Prim.Svd _, Prim.Cond _, Prim.WhileLoop _ -> Differentiability.NOT_BUILT;
         };
     }

@@ -60,7 +60,8 @@ final class CatalogDifferentiability {
                 case THREEFRY_BITS, SPLIT, FOLD_IN, UNIFORM, NORMAL, RANDINT -> NOT_DIFFERENTIABLE;
             };
             case WindowOp w -> switch (w) {
-                case WINDOW_SUM, WINDOW_PRODUCT, WINDOW_MAX, WINDOW_MIN, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> NOT_BUILT;
+                case WINDOW_SUM, WINDOW_MAX, WINDOW_MIN -> DIFFERENTIABLE;
+                case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> NOT_BUILT;
             };
             case ConvOp c -> switch (c) {
                 case CONV, CONV_TRANSPOSE -> NOT_BUILT;

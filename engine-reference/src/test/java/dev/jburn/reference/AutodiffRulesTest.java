@@ -140,6 +140,21 @@ class AutodiffRulesTest {
     }
 
     @Test
+    void windows() {
+        Tensor x = uniform(80, -1, 1, 2, 5, 6);
+        dev.jburn.WindowOptions valid = dev.jburn.WindowOptions.defaults();
+        dev.jburn.WindowOptions strided = valid.withStrides(1, 2, 3).withPadding(dev.jburn.Padding.explicit(new int[] {0, 0}, new int[] {1, 2}, new int[] {2, 1}));
+        check("windowSum", xs -> xs.get(0).windowSum(new int[] {1, 2, 3}), x);
+        check("windowSum strided, padded, dilated", xs -> xs.get(0).windowSum(new int[] {2, 2, 2}, strided.withDilations(1, 2, 2)), x);
+        check("windowSum SAME", xs -> xs.get(0).windowSum(new int[] {1, 3, 3}, valid.withPadding(dev.jburn.Padding.SAME).withStrides(1, 2, 2)), x);
+        // max/min: every window holds a real element (a window of padding only is -inf, which has no finite difference)
+        dev.jburn.WindowOptions light = valid.withStrides(1, 2, 3).withPadding(dev.jburn.Padding.explicit(new int[] {0, 0}, new int[] {1, 0}, new int[] {0, 1}));
+        check("windowMax", xs -> xs.get(0).windowMax(new int[] {1, 2, 2}, light), x);
+        check("windowMin", xs -> xs.get(0).windowMin(new int[] {2, 3, 2}, light), x);
+        check("mean pool", xs -> xs.get(0).windowSum(new int[] {1, 2, 2}, valid.withStrides(1, 2, 2)).divide(4.0), uniform(81, -1, 1, 1, 4, 4));
+    }
+
+    @Test
     void castsBetweenFloats() {
         Tensor x = Tensor.of(1.5f, -2f, 3f);
         Tensor g = dev.jburn.autodiff.Autodiff.grad(t -> t.asType(DType.F64).multiply(2.0).sum()).apply(x);
