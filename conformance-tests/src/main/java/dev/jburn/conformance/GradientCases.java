@@ -82,7 +82,8 @@ public final class GradientCases {
             case CumulativeOp c -> switch (c) {
                 case CUMULATIVE_SUM -> unaryFn("cumulativeSum", t -> t.cumulativeSum(1, seed % 2 == 0), g.uniform(0.5, 1.5, 3, 4));
                 case CUMULATIVE_PRODUCT -> unaryFn("cumulativeProduct", t -> t.cumulativeProduct(0, seed % 2 == 0), g.uniform(0.5, 1.5, 3, 4));
-                case CUMULATIVE_MAX, CUMULATIVE_MIN -> null;
+                case CUMULATIVE_MAX -> unaryFn("cumulativeMax", t -> t.cumulativeMax(1, seed % 2 == 0), g.uniform(-1, 1, 3, 6));
+                case CUMULATIVE_MIN -> unaryFn("cumulativeMin", t -> t.cumulativeMin(0, seed % 2 == 1), g.uniform(-1, 1, 5, 2));
             };
             case ShapeOp s -> {
                 Tensor x = g.uniform(-1, 1, 2, 3, 4);

@@ -84,8 +84,7 @@ final class BackwardRules {
             case Prim.Unary u -> ElementwiseRules.differentiable(u.op()) ? Differentiability.DIFFERENTIABLE : Differentiability.NOT_DIFFERENTIABLE;
             case Prim.Binary b -> ElementwiseRules.differentiable(b.op()) ? Differentiability.DIFFERENTIABLE : Differentiability.NOT_DIFFERENTIABLE;
             case Prim.Cumulative c -> switch (c.op()) {
-                case CUMULATIVE_SUM, CUMULATIVE_PRODUCT -> Differentiability.DIFFERENTIABLE;
-                case CUMULATIVE_MAX, CUMULATIVE_MIN -> Differentiability.NOT_BUILT;
+                case CUMULATIVE_SUM, CUMULATIVE_PRODUCT, CUMULATIVE_MAX, CUMULATIVE_MIN -> Differentiability.DIFFERENTIABLE;
             };
             case Prim.Select _, Prim.Cast _, Prim.Reduce _, Prim.Transpose _, Prim.Broadcast _, Prim.Slice _,
                  Prim.PutSlice _, Prim.Pad _, Prim.Reverse _, Prim.Concatenate _, Prim.Gather _,

@@ -37,8 +37,7 @@ final class CatalogDifferentiability {
                 case ALL, ANY, ARGMAX, ARGMIN -> NOT_DIFFERENTIABLE;
             };
             case CumulativeOp c -> switch (c) {
-                case CUMULATIVE_SUM, CUMULATIVE_PRODUCT -> DIFFERENTIABLE;
-                case CUMULATIVE_MAX, CUMULATIVE_MIN -> NOT_BUILT;
+                case CUMULATIVE_SUM, CUMULATIVE_PRODUCT, CUMULATIVE_MAX, CUMULATIVE_MIN -> DIFFERENTIABLE;
             };
             case ShapeOp s -> switch (s) {
                 case RESHAPE, TRANSPOSE, BROADCAST, SQUEEZE, NEW_AXIS, SLICE, PUT_SLICE, CONCATENATE, STACK, PAD, REVERSE, TILE -> DIFFERENTIABLE;

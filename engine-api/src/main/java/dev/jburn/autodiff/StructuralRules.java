@@ -44,8 +44,35 @@ final class StructuralRules {
             case CUMULATIVE_SUM -> g.cumulativeSum(c.axis(), !c.reverse());
             // d y_j / d x_i = y_j / x_i for j after i (not defined where x_i == 0)
             case CUMULATIVE_PRODUCT -> g.multiply(y).cumulativeSum(c.axis(), !c.reverse()).divide(x);
-            case CUMULATIVE_MAX, CUMULATIVE_MIN -> throw BackwardRules.notYet(c);
+            case CUMULATIVE_MAX, CUMULATIVE_MIN -> c.reverse()
+                    ? runningExtremum(x.reverse(c.axis()), y.reverse(c.axis()), g.reverse(c.axis()), c.axis()).reverse(c.axis())
+                    : runningExtremum(x, y, g, c.axis());
         };
+    }
+
+    /**
+     * The cotangent of a forward running max/min {@code y} of {@code x}: output {@code j} takes its
+     * value from the latest "record" {@code i <= j} (an {@code x_i} equal to the running value
+     * {@code y_i}; ties go to the latest), so record {@code i} receives the cotangents of the
+     * outputs from {@code i} up to the next record: a difference of reverse running sums.
+     */
+    private static Tensor runningExtremum(Tensor x, Tensor y, Tensor g, int axis) {
+        int n = x.shape().dim(axis);
+        Tensor record = x.equal(y);
+        Tensor iota = Tensor.iota(x.shape(), dev.jburn.DType.S32, axis);
+        if (iota.engine() != x.engine()) iota = iota.to(x.engine());
+        Tensor candidates = record.select(iota, n);
+        // the first record strictly after i: a reverse running min, shifted left by one (n past the end)
+        int[][] shiftLeft = new int[x.rank()][];
+        int[][] oneMore = new int[x.rank()][];
+        for (int i = 0; i < x.rank(); i++) {
+            shiftLeft[i] = new int[] {i == axis ? -1 : 0, i == axis ? 1 : 0, 0};
+            oneMore[i] = new int[] {0, i == axis ? 1 : 0, 0};
+        }
+        Tensor next = candidates.cumulativeMin(axis, true).pad(n, shiftLeft);
+        Tensor tail = g.cumulativeSum(axis, true).pad(0.0, oneMore); // tail[j] = sum of g from j on; tail[n] = 0
+        Tensor run = tail.slice(new int[x.rank()], x.shape().dims()).subtract(tail.takeAlongAxis(next, axis));
+        return record.select(run, 0.0);
     }
 
     /** The cotangent of {@code broadcast(x, outShape, axes)}: sums the new axes and the stretched size-1 axes. */

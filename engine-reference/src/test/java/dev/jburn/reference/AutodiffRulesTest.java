@@ -92,6 +92,11 @@ class AutodiffRulesTest {
         check("cumsum reverse", xs -> xs.get(0).cumulativeSum(0, true), x);
         check("cumprod", xs -> xs.get(0).cumulativeProduct(1), x);
         check("cumprod reverse", xs -> xs.get(0).cumulativeProduct(0, true), x);
+        Tensor y = uniform(41, -1, 1, 3, 7);
+        check("cummax", xs -> xs.get(0).cumulativeMax(1), y);
+        check("cummax reverse", xs -> xs.get(0).cumulativeMax(1, true), y);
+        check("cummin", xs -> xs.get(0).cumulativeMin(1), y);
+        check("cummin reverse axis 0", xs -> xs.get(0).cumulativeMin(0, true), y);
     }
 
     @Test
