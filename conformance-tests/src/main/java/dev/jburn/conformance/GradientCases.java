@@ -1,6 +1,7 @@
 package dev.jburn.conformance;
 
 import dev.jburn.Engine;
+import dev.jburn.ConvOptions;
 import dev.jburn.LinAlg;
 import dev.jburn.Padding;
 import dev.jburn.WindowOptions;
@@ -135,7 +136,13 @@ public final class GradientCases {
                     case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> null;
                 };
             }
-            case ConvOp c -> null;
+            case ConvOp c -> switch (c) {
+                case CONV -> new GradientCase("conv", xs -> xs.get(0).conv(xs.get(1), ConvOptions.defaults().withStrides(2, 1)
+                        .withPadding(Padding.explicit(new int[] {1, 0}, new int[] {1, 1})).withKernelDilation(1, 2)),
+                        List.of(g.uniform(-1, 1, 2, 2, 5, 5), g.uniform(-1, 1, 3, 2, 2, 2)));
+                case CONV_TRANSPOSE -> new GradientCase("convTranspose", xs -> xs.get(0).convTranspose(xs.get(1), ConvOptions.defaults().withStrides(2)),
+                        List.of(g.uniform(-1, 1, 1, 2, 4, 3), g.uniform(-1, 1, 2, 3, 2, 2)));
+            };
             case LinalgOp l -> switch (l) {
                 case NORM -> unaryFn("norm", LinAlg::norm, g.uniform(0.5, 1.5, 5));
                 case CHOLESKY, TRIANGULAR_SOLVE, LU, QR, EIGH, SVD, SOLVE, INVERT, DETERMINANT -> null;

@@ -55,7 +55,7 @@ final class BackwardRules {
             case Prim.Sort s -> one(g0.takeAlongAxis(x.argsort(s.axis(), s.descending()).argsort(s.axis()), s.axis()));
             case Prim.Argsort s -> none(1);
             case Prim.Dot d -> StructuralRules.dot(d, x, in.get(1), g0);
-            case Prim.Conv c -> throw notYet(prim);
+            case Prim.Conv c -> x.dtype().isFloat() ? ConvRules.conv(c, x, in.get(1), g0) : none(2);
             case Prim.WindowReduce w -> one(WindowRules.windowReduce(w, x, g0));
             case Prim.WindowScatter w -> throw notYet(prim);
             case Prim.Cholesky c -> throw notYet(prim);
@@ -94,7 +94,9 @@ final class BackwardRules {
                 case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> Differentiability.NOT_BUILT;
             };
             case Prim.ArgReduce _, Prim.Argsort _, Prim.Bitcast _ -> Differentiability.NOT_DIFFERENTIABLE;
-            case Prim.Conv _, Prim.WindowScatter _, Prim.Cholesky _, Prim.TriangularSolve _,
+            case Prim.Conv c -> c.spec().featureGroups() == 1 && c.spec().batchGroups() == 1
+                    ? Differentiability.DIFFERENTIABLE : Differentiability.NOT_BUILT;
+            case Prim.WindowScatter _, Prim.Cholesky _, Prim.TriangularSolve _,
                  Prim.Lu _, Prim.Qr _, Prim.Eigh _, Prim.Svd _, Prim.Cond _, Prim.WhileLoop _ -> Differentiability.NOT_BUILT;
         };
     }

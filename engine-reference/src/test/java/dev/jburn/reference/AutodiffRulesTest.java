@@ -160,6 +160,19 @@ class AutodiffRulesTest {
     }
 
     @Test
+    void convolutions() {
+        Tensor x = uniform(90, -1, 1, 2, 3, 6, 5);
+        Tensor k = uniform(91, -1, 1, 4, 3, 3, 2);
+        dev.jburn.ConvOptions plain = dev.jburn.ConvOptions.defaults();
+        check("conv valid", xs -> xs.get(0).conv(xs.get(1)), x, k);
+        check("conv strided, padded", xs -> xs.get(0).conv(xs.get(1), plain.withStrides(2, 2).withPadding(dev.jburn.Padding.explicit(new int[] {1, 2}, new int[] {0, 1}))), x, k);
+        check("conv same, kernel dilation", xs -> xs.get(0).conv(xs.get(1), plain.withPadding(dev.jburn.Padding.SAME).withKernelDilation(2, 1)), x, k);
+        check("conv input dilation, stride 3", xs -> xs.get(0).conv(xs.get(1), plain.withInputDilation(2, 1).withStrides(3, 1)), x, k);
+        check("conv 1-d", xs -> xs.get(0).conv(xs.get(1), plain.withStrides(2)), uniform(92, -1, 1, 1, 2, 7), uniform(93, -1, 1, 3, 2, 3));
+        check("convTranspose", xs -> xs.get(0).convTranspose(xs.get(1), plain.withStrides(2, 1)), x, uniform(94, -1, 1, 3, 3, 2, 2));
+    }
+
+    @Test
     void castsBetweenFloats() {
         Tensor x = Tensor.of(1.5f, -2f, 3f);
         Tensor g = dev.jburn.autodiff.Autodiff.grad(t -> t.asType(DType.F64).multiply(2.0).sum()).apply(x);
