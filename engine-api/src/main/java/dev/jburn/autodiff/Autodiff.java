@@ -242,6 +242,17 @@ public final class Autodiff {
             }
         }
 
+        return pullback(g, engine, args, seeds, xs.size());
+    }
+
+    /**
+     * Runs {@code g} on {@code args} keeping every intermediate and pulls {@code seeds} back (one
+     * per output, a {@code null} entry is zero; {@code seeds == null}: one scalar output seeded
+     * with 1). Returns the first output and the cotangents of the first {@code wanted} inputs
+     * (zeros where none flows).
+     */
+    static ValueAndGrads pullback(Graph g, Engine engine, List<Tensor> args, List<Tensor> seeds, int wanted) {
+        List<Value> outs = g.outputs();
         // forward: every node output, kept for the backward rules
         List<Value> all = new ArrayList<>();
         for (Node n : g.nodes()) all.addAll(n.outputs());
@@ -254,8 +265,8 @@ public final class Autodiff {
         Map<Integer, Tensor> ct = new HashMap<>();
         for (int i = 0; i < outs.size(); i++) {
             Value v = outs.get(i);
-            Tensor seed = seeds == null ? onEngine(Tensor.ones(Shape.scalar(), v.dtype()), engine) : onEngine(seeds.get(i), engine);
-            accumulate(ct, v, seed);
+            Tensor seed = seeds == null ? onEngine(Tensor.ones(Shape.scalar(), v.dtype()), engine) : seeds.get(i);
+            if (seed != null && v.dtype().isFloat()) accumulate(ct, v, onEngine(seed, engine));
         }
         List<Node> nodes = g.nodes();
         for (int k = nodes.size() - 1; k >= 0; k--) {
@@ -268,7 +279,6 @@ public final class Autodiff {
                 any |= c != null;
             }
             if (!any || n.inputs().stream().noneMatch(v -> v.dtype().isFloat())) continue;
-            if (gOut.size() > 1 || gOut.getFirst() == null) throw BackwardRules.notYet(n.prim()); // only linalg has several outputs
             List<Tensor> in = n.inputs().stream().map(v -> primal.get(v.id())).toList();
             List<Tensor> out = n.outputs().stream().map(v -> primal.get(v.id())).toList();
             List<Tensor> gIn = BackwardRules.backward(n.prim(), in, out, gOut);
@@ -278,13 +288,13 @@ public final class Autodiff {
                 if (c != null && v.dtype().isFloat()) accumulate(ct, v, c);
             }
         }
-        List<Tensor> grads = new ArrayList<>(xs.size());
-        for (int i = 0; i < xs.size(); i++) {
+        List<Tensor> grads = new ArrayList<>(wanted);
+        for (int i = 0; i < wanted; i++) {
             Value v = g.inputs().get(i);
             Tensor c = ct.get(v.id());
             grads.add(c != null ? c : BackwardRules.zeros(primal.get(v.id()), v.shape()));
         }
-        Tensor value = primal.get(outs.getFirst().id());
+        Tensor value = outs.isEmpty() ? null : primal.get(outs.getFirst().id());
         return new ValueAndGrads(value, List.copyOf(grads));
     }
 

@@ -67,7 +67,7 @@ final class BackwardRules {
             case Prim.Reshape r -> one(g0.reshape(x.shape()));
             case Prim.Bitcast b -> none(1); // reinterpreted bits carry no derivative
             case Prim.GradientMark m -> m.rule() == null ? none(in.size()) : custom((CustomRule) m.rule(), in, out.getFirst(), g0);
-            case Prim.Cond c -> throw notYet(prim);
+            case Prim.Cond c -> cond(c, in, out, g);
             case Prim.WhileLoop w -> throw notYet(prim);
         };
     }
@@ -88,7 +88,7 @@ final class BackwardRules {
             };
             case Prim.Select _, Prim.Cast _, Prim.Reduce _, Prim.Transpose _, Prim.Broadcast _, Prim.Slice _,
                  Prim.PutSlice _, Prim.Pad _, Prim.Reverse _, Prim.Concatenate _, Prim.Gather _,
-                 Prim.IndexedUpdate _, Prim.Sort _, Prim.Dot _, Prim.Reshape _, Prim.GradientMark _ -> Differentiability.DIFFERENTIABLE;
+                 Prim.IndexedUpdate _, Prim.Sort _, Prim.Dot _, Prim.Reshape _, Prim.GradientMark _, Prim.Cond _ -> Differentiability.DIFFERENTIABLE;
             case Prim.WindowReduce w -> switch (w.op()) {
                 case WINDOW_SUM, WINDOW_MAX, WINDOW_MIN -> Differentiability.DIFFERENTIABLE;
                 case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> Differentiability.NOT_BUILT;
@@ -97,8 +97,32 @@ final class BackwardRules {
             case Prim.Conv c -> c.spec().featureGroups() == 1 && c.spec().batchGroups() == 1
                     ? Differentiability.DIFFERENTIABLE : Differentiability.NOT_BUILT;
             case Prim.WindowScatter _, Prim.Cholesky _, Prim.TriangularSolve _,
-                 Prim.Lu _, Prim.Qr _, Prim.Eigh _, Prim.Svd _, Prim.Cond _, Prim.WhileLoop _ -> Differentiability.NOT_BUILT;
+                 Prim.Lu _, Prim.Qr _, Prim.Eigh _, Prim.Svd _, Prim.WhileLoop _ -> Differentiability.NOT_BUILT;
         };
+    }
+
+    /**
+     * A {@code cond}'s cotangents are a {@code cond} on the same predicate of its branches' pullbacks
+     * (eagerly, only the taken branch's; traced, both branches become one {@code cond} node).
+     */
+    private static List<Tensor> cond(Prim.Cond c, List<Tensor> in, List<Tensor> out, List<Tensor> g) {
+        Tensor pred = in.getFirst();
+        List<Tensor> captures = in.subList(1, in.size());
+        List<Tensor> seeds = new ArrayList<>(g.size());
+        for (int i = 0; i < g.size(); i++) seeds.add(g.get(i) != null ? g.get(i) : zeros(out.get(i), out.get(i).shape()));
+        dev.jburn.Engine engine = pred.engine();
+        List<Tensor> cts = dev.jburn.graph.Jit.condList(pred,
+                () -> Autodiff.pullback(c.onTrue(), engine(engine), captures, seeds, captures.size()).grads(),
+                () -> Autodiff.pullback(c.onFalse(), engine(engine), captures, seeds, captures.size()).grads());
+        List<Tensor> all = new ArrayList<>(in.size());
+        all.add(null);
+        all.addAll(cts);
+        return all;
+    }
+
+    /** Inside a traced branch, the branch's tracing engine; otherwise {@code fallback}. */
+    private static dev.jburn.Engine engine(dev.jburn.Engine fallback) {
+        return dev.jburn.graph.Jit.isTracing() ? dev.jburn.Engine.defaultEngine() : fallback;
     }
 
     private static List<Tensor> custom(CustomRule rule, List<Tensor> in, Tensor y, Tensor g) {

@@ -125,6 +125,23 @@ class AutodiffApiTest {
     }
 
     @Test
+    void throughCond() {
+        Function<List<Tensor>, Tensor> f = xs -> {
+            Tensor x = xs.get(0), y = xs.get(1);
+            Tensor picked = Jit.cond(x.sum().greater(0), () -> x.sin().multiply(y), () -> x.exp().add(y.multiply(y)));
+            return picked.multiply(x).sum();
+        };
+        for (double sign : new double[] {1, -1}) {
+            Tensor x = uniform(50, 0.2, 1, 3).multiply(sign);
+            Tensor y = uniform(51, -1, 1, 3);
+            assertGradMatchesFiniteDifferences("cond " + sign, f, x, y);
+            List<Tensor> eager = Autodiff.gradList(f).apply(List.of(x, y));
+            List<Tensor> jitted = Jit.compileList(Autodiff.gradList(f), JitTestSupport.VERIFY).apply(List.of(x, y));
+            for (int i = 0; i < 2; i++) assertClose("cond under jit " + i, eager.get(i), jitted.get(i), 1e-14);
+        }
+    }
+
+    @Test
     void secondOrder() {
         Tensor x = Tensor.of(1.0, -2.0, 0.5);
         Function<Tensor, Tensor> d2 = Autodiff.grad(t -> Autodiff.grad(u -> u.multiply(u).multiply(u).sum()).apply(t).sum());
