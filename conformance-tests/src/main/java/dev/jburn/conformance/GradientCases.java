@@ -145,7 +145,14 @@ public final class GradientCases {
             };
             case LinalgOp l -> switch (l) {
                 case NORM -> unaryFn("norm", LinAlg::norm, g.uniform(0.5, 1.5, 5));
-                case CHOLESKY, TRIANGULAR_SOLVE, LU, QR, EIGH, SVD, SOLVE, INVERT, DETERMINANT -> null;
+                case CHOLESKY -> {
+                    Tensor m = g.uniform(-1, 1, 3, 3);
+                    Tensor spd = m.dot(m.transpose()).add(Tensor.eye(3, dev.jburn.DType.F64).to(e).multiply(3.0));
+                    yield unaryFn("cholesky", LinAlg::cholesky, spd);
+                }
+                case TRIANGULAR_SOLVE -> new GradientCase("triangularSolve", xs -> LinAlg.triangularSolve(xs.get(0), xs.get(1), seed % 2 == 0, true, seed == 1),
+                        List.of(g.uniform(-1, 1, 3, 3).add(Tensor.eye(3, dev.jburn.DType.F64).to(e).multiply(4.0)), g.uniform(-1, 1, 3, 2)));
+                case LU, QR, EIGH, SVD, SOLVE, INVERT, DETERMINANT -> null;
             };
         };
     }

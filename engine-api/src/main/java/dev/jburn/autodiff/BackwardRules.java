@@ -58,8 +58,8 @@ final class BackwardRules {
             case Prim.Conv c -> x.dtype().isFloat() ? ConvRules.conv(c, x, in.get(1), g0) : none(2);
             case Prim.WindowReduce w -> one(WindowRules.windowReduce(w, x, g0));
             case Prim.WindowScatter w -> throw notYet(prim);
-            case Prim.Cholesky c -> throw notYet(prim);
-            case Prim.TriangularSolve t -> throw notYet(prim);
+            case Prim.Cholesky c -> one(LinalgRules.cholesky(x, out.getFirst(), g0));
+            case Prim.TriangularSolve t -> LinalgRules.triangularSolve(t, x, in.get(1), out.getFirst(), g0);
             case Prim.Lu l -> throw notYet(prim);
             case Prim.Qr q -> throw notYet(prim);
             case Prim.Eigh e -> throw notYet(prim);
@@ -88,7 +88,8 @@ final class BackwardRules {
             };
             case Prim.Select _, Prim.Cast _, Prim.Reduce _, Prim.Transpose _, Prim.Broadcast _, Prim.Slice _,
                  Prim.PutSlice _, Prim.Pad _, Prim.Reverse _, Prim.Concatenate _, Prim.Gather _,
-                 Prim.IndexedUpdate _, Prim.Sort _, Prim.Dot _, Prim.Reshape _, Prim.GradientMark _, Prim.Cond _ -> Differentiability.DIFFERENTIABLE;
+                 Prim.IndexedUpdate _, Prim.Sort _, Prim.Dot _, Prim.Reshape _, Prim.GradientMark _, Prim.Cond _,
+                 Prim.Cholesky _, Prim.TriangularSolve _ -> Differentiability.DIFFERENTIABLE;
             case Prim.WindowReduce w -> switch (w.op()) {
                 case WINDOW_SUM, WINDOW_MAX, WINDOW_MIN -> Differentiability.DIFFERENTIABLE;
                 case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> Differentiability.NOT_BUILT;
@@ -96,7 +97,7 @@ final class BackwardRules {
             case Prim.ArgReduce _, Prim.Argsort _, Prim.Bitcast _ -> Differentiability.NOT_DIFFERENTIABLE;
             case Prim.Conv c -> c.spec().featureGroups() == 1 && c.spec().batchGroups() == 1
                     ? Differentiability.DIFFERENTIABLE : Differentiability.NOT_BUILT;
-            case Prim.WindowScatter _, Prim.Cholesky _, Prim.TriangularSolve _,
+            case Prim.WindowScatter _,
                  Prim.Lu _, Prim.Qr _, Prim.Eigh _, Prim.Svd _, Prim.WhileLoop _ -> Differentiability.NOT_BUILT;
         };
     }

@@ -173,6 +173,28 @@ class AutodiffRulesTest {
     }
 
     @Test
+    void linearAlgebra() {
+        Tensor m = uniform(100, -1, 1, 2, 3, 3);
+        Tensor spd = m.dot(new int[] {2}, new int[] {0}, m, new int[] {2}, new int[] {0}).add(Tensor.eye(3, DType.F64).multiply(3.0));
+        check("cholesky (batched)", xs -> dev.jburn.LinAlg.cholesky(xs.get(0)), spd);
+        Tensor tri = uniform(101, -1, 1, 2, 3, 3).add(Tensor.eye(3, DType.F64).multiply(4.0));
+        for (boolean lower : new boolean[] {true, false}) {
+            for (boolean left : new boolean[] {true, false}) {
+                for (boolean transpose : new boolean[] {true, false}) {
+                    String what = "triangularSolve lower=" + lower + " left=" + left + " transposeA=" + transpose;
+                    check(what, xs -> dev.jburn.LinAlg.triangularSolve(xs.get(0), xs.get(1), lower, left, transpose), tri, uniform(102, -1, 1, 2, 3, 3));
+                }
+            }
+            check("triangularSolve vector lower=" + lower, xs -> dev.jburn.LinAlg.triangularSolve(xs.get(0), xs.get(1), lower, true, false),
+                    tri, uniform(103, -1, 1, 2, 3));
+        }
+        check("log-determinant via cholesky", xs -> {
+            Tensor l = dev.jburn.LinAlg.cholesky(xs.get(0));
+            return l.multiply(Tensor.eye(3, DType.F64)).sum(new int[] {2}).log().sum(new int[] {1}).multiply(2.0);
+        }, spd);
+    }
+
+    @Test
     void castsBetweenFloats() {
         Tensor x = Tensor.of(1.5f, -2f, 3f);
         Tensor g = dev.jburn.autodiff.Autodiff.grad(t -> t.asType(DType.F64).multiply(2.0).sum()).apply(x);
