@@ -95,7 +95,7 @@ final class BackwardRules {
                 case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> Differentiability.NOT_BUILT;
             };
             case Prim.ArgReduce _, Prim.Argsort _, Prim.Bitcast _ -> Differentiability.NOT_DIFFERENTIABLE;
-            case Prim.Conv c -> c.spec().featureGroups() == 1 && c.spec().batchGroups() == 1
+            case Prim.Conv c -> c.spec().batchGroups() == 1
                     ? Differentiability.DIFFERENTIABLE : Differentiability.NOT_BUILT;
             case Prim.WindowScatter _,
                  Prim.Lu _, Prim.Qr _, Prim.Eigh _, Prim.Svd _, Prim.WhileLoop _ -> Differentiability.NOT_BUILT;

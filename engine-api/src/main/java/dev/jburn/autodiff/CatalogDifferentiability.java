@@ -63,7 +63,7 @@ final class CatalogDifferentiability {
                 case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> NOT_BUILT;
             };
             case ConvOp c -> switch (c) {
-                case CONV, CONV_TRANSPOSE -> DIFFERENTIABLE; // ungrouped; grouped convs throw "not differentiable yet"
+                case CONV, CONV_TRANSPOSE -> DIFFERENTIABLE; // batch-grouped convs throw "not differentiable yet"
             };
             case LinalgOp l -> switch (l) {
                 // vector norms, and matrix norms other than the spectral/nuclear ones (which use svd), differentiate through their decomposition

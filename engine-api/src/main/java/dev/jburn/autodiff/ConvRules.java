@@ -3,6 +3,7 @@ package dev.jburn.autodiff;
 import dev.jburn.ConvOptions;
 import dev.jburn.JBurnException;
 import dev.jburn.Padding;
+import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.graph.Prim;
 import dev.jburn.spi.ConvSpec;
@@ -13,17 +14,16 @@ import java.util.List;
 /**
  * Backward rules of {@code conv} in canonical layout (input {@code [N, C, s...]}, kernel
  * {@code [O, C, k...]}, output {@code [N, O, o...]}), as JAX transposes
- * {@code conv_general_dilated}: both cotangents are convolutions again. Feature or batch
- * groups are not built yet.
+ * {@code conv_general_dilated}: both cotangents are convolutions again (feature groups become
+ * feature groups of the input's and batch groups of the kernel's). Batch groups are not built yet.
  */
 final class ConvRules {
     private ConvRules() {}
 
     static List<Tensor> conv(Prim.Conv c, Tensor input, Tensor kernel, Tensor g) {
         ConvSpec s = c.spec();
-        if (s.featureGroups() != 1 || s.batchGroups() != 1) {
-            throw new JBurnException("grad", "the gradient of a grouped conv (featureGroups=" + s.featureGroups() + ", batchGroups="
-                    + s.batchGroups() + ") is not differentiable yet");
+        if (s.batchGroups() != 1) {
+            throw new JBurnException("grad", "the gradient of a conv with batchGroups=" + s.batchGroups() + " is not differentiable yet");
         }
         int n = s.spatialRank();
         int[] spatial = new int[n];
@@ -44,9 +44,23 @@ final class ConvRules {
             int before = rhs - s.padLow()[i] - 1;
             pads[i] = new int[] {before, lhs + rhs - 1 - out - before};
         }
-        Tensor w = kernel.reverse(spatial).transpose(swapFirstTwo(kernel.rank()));
+        Tensor w = kernel.reverse(spatial);
+        int groups = s.featureGroups();
+        if (groups > 1) {
+            // [O, C/G, k] -> [O/G, C, k] with C group-major, so that the transposed conv has G groups too
+            int[] d = kernel.shape().dims();
+            int[] split = new int[d.length + 1];
+            split[0] = groups;
+            split[1] = d[0] / groups;
+            System.arraycopy(d, 1, split, 2, d.length - 1);
+            int[] merged = d.clone();
+            merged[0] = d[0] / groups;
+            merged[1] = d[1] * groups;
+            w = w.reshape(Shape.of(split)).transpose(swapFirstTwo(split.length)).reshape(Shape.of(merged));
+        }
+        w = w.transpose(swapFirstTwo(kernel.rank()));
         ConvOptions o = ConvOptions.defaults().withStrides(s.inputDilation()).withPadding(Padding.explicit(pads))
-                .withInputDilation(s.strides()).withKernelDilation(s.kernelDilation());
+                .withInputDilation(s.strides()).withKernelDilation(s.kernelDilation()).withFeatureGroupSize(groups);
         return g.conv(w, o);
     }
 
@@ -63,7 +77,7 @@ final class ConvRules {
         }
         int[] swap = swapFirstTwo(input.rank());
         ConvOptions o = ConvOptions.defaults().withStrides(s.kernelDilation()).withPadding(Padding.explicit(pads))
-                .withInputDilation(s.inputDilation()).withKernelDilation(s.strides());
+                .withInputDilation(s.inputDilation()).withKernelDilation(s.strides()).withBatchGroupSize(s.featureGroups());
         Tensor r = input.transpose(swap).conv(g.transpose(swap), o); // [C, O, k]
         return r.transpose(swap);
     }

@@ -169,6 +169,10 @@ class AutodiffRulesTest {
         check("conv same, kernel dilation", xs -> xs.get(0).conv(xs.get(1), plain.withPadding(dev.jburn.Padding.SAME).withKernelDilation(2, 1)), x, k);
         check("conv input dilation, stride 3", xs -> xs.get(0).conv(xs.get(1), plain.withInputDilation(2, 1).withStrides(3, 1)), x, k);
         check("conv 1-d", xs -> xs.get(0).conv(xs.get(1), plain.withStrides(2)), uniform(92, -1, 1, 1, 2, 7), uniform(93, -1, 1, 3, 2, 3));
+        check("grouped conv", xs -> xs.get(0).conv(xs.get(1), plain.withFeatureGroupSize(2).withStrides(2, 1)),
+                uniform(95, -1, 1, 2, 4, 5, 4), uniform(96, -1, 1, 6, 2, 2, 3));
+        check("depthwise conv", xs -> xs.get(0).conv(xs.get(1), plain.withFeatureGroupSize(3).withPadding(dev.jburn.Padding.SAME)),
+                uniform(97, -1, 1, 1, 3, 4, 4), uniform(98, -1, 1, 3, 1, 3, 3));
         check("convTranspose", xs -> xs.get(0).convTranspose(xs.get(1), plain.withStrides(2, 1)), x, uniform(94, -1, 1, 3, 3, 2, 2));
     }
 
