@@ -1,6 +1,5 @@
 package dev.jburn.autodiff;
 
-import dev.jburn.DType;
 import dev.jburn.Engine;
 import dev.jburn.JBurnException;
 import dev.jburn.Shape;
@@ -13,7 +12,6 @@ import dev.jburn.graph.Node;
 import dev.jburn.graph.Prim;
 import dev.jburn.graph.TensorType;
 import dev.jburn.graph.Value;
-import dev.jburn.op.BinaryOp;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +19,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**

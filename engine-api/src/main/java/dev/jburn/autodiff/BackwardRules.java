@@ -1,12 +1,9 @@
 package dev.jburn.autodiff;
 
-import dev.jburn.DType;
 import dev.jburn.JBurnException;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.graph.Prim;
-import dev.jburn.op.BinaryOp;
-import dev.jburn.op.UnaryOp;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -172,7 +169,4 @@ final class BackwardRules {
         Tensor s = axes.isEmpty() ? g : g.sum(axes.stream().mapToInt(Integer::intValue).toArray());
         return s.reshape(shape);
     }
-
-    /** Whether a value of {@code t} can carry a gradient. */
-    static boolean differentiableType(DType t) { return t.isFloat(); }
 }
