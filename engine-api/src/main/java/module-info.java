@@ -8,6 +8,7 @@ module dev.jburn.api {
     exports dev.jburn.op;
     exports dev.jburn.spi;
     exports dev.jburn.graph;
+    exports dev.jburn.autodiff;
 
     uses dev.jburn.spi.EngineProvider;
 }

@@ -3,6 +3,8 @@ package dev.jburn.conformance;
 import dev.jburn.Engine;
 import dev.jburn.Tensor;
 import dev.jburn.TensorScope;
+import dev.jburn.autodiff.Autodiff;
+import dev.jburn.autodiff.Differentiability;
 import dev.jburn.op.Op;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -76,6 +78,26 @@ class CatalogCoverageTest {
         }
         Assumptions.assumeTrue(notBuilt.isEmpty(),
                 () -> "not required yet, because not built yet, and without a property: " + notBuilt.size() + " ops " + notBuilt);
+    }
+
+    /**
+     * Every op has a backward rule or an explicit mark ({@link Autodiff#differentiability}, an
+     * exhaustive switch over the catalog), and every differentiable op has a generated
+     * finite-difference case in {@link GradientCases} (or, for {@code asType}, an exact check).
+     * Ops whose rule is not built yet are listed in a skip note, like kernels not built yet.
+     */
+    @Test
+    void everyOpHasABackwardRuleOrANotDifferentiableMark() {
+        List<String> missing = new ArrayList<>();
+        List<String> notBuilt = new ArrayList<>();
+        for (Op op : Op.catalog()) {
+            Differentiability d = Autodiff.differentiability(op);
+            if (d == Differentiability.NOT_BUILT) notBuilt.add(label(op));
+            if (d != Differentiability.DIFFERENTIABLE || op == dev.jburn.op.ElementwiseOp.AS_TYPE) continue;
+            if (GradientCases.of(op, 0, Oracle.engine()) == null) missing.add(label(op));
+        }
+        if (!missing.isEmpty()) fail(missing.size() + " differentiable ops have no gradient case in GradientCases: " + missing);
+        Assumptions.assumeTrue(notBuilt.isEmpty(), () -> "backward rules not built yet for " + notBuilt.size() + " ops: " + notBuilt);
     }
 
     // ---- helpers ------------------------------------------------------------------------------

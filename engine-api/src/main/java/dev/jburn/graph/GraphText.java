@@ -88,6 +88,7 @@ final class GraphText {
             case Prim.Svd s -> s.fullMatrices() ? "fullMatrices" : "";
             case Prim.Reshape r -> "";
             case Prim.Bitcast b -> "";
+            case Prim.GradientMark m -> "";
             case Prim.Cond c -> "";
             case Prim.Fused f -> "";
             case Prim.WhileLoop w -> "";

@@ -187,6 +187,7 @@ public final class Interpreter {
             case Prim.Svd s -> b.svd(in.get(0), s.fullMatrices());
             case Prim.Reshape r -> List.of(in.get(0).buffer().retain());
             case Prim.Bitcast c -> List.of(in.get(0).buffer().retain());
+            case Prim.GradientMark m -> List.of(in.getLast().buffer().retain());
             case Prim.Cond c -> sub(b, readPred(b, in.get(0)) ? c.onTrue() : c.onFalse(), in.subList(1, in.size()), runner);
             case Prim.WhileLoop w -> whileLoop(b, w, in, runner);
             case Prim.Fused f -> execute(b, f.body(), in);

@@ -93,6 +93,27 @@ public final class Jit {
         return trace(fn, inputs, ctx != null ? ctx.target : Engine.defaultEngine());
     }
 
+    /** A graph traced inside the current trace, and the enclosing trace's tensors it captured. */
+    public record NestedTrace(Graph graph, List<Tensor> captures) {}
+
+    /**
+     * Traces {@code fn} at a nested level of the trace open on this thread (as a {@code cond}
+     * branch is traced): tensors of the enclosing trace that {@code fn} uses become extra graph
+     * inputs after the explicit ones, in first-use order, returned as {@code captures} (tensors
+     * of the enclosing trace). Replaying the graph with {@link Interpreter#run} on the tracing
+     * engine inlines it. How {@code dev.jburn.autodiff} differentiates inside {@link #compile}.
+     */
+    public static NestedTrace traceNested(Function<List<Tensor>, List<Tensor>> fn, List<TensorType> inputs) {
+        if (fn == null || inputs == null) throw new JBurnException("jit", "traceNested needs a function and input types");
+        TraceContext ctx = TraceContext.current();
+        if (ctx == null) throw new JBurnException("jit", "traceNested needs an open trace; use trace outside one");
+        TraceContext.Level level = ctx.traceLevel("jit", inputs, fn);
+        List<TraceValue> captured = level.builder().capturedValues();
+        Graph g = level.graph(captured);
+        Verifier.verify(g);
+        return new NestedTrace(g, captured.stream().map(ctx::tensor).toList());
+    }
+
     /** Whether a function is being traced on this thread. */
     public static boolean isTracing() { return TraceContext.current() != null; }
 

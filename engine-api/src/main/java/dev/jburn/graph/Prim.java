@@ -185,6 +185,16 @@ public sealed interface Prim {
     }
 
     /**
+     * An autodiff marker: forwards its last input unchanged (a buffer view, no backend call). Its
+     * other inputs are the primal inputs of a custom-gradient region. {@code rule == null} marks
+     * {@code stopGradient} (no cotangent flows through); otherwise {@code rule} is the opaque
+     * backward rule that {@code dev.jburn.autodiff} applies instead of differentiating the region.
+     */
+    record GradientMark(Object rule) implements Prim {
+        @Override public String name() { return rule == null ? "stopGradient" : "customGradient"; }
+    }
+
+    /**
      * {@code pred ? onTrue(captures) : onFalse(captures)}. Inputs: a PRED scalar, then the captured
      * values; both branch graphs take the captured values as their inputs and return outputs of
      * equal types, which are the node's outputs.

@@ -259,6 +259,10 @@ public final class ShapeInference {
                 if (b.to().bits() != in.getFirst().dtype().bits()) throw fail(op, "cannot view " + in.getFirst() + " as " + b.to().shortName());
                 yield one(b.to(), in.getFirst().shape());
             }
+            case Prim.GradientMark m -> {
+                if (in.isEmpty()) throw fail(op, "needs at least one input");
+                yield List.of(in.getLast());
+            }
             case Prim.Cond c -> cond(op, c, in);
             case Prim.WhileLoop w -> whileLoop(op, w, in);
             case Prim.Fused f -> {

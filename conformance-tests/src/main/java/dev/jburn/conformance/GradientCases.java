@@ -1,0 +1,180 @@
+package dev.jburn.conformance;
+
+import dev.jburn.Engine;
+import dev.jburn.ConvOptions;
+import dev.jburn.LinAlg;
+import dev.jburn.Padding;
+import dev.jburn.WindowOptions;
+import dev.jburn.Shape;
+import dev.jburn.Tensor;
+import dev.jburn.op.BinaryOp;
+import dev.jburn.op.ContractionOp;
+import dev.jburn.op.ConvOp;
+import dev.jburn.op.CreationOp;
+import dev.jburn.op.CumulativeOp;
+import dev.jburn.op.ElementwiseOp;
+import dev.jburn.op.IndexOp;
+import dev.jburn.op.LinalgOp;
+import dev.jburn.op.Op;
+import dev.jburn.op.RandomOp;
+import dev.jburn.op.ReduceOp;
+import dev.jburn.op.ShapeOp;
+import dev.jburn.op.SortOp;
+import dev.jburn.op.UnaryOp;
+import dev.jburn.op.WindowOp;
+
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * One generated gradient case per differentiable catalog op: a scalar F64 function of some
+ * inputs drawn in the op's smooth domain (away from kinks and ties), for {@link GradientContract}.
+ */
+public final class GradientCases {
+    private GradientCases() {}
+
+    /** A function to differentiate and its inputs. */
+    public record GradientCase(String name, Function<List<Tensor>, Tensor> f, List<Tensor> inputs) {}
+
+    /**
+     * The case for {@code op} with inputs from {@code seed}, or {@code null} when {@code op} has
+     * no float gradient to check by finite differences (it is marked not differentiable or not
+     * built, or, for {@code asType}, is checked exactly instead).
+     */
+    public static GradientCase of(Op op, long seed, Engine e) {
+        Gen g = new Gen(seed, e);
+        Tensor x23 = g.uniform(-1.5, 1.5, 2, 3);
+        return switch (op) {
+            case UnaryOp u -> switch (u) {
+                case LOG, LOG1P, SQRT, RSQRT, CBRT -> unary(u, g.uniform(0.2, 2.5, 2, 3));
+                case ASIN, ACOS, ATANH, ERF_INV -> unary(u, g.uniform(-0.8, 0.8, 2, 3));
+                case ACOSH -> unary(u, g.uniform(1.2, 3, 2, 3));
+                case ABS -> unary(u, g.uniform(0.3, 1.5, 2, 3).multiply(Tensor.of(1.0, -1.0, 1.0).to(e)));
+                case NEGATE, EXP, EXPM1, SIN, COS, TAN, ATAN, SINH, COSH, TANH, ASINH, SIGMOID, ERF, ERFC -> unary(u, x23);
+                case SIGN, FLOOR, CEIL, ROUND, IS_NAN, IS_INFINITY, LOGICAL_NOT, BITWISE_NOT, POPULATION_COUNT, COUNT_LEADING_ZEROS -> null;
+            };
+            case BinaryOp b -> switch (b) {
+                case ADD, SUBTRACT, MULTIPLY, DIVIDE, POW, ATAN2, MIN, MAX, REMAINDER ->
+                        new GradientCase(b.opName(), xs -> xs.get(0).apply(b, xs.get(1)), List.of(g.uniform(0.5, 2, 2, 3), g.uniform(0.6, 1.9, 3)));
+                case QUOTIENT, EQUAL, NOT_EQUAL, LESS, LESS_EQUAL, GREATER, GREATER_EQUAL, LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR,
+                     BITWISE_AND, BITWISE_OR, BITWISE_XOR, LEFT_SHIFT, RIGHT_SHIFT -> null;
+            };
+            case ElementwiseOp w -> switch (w) {
+                case SELECT -> {
+                    Tensor p = g.uniform(-1, 1, 2, 3).greater(0);
+                    yield new GradientCase("select", xs -> p.select(xs.get(0), xs.get(1)), List.of(x23, g.uniform(-1, 1, 3)));
+                }
+                case CLIP -> unaryFn("clip", t -> t.clip(-0.5, 0.5), x23);
+                case AS_TYPE -> null; // rounding defeats finite differences: GradientContract checks casts exactly
+                case BITCAST -> null;
+            };
+            case ReduceOp r -> {
+                Tensor x = g.uniform(0.5, 1.5, 2, 3, 4);
+                yield switch (r) {
+                    case SUM -> unaryFn("sum", t -> t.sum(new int[] {0, 2}), x);
+                    case PRODUCT -> unaryFn("product", t -> t.product(new int[] {1}), x);
+                    case REDUCE_MAX -> unaryFn("max", t -> t.max(new int[] {2}), x);
+                    case REDUCE_MIN -> unaryFn("min", t -> t.min(new int[] {0, 1}), x);
+                    case MEAN -> unaryFn("mean", t -> t.mean(new int[] {1}), x);
+                    case LOG_SUM_EXP -> unaryFn("logSumExp", t -> t.logSumExp(new int[] {2}), x);
+                    case ALL, ANY, ARGMAX, ARGMIN -> null;
+                };
+            }
+            case CumulativeOp c -> switch (c) {
+                case CUMULATIVE_SUM -> unaryFn("cumulativeSum", t -> t.cumulativeSum(1, seed % 2 == 0), g.uniform(0.5, 1.5, 3, 4));
+                case CUMULATIVE_PRODUCT -> unaryFn("cumulativeProduct", t -> t.cumulativeProduct(0, seed % 2 == 0), g.uniform(0.5, 1.5, 3, 4));
+                case CUMULATIVE_MAX -> unaryFn("cumulativeMax", t -> t.cumulativeMax(1, seed % 2 == 0), g.uniform(-1, 1, 3, 6));
+                case CUMULATIVE_MIN -> unaryFn("cumulativeMin", t -> t.cumulativeMin(0, seed % 2 == 1), g.uniform(-1, 1, 5, 2));
+            };
+            case ShapeOp s -> {
+                Tensor x = g.uniform(-1, 1, 2, 3, 4);
+                yield switch (s) {
+                    case RESHAPE -> unaryFn("reshape", t -> t.reshape(6, 4), x);
+                    case TRANSPOSE -> unaryFn("transpose", t -> t.transpose(2, 0, 1), x);
+                    case BROADCAST -> unaryFn("broadcast", t -> t.broadcast(Shape.of(3, 2, 3, 1), new int[] {1, 2, 3}), g.uniform(-1, 1, 2, 3, 1));
+                    case SQUEEZE -> unaryFn("squeeze", Tensor::squeeze, g.uniform(-1, 1, 2, 1, 3));
+                    case NEW_AXIS -> unaryFn("newAxis", t -> t.newAxis(1), x);
+                    case SLICE -> unaryFn("slice", t -> t.slice(new int[] {0, 1, 0}, new int[] {2, 2, 4}, new int[] {1, 1, 2}), x);
+                    case PUT_SLICE -> new GradientCase("putSlice", xs -> xs.get(0).putSlice(new int[] {0, 1, 1}, xs.get(1)), List.of(x, g.uniform(-1, 1, 1, 2, 2)));
+                    case CONCATENATE -> new GradientCase("concatenate", xs -> Tensor.concatenate(1, xs.get(0), xs.get(1)), List.of(x, g.uniform(-1, 1, 2, 2, 4)));
+                    case STACK -> new GradientCase("stack", xs -> Tensor.stack(0, xs.get(0), xs.get(1)), List.of(x, g.uniform(-1, 1, 2, 3, 4)));
+                    case PAD -> new GradientCase("pad", xs -> xs.get(0).pad(xs.get(1), new int[][] {{1, -1, 1}, {0, 2, 0}, {-1, 1, 2}}), List.of(x, g.uniform(-1, 1)));
+                    case REVERSE -> unaryFn("reverse", t -> t.reverse(0, 2), x);
+                    case TILE -> unaryFn("tile", t -> t.tile(2, 1, 1), x);
+                };
+            }
+            case IndexOp i -> {
+                Tensor x = g.uniform(-1, 1, 4, 3);
+                Tensor rows = Tensor.of(new int[][] {{1}, {3}, {1}}).to(e);
+                yield switch (i) {
+                    case TAKE -> unaryFn("take", t -> t.take(Tensor.of(2, 0, 2).to(e), 1), x);
+                    case TAKE_ALONG_AXIS -> unaryFn("takeAlongAxis", t -> t.takeAlongAxis(Tensor.of(new int[][] {{1}, {0}, {2}, {2}}).to(e), 1), x);
+                    case GATHER -> unaryFn("gather", t -> t.gather(rows), x);
+                    case INDEXED_ADD -> new GradientCase("indexedAdd", xs -> xs.get(0).indexedAdd(rows, xs.get(1)), List.of(x, g.uniform(-1, 1, 3, 3)));
+                    case INDEXED_PUT -> new GradientCase("indexedPut", xs -> xs.get(0).indexedPut(Tensor.of(new int[][] {{0}, {2}}).to(e), xs.get(1)),
+                            List.of(x, g.uniform(-1, 1, 2, 3)));
+                };
+            }
+            case SortOp s -> switch (s) {
+                case SORT -> unaryFn("sort", t -> t.sort(1), g.uniform(-1, 1, 3, 5));
+                case TOP_K -> unaryFn("topK", t -> t.topK(2).values(), g.uniform(-1, 1, 3, 5));
+                case ARGSORT -> null;
+            };
+            case ContractionOp c -> switch (c) {
+                case DOT -> new GradientCase("dot", xs -> xs.get(0).dot(new int[] {1}, new int[] {0}, xs.get(1), new int[] {2}, new int[] {0}),
+                        List.of(g.uniform(-1, 1, 2, 4, 3), g.uniform(-1, 1, 2, 5, 4)));
+            };
+            case CreationOp c -> null;
+            case RandomOp r -> null;
+            case WindowOp w -> {
+                WindowOptions opts = WindowOptions.defaults().withStrides(1, 2).withPadding(Padding.explicit(new int[] {1, 0}, new int[] {0, 1}));
+                Tensor x = g.uniform(-1, 1, 4, 5);
+                yield switch (w) {
+                    case WINDOW_SUM -> unaryFn("windowSum", t -> t.windowSum(new int[] {2, 3}, opts.withDilations(1, 2)), x);
+                    case WINDOW_MAX -> unaryFn("windowMax", t -> t.windowMax(new int[] {2, 2}, opts), x);
+                    case WINDOW_MIN -> unaryFn("windowMin", t -> t.windowMin(new int[] {3, 2}, opts), x);
+                    case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> null;
+                };
+            }
+            case ConvOp c -> switch (c) {
+                case CONV -> new GradientCase("conv", xs -> xs.get(0).conv(xs.get(1), ConvOptions.defaults().withStrides(2, 1)
+                        .withPadding(Padding.explicit(new int[] {1, 0}, new int[] {1, 1})).withKernelDilation(1, 2)),
+                        List.of(g.uniform(-1, 1, 2, 2, 5, 5), g.uniform(-1, 1, 3, 2, 2, 2)));
+                case CONV_TRANSPOSE -> new GradientCase("convTranspose", xs -> xs.get(0).convTranspose(xs.get(1), ConvOptions.defaults().withStrides(2)),
+                        List.of(g.uniform(-1, 1, 1, 2, 4, 3), g.uniform(-1, 1, 2, 3, 2, 2)));
+            };
+            case LinalgOp l -> switch (l) {
+                case NORM -> unaryFn("norm", LinAlg::norm, g.uniform(0.5, 1.5, 5));
+                case CHOLESKY -> {
+                    Tensor m = g.uniform(-1, 1, 3, 3);
+                    Tensor spd = m.dot(m.transpose()).add(Tensor.eye(3, dev.jburn.DType.F64).to(e).multiply(3.0));
+                    yield unaryFn("cholesky", LinAlg::cholesky, spd);
+                }
+                case TRIANGULAR_SOLVE -> new GradientCase("triangularSolve", xs -> LinAlg.triangularSolve(xs.get(0), xs.get(1), seed % 2 == 0, true, seed == 1),
+                        List.of(g.uniform(-1, 1, 3, 3).add(Tensor.eye(3, dev.jburn.DType.F64).to(e).multiply(4.0)), g.uniform(-1, 1, 3, 2)));
+                case LU, QR, EIGH, SVD, SOLVE, INVERT, DETERMINANT -> null;
+            };
+        };
+    }
+
+    private static GradientCase unary(UnaryOp op, Tensor x) {
+        return new GradientCase(op.opName(), xs -> xs.get(0).apply(op), List.of(x));
+    }
+
+    private static GradientCase unaryFn(String name, Function<Tensor, Tensor> f, Tensor x) {
+        return new GradientCase(name, xs -> f.apply(xs.get(0)), List.of(x));
+    }
+
+    /** Seeded F64 inputs on the engine under test. */
+    private record Gen(java.util.Random r, Engine e) {
+        Gen(long seed, Engine e) { this(new java.util.Random(seed), e); }
+
+        Tensor uniform(double lo, double hi, int... dims) {
+            int n = 1;
+            for (int d : dims) n *= d;
+            double[] v = new double[n];
+            for (int i = 0; i < n; i++) v[i] = lo + (hi - lo) * r.nextDouble();
+            return Tensor.of(v).reshape(dims).to(e);
+        }
+    }
+}

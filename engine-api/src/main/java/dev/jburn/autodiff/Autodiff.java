@@ -1,0 +1,319 @@
+package dev.jburn.autodiff;
+
+import dev.jburn.Engine;
+import dev.jburn.JBurnException;
+import dev.jburn.Shape;
+import dev.jburn.Tensor;
+import dev.jburn.graph.GradientMarks;
+import dev.jburn.graph.Graph;
+import dev.jburn.graph.Interpreter;
+import dev.jburn.graph.Jit;
+import dev.jburn.graph.Node;
+import dev.jburn.graph.Prim;
+import dev.jburn.graph.TensorType;
+import dev.jburn.graph.Value;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Reverse-mode automatic differentiation as a graph transformation. The function is traced
+ * ({@link Jit#trace}) into a primitive graph; the graph is run to get every intermediate value;
+ * then one backward rule per primitive ({@code BackwardRules}) is applied in reverse order with
+ * ordinary tensor ops, accumulating cotangents of values used several times. Eagerly those ops
+ * run on the inputs' engine; inside {@link Jit#compile} they are recorded into the enclosing
+ * trace, so the compiled function contains forward and backward graph.
+ *
+ * <pre>{@code
+ * Function<Tensor, Tensor> df = Autodiff.grad(x -> x.multiply(x).sum());
+ * df.apply(Tensor.of(1.0, 2.0));                       // [2.0, 4.0]
+ * var vg = Autodiff.valueAndGradMap(p -> loss(p, batch)).apply(params);
+ * }</pre>
+ *
+ * Integer (and PRED) inputs get zero gradients of their own dtype. Composite ops (mean,
+ * logSumExp, softmax built from ops) differentiate through their decomposition. Tensors the
+ * function captures (a data batch, say) are constants of the differentiation, also inside a
+ * trace; gradients of gradients work, since the backward ops are ordinary traced ops.
+ */
+public final class Autodiff {
+    private Autodiff() {}
+
+    /** A function's value and its gradient with respect to its one input. */
+    public record ValueAndGrad(Tensor value, Tensor grad) {}
+
+    /** A function's value and its gradients with respect to each input, in order. */
+    public record ValueAndGrads(Tensor value, List<Tensor> grads) {}
+
+    /** A function's value and its gradients with respect to each named parameter, in the map's order. */
+    public record ValueAndGradMap(Tensor value, Map<String, Tensor> grads) {}
+
+    // ---- one input ------------------------------------------------------------------------------
+
+    /** The gradient of {@code f}, which must return a float scalar. {@code grad(x -> x.multiply(x).sum())(x) == 2x}. */
+    public static Function<Tensor, Tensor> grad(Function<Tensor, Tensor> f) {
+        nonNull("grad", f);
+        return x -> valueAndGrad(f).apply(x).grad();
+    }
+
+    /** {@code f}'s value and gradient in one pass; {@code f} must return a float scalar. */
+    public static Function<Tensor, ValueAndGrad> valueAndGrad(Function<Tensor, Tensor> f) {
+        nonNull("valueAndGrad", f);
+        return x -> {
+            nonNullTensor("valueAndGrad", x);
+            ValueAndGrads r = reverse("valueAndGrad", xs -> List.of(f.apply(xs.getFirst())), List.of(x), null);
+            return new ValueAndGrad(r.value(), r.grads().getFirst());
+        };
+    }
+
+    // ---- several inputs -------------------------------------------------------------------------
+
+    /** Gradients of {@code f} with respect to each tensor of its argument list. */
+    public static Function<List<Tensor>, List<Tensor>> gradList(Function<List<Tensor>, Tensor> f) {
+        nonNull("grad", f);
+        return xs -> valueAndGradList(f).apply(xs).grads();
+    }
+
+    /** {@code f}'s value and gradients with respect to each tensor of its argument list. */
+    public static Function<List<Tensor>, ValueAndGrads> valueAndGradList(Function<List<Tensor>, Tensor> f) {
+        nonNull("valueAndGrad", f);
+        return xs -> {
+            if (xs == null || xs.isEmpty()) throw new JBurnException("valueAndGrad", "needs at least one input tensor");
+            xs.forEach(x -> nonNullTensor("valueAndGrad", x));
+            return reverse("valueAndGrad", in -> List.of(f.apply(in)), List.copyOf(xs), null);
+        };
+    }
+
+    /** Gradients of {@code f} with respect to each named parameter (what a training step needs). */
+    public static Function<Map<String, Tensor>, Map<String, Tensor>> gradMap(Function<Map<String, Tensor>, Tensor> f) {
+        nonNull("grad", f);
+        return ps -> valueAndGradMap(f).apply(ps).grads();
+    }
+
+    /**
+     * {@code f}'s value and gradients with respect to each named parameter; the gradient map has
+     * the parameters' iteration order.
+     */
+    public static Function<Map<String, Tensor>, ValueAndGradMap> valueAndGradMap(Function<Map<String, Tensor>, Tensor> f) {
+        nonNull("valueAndGrad", f);
+        return ps -> {
+            if (ps == null || ps.isEmpty()) throw new JBurnException("valueAndGrad", "needs at least one named parameter");
+            List<String> names = new ArrayList<>(ps.keySet());
+            List<Tensor> xs = new ArrayList<>(names.size());
+            for (String n : names) {
+                Tensor t = ps.get(n);
+                if (t == null) throw new JBurnException("valueAndGrad", "parameter '" + n + "' is null");
+                xs.add(t);
+            }
+            ValueAndGrads r = reverse("valueAndGrad", in -> {
+                Map<String, Tensor> m = new LinkedHashMap<>();
+                for (int i = 0; i < names.size(); i++) m.put(names.get(i), in.get(i));
+                return List.of(f.apply(m));
+            }, xs, null);
+            Map<String, Tensor> grads = new LinkedHashMap<>();
+            for (int i = 0; i < names.size(); i++) grads.put(names.get(i), r.grads().get(i));
+            return new ValueAndGradMap(r.value(), grads);
+        };
+    }
+
+    /**
+     * The vector-Jacobian product {@code cotangent · ∂f(x)/∂x} for an {@code f} of any float output;
+     * {@code cotangent} has {@code f(x)}'s shape and dtype.
+     */
+    public static Tensor vjp(Function<Tensor, Tensor> f, Tensor x, Tensor cotangent) {
+        nonNull("vjp", f);
+        nonNullTensor("vjp", x);
+        nonNullTensor("vjp", cotangent);
+        return reverse("vjp", xs -> List.of(f.apply(xs.getFirst())), List.of(x), List.of(cotangent)).grads().getFirst();
+    }
+
+    /** {@link #vjp} for several inputs and outputs: one cotangent per output, one result per input. */
+    public static List<Tensor> vjpList(Function<List<Tensor>, List<Tensor>> f, List<Tensor> xs, List<Tensor> cotangents) {
+        nonNull("vjp", f);
+        if (xs == null || xs.isEmpty() || cotangents == null) throw new JBurnException("vjp", "needs input tensors and cotangents");
+        return reverse("vjp", f, List.copyOf(xs), List.copyOf(cotangents)).grads();
+    }
+
+    // ---- gradient control -----------------------------------------------------------------------
+
+    /** {@code x} itself, through which no gradient flows (its uses are treated as constants). */
+    public static Tensor stopGradient(Tensor x) {
+        nonNullTensor("stopGradient", x);
+        return GradientMarks.mark(new Prim.GradientMark(null), List.of(x));
+    }
+
+    /**
+     * {@code forward} with a hand-written backward rule: differentiating through the returned
+     * function applies {@code backward(x, y, cotangent)} (returning {@code x}'s cotangent) instead of
+     * differentiating {@code forward}'s ops (for numerical stability or speed).
+     *
+     * <pre>{@code
+     * Function<Tensor, Tensor> safeLog = Autodiff.customGradient(Tensor::log,
+     *         (x, y, g) -> g.divide(x.max(1e-12)));
+     * }</pre>
+     */
+    public static Function<Tensor, Tensor> customGradient(Function<Tensor, Tensor> forward, CustomBackward backward) {
+        nonNull("customGradient", forward);
+        nonNull("customGradient", backward);
+        CustomRule rule = (ins, y, g) -> Arrays.asList(backward.apply(ins.getFirst(), y, g));
+        return x -> {
+            nonNullTensor("customGradient", x);
+            Tensor y = forward.apply(x);
+            return GradientMarks.mark(new Prim.GradientMark(rule), List.of(x, y));
+        };
+    }
+
+    /** {@link #customGradient(Function, CustomBackward)} for several inputs. */
+    public static Function<List<Tensor>, Tensor> customGradientList(Function<List<Tensor>, Tensor> forward, CustomRule backward) {
+        nonNull("customGradient", forward);
+        nonNull("customGradient", backward);
+        return xs -> {
+            Tensor y = forward.apply(xs);
+            List<Tensor> ins = new ArrayList<>(xs);
+            ins.add(y);
+            return GradientMarks.mark(new Prim.GradientMark(backward), ins);
+        };
+    }
+
+    /** A one-input backward rule: {@code x}'s cotangent from {@code x}, the result {@code y} and {@code y}'s cotangent. */
+    @FunctionalInterface
+    public interface CustomBackward {
+        Tensor apply(Tensor x, Tensor y, Tensor cotangent);
+    }
+
+    // ---- coverage -------------------------------------------------------------------------------
+
+    /** Whether gradients flow through catalog op {@code op}: a rule, an explicit "not differentiable" mark, or not built yet. */
+    public static Differentiability differentiability(dev.jburn.op.Op op) {
+        if (op == null) throw new JBurnException("grad", "op must not be null");
+        return CatalogDifferentiability.of(op);
+    }
+
+    /** Whether gradients flow through graph primitive {@code prim} (see {@link #differentiability(dev.jburn.op.Op)}). */
+    public static Differentiability differentiability(Prim prim) {
+        if (prim == null) throw new JBurnException("grad", "prim must not be null");
+        return BackwardRules.differentiability(prim);
+    }
+
+    // ---- the transformation ---------------------------------------------------------------------
+
+    /**
+     * Traces {@code f} at {@code xs}, runs it keeping every intermediate, and pulls {@code seeds}
+     * (one per output; {@code null}: {@code f} has one float scalar output seeded with 1) back.
+     */
+    private static ValueAndGrads reverse(String op, Function<List<Tensor>, List<Tensor>> f, List<Tensor> xs, List<Tensor> seeds) {
+        boolean tracing = Jit.isTracing();
+        Engine engine = tracing ? Engine.defaultEngine() : xs.getFirst().engine();
+        List<TensorType> types = xs.stream().map(t -> new TensorType(t.dtype(), t.shape())).toList();
+        List<Tensor> args = xs;
+        Graph g;
+        if (tracing) {
+            // a nested level of the current trace, so f may use the enclosing function's traced tensors
+            Jit.NestedTrace nested = Jit.traceNested(f, types);
+            g = nested.graph();
+            args = new ArrayList<>(xs);
+            args.addAll(nested.captures());
+        } else {
+            g = Jit.trace(f, types, engine);
+        }
+        List<Value> outs = g.outputs();
+        if (seeds == null) {
+            Value y = outs.getFirst();
+            if (outs.size() != 1 || y.shape().rank() != 0 || !y.dtype().isFloat()) {
+                throw new JBurnException(op, "the function must return a float scalar, got " + y.dtype().shortName() + y.shape()
+                        + "; reduce it (e.g. sum() or mean()) or use vjp for other outputs");
+            }
+        } else {
+            if (seeds.size() != outs.size()) throw new JBurnException(op, "the function has " + outs.size() + " outputs, got " + seeds.size() + " cotangents");
+            for (int i = 0; i < outs.size(); i++) {
+                Value v = outs.get(i);
+                Tensor s = seeds.get(i);
+                if (s == null || s.dtype() != v.dtype() || !s.shape().equals(v.shape())) {
+                    throw new JBurnException(op, "cotangent " + i + " must be " + v.type() + ", got " + (s == null ? "null" : s.dtype().shortName() + s.shape()));
+                }
+                if (!v.dtype().isFloat()) throw new JBurnException(op, "output " + i + " is " + v.type() + "; only float outputs can be differentiated");
+            }
+        }
+
+        return pullback(g, engine, args, seeds, xs.size());
+    }
+
+    /**
+     * Runs {@code g} on {@code args} keeping every intermediate and pulls {@code seeds} back (one
+     * per output, a {@code null} entry is zero; {@code seeds == null}: one scalar output seeded
+     * with 1). Returns the first output and the cotangents of the first {@code wanted} inputs
+     * (zeros where none flows).
+     */
+    static ValueAndGrads pullback(Graph g, Engine engine, List<Tensor> args, List<Tensor> seeds, int wanted) {
+        List<Value> outs = g.outputs();
+        // forward: every node output, kept for the backward rules
+        List<Value> all = new ArrayList<>();
+        for (Node n : g.nodes()) all.addAll(n.outputs());
+        List<Tensor> computed = Interpreter.run(Graph.of(g.inputs(), g.nodes(), all), engine, args);
+        Map<Integer, Tensor> primal = new HashMap<>();
+        for (int i = 0; i < args.size(); i++) primal.put(g.inputs().get(i).id(), onEngine(args.get(i), engine));
+        for (int i = 0; i < all.size(); i++) primal.put(all.get(i).id(), computed.get(i));
+
+        // backward
+        Map<Integer, Tensor> ct = new HashMap<>();
+        for (int i = 0; i < outs.size(); i++) {
+            Value v = outs.get(i);
+            Tensor seed = seeds == null ? onEngine(Tensor.ones(Shape.scalar(), v.dtype()), engine) : seeds.get(i);
+            if (seed != null && v.dtype().isFloat()) accumulate(ct, v, onEngine(seed, engine));
+        }
+        List<Node> nodes = g.nodes();
+        for (int k = nodes.size() - 1; k >= 0; k--) {
+            Node n = nodes.get(k);
+            List<Tensor> gOut = new ArrayList<>(n.outputs().size());
+            boolean any = false;
+            for (Value v : n.outputs()) {
+                Tensor c = ct.remove(v.id());
+                gOut.add(c);
+                any |= c != null;
+            }
+            if (!any || n.inputs().stream().noneMatch(v -> v.dtype().isFloat())) continue;
+            List<Tensor> in = n.inputs().stream().map(v -> primal.get(v.id())).toList();
+            List<Tensor> out = n.outputs().stream().map(v -> primal.get(v.id())).toList();
+            List<Tensor> gIn = BackwardRules.backward(n.prim(), in, out, gOut);
+            for (int i = 0; i < gIn.size(); i++) {
+                Tensor c = gIn.get(i);
+                Value v = n.inputs().get(i);
+                if (c != null && v.dtype().isFloat()) accumulate(ct, v, c);
+            }
+        }
+        List<Tensor> grads = new ArrayList<>(wanted);
+        for (int i = 0; i < wanted; i++) {
+            Value v = g.inputs().get(i);
+            Tensor c = ct.get(v.id());
+            grads.add(c != null ? c : BackwardRules.zeros(primal.get(v.id()), v.shape()));
+        }
+        Tensor value = outs.isEmpty() ? null : primal.get(outs.getFirst().id());
+        return new ValueAndGrads(value, List.copyOf(grads));
+    }
+
+    private static void accumulate(Map<Integer, Tensor> ct, Value v, Tensor c) {
+        if (c.dtype() != v.dtype()) c = c.asType(v.dtype());
+        if (!c.shape().equals(v.shape())) {
+            if (c.size() != v.shape().size()) {
+                throw new JBurnException("grad", "internal: a cotangent " + c.dtype().shortName() + c.shape() + " for a value " + v.type());
+            }
+            c = c.reshape(v.shape());
+        }
+        Tensor prev = ct.get(v.id());
+        ct.put(v.id(), prev == null ? c : prev.add(c));
+    }
+
+    private static Tensor onEngine(Tensor t, Engine engine) { return t.engine() == engine ? t : t.to(engine); }
+
+    private static void nonNull(String op, Object f) {
+        if (f == null) throw new JBurnException(op, "the function must not be null");
+    }
+
+    private static void nonNullTensor(String op, Tensor t) {
+        if (t == null) throw new JBurnException(op, "the input tensor must not be null");
+    }
+}
