@@ -49,6 +49,10 @@ final class GemmF32 {
             gemm(src, n, m, k, b.transposed(), a.transposed(), c.transposed(), accumulate, parallel);
             return;
         }
+        if (src == DType.F32 && (long) m * n * k <= Gemm.SMALL) {
+            small(DType.F32, m, n, k, a, b, c, accumulate);
+            return;
+        }
         if (n == 1) {
             gemv(src, m, k, a, b, c, accumulate, parallel);
             return;
@@ -58,6 +62,31 @@ final class GemmF32 {
             return;
         }
         blocked(src, m, n, k, a, b, c, accumulate, parallel);
+    }
+
+    /**
+     * Tiny problems (batched small matrices): both operands staged once, then a plain fma
+     * loop. A, B and C all hold {@code t} elements (F32, or F16/BF16 rounded once at the end).
+     */
+    static void small(DType t, int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c, boolean accumulate) {
+        float[] av = new float[m * k], bv = new float[k * n];
+        Scratch s = WORKSPACE.get().scratch(k, n);
+        for (int i = 0; i < m; i++) strip(t, a.segment(), a.offset() + i * a.rowStride(), a.colStride(), k, av, i * k, s);
+        for (int p = 0; p < k; p++) strip(t, b.segment(), b.offset() + p * b.rowStride(), b.colStride(), n, bv, p * n, s);
+        MemorySegment seg = c.segment();
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < n; j++) {
+                float acc = 0;
+                for (int p = 0; p < k; p++) acc = Math.fma(av[i * k + p], bv[p * n + j], acc);
+                long at = c.offset() + i * c.rowStride() + j * c.colStride();
+                if (t == DType.F32) {
+                    seg.setAtIndex(FL, at, accumulate ? seg.getAtIndex(FL, at) + acc : acc);
+                } else {
+                    float v = accumulate ? Gemm.widenHalf(t, seg.getAtIndex(SL, at)) + acc : acc;
+                    seg.setAtIndex(SL, at, Gemm.narrowHalf(t, v));
+                }
+            }
+        }
     }
 
     private static void blocked(DType src, int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c,

@@ -36,6 +36,10 @@ final class GemmF64 {
             gemm(n, m, k, b.transposed(), a.transposed(), c.transposed(), accumulate, parallel);
             return;
         }
+        if ((long) m * n * k <= Gemm.SMALL) {
+            small(m, n, k, a, b, c, accumulate);
+            return;
+        }
         if (n == 1) {
             gemv(m, k, a, b, c, accumulate, parallel);
             return;
@@ -45,6 +49,22 @@ final class GemmF64 {
             return;
         }
         blocked(m, n, k, a, b, c, accumulate, parallel);
+    }
+
+    /** Tiny problems (batched small matrices): both operands staged once, then a plain fma loop. */
+    private static void small(int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c, boolean accumulate) {
+        double[] av = new double[m * k], bv = new double[k * n];
+        for (int i = 0; i < m; i++) strip(a.segment(), a.offset() + i * a.rowStride(), a.colStride(), k, av, i * k);
+        for (int p = 0; p < k; p++) strip(b.segment(), b.offset() + p * b.rowStride(), b.colStride(), n, bv, p * n);
+        MemorySegment seg = c.segment();
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < n; j++) {
+                double acc = 0;
+                for (int p = 0; p < k; p++) acc = Math.fma(av[i * k + p], bv[p * n + j], acc);
+                long at = c.offset() + i * c.rowStride() + j * c.colStride();
+                seg.setAtIndex(DL, at, accumulate ? seg.getAtIndex(DL, at) + acc : acc);
+            }
+        }
     }
 
     private static void blocked(int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c,
