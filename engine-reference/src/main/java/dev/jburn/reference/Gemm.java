@@ -42,6 +42,9 @@ final class Gemm {
      */
     static final int GEMV_ROWS = 64, GEMV_CHUNK = 1024;
 
+    /** Problems of at most this many fmas skip packing (batched small matrices). */
+    static final long SMALL = 1024;
+
     /** B rows per packing item when B is packed row by row. */
     static final int PACK_ROWS = 32;
 
@@ -77,6 +80,10 @@ final class Gemm {
     static void hgemm(DType type, int m, int n, int k, View a, View b, View c, boolean accumulate, Parallel parallel) {
         if (type != DType.F16 && type != DType.BF16) throw new JBurnException("dot", "hgemm takes f16 or bf16, got " + type);
         if (m == 0 || n == 0) return;
+        if ((long) m * n * k <= SMALL) {
+            GemmF32.small(type, m, n, k, a, b, c, accumulate);
+            return;
+        }
         long cells = (long) m * n;
         // the F32 accumulator: a heap array when it fits one (no native allocation per call)
         HostBuffer big = cells > Integer.MAX_VALUE - 8 ? HostBuffer.uninitialized(cells * Float.BYTES) : null;
@@ -107,12 +114,12 @@ final class Gemm {
         });
     }
 
-    private static float widenHalf(DType t, short bits) {
+    static float widenHalf(DType t, short bits) {
         return t == DType.BF16 ? HostElements.bf16ToFloat(bits) : Float.float16ToFloat(bits);
     }
 
     /** F32 → F16/BF16, rounding to nearest even (as HostElements writes them). */
-    private static short narrowHalf(DType t, float v) {
+    static short narrowHalf(DType t, float v) {
         return t == DType.BF16 ? HostElements.floatToBf16(v) : Float.floatToFloat16(v);
     }
 

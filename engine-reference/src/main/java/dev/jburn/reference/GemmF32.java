@@ -6,6 +6,7 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -23,6 +24,8 @@ import java.util.Arrays;
  * panels (streaming from L2), so the C tiles it updates advance along C's rows, which the
  * hardware prefetcher follows. Packing reads any strides, so transposed operands cost no
  * copy. Partial panels are padded with zeros; the tile store writes only the valid part.
+ * Packed A panels live in a heap array, packed B panels in 64-byte aligned native memory
+ * (see {@link GemmKernels} for why).
  */
 final class GemmF32 {
     private GemmF32() {}
@@ -46,6 +49,10 @@ final class GemmF32 {
             gemm(src, n, m, k, b.transposed(), a.transposed(), c.transposed(), accumulate, parallel);
             return;
         }
+        if (src == DType.F32 && (long) m * n * k <= Gemm.SMALL) {
+            small(DType.F32, m, n, k, a, b, c, accumulate);
+            return;
+        }
         if (n == 1) {
             gemv(src, m, k, a, b, c, accumulate, parallel);
             return;
@@ -57,12 +64,37 @@ final class GemmF32 {
         blocked(src, m, n, k, a, b, c, accumulate, parallel);
     }
 
+    /**
+     * Tiny problems (batched small matrices): both operands staged once, then a plain fma
+     * loop. A, B and C all hold {@code t} elements (F32, or F16/BF16 rounded once at the end).
+     */
+    static void small(DType t, int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c, boolean accumulate) {
+        float[] av = new float[m * k], bv = new float[k * n];
+        Scratch s = WORKSPACE.get().scratch(k, n);
+        for (int i = 0; i < m; i++) strip(t, a.segment(), a.offset() + i * a.rowStride(), a.colStride(), k, av, i * k, s);
+        for (int p = 0; p < k; p++) strip(t, b.segment(), b.offset() + p * b.rowStride(), b.colStride(), n, bv, p * n, s);
+        MemorySegment seg = c.segment();
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < n; j++) {
+                float acc = 0;
+                for (int p = 0; p < k; p++) acc = Math.fma(av[i * k + p], bv[p * n + j], acc);
+                long at = c.offset() + i * c.rowStride() + j * c.colStride();
+                if (t == DType.F32) {
+                    seg.setAtIndex(FL, at, accumulate ? seg.getAtIndex(FL, at) + acc : acc);
+                } else {
+                    float v = accumulate ? Gemm.widenHalf(t, seg.getAtIndex(SL, at)) + acc : acc;
+                    seg.setAtIndex(SL, at, Gemm.narrowHalf(t, v));
+                }
+            }
+        }
+    }
+
     private static void blocked(DType src, int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c,
                                 boolean accumulate, Parallel parallel) {
         Gemm.Blocking blk = Gemm.blocking(m, n, k, MR, NR, Gemm.F32_KC, Gemm.F32_MC, Gemm.F32_NC);
         Workspace ws = WORKSPACE.get();
         float[] aPack = ws.aPack(blk.mc() * blk.kc());
-        float[] bPack = ws.bPack(blk.nc() * blk.kc());
+        MemorySegment bPack = ws.bPack(blk.nc() * blk.kc());
         GemmPhases phases = new GemmPhases(blk.phases(m, n, k));
         phases.runWith(parallel, (long) m * n * k,
                 () -> participate(src, m, n, k, a, b, c, accumulate, blk, aPack, bPack, phases, parallel.threads()));
@@ -75,7 +107,7 @@ final class GemmF32 {
      * longer read before they are overwritten.
      */
     private static void participate(DType src, int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c, boolean accumulate,
-                                    Gemm.Blocking blk, float[] aPack, float[] bPack, GemmPhases phases, int threads) {
+                                    Gemm.Blocking blk, float[] aPack, MemorySegment bPack, GemmPhases phases, int threads) {
         Workspace w = WORKSPACE.get();
         float[] tile = w.tile;
         int phase = 0;
@@ -94,7 +126,7 @@ final class GemmF32 {
                                 item -> packBRows(src, b, p0, item * rowsPer, Math.min(kc, (item + 1) * rowsPer), kc, j0, ncur, bPack, s));
                     } else {
                         phases.run(phase++, nPanels,
-                                jp -> packBColumns(src, b, p0, kc, j0 + jp * NR, Math.min(NR, ncur - jp * NR), bPack, jp * NR * kc, s));
+                                jp -> packBColumns(src, b, p0, kc, j0 + jp * NR, Math.min(NR, ncur - jp * NR), bPack, (long) jp * NR * kc, s));
                     }
                     int nSplits = Gemm.nSplits(mPanels, nPanels, threads);
                     // Each A panel is packed by the item that first uses it (in the first column
@@ -110,7 +142,7 @@ final class GemmF32 {
                         int jpHi = (int) ((long) nPanels * (split + 1) / nSplits);
                         // one A panel (L1) against a run of B panels (L2): C tiles advance along rows
                         for (int jp = (int) ((long) nPanels * split / nSplits); jp < jpHi; jp++) {
-                            GemmKernels.f32(kc, aPack, ip * MR * kc, bPack, jp * NR * kc, tile);
+                            GemmKernels.f32(kc, aPack, ip * MR * kc, bPack, (long) jp * NR * kc * Float.BYTES, tile);
                             store(tile, rows, Math.min(NR, ncur - jp * NR), c, i0 + ip * MR, j0 + jp * NR, add);
                         }
                     });
@@ -121,14 +153,16 @@ final class GemmF32 {
 
     /**
      * Per-thread buffers, kept between calls so that GEMMs allocate (and zero) nothing: the
-     * caller's packed A and B blocks (at most {@code MC×KC} and {@code KC×NC}: 6 MiB and
-     * 1.1 MiB), and every participant's tile and scratch.
+     * caller's packed A and B blocks (at most {@code MC×KC} and {@code KC×NC}: 6 MiB on the
+     * heap and 1.1 MiB of automatically freed native memory), and every participant's tile
+     * and scratch.
      */
     private static final ThreadLocal<Workspace> WORKSPACE = ThreadLocal.withInitial(Workspace::new);
 
     private static final class Workspace {
         final float[] tile = new float[MR * NR];
-        private float[] aPack = new float[0], bPack = new float[0];
+        private float[] aPack = new float[0];
+        private MemorySegment bPack = MemorySegment.NULL;
         private Scratch scratch = new Scratch(0, 0);
 
         float[] aPack(int size) {
@@ -136,8 +170,8 @@ final class GemmF32 {
             return aPack;
         }
 
-        float[] bPack(int size) {
-            if (bPack.length < size) bPack = new float[size];
+        MemorySegment bPack(int size) {
+            if (bPack.byteSize() < (long) size * Float.BYTES) bPack = Arena.ofAuto().allocate((long) size * Float.BYTES, 64);
             return bPack;
         }
 
@@ -151,6 +185,8 @@ final class GemmF32 {
     static final class Scratch {
         /** Up to max(MR, NR) strips of kc, or one row of the B block. */
         final float[] f;
+        /** A packed B panel before it moves to native memory. */
+        final float[] g;
         /** One strip of narrow floats before widening. */
         final short[] h;
         final int kc, rowLen;
@@ -159,6 +195,7 @@ final class GemmF32 {
             this.kc = kc;
             this.rowLen = rowLen;
             f = new float[Math.max(Math.max(MR, NR) * kc, rowLen)];
+            g = new float[NR * kc];
             h = new short[Math.max(Math.max(MR, NR), Math.max(kc, rowLen))];
         }
 
@@ -166,37 +203,38 @@ final class GemmF32 {
     }
 
     /** Rows {@code [pLo, pHi)} of B's {@code kc×ncur} block at {@code (p0, j0)} → the NR panels of {@code dst}. */
-    static void packBRows(DType src, Gemm.View b, int p0, int pLo, int pHi, int kc, long j0, int ncur, float[] dst, Scratch s) {
+    static void packBRows(DType src, Gemm.View b, int p0, int pLo, int pHi, int kc, long j0, int ncur, MemorySegment dst, Scratch s) {
         MemorySegment seg = b.segment();
         int full = ncur / NR, tail = ncur - full * NR;
         for (int p = pLo; p < pHi; p++) {
             long start = b.offset() + (p0 + p) * b.rowStride() + j0 * b.colStride();
-            int at = p * NR;
+            long at = (long) p * NR;
             if (src == DType.F32 && b.colStride() == 1) {
                 long off = start * Float.BYTES;
                 for (int jp = 0; jp < full; jp++, off += NR * Float.BYTES) {
-                    int d = jp * NR * kc + at;
-                    for (int q = 0; q < NR; q += L) FloatVector.fromMemorySegment(F, seg, off + (long) q * Float.BYTES, ORDER).intoArray(dst, d + q);
+                    long d = ((long) jp * NR * kc + at) * Float.BYTES;
+                    for (int q = 0; q < NR; q += L) FloatVector.fromMemorySegment(F, seg, off + (long) q * Float.BYTES, ORDER).intoMemorySegment(dst, d + (long) q * Float.BYTES, ORDER);
                 }
-                if (tail > 0) MemorySegment.copy(seg, FL, off, dst, full * NR * kc + at, tail);
+                if (tail > 0) MemorySegment.copy(seg, off, dst, ((long) full * NR * kc + at) * Float.BYTES, (long) tail * Float.BYTES);
             } else {
                 strip(src, seg, start, b.colStride(), ncur, s.f, 0, s);
-                for (int jp = 0; jp * NR < ncur; jp++) System.arraycopy(s.f, jp * NR, dst, jp * NR * kc + at, Math.min(NR, ncur - jp * NR));
+                for (int jp = 0; jp * NR < ncur; jp++) MemorySegment.copy(s.f, jp * NR, dst, FL, ((long) jp * NR * kc + at) * Float.BYTES, Math.min(NR, ncur - jp * NR));
             }
-            if (tail > 0) Arrays.fill(dst, full * NR * kc + at + tail, full * NR * kc + at + NR, 0f);
+            if (tail > 0) dst.asSlice(((long) full * NR * kc + at + tail) * Float.BYTES, (long) (NR - tail) * Float.BYTES).fill((byte) 0);
         }
     }
 
     /** B columns {@code [j0, j0+cols)}, rows {@code [p0, p0+kc)}, read column-wise → {@code dst[at + p·NR + j]}, zero-padded. */
-    static void packBColumns(DType src, Gemm.View b, int p0, int kc, long j0, int cols, float[] dst, int at, Scratch s) {
+    static void packBColumns(DType src, Gemm.View b, int p0, int kc, long j0, int cols, MemorySegment dst, long at, Scratch s) {
         long base = b.offset() + p0 * b.rowStride() + j0 * b.colStride();
-        float[] f = s.f;
+        float[] f = s.f, g = s.g;
         for (int j = 0; j < cols; j++) strip(src, b.segment(), base + j * b.colStride(), b.rowStride(), kc, f, j * kc, s);
         if (cols < NR) Arrays.fill(f, cols * kc, NR * kc, 0f);
         for (int j = 0; j < NR; j++) {
             int from = j * kc;
-            for (int p = 0; p < kc; p++) dst[at + p * NR + j] = f[from + p];
+            for (int p = 0; p < kc; p++) g[p * NR + j] = f[from + p];
         }
+        MemorySegment.copy(g, 0, dst, FL, at * Float.BYTES, NR * kc);
     }
 
     /** A rows {@code [i0, i0+rows)}, columns {@code [p0, p0+kc)} → {@code dst[at + p·MR + r]}, zero-padded to MR. */

@@ -4,6 +4,7 @@ import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -35,6 +36,10 @@ final class GemmF64 {
             gemm(n, m, k, b.transposed(), a.transposed(), c.transposed(), accumulate, parallel);
             return;
         }
+        if ((long) m * n * k <= Gemm.SMALL) {
+            small(m, n, k, a, b, c, accumulate);
+            return;
+        }
         if (n == 1) {
             gemv(m, k, a, b, c, accumulate, parallel);
             return;
@@ -46,12 +51,28 @@ final class GemmF64 {
         blocked(m, n, k, a, b, c, accumulate, parallel);
     }
 
+    /** Tiny problems (batched small matrices): both operands staged once, then a plain fma loop. */
+    private static void small(int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c, boolean accumulate) {
+        double[] av = new double[m * k], bv = new double[k * n];
+        for (int i = 0; i < m; i++) strip(a.segment(), a.offset() + i * a.rowStride(), a.colStride(), k, av, i * k);
+        for (int p = 0; p < k; p++) strip(b.segment(), b.offset() + p * b.rowStride(), b.colStride(), n, bv, p * n);
+        MemorySegment seg = c.segment();
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < n; j++) {
+                double acc = 0;
+                for (int p = 0; p < k; p++) acc = Math.fma(av[i * k + p], bv[p * n + j], acc);
+                long at = c.offset() + i * c.rowStride() + j * c.colStride();
+                seg.setAtIndex(DL, at, accumulate ? seg.getAtIndex(DL, at) + acc : acc);
+            }
+        }
+    }
+
     private static void blocked(int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c,
                                 boolean accumulate, Parallel parallel) {
         Gemm.Blocking blk = Gemm.blocking(m, n, k, MR, NR, Gemm.F64_KC, Gemm.F64_MC, Gemm.F64_NC);
         Workspace ws = WORKSPACE.get();
         double[] aPack = ws.aPack(blk.mc() * blk.kc());
-        double[] bPack = ws.bPack(blk.nc() * blk.kc());
+        MemorySegment bPack = ws.bPack(blk.nc() * blk.kc());
         GemmPhases phases = new GemmPhases(blk.phases(m, n, k));
         phases.runWith(parallel, (long) m * n * k,
                 () -> participate(m, n, k, a, b, c, accumulate, blk, aPack, bPack, phases, parallel.threads()));
@@ -64,7 +85,7 @@ final class GemmF64 {
      * longer read before they are overwritten.
      */
     private static void participate(int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c, boolean accumulate,
-                                    Gemm.Blocking blk, double[] aPack, double[] bPack, GemmPhases phases, int threads) {
+                                    Gemm.Blocking blk, double[] aPack, MemorySegment bPack, GemmPhases phases, int threads) {
         Workspace w = WORKSPACE.get();
         double[] tile = w.tile;
         int phase = 0;
@@ -83,7 +104,7 @@ final class GemmF64 {
                                 item -> packBRows(b, p0, item * rowsPer, Math.min(kc, (item + 1) * rowsPer), kc, j0, ncur, bPack, s));
                     } else {
                         phases.run(phase++, nPanels,
-                                jp -> packBColumns(b, p0, kc, j0 + jp * NR, Math.min(NR, ncur - jp * NR), bPack, jp * NR * kc, s));
+                                jp -> packBColumns(b, p0, kc, j0 + jp * NR, Math.min(NR, ncur - jp * NR), bPack, (long) jp * NR * kc, s));
                     }
                     int nSplits = Gemm.nSplits(mPanels, nPanels, threads);
                     // Each A panel is packed by the item that first uses it (in the first column
@@ -99,7 +120,7 @@ final class GemmF64 {
                         int jpHi = (int) ((long) nPanels * (split + 1) / nSplits);
                         // one A panel (L1) against a run of B panels (L2): C tiles advance along rows
                         for (int jp = (int) ((long) nPanels * split / nSplits); jp < jpHi; jp++) {
-                            GemmKernels.f64(kc, aPack, ip * MR * kc, bPack, jp * NR * kc, tile);
+                            GemmKernels.f64(kc, aPack, ip * MR * kc, bPack, (long) jp * NR * kc * Double.BYTES, tile);
                             store(tile, rows, Math.min(NR, ncur - jp * NR), c, i0 + ip * MR, j0 + jp * NR, add);
                         }
                     });
@@ -110,14 +131,16 @@ final class GemmF64 {
 
     /**
      * Per-thread buffers, kept between calls so that GEMMs allocate (and zero) nothing: the
-     * caller's packed A and B blocks (at most {@code MC×KC} and {@code KC×NC}: 6 MiB and
-     * 1.1 MiB), and every participant's tile and scratch.
+     * caller's packed A and B blocks (at most {@code MC×KC} and {@code KC×NC}: 6 MiB on the
+     * heap and 1.1 MiB of automatically freed native memory), and every participant's tile
+     * and scratch.
      */
     private static final ThreadLocal<Workspace> WORKSPACE = ThreadLocal.withInitial(Workspace::new);
 
     private static final class Workspace {
         final double[] tile = new double[MR * NR];
-        private double[] aPack = new double[0], bPack = new double[0];
+        private double[] aPack = new double[0];
+        private MemorySegment bPack = MemorySegment.NULL;
         private Scratch scratch = new Scratch(0, 0);
 
         double[] aPack(int size) {
@@ -125,8 +148,8 @@ final class GemmF64 {
             return aPack;
         }
 
-        double[] bPack(int size) {
-            if (bPack.length < size) bPack = new double[size];
+        MemorySegment bPack(int size) {
+            if (bPack.byteSize() < (long) size * Double.BYTES) bPack = Arena.ofAuto().allocate((long) size * Double.BYTES, 64);
             return bPack;
         }
 
@@ -140,49 +163,53 @@ final class GemmF64 {
     static final class Scratch {
         /** Up to max(MR, NR) strips of kc, or one row of the B block. */
         final double[] f;
+        /** A packed B panel before it moves to native memory. */
+        final double[] g;
         final int kc, rowLen;
 
         Scratch(int kc, int rowLen) {
             this.kc = kc;
             this.rowLen = rowLen;
             f = new double[Math.max(Math.max(MR, NR) * kc, rowLen)];
+            g = new double[NR * kc];
         }
 
         boolean fits(int kc, int rowLen) { return kc <= this.kc && rowLen <= this.rowLen; }
     }
 
     /** Rows {@code [pLo, pHi)} of B's {@code kc×ncur} block at {@code (p0, j0)} → the NR panels of {@code dst}. */
-    static void packBRows(Gemm.View b, int p0, int pLo, int pHi, int kc, long j0, int ncur, double[] dst, Scratch s) {
+    static void packBRows(Gemm.View b, int p0, int pLo, int pHi, int kc, long j0, int ncur, MemorySegment dst, Scratch s) {
         MemorySegment seg = b.segment();
         int full = ncur / NR, tail = ncur - full * NR;
         for (int p = pLo; p < pHi; p++) {
             long start = b.offset() + (p0 + p) * b.rowStride() + j0 * b.colStride();
-            int at = p * NR;
+            long at = (long) p * NR;
             if (b.colStride() == 1) {
                 long off = start * Double.BYTES;
                 for (int jp = 0; jp < full; jp++, off += NR * Double.BYTES) {
-                    int d = jp * NR * kc + at;
-                    for (int q = 0; q < NR; q += L) DoubleVector.fromMemorySegment(D, seg, off + (long) q * Double.BYTES, ORDER).intoArray(dst, d + q);
+                    long d = ((long) jp * NR * kc + at) * Double.BYTES;
+                    for (int q = 0; q < NR; q += L) DoubleVector.fromMemorySegment(D, seg, off + (long) q * Double.BYTES, ORDER).intoMemorySegment(dst, d + (long) q * Double.BYTES, ORDER);
                 }
-                if (tail > 0) MemorySegment.copy(seg, DL, off, dst, full * NR * kc + at, tail);
+                if (tail > 0) MemorySegment.copy(seg, off, dst, ((long) full * NR * kc + at) * Double.BYTES, (long) tail * Double.BYTES);
             } else {
                 strip(seg, start, b.colStride(), ncur, s.f, 0);
-                for (int jp = 0; jp * NR < ncur; jp++) System.arraycopy(s.f, jp * NR, dst, jp * NR * kc + at, Math.min(NR, ncur - jp * NR));
+                for (int jp = 0; jp * NR < ncur; jp++) MemorySegment.copy(s.f, jp * NR, dst, DL, ((long) jp * NR * kc + at) * Double.BYTES, Math.min(NR, ncur - jp * NR));
             }
-            if (tail > 0) Arrays.fill(dst, full * NR * kc + at + tail, full * NR * kc + at + NR, 0.0);
+            if (tail > 0) dst.asSlice(((long) full * NR * kc + at + tail) * Double.BYTES, (long) (NR - tail) * Double.BYTES).fill((byte) 0);
         }
     }
 
     /** B columns {@code [j0, j0+cols)}, rows {@code [p0, p0+kc)}, read column-wise → {@code dst[at + p·NR + j]}, zero-padded. */
-    static void packBColumns(Gemm.View b, int p0, int kc, long j0, int cols, double[] dst, int at, Scratch s) {
+    static void packBColumns(Gemm.View b, int p0, int kc, long j0, int cols, MemorySegment dst, long at, Scratch s) {
         long base = b.offset() + p0 * b.rowStride() + j0 * b.colStride();
-        double[] f = s.f;
+        double[] f = s.f, g = s.g;
         for (int j = 0; j < cols; j++) strip(b.segment(), base + j * b.colStride(), b.rowStride(), kc, f, j * kc);
         if (cols < NR) Arrays.fill(f, cols * kc, NR * kc, 0.0);
         for (int j = 0; j < NR; j++) {
             int from = j * kc;
-            for (int p = 0; p < kc; p++) dst[at + p * NR + j] = f[from + p];
+            for (int p = 0; p < kc; p++) g[p * NR + j] = f[from + p];
         }
+        MemorySegment.copy(g, 0, dst, DL, at * Double.BYTES, NR * kc);
     }
 
     /** A rows {@code [i0, i0+rows)}, columns {@code [p0, p0+kc)} → {@code dst[at + p·MR + r]}, zero-padded to MR. */

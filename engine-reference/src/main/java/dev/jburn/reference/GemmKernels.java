@@ -4,27 +4,40 @@ import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+
 /**
  * GEMM micro-kernels: {@code tile = Apanel·Bpanel} for one MR×NR tile, every accumulator in
  * a register.
  *
- * <p>Operands are packed heap arrays (what C2 compiles best: bounds checks on a counted loop
- * over {@code p} are hoisted): the A panel holds MR values per step ({@code a[ao + p·MR + r]}),
- * the B panel NR = 2 vectors per step ({@code b[bo + p·NR + j]}). Each step broadcasts the MR
- * values of A against the two B vectors: 2·MR independent fma chains, each one output element
- * per lane summed over ascending {@code p}.
+ * <p>The A panel is a heap array holding MR values per step ({@code a[ao + p·MR + r]}); the
+ * B panel holds NR = 2 vectors per step at byte offset {@code bo + p·NR·size} of a 64-byte
+ * aligned native segment. Each step broadcasts the MR values of A against the two B vectors:
+ * 2·MR independent fma chains, each one output element per lane summed over ascending
+ * {@code p}.
  *
- * <p>Why 12 rows × 2 vectors with 512-bit vectors: 24 accumulators + 2 B vectors + 1 broadcast
- * fit the 32 vector registers, and 12 broadcasts + 2 loads per 24 fmas leave the load ports
- * idle enough; measured on this machine's C2 it beat 8×3, 6×4, 14×2 and 4×4 (8×3 and 14×2
- * lose to spills). The written tile goes to the caller's heap array: passing 24 vectors to a
- * store helper would box them. Narrower vectors (fewer registers: AVX2 has 16) use 6 rows.
+ * <p>Why these choices, all measured with C2 on this machine (AVX-512):
+ * <ul>
+ *   <li>12 rows × 2 vectors: 24 accumulators + 2 B vectors + 1 broadcast fit the 32 vector
+ *       registers; it beat 8×3, 6×4, 14×2 and 4×4 (8×3 and 14×2 spill), and a manual 2×
+ *       unroll (spills). Narrower vectors (AVX2 has 16 registers) use 6 rows.</li>
+ *   <li>A from a heap array: the broadcasts compile to {@code vbroadcastss} from memory with
+ *       the bounds checks hoisted out of the loop.</li>
+ *   <li>B from aligned native memory: heap arrays are only 8-byte aligned, and 64-byte loads
+ *       that straddle cache lines made the kernel 15-20% slower (133 vs 160 GFLOP/s with
+ *       panels streaming from L2); the two bounds checks per step that a segment costs are
+ *       cheaper.</li>
+ *   <li>The tile goes to the caller's heap array: passing 24 vectors to a store helper would
+ *       box them.</li>
+ * </ul>
  */
 final class GemmKernels {
     private GemmKernels() {}
 
     static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
 
     /** Rows per tile: 12 where there are 32 vector registers (512-bit species), else 6. */
     static final int F32_MR = F.vectorBitSize() >= 512 ? 12 : 6;
@@ -34,19 +47,19 @@ final class GemmKernels {
     static final int F64_NR = 2 * D.length();
 
     /** The F32 kernel for {@link #F32_MR}: {@code tile[F32_MR × F32_NR]} row-major. */
-    static void f32(int kc, float[] a, int ao, float[] b, int bo, float[] tile) {
+    static void f32(int kc, float[] a, int ao, MemorySegment b, long bo, float[] tile) {
         if (F32_MR == 12) float12(kc, a, ao, b, bo, tile);
         else float6(kc, a, ao, b, bo, tile);
     }
 
     /** The F64 kernel for {@link #F64_MR}: {@code tile[F64_MR × F64_NR]} row-major. */
-    static void f64(int kc, double[] a, int ao, double[] b, int bo, double[] tile) {
+    static void f64(int kc, double[] a, int ao, MemorySegment b, long bo, double[] tile) {
         if (F64_MR == 12) double12(kc, a, ao, b, bo, tile);
         else double6(kc, a, ao, b, bo, tile);
     }
 
-    /** 12 rows × 2 vectors: {@code tile[12×NR] = Apanel·Bpanel} over {@code kc} steps (see the class note). */
-    static void float12(int kc, float[] a, int ao, float[] b, int bo, float[] tile) {
+    /** 12 rows × 2 vectors,: {@code tile[MR×NR] = Apanel·Bpanel} over {@code kc} steps. */
+    static void float12(int kc, float[] a, int ao, MemorySegment b, long bo, float[] tile) {
         FloatVector c0_0 = FloatVector.zero(F), c0_1 = c0_0;
         FloatVector c1_0 = FloatVector.zero(F), c1_1 = c1_0;
         FloatVector c2_0 = FloatVector.zero(F), c2_1 = c2_0;
@@ -61,8 +74,9 @@ final class GemmKernels {
         FloatVector c11_0 = FloatVector.zero(F), c11_1 = c11_0;
         int l = F.length();
         for (int p = 0; p < kc; p++) {
-            int bi = bo + p * 2 * l, ai = ao + p * 12;
-            FloatVector b0 = FloatVector.fromArray(F, b, bi), b1 = FloatVector.fromArray(F, b, bi + l);
+            long bi = bo + (long) p * 2 * l * Float.BYTES;
+            int ai = ao + p * 12;
+            FloatVector b0 = FloatVector.fromMemorySegment(F, b, bi, ORDER), b1 = FloatVector.fromMemorySegment(F, b, bi + (long) l * Float.BYTES, ORDER);
             FloatVector x0 = FloatVector.broadcast(F, a[ai + 0]); c0_0 = x0.fma(b0, c0_0); c0_1 = x0.fma(b1, c0_1);
             FloatVector x1 = FloatVector.broadcast(F, a[ai + 1]); c1_0 = x1.fma(b0, c1_0); c1_1 = x1.fma(b1, c1_1);
             FloatVector x2 = FloatVector.broadcast(F, a[ai + 2]); c2_0 = x2.fma(b0, c2_0); c2_1 = x2.fma(b1, c2_1);
@@ -90,8 +104,8 @@ final class GemmKernels {
         c11_0.intoArray(tile, 22 * l); c11_1.intoArray(tile, 23 * l);
     }
 
-    /** 6 rows × 2 vectors: {@code tile[6×NR] = Apanel·Bpanel} over {@code kc} steps (see the class note). */
-    static void float6(int kc, float[] a, int ao, float[] b, int bo, float[] tile) {
+    /** 6 rows × 2 vectors,: {@code tile[MR×NR] = Apanel·Bpanel} over {@code kc} steps. */
+    static void float6(int kc, float[] a, int ao, MemorySegment b, long bo, float[] tile) {
         FloatVector c0_0 = FloatVector.zero(F), c0_1 = c0_0;
         FloatVector c1_0 = FloatVector.zero(F), c1_1 = c1_0;
         FloatVector c2_0 = FloatVector.zero(F), c2_1 = c2_0;
@@ -100,8 +114,9 @@ final class GemmKernels {
         FloatVector c5_0 = FloatVector.zero(F), c5_1 = c5_0;
         int l = F.length();
         for (int p = 0; p < kc; p++) {
-            int bi = bo + p * 2 * l, ai = ao + p * 6;
-            FloatVector b0 = FloatVector.fromArray(F, b, bi), b1 = FloatVector.fromArray(F, b, bi + l);
+            long bi = bo + (long) p * 2 * l * Float.BYTES;
+            int ai = ao + p * 6;
+            FloatVector b0 = FloatVector.fromMemorySegment(F, b, bi, ORDER), b1 = FloatVector.fromMemorySegment(F, b, bi + (long) l * Float.BYTES, ORDER);
             FloatVector x0 = FloatVector.broadcast(F, a[ai + 0]); c0_0 = x0.fma(b0, c0_0); c0_1 = x0.fma(b1, c0_1);
             FloatVector x1 = FloatVector.broadcast(F, a[ai + 1]); c1_0 = x1.fma(b0, c1_0); c1_1 = x1.fma(b1, c1_1);
             FloatVector x2 = FloatVector.broadcast(F, a[ai + 2]); c2_0 = x2.fma(b0, c2_0); c2_1 = x2.fma(b1, c2_1);
@@ -117,8 +132,8 @@ final class GemmKernels {
         c5_0.intoArray(tile, 10 * l); c5_1.intoArray(tile, 11 * l);
     }
 
-    /** 12 rows × 2 vectors: {@code tile[12×NR] = Apanel·Bpanel} over {@code kc} steps (see the class note). */
-    static void double12(int kc, double[] a, int ao, double[] b, int bo, double[] tile) {
+    /** 12 rows × 2 vectors,: {@code tile[MR×NR] = Apanel·Bpanel} over {@code kc} steps. */
+    static void double12(int kc, double[] a, int ao, MemorySegment b, long bo, double[] tile) {
         DoubleVector c0_0 = DoubleVector.zero(D), c0_1 = c0_0;
         DoubleVector c1_0 = DoubleVector.zero(D), c1_1 = c1_0;
         DoubleVector c2_0 = DoubleVector.zero(D), c2_1 = c2_0;
@@ -133,8 +148,9 @@ final class GemmKernels {
         DoubleVector c11_0 = DoubleVector.zero(D), c11_1 = c11_0;
         int l = D.length();
         for (int p = 0; p < kc; p++) {
-            int bi = bo + p * 2 * l, ai = ao + p * 12;
-            DoubleVector b0 = DoubleVector.fromArray(D, b, bi), b1 = DoubleVector.fromArray(D, b, bi + l);
+            long bi = bo + (long) p * 2 * l * Double.BYTES;
+            int ai = ao + p * 12;
+            DoubleVector b0 = DoubleVector.fromMemorySegment(D, b, bi, ORDER), b1 = DoubleVector.fromMemorySegment(D, b, bi + (long) l * Double.BYTES, ORDER);
             DoubleVector x0 = DoubleVector.broadcast(D, a[ai + 0]); c0_0 = x0.fma(b0, c0_0); c0_1 = x0.fma(b1, c0_1);
             DoubleVector x1 = DoubleVector.broadcast(D, a[ai + 1]); c1_0 = x1.fma(b0, c1_0); c1_1 = x1.fma(b1, c1_1);
             DoubleVector x2 = DoubleVector.broadcast(D, a[ai + 2]); c2_0 = x2.fma(b0, c2_0); c2_1 = x2.fma(b1, c2_1);
@@ -162,8 +178,8 @@ final class GemmKernels {
         c11_0.intoArray(tile, 22 * l); c11_1.intoArray(tile, 23 * l);
     }
 
-    /** 6 rows × 2 vectors: {@code tile[6×NR] = Apanel·Bpanel} over {@code kc} steps (see the class note). */
-    static void double6(int kc, double[] a, int ao, double[] b, int bo, double[] tile) {
+    /** 6 rows × 2 vectors,: {@code tile[MR×NR] = Apanel·Bpanel} over {@code kc} steps. */
+    static void double6(int kc, double[] a, int ao, MemorySegment b, long bo, double[] tile) {
         DoubleVector c0_0 = DoubleVector.zero(D), c0_1 = c0_0;
         DoubleVector c1_0 = DoubleVector.zero(D), c1_1 = c1_0;
         DoubleVector c2_0 = DoubleVector.zero(D), c2_1 = c2_0;
@@ -172,8 +188,9 @@ final class GemmKernels {
         DoubleVector c5_0 = DoubleVector.zero(D), c5_1 = c5_0;
         int l = D.length();
         for (int p = 0; p < kc; p++) {
-            int bi = bo + p * 2 * l, ai = ao + p * 6;
-            DoubleVector b0 = DoubleVector.fromArray(D, b, bi), b1 = DoubleVector.fromArray(D, b, bi + l);
+            long bi = bo + (long) p * 2 * l * Double.BYTES;
+            int ai = ao + p * 6;
+            DoubleVector b0 = DoubleVector.fromMemorySegment(D, b, bi, ORDER), b1 = DoubleVector.fromMemorySegment(D, b, bi + (long) l * Double.BYTES, ORDER);
             DoubleVector x0 = DoubleVector.broadcast(D, a[ai + 0]); c0_0 = x0.fma(b0, c0_0); c0_1 = x0.fma(b1, c0_1);
             DoubleVector x1 = DoubleVector.broadcast(D, a[ai + 1]); c1_0 = x1.fma(b0, c1_0); c1_1 = x1.fma(b1, c1_1);
             DoubleVector x2 = DoubleVector.broadcast(D, a[ai + 2]); c2_0 = x2.fma(b0, c2_0); c2_1 = x2.fma(b1, c2_1);

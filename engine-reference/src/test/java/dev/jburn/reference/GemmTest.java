@@ -15,7 +15,8 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * {@link Gemm} against a naive triple loop in double: edge sizes around the panel and block
  * sizes, transposed and strided views of A, B and C, accumulate, every float dtype, one
- * thread and many.
+ * thread and many. Problems of at most {@link Gemm#SMALL} fmas take the unpacked path; the
+ * others the packed one (or matrix·vector when m or n is 1).
  */
 class GemmTest {
     private static final int MR = GemmKernels.F32_MR, NR = GemmKernels.F32_NR;
@@ -105,6 +106,20 @@ class GemmTest {
         for (int m : ms) for (int n : ns) for (int k : ks) {
             check(DType.F32, m, n, k, Layout.PLAIN, Layout.PLAIN, Layout.PLAIN, false, ONE, seed++);
             check(DType.F32, m, n, k, Layout.PLAIN, Layout.PLAIN, Layout.PLAIN, true, MANY, seed++);
+        }
+    }
+
+    @Test
+    void shallowProblemsJustAboveTheUnpackedPath() {
+        // k = 1 and 2 with partial last panels in both directions, all above Gemm.SMALL fmas
+        int[][] sizes = {{2 * MR + 1, 2 * NR + 1}, {MR - 1, 3 * NR + 5}, {5 * MR + 2, NR - 1}};
+        long seed = 50;
+        for (int[] mn : sizes) {
+            for (int k : new int[] {1, 2}) {
+                assertTrue((long) mn[0] * mn[1] * k > Gemm.SMALL);
+                check(DType.F32, mn[0], mn[1], k, Layout.PLAIN, Layout.PLAIN, Layout.PLAIN, k == 2, MANY, seed++);
+                check(DType.F64, mn[0], mn[1], k, new Layout(true, 0, 1), Layout.PLAIN, Layout.PLAIN, k == 1, ONE, seed++);
+            }
         }
     }
 
