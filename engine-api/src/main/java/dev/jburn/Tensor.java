@@ -46,7 +46,9 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
         this.dtype = dtype;
         this.shape = shape;
         this.release = new Release(buffer);
-        this.cleanable = CLEANER.register(this, release);
+        // Memory that frees itself once unreachable (host memory in an automatic arena) needs no
+        // second cleaner here; close() still releases it at once.
+        this.cleanable = buffer.freedWhenUnreachable() ? null : CLEANER.register(this, release);
         TensorScope.track(this);
     }
 
@@ -116,10 +118,13 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     /** Frees this tensor's reference to its memory now. Further use throws {@link JBurnException}. Idempotent. */
     @Override
     public void close() {
-        if (closed) return;
-        closed = true;
-        release.explicit = true;
-        cleanable.clean();
+        synchronized (release) {
+            if (closed) return;
+            closed = true;
+            release.explicit = true;
+        }
+        if (cleanable != null) cleanable.clean();
+        else release.run();
     }
 
     /**

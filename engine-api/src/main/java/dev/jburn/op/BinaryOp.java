@@ -14,7 +14,10 @@ public enum BinaryOp implements Op {
     LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR,
     BITWISE_AND, BITWISE_OR, BITWISE_XOR, LEFT_SHIFT, RIGHT_SHIFT;
 
-    @Override public String opName() { return Op.camel(name()); }
+    /** Computed once: op names are on every op's hot path (validation messages, engine checks). */
+    private final String opName = Op.camel(name());
+
+    @Override public String opName() { return opName; }
 
     public boolean isComparison() {
         return switch (this) {

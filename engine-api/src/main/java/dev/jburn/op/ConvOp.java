@@ -4,7 +4,10 @@ package dev.jburn.op;
 public enum ConvOp implements Op {
     CONV, CONV_TRANSPOSE;
 
-    @Override public String opName() { return Op.camel(name()); }
+    /** Computed once: op names are on every op's hot path (validation messages, engine checks). */
+    private final String opName = Op.camel(name());
+
+    @Override public String opName() { return opName; }
 
     /** Transposed convolution is a convolution with input dilation and a flipped, transposed kernel. */
     @Override public boolean composite() { return this == CONV_TRANSPOSE; }

@@ -4,5 +4,8 @@ package dev.jburn.op;
 public enum CumulativeOp implements Op {
     CUMULATIVE_SUM, CUMULATIVE_PRODUCT, CUMULATIVE_MAX, CUMULATIVE_MIN;
 
-    @Override public String opName() { return Op.camel(name()); }
+    /** Computed once: op names are on every op's hot path (validation messages, engine checks). */
+    private final String opName = Op.camel(name());
+
+    @Override public String opName() { return opName; }
 }

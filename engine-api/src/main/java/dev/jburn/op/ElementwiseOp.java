@@ -11,7 +11,10 @@ public enum ElementwiseOp implements Op {
     /** Reinterpretation of the bits as another type of the same width. */
     BITCAST;
 
-    @Override public String opName() { return Op.camel(name()); }
+    /** Computed once: op names are on every op's hot path (validation messages, engine checks). */
+    private final String opName = Op.camel(name());
+
+    @Override public String opName() { return opName; }
 
     @Override public boolean composite() { return this == CLIP; }
 }

@@ -4,7 +4,10 @@ package dev.jburn.op;
 public enum LinalgOp implements Op {
     CHOLESKY, TRIANGULAR_SOLVE, LU, QR, EIGH, SVD, SOLVE, INVERT, DETERMINANT, NORM;
 
-    @Override public String opName() { return Op.camel(name()); }
+    /** Computed once: op names are on every op's hot path (validation messages, engine checks). */
+    private final String opName = Op.camel(name());
+
+    @Override public String opName() { return opName; }
 
     /** Solve, invert, determinant and norm are built from the factorizations and other ops. */
     @Override public boolean composite() {

@@ -4,7 +4,10 @@ package dev.jburn.op;
 public enum SortOp implements Op {
     SORT, ARGSORT, TOP_K;
 
-    @Override public String opName() { return Op.camel(name()); }
+    /** Computed once: op names are on every op's hot path (validation messages, engine checks). */
+    private final String opName = Op.camel(name());
+
+    @Override public String opName() { return opName; }
 
     @Override public boolean composite() { return this == TOP_K; }
 }

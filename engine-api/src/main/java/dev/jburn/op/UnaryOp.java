@@ -17,7 +17,10 @@ public enum UnaryOp implements Op {
     IS_NAN, IS_INFINITY,
     LOGICAL_NOT, BITWISE_NOT, POPULATION_COUNT, COUNT_LEADING_ZEROS;
 
-    @Override public String opName() { return Op.camel(name()); }
+    /** Computed once: op names are on every op's hot path (validation messages, engine checks). */
+    private final String opName = Op.camel(name());
+
+    @Override public String opName() { return opName; }
 
     /** What the op computes on: ints become F32 for float math. */
     public boolean floatMath() {

@@ -4,7 +4,10 @@ package dev.jburn.op;
 public enum WindowOp implements Op {
     WINDOW_SUM, WINDOW_PRODUCT, WINDOW_MAX, WINDOW_MIN, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN;
 
-    @Override public String opName() { return Op.camel(name()); }
+    /** Computed once: op names are on every op's hot path (validation messages, engine checks). */
+    private final String opName = Op.camel(name());
+
+    @Override public String opName() { return opName; }
 
     /** The reduction a window op applies inside each window. */
     public ReduceOp reduction() {

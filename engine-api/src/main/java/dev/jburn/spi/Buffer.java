@@ -24,6 +24,13 @@ public interface Buffer {
      */
     void releaseUnreachable();
 
+    /**
+     * True when the engine frees this memory by itself once the buffer (and any segment taken
+     * from it) is unreachable, so a tensor need not register a cleaner for it. Explicit
+     * {@link #release()} still frees at once.
+     */
+    default boolean freedWhenUnreachable() { return false; }
+
     /** False once the memory is freed. */
     boolean isAlive();
 }

@@ -87,6 +87,9 @@ final class HostBuffer implements Buffer {
         refs.decrementAndGet();
     }
 
+    /** The automatic arena frees the memory once the segment is unreachable. */
+    @Override public boolean freedWhenUnreachable() { return true; }
+
     @Override public boolean isAlive() { return refs.get() > 0 && !freed.get(); }
 
     /** The host segment of a buffer made by this engine. */
