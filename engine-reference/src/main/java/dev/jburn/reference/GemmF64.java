@@ -160,7 +160,7 @@ final class GemmF64 {
         }
     }
 
-    /** Per-task buffers for widening and transposing strips. */
+    /** Per-task buffers for transposing strips. */
     static final class Scratch {
         /** Up to max(MR, NR) strips of kc, or one row of the B block. */
         final double[] f;
