@@ -3,6 +3,7 @@ package dev.jburn.reference;
 import dev.jburn.DType;
 import dev.jburn.spi.HostElements;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -185,8 +186,8 @@ final class GemmF32 {
     static final class Scratch {
         /** Up to max(MR, NR) strips of kc, or one row of the B block. */
         final float[] f;
-        /** A packed B panel before it moves to native memory. */
-        final float[] g;
+        /** Gather offsets: {@code j·kc} for the lanes of a vector. */
+        final int[] lanes = new int[L];
         /** One strip of narrow floats before widening. */
         final short[] h;
         final int kc, rowLen;
@@ -195,7 +196,6 @@ final class GemmF32 {
             this.kc = kc;
             this.rowLen = rowLen;
             f = new float[Math.max(Math.max(MR, NR) * kc, rowLen)];
-            g = new float[NR * kc];
             h = new short[Math.max(Math.max(MR, NR), Math.max(kc, rowLen))];
         }
 
@@ -227,14 +227,16 @@ final class GemmF32 {
     /** B columns {@code [j0, j0+cols)}, rows {@code [p0, p0+kc)}, read column-wise → {@code dst[at + p·NR + j]}, zero-padded. */
     static void packBColumns(DType src, Gemm.View b, int p0, int kc, long j0, int cols, MemorySegment dst, long at, Scratch s) {
         long base = b.offset() + p0 * b.rowStride() + j0 * b.colStride();
-        float[] f = s.f, g = s.g;
+        float[] f = s.f;
         for (int j = 0; j < cols; j++) strip(src, b.segment(), base + j * b.colStride(), b.rowStride(), kc, f, j * kc, s);
         if (cols < NR) Arrays.fill(f, cols * kc, NR * kc, 0f);
-        for (int j = 0; j < NR; j++) {
-            int from = j * kc;
-            for (int p = 0; p < kc; p++) g[p * NR + j] = f[from + p];
+        // transpose with gathers: lane j of step p reads f[j·kc + p]
+        int[] lanes = s.lanes;
+        for (int j = 0; j < L; j++) lanes[j] = j * kc;
+        for (int p = 0; p < kc; p++) {
+            long d = (at + (long) p * NR) * Float.BYTES;
+            for (int q = 0; q < NR; q += L) FloatVector.fromArray(F, f, q * kc + p, lanes, 0).intoMemorySegment(dst, d + (long) q * Float.BYTES, ORDER);
         }
-        MemorySegment.copy(g, 0, dst, FL, at * Float.BYTES, NR * kc);
     }
 
     /** A rows {@code [i0, i0+rows)}, columns {@code [p0, p0+kc)} → {@code dst[at + p·MR + r]}, zero-padded to MR. */
@@ -251,10 +253,12 @@ final class GemmF32 {
         float[] f = s.f;
         for (int r = 0; r < rows; r++) strip(src, a.segment(), base + r * a.rowStride(), a.colStride(), kc, f, r * kc, s);
         if (rows < MR) Arrays.fill(f, rows * kc, MR * kc, 0f);
-        // row by row: sequential reads, strided writes (measured faster than the other order)
-        for (int r = 0; r < MR; r++) {
-            int from = r * kc;
-            for (int p = 0; p < kc; p++) dst[at + p * MR + r] = f[from + p];
+        // transpose with (masked) gathers: lane r of step p reads f[r·kc + p]
+        int[] lanes = s.lanes;
+        for (int q = 0; q < MR; q += L) {
+            VectorMask<Float> live = F.indexInRange(q, MR);
+            for (int r = 0; r < L; r++) lanes[r] = q + r < MR ? (q + r) * kc : 0;
+            for (int p = 0; p < kc; p++) FloatVector.fromArray(F, f, p, lanes, 0, live).intoArray(dst, at + p * MR + q, live);
         }
     }
 

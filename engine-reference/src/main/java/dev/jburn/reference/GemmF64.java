@@ -1,6 +1,7 @@
 package dev.jburn.reference;
 
 import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -159,19 +160,18 @@ final class GemmF64 {
         }
     }
 
-    /** Per-task buffers for widening and transposing strips. */
+    /** Per-task buffers for transposing strips. */
     static final class Scratch {
         /** Up to max(MR, NR) strips of kc, or one row of the B block. */
         final double[] f;
-        /** A packed B panel before it moves to native memory. */
-        final double[] g;
+        /** Gather offsets: {@code j·kc} for the lanes of a vector. */
+        final int[] lanes = new int[L];
         final int kc, rowLen;
 
         Scratch(int kc, int rowLen) {
             this.kc = kc;
             this.rowLen = rowLen;
             f = new double[Math.max(Math.max(MR, NR) * kc, rowLen)];
-            g = new double[NR * kc];
         }
 
         boolean fits(int kc, int rowLen) { return kc <= this.kc && rowLen <= this.rowLen; }
@@ -202,14 +202,16 @@ final class GemmF64 {
     /** B columns {@code [j0, j0+cols)}, rows {@code [p0, p0+kc)}, read column-wise → {@code dst[at + p·NR + j]}, zero-padded. */
     static void packBColumns(Gemm.View b, int p0, int kc, long j0, int cols, MemorySegment dst, long at, Scratch s) {
         long base = b.offset() + p0 * b.rowStride() + j0 * b.colStride();
-        double[] f = s.f, g = s.g;
+        double[] f = s.f;
         for (int j = 0; j < cols; j++) strip(b.segment(), base + j * b.colStride(), b.rowStride(), kc, f, j * kc);
         if (cols < NR) Arrays.fill(f, cols * kc, NR * kc, 0.0);
-        for (int j = 0; j < NR; j++) {
-            int from = j * kc;
-            for (int p = 0; p < kc; p++) g[p * NR + j] = f[from + p];
+        // transpose with gathers: lane j of step p reads f[j·kc + p]
+        int[] lanes = s.lanes;
+        for (int j = 0; j < L; j++) lanes[j] = j * kc;
+        for (int p = 0; p < kc; p++) {
+            long d = (at + (long) p * NR) * Double.BYTES;
+            for (int q = 0; q < NR; q += L) DoubleVector.fromArray(D, f, q * kc + p, lanes, 0).intoMemorySegment(dst, d + (long) q * Double.BYTES, ORDER);
         }
-        MemorySegment.copy(g, 0, dst, DL, at * Double.BYTES, NR * kc);
     }
 
     /** A rows {@code [i0, i0+rows)}, columns {@code [p0, p0+kc)} → {@code dst[at + p·MR + r]}, zero-padded to MR. */
@@ -226,10 +228,12 @@ final class GemmF64 {
         double[] f = s.f;
         for (int r = 0; r < rows; r++) strip(a.segment(), base + r * a.rowStride(), a.colStride(), kc, f, r * kc);
         if (rows < MR) Arrays.fill(f, rows * kc, MR * kc, 0.0);
-        // row by row: sequential reads, strided writes (measured faster than the other order)
-        for (int r = 0; r < MR; r++) {
-            int from = r * kc;
-            for (int p = 0; p < kc; p++) dst[at + p * MR + r] = f[from + p];
+        // transpose with (masked) gathers: lane r of step p reads f[r·kc + p]
+        int[] lanes = s.lanes;
+        for (int q = 0; q < MR; q += L) {
+            VectorMask<Double> live = D.indexInRange(q, MR);
+            for (int r = 0; r < L; r++) lanes[r] = q + r < MR ? (q + r) * kc : 0;
+            for (int p = 0; p < kc; p++) DoubleVector.fromArray(D, f, p, lanes, 0, live).intoArray(dst, at + p * MR + q, live);
         }
     }
 
