@@ -106,7 +106,7 @@ final class DirectConvF32 {
         if ((long) g.cg * regionCap > Integer.MAX_VALUE - 16) return false;
         long cost = (long) perTask * outLast * g.og * g.cg * taps;
         parallel.forRange(tasks, cost, (lo, hi) -> {
-            float[] region = Scratch.floats(0, (int) (g.cg * regionCap));
+            float[] region = Scratch.floats((int) (g.cg * regionCap));
             float[] tile = new float[NO * TILE];
             int[] channelOffsets = new int[g.cg];
             for (long task = lo; task < hi; task++) {
