@@ -139,25 +139,25 @@ final class ElementwiseOps {
     }
 
     static Tensor select(Tensor pred, Tensor onTrue, long onFalse) {
-        try (Tensor f = constant(pred.engine(), DType.mergeScalar(onTrue.dtype(), onFalse), onFalse)) {
+        try (Tensor f = ShapeOps.scalarOn(pred.engine(), DType.mergeScalar(onTrue.dtype(), onFalse), onFalse)) {
             return select(pred, onTrue, f);
         }
     }
 
     static Tensor select(Tensor pred, long onTrue, Tensor onFalse) {
-        try (Tensor t = constant(pred.engine(), DType.mergeScalar(onFalse.dtype(), onTrue), onTrue)) {
+        try (Tensor t = ShapeOps.scalarOn(pred.engine(), DType.mergeScalar(onFalse.dtype(), onTrue), onTrue)) {
             return select(pred, t, onFalse);
         }
     }
 
     static Tensor select(Tensor pred, Tensor onTrue, double onFalse) {
-        try (Tensor f = constant(pred.engine(), DType.mergeScalar(onTrue.dtype(), onFalse), onFalse)) {
+        try (Tensor f = ShapeOps.scalarOn(pred.engine(), DType.mergeScalar(onTrue.dtype(), onFalse), onFalse)) {
             return select(pred, onTrue, f);
         }
     }
 
     static Tensor select(Tensor pred, double onTrue, Tensor onFalse) {
-        try (Tensor t = constant(pred.engine(), DType.mergeScalar(onFalse.dtype(), onTrue), onTrue)) {
+        try (Tensor t = ShapeOps.scalarOn(pred.engine(), DType.mergeScalar(onFalse.dtype(), onTrue), onTrue)) {
             return select(pred, t, onFalse);
         }
     }
@@ -165,24 +165,16 @@ final class ElementwiseOps {
     /** Two Java integers: typed as Nx types integer literals (S32, wider when a value needs it). */
     static Tensor select(Tensor pred, long onTrue, long onFalse) {
         DType type = DType.mergeScalar(DType.mergeScalar(DType.S32, onTrue), onFalse);
-        try (Tensor t = constant(pred.engine(), type, onTrue); Tensor f = constant(pred.engine(), type, onFalse)) {
+        try (Tensor t = ShapeOps.scalarOn(pred.engine(), type, onTrue); Tensor f = ShapeOps.scalarOn(pred.engine(), type, onFalse)) {
             return select(pred, t, f);
         }
     }
 
     /** Two Java doubles: typed F32, as Nx types float literals. */
     static Tensor select(Tensor pred, double onTrue, double onFalse) {
-        try (Tensor t = constant(pred.engine(), DType.F32, onTrue); Tensor f = constant(pred.engine(), DType.F32, onFalse)) {
+        try (Tensor t = ShapeOps.scalarOn(pred.engine(), DType.F32, onTrue); Tensor f = ShapeOps.scalarOn(pred.engine(), DType.F32, onFalse)) {
             return select(pred, t, f);
         }
-    }
-
-    private static Tensor constant(Engine e, DType t, long v) {
-        return Tensor.wrap(e, ElementwiseOperands.scalar(e, t, v).buffer(), t, Shape.scalar());
-    }
-
-    private static Tensor constant(Engine e, DType t, double v) {
-        return Tensor.wrap(e, ElementwiseOperands.scalar(e, t, v).buffer(), t, Shape.scalar());
     }
 
     // ---- clip -----------------------------------------------------------------------------------------

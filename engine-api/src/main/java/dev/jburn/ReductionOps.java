@@ -5,10 +5,7 @@ import dev.jburn.op.CumulativeOp;
 import dev.jburn.op.ReduceOp;
 import dev.jburn.op.UnaryOp;
 import dev.jburn.spi.Backend;
-import dev.jburn.spi.HostElements;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
@@ -51,7 +48,7 @@ final class ReductionOps {
         for (int a : ax) count *= x.shape().dim(a);
         try (Tensor sum = reduce(ReduceOp.SUM, x, ax, keepAxes);
              Tensor sumF = sum.asType(f);
-             Tensor n = scalarOn(x.engine(), count, f)) {
+             Tensor n = ShapeOps.scalarOn(x.engine(), f, (double) count)) {
             return binary(BinaryOp.DIVIDE, sumF, n, sumF.shape(), f);
         }
     }
@@ -70,7 +67,7 @@ final class ReductionOps {
         try (Tensor xf = x.asType(f);
              Tensor rawMax = reduce(ReduceOp.REDUCE_MAX, xf, ax, true);
              Tensor isInf = unary(UnaryOp.IS_INFINITY, rawMax, DType.PRED);
-             Tensor zero = scalarOn(x.engine(), 0, f);
+             Tensor zero = ShapeOps.scalarOn(x.engine(), f, 0.0);
              Tensor m = select(isInf, zero, rawMax, kept);
              Tensor shifted = binary(BinaryOp.SUBTRACT, xf, m, x.shape(), f);
              Tensor e = unary(UnaryOp.EXP, shifted, f);
@@ -140,15 +137,6 @@ final class ReductionOps {
             else if (keep) out[j++] = 1;
         }
         return Shape.of(out);
-    }
-
-    /** A scalar of type {@code t} on engine {@code e} (not the default engine). */
-    static Tensor scalarOn(Engine e, double value, DType t) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment host = arena.allocate(8, 8).asSlice(0, t.byteSize());
-            HostElements.setDouble(host, t, 0, value);
-            return Tensor.wrap(e, e.backend().upload(host), t, Shape.scalar());
-        }
     }
 
     private static Tensor unary(UnaryOp op, Tensor x, DType out) {

@@ -1,10 +1,7 @@
 package dev.jburn;
 
 import dev.jburn.op.ShapeOp;
-import dev.jburn.spi.HostElements;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,20 +17,12 @@ final class ShapeOps {
 
     /** A scalar of {@code type} holding the integer {@code v} (wrapped to the width), on {@code engine}. */
     static Tensor scalarOn(Engine engine, DType type, long v) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment host = arena.allocate(8, 8).asSlice(0, type.byteSize());
-            HostElements.setLong(host, type, 0, v);
-            return Tensor.wrap(engine, engine.backend().upload(host), type, Shape.scalar());
-        }
+        return Tensor.wrap(engine, ElementwiseOperands.scalar(engine, type, v).buffer(), type, Shape.scalar());
     }
 
     /** A scalar of {@code type} holding {@code v} converted with Nx cast semantics, on {@code engine}. */
     static Tensor scalarOn(Engine engine, DType type, double v) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment host = arena.allocate(8, 8).asSlice(0, type.byteSize());
-            HostElements.setDouble(host, type, 0, v);
-            return Tensor.wrap(engine, engine.backend().upload(host), type, Shape.scalar());
-        }
+        return Tensor.wrap(engine, ElementwiseOperands.scalar(engine, type, v).buffer(), type, Shape.scalar());
     }
 
     static String str(int[] a) { return Arrays.toString(a); }
