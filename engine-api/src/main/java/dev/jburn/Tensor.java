@@ -271,23 +271,14 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     /** A scalar of type {@code dtype} holding the integer {@code value} (raw bits, wrapped to the width). */
     public static Tensor scalar(long value, DType dtype) {
         Args.nonNull("scalar", "dtype", dtype);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment host = arena.allocate(8, 8).asSlice(0, dtype.byteSize());
-            HostElements.setLong(host, dtype, 0, value);
-            return upload(host, dtype, Shape.scalar());
-        }
+        return ShapeOps.scalarOn(Engine.defaultEngine(), dtype, value);
     }
 
     /** A tensor of {@code shape} whose every element is {@code value}, on the default engine. */
     public static Tensor full(Shape shape, DType dtype, double value) {
         Args.nonNull("full", "shape", shape);
         Args.nonNull("full", "dtype", dtype);
-        Tensor one;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment host = arena.allocate(8, 8).asSlice(0, dtype.byteSize());
-            HostElements.setDouble(host, dtype, 0, value);
-            one = upload(host, dtype, Shape.scalar());
-        }
+        Tensor one = ShapeOps.scalarOn(Engine.defaultEngine(), dtype, value);
         if (shape.rank() == 0) return one;
         try (one) {
             Engine e = one.engine;
