@@ -72,6 +72,12 @@ public final class Engine {
     /** The backend kernels; for engine implementers and the compiler. */
     public Backend backend() { return backend; }
 
+    /**
+     * Primitives this engine ran elsewhere because it lacks them natively, keyed {@code "op:dtype"}
+     * (e.g. {@code {"sort:f32"=3}}); always empty for {@code cpu}.
+     */
+    public java.util.Map<String, Long> fallbackCounts() { return backend.fallbackCounts(); }
+
     /** What this engine runs natively. */
     public Capabilities capabilities() { return backend.capabilities(); }
 

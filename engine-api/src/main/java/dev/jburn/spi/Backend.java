@@ -28,6 +28,12 @@ public interface Backend extends AutoCloseable {
     /** What runs natively here. */
     Capabilities capabilities();
 
+    /**
+     * How many primitives this engine handed to another engine (a device engine running what it
+     * lacks on the cpu), keyed {@code "op:dtype"}; empty for engines that run everything themselves.
+     */
+    default java.util.Map<String, Long> fallbackCounts() { return java.util.Map.of(); }
+
     // ---- memory ---------------------------------------------------------------------------
 
     /** A new zero-filled buffer. */
