@@ -78,6 +78,19 @@ final class CudaDialect implements Dialect {
 
     @Override public String close() { return "  }\n}\n"; }
 
+    @Override
+    public String openReduction(String name, List<DType> inputs, DType out, String acc) {
+        String head = open(name, inputs, out);
+        head = head.substring(0, head.indexOf("  for ("));
+        return head + "  __shared__ " + acc + " sh[256];\n"
+                + "  u32 t = threadIdx.x;\n"
+                + "  for (idx_t o = blockIdx.x; o < n; o += gridDim.x) {\n";
+    }
+
+    @Override public String closeReduction() { return "    __syncthreads();\n  }\n}\n"; }
+
+    @Override public String barrier() { return "__syncthreads();"; }
+
     @Override public String read(int k, String index) { return "in" + k + "[" + index + "]"; }
 
     @Override public String write(int outBinding, String index, String value) { return "out[" + index + "] = " + value + ";"; }

@@ -61,6 +61,20 @@ public sealed interface Dialect permits CudaDialect, GlslDialect {
     /** A statement storing the stored-type value {@code value} at output {@code index}. */
     String write(int outBinding, String index, String value);
 
+    /**
+     * A reduction kernel's opening: buffers as in {@link #open}, a workgroup-shared array
+     * {@code sh[256]} of type {@code acc}, then the output element {@code o} of this workgroup
+     * (type {@code idx_t}; CUDA loops over a grid stride, GLSL returns when {@code o >= n}) and the
+     * thread's index {@code t} (a {@code u32} below 256) in its workgroup of 256.
+     */
+    String openReduction(String name, List<DType> inputs, DType out, String acc);
+
+    /** Closes what {@link #openReduction} opened. */
+    String closeReduction();
+
+    /** A workgroup barrier that also orders shared-memory accesses. */
+    String barrier();
+
     /** {@code value} (a compute-type expression) converted to the storage type of {@code t}. */
     String toStorage(DType t, String value);
 }

@@ -77,13 +77,17 @@ public record ElementwiseKernel(List<DType> inputTypes, List<KernelExpr> nodes, 
      */
     public static Optional<ElementwiseKernel> fused(Graph body) {
         if (body.outputs().size() != 1) return Optional.empty();
+        return fusedAt(body, body.outputs().getFirst());
+    }
+
+    /** The kernel computing {@code out}, a value of {@code body}, from {@code body}'s inputs; empty when a node on the way is not element-wise. */
+    static Optional<ElementwiseKernel> fusedAt(Graph body, Value out) {
         Map<Integer, Node> producers = new HashMap<>();
         for (Node n : body.nodes()) {
             for (Value v : n.outputs()) producers.put(v.id(), n);
         }
         Map<Integer, Integer> inputIndex = new HashMap<>();
         for (int i = 0; i < body.inputs().size(); i++) inputIndex.put(body.inputs().get(i).id(), i);
-        Value out = body.outputs().getFirst();
         FusedBuilder b = new FusedBuilder(producers, inputIndex, out.shape());
         int[] identity = new int[out.shape().rank()];
         for (int d = 0; d < identity.length; d++) identity[d] = d;

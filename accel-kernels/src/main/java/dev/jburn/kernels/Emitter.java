@@ -46,44 +46,51 @@ public final class Emitter {
         List<DType> types = new ArrayList<>(k.inputTypes());
         types.add(k.outType());
         for (DType t : types) requireStorage(t, f);
-        for (KernelExpr e : k.nodes()) requireCompute(e.type(), f);
-
         StringBuilder body = new StringBuilder();
-        boolean strided = k.nodes().stream().anyMatch(e -> e instanceof KernelExpr.Load l && l.strides() != null);
-        if (strided) coordinates(k, body);
-        List<KernelExpr> nodes = k.nodes();
-        for (int n = 0; n < nodes.size(); n++) {
-            KernelExpr e = nodes.get(n);
-            String expr = new Spelling(d, f, nodes).node(e);
-            body.append("    ").append(Types.compute(e.type())).append(" v").append(n).append(" = ")
-                    .append(Types.wrap(e.type(), expr)).append(";\n");
-        }
-        String result = "v" + (nodes.size() - 1);
+        String result = statements(k, d, f, "    ", body);
         body.append("    ").append(d.write(types.size() - 1, "i", d.toStorage(k.outType(), Types.toStorageBits(k.outType(), result)))).append('\n');
-
         String entry = d == Dialect.CUDA ? CUDA_ENTRY : "main";
         String code = Prelude.of(d, f) + d.open(entry, k.inputTypes(), k.outType()) + body + d.close();
         return new KernelSource(entry, code, k.inputTypes(), k.outType());
     }
 
+    /**
+     * Appends the statements that compute {@code k}'s value at position {@code i} (an {@code idx_t}
+     * in scope) and returns the variable holding it.
+     */
+    static String statements(ElementwiseKernel k, Dialect d, DeviceFeatures f, String indent, StringBuilder body) {
+        for (DType t : k.inputTypes()) requireStorage(t, f);
+        for (KernelExpr e : k.nodes()) requireCompute(e.type(), f);
+        boolean strided = k.nodes().stream().anyMatch(e -> e instanceof KernelExpr.Load l && l.strides() != null);
+        if (strided) coordinates(k, indent, body);
+        List<KernelExpr> nodes = k.nodes();
+        for (int n = 0; n < nodes.size(); n++) {
+            KernelExpr e = nodes.get(n);
+            String expr = new Spelling(d, f, nodes).node(e);
+            body.append(indent).append(Types.compute(e.type())).append(" v").append(n).append(" = ")
+                    .append(Types.wrap(e.type(), expr)).append(";\n");
+        }
+        return "v" + (nodes.size() - 1);
+    }
+
     /** Output coordinates {@code c0..c(r-1)} of element {@code i}, for loads through index maps. */
-    private static void coordinates(ElementwiseKernel k, StringBuilder body) {
+    private static void coordinates(ElementwiseKernel k, String indent, StringBuilder body) {
         int rank = k.outShape().rank();
-        body.append("    idx_t r_ = i;\n");
+        body.append(indent).append("idx_t r_ = i;\n");
         for (int d = rank - 1; d >= 0; d--) {
             long dim = k.outShape().dim(d);
-            if (d == 0) body.append("    idx_t c0 = r_;\n");
-            else body.append("    idx_t c").append(d).append(" = r_ % idx_t(").append(dim).append("); r_ = r_ / idx_t(").append(dim).append(");\n");
+            if (d == 0) body.append(indent).append("idx_t c0 = r_;\n");
+            else body.append(indent).append("idx_t c").append(d).append(" = r_ % idx_t(").append(dim).append("); r_ = r_ / idx_t(").append(dim).append(");\n");
         }
     }
 
-    private static void requireStorage(DType t, DeviceFeatures f) {
+    static void requireStorage(DType t, DeviceFeatures f) {
         requireCompute(t, f);
         if (t.byteSize() == 1 && !f.storage8()) throw new Unsupported("the device has no 8-bit storage for " + t.shortName());
         if (t.byteSize() == 2 && !f.storage16()) throw new Unsupported("the device has no 16-bit storage for " + t.shortName());
     }
 
-    private static void requireCompute(DType t, DeviceFeatures f) {
+    static void requireCompute(DType t, DeviceFeatures f) {
         if (t == DType.F64 && !f.float64()) throw new Unsupported("the device has no 64-bit floats");
         if ((t == DType.S64 || t == DType.U64) && !f.int64()) throw new Unsupported("the device has no 64-bit integers");
     }

@@ -102,6 +102,21 @@ final class GlslDialect implements Dialect {
 
     @Override public String close() { return "  }\n}\n"; }
 
+    @Override
+    public String openReduction(String name, List<DType> inputs, DType out, String acc) {
+        String head = open(name, inputs, out);
+        head = head.substring(0, head.indexOf("void main()"));
+        return head + "shared " + acc + " sh[256];\n"
+                + "void main() {\n"
+                + "  idx_t o = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;\n"
+                + "  if (o >= pc.n) return;\n"
+                + "  u32 t = gl_LocalInvocationID.x;\n  {\n";
+    }
+
+    @Override public String closeReduction() { return "  }\n}\n"; }
+
+    @Override public String barrier() { return "memoryBarrierShared(); barrier();"; }
+
     @Override public String read(int k, String index) { return "b" + k + ".d[" + index + "]"; }
 
     @Override public String write(int outBinding, String index, String value) { return "bout.d[" + index + "] = " + value + ";"; }
