@@ -131,9 +131,16 @@ public final class GradientCases {
                 Tensor x = g.uniform(-1, 1, 4, 5);
                 yield switch (w) {
                     case WINDOW_SUM -> unaryFn("windowSum", t -> t.windowSum(new int[] {2, 3}, opts.withDilations(1, 2)), x);
-                    case WINDOW_MAX -> unaryFn("windowMax", t -> t.windowMax(new int[] {2, 2}, opts), x);
-                    case WINDOW_MIN -> unaryFn("windowMin", t -> t.windowMin(new int[] {3, 2}, opts), x);
-                    case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> null;
+                    case WINDOW_MAX -> seed % 2 == 0 ? unaryFn("windowMax", t -> t.windowMax(new int[] {2, 2}, opts), x)
+                            : unaryFn("windowMax dilated", t -> t.windowMax(new int[] {2, 2}, opts.withDilations(2, 1)), x);
+                    case WINDOW_MIN -> seed % 2 == 0 ? unaryFn("windowMin", t -> t.windowMin(new int[] {3, 2}, opts), x)
+                            : unaryFn("windowMin dilated", t -> t.windowMin(new int[] {2, 2}, opts.withDilations(1, 2)), x);
+                    case WINDOW_PRODUCT -> unaryFn("windowProduct", t -> t.windowProduct(new int[] {2, 3}, opts.withDilations(1, 2)),
+                            g.uniform(0.5, 1.5, 4, 5).multiply(g.uniform(-1, 1, 4, 5).greater(-0.7).select(1.0, 0.0)));
+                    case WINDOW_SCATTER_MAX -> new GradientCase("windowScatterMax", xs -> xs.get(0).windowScatterMax(xs.get(1), 0.5,
+                            new int[] {2, 2}, WindowOptions.defaults().withStrides(2, 2)), List.of(g.uniform(-1, 1, 4, 6), g.uniform(-1, 1, 2, 3)));
+                    case WINDOW_SCATTER_MIN -> new GradientCase("windowScatterMin", xs -> xs.get(0).windowScatterMin(xs.get(1), 0.0,
+                            new int[] {3, 2}, WindowOptions.defaults().withStrides(1, 2)), List.of(g.uniform(-1, 1, 4, 6), g.uniform(-1, 1, 2, 3)));
                 };
             }
             case ConvOp c -> switch (c) {

@@ -59,8 +59,7 @@ final class CatalogDifferentiability {
                 case THREEFRY_BITS, SPLIT, FOLD_IN, UNIFORM, NORMAL, RANDINT -> NOT_DIFFERENTIABLE;
             };
             case WindowOp w -> switch (w) {
-                case WINDOW_SUM, WINDOW_MAX, WINDOW_MIN -> DIFFERENTIABLE;
-                case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> NOT_BUILT;
+                case WINDOW_SUM, WINDOW_MAX, WINDOW_MIN, WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> DIFFERENTIABLE;
             };
             case ConvOp c -> switch (c) {
                 case CONV, CONV_TRANSPOSE -> DIFFERENTIABLE; // batch-grouped convs throw "not differentiable yet"
