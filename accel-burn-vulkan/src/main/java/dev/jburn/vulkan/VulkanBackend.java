@@ -1,11 +1,15 @@
 package dev.jburn.vulkan;
 
+import dev.jburn.DType;
 import dev.jburn.JBurnException;
+import dev.jburn.Shape;
 import dev.jburn.kernels.HostFallbackBackend;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Capabilities;
+import dev.jburn.spi.Operand;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 
 /**
  * The Vulkan engine's backend: device memory through VMA, native kernels as GLSL compute shaders,
@@ -20,6 +24,8 @@ public final class VulkanBackend extends HostFallbackBackend {
     final DeviceMemory memory;
     final ShaderCompiler compiler;
     final Pipelines pipelines;
+    final MovementKernels movement;
+    final DotKernels dots;
     private volatile boolean closed;
 
     VulkanBackend(VulkanConfig config) {
@@ -30,6 +36,8 @@ public final class VulkanBackend extends HostFallbackBackend {
             this.memory = new DeviceMemory(dev, queue, config.forceStaging());
             this.compiler = new ShaderCompiler(config.cacheDir());
             this.pipelines = new Pipelines(dev, compiler, config.cacheDir());
+            this.movement = new MovementKernels(this);
+            this.dots = new DotKernels(this, movement);
         } catch (RuntimeException e) {
             dev.close();
             throw e;
@@ -40,7 +48,7 @@ public final class VulkanBackend extends HostFallbackBackend {
 
     @Override
     public Capabilities capabilities() {
-        return (op, dtype) -> false;
+        return new VulkanCapabilities(this);
     }
 
     /** The device this engine runs on, as one line. */
@@ -85,6 +93,56 @@ public final class VulkanBackend extends HostFallbackBackend {
     @Override
     public void download(Buffer src, long offset, MemorySegment dst) {
         memory.download("download", device(src, "download"), offset, dst);
+    }
+
+    // ---- movement and contraction --------------------------------------------------------------
+
+    @Override
+    public Buffer transpose(Operand x, int[] perm) {
+        Buffer r = movement.transpose(x, perm);
+        return r != null ? r : super.transpose(x, perm);
+    }
+
+    @Override
+    public Buffer broadcast(Operand x, Shape outShape, int[] axes) {
+        Buffer r = movement.broadcast(x, outShape, axes);
+        return r != null ? r : super.broadcast(x, outShape, axes);
+    }
+
+    @Override
+    public Buffer slice(Operand x, int[] starts, int[] lengths, int[] strides) {
+        Buffer r = movement.slice(x, starts, lengths, strides);
+        return r != null ? r : super.slice(x, starts, lengths, strides);
+    }
+
+    @Override
+    public Buffer putSlice(Operand x, int[] starts, Operand update) {
+        Buffer r = movement.putSlice(x, starts, update);
+        return r != null ? r : super.putSlice(x, starts, update);
+    }
+
+    @Override
+    public Buffer pad(Operand x, Operand padValue, int[] lo, int[] hi, int[] interior) {
+        Buffer r = movement.pad(x, padValue, lo, hi, interior);
+        return r != null ? r : super.pad(x, padValue, lo, hi, interior);
+    }
+
+    @Override
+    public Buffer reverse(Operand x, int[] axes) {
+        Buffer r = movement.reverse(x, axes);
+        return r != null ? r : super.reverse(x, axes);
+    }
+
+    @Override
+    public Buffer concatenate(List<Operand> parts, int axis) {
+        Buffer r = movement.concatenate(parts, axis);
+        return r != null ? r : super.concatenate(parts, axis);
+    }
+
+    @Override
+    public Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) {
+        Buffer r = dots.dot(a, contractA, batchA, b, contractB, batchB, out);
+        return r != null ? r : super.dot(a, contractA, batchA, b, contractB, batchB, out);
     }
 
     static DeviceBuffer device(Buffer b, String op) {

@@ -1,0 +1,96 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.DType;
+import dev.jburn.Engine;
+import dev.jburn.Shape;
+import dev.jburn.Tensor;
+import dev.jburn.op.BinaryOp;
+import dev.jburn.op.ContractionOp;
+import dev.jburn.op.ReduceOp;
+import dev.jburn.op.ShapeOp;
+import dev.jburn.op.UnaryOp;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Key f32 ops run on the device: the result matches the cpu engine and nothing is counted as fallback. */
+class VulkanNativeKernelsTest {
+    private static Engine vk;
+    private static Engine cpu;
+
+    @BeforeAll
+    static void requireDevice() {
+        var a = new VulkanProvider().availability();
+        assumeTrue(a.available(), () -> "no Vulkan device: " + a.reason());
+        vk = Engine.select("vulkan");
+        cpu = Engine.select("cpu");
+    }
+
+    private static Tensor matrix(int rows, int cols, float scale) {
+        float[] v = new float[rows * cols];
+        for (int i = 0; i < v.length; i++) v[i] = (float) Math.sin(i * 0.37 + scale) * scale;
+        return Tensor.of(v).reshape(rows, cols);
+    }
+
+    /** Runs {@code op} on both engines; asserts equal results (within {@code tol}) and no fallback on vulkan. */
+    private static void assertNative(String what, Tensor[] inputs, Function<Tensor[], Tensor> op, double tol) {
+        Tensor[] onVk = new Tensor[inputs.length];
+        Tensor[] onCpu = new Tensor[inputs.length];
+        for (int i = 0; i < inputs.length; i++) {
+            onVk[i] = inputs[i].to(vk);
+            onCpu[i] = inputs[i].to(cpu);
+        }
+        Map<String, Long> before = vk.fallbackCounts();
+        float[] got;
+        try (Tensor r = op.apply(onVk)) {
+            assertSame(vk, r.engine());
+            got = r.toFloatArray();
+        }
+        assertEquals(before, vk.fallbackCounts(), what + " fell back to the cpu");
+        float[] want;
+        try (Tensor r = op.apply(onCpu)) {
+            assertSame(cpu, r.engine());
+            want = r.toFloatArray();
+        }
+        assertEquals(want.length, got.length, what);
+        for (int i = 0; i < want.length; i++) {
+            assertEquals(want[i], got[i], tol * Math.max(1, Math.abs(want[i])), what + " at " + i);
+        }
+        for (int i = 0; i < inputs.length; i++) {
+            if (onVk[i] != inputs[i]) onVk[i].close();
+            if (onCpu[i] != inputs[i]) onCpu[i].close();
+        }
+    }
+
+    @Test
+    void transposeSliceReversePadConcatenateRunOnTheDevice() {
+        Tensor x = matrix(37, 53, 1f);
+        assertNative("transpose", new Tensor[] {x}, t -> t[0].transpose(), 0);
+        assertNative("slice", new Tensor[] {x}, t -> t[0].slice(new int[] {3, 5}, new int[] {20, 40}, new int[] {2, 3}), 0);
+        assertNative("reverse", new Tensor[] {x}, t -> t[0].reverse(new int[] {1}), 0);
+        assertNative("pad", new Tensor[] {x}, t -> t[0].pad(2.5, new int[][] {{1, -2, 1}, {-3, 4, 0}}), 0);
+        assertNative("concatenate", new Tensor[] {x, matrix(37, 5, 2f)}, t -> Tensor.concatenate(1, t[0], t[1]), 0);
+        assertNative("broadcast", new Tensor[] {matrix(1, 53, 3f)}, t -> t[0].broadcast(Shape.of(7, 53)), 0);
+    }
+
+    @Test
+    void f32DotRunsOnTheDevice() {
+        assertNative("dot", new Tensor[] {matrix(70, 33, 1f), matrix(33, 65, 2f)}, t -> t[0].dot(t[1]), 1e-5);
+        // Batched with a contraction axis that is not last: the operands are transposed on the device first.
+        Tensor a = matrix(3 * 9, 4, 1f).reshape(3, 9, 4);
+        Tensor b = matrix(3 * 9, 5, 2f).reshape(3, 9, 5);
+        assertNative("batched dot", new Tensor[] {a, b}, t -> t[0].dot(new int[] {1}, new int[] {0}, t[1], new int[] {1}, new int[] {0}), 1e-5);
+    }
+
+    @Test
+    void capabilitiesAnswerWhatRunsNatively() {
+        assertTrue(vk.capabilities().supports(ShapeOp.TRANSPOSE, DType.F32));
+        assertTrue(vk.capabilities().supports(ContractionOp.DOT, DType.F32));
+        assertFalse(vk.capabilities().supports(ContractionOp.DOT, DType.S32));
+    }
+}
