@@ -35,13 +35,9 @@ final class VulkanInstance implements AutoCloseable {
     /** Loads libvulkan and creates an instance for Vulkan 1.2 (or what the loader supports, at least 1.1). */
     static VulkanInstance open() {
         try {
-            VK.getFunctionProvider();
-        } catch (Throwable notLoaded) {
-            try {
-                VK.create();
-            } catch (Throwable t) {
-                throw new JBurnException("vulkan", "no Vulkan loader (libvulkan.so.1): " + t.getMessage());
-            }
+            VK.getFunctionProvider(); // VK's static initializer loads libvulkan
+        } catch (Throwable t) {
+            throw new JBurnException("vulkan", "no Vulkan loader (libvulkan.so.1): " + rootMessage(t));
         }
         int loaderVersion = VK.getInstanceVersionSupported();
         if (loaderVersion < VK_API_VERSION_1_1) {
@@ -109,6 +105,13 @@ final class VulkanInstance implements AutoCloseable {
             }
             return any;
         }
+    }
+
+    /** The innermost message: class-initialization errors wrap the loader's real complaint. */
+    static String rootMessage(Throwable t) {
+        Throwable c = t;
+        while (c.getCause() != null && c.getCause() != c) c = c.getCause();
+        return c.getMessage() != null ? c.getMessage() : c.toString();
     }
 
     static String version(int v) {

@@ -12,23 +12,35 @@ import dev.jburn.spi.EngineProvider;
  * and {@code -Dorg.lwjgl.system.memoryBackend=ffm}.
  */
 public final class VulkanProvider implements EngineProvider {
-    private static volatile Availability cached;
+    /** Priority with a GPU: above the cpu engine (0), so a real GPU is the default engine. */
+    static final int GPU_PRIORITY = 40;
+    /** Priority on a CPU Vulkan driver (lavapipe): below the cpu engine, which is faster on the same cores. */
+    static final int CPU_DEVICE_PRIORITY = -10;
+
+    private record Probe(Availability availability, boolean cpuDevice) {}
+
+    private static volatile Probe cached;
 
     @Override public String name() { return "vulkan"; }
 
-    /** Above the cpu engine (0) so a real GPU is the default; below CUDA-specific engines. */
-    @Override public int priority() { return 40; }
+    @Override public int priority() { return probe().cpuDevice() ? CPU_DEVICE_PRIORITY : GPU_PRIORITY; }
 
     @Override
-    public Availability availability() {
-        Availability a = cached;
-        if (a == null) {
+    public Availability availability() { return probe().availability(); }
+
+    private static Probe probe() {
+        Probe p = cached;
+        if (p == null) {
             synchronized (VulkanProvider.class) {
-                if (cached == null) cached = probe(VulkanConfig.fromSystemProperties());
-                a = cached;
+                if (cached == null) {
+                    VulkanConfig config = VulkanConfig.fromSystemProperties();
+                    Availability a = probe(config);
+                    cached = new Probe(a, a.available() && a.reason().endsWith("(cpu)"));
+                }
+                p = cached;
             }
         }
-        return a;
+        return p;
     }
 
     /** Probes the loader, the devices and the native libraries for {@code config}; never throws. */
@@ -49,9 +61,10 @@ public final class VulkanProvider implements EngineProvider {
                 }
                 return Availability.yes(r.device().get().name() + " (" + r.device().get().kind().name().toLowerCase(java.util.Locale.ROOT) + ")");
             }
+        } catch (dev.jburn.JBurnException e) {
+            return Availability.no(e.reason());
         } catch (Throwable t) {
-            String msg = t.getMessage() == null ? t.toString() : t.getMessage();
-            return Availability.no(msg.startsWith("no Vulkan") ? msg : "Vulkan unavailable: " + msg);
+            return Availability.no("Vulkan unavailable: " + VulkanInstance.rootMessage(t));
         }
     }
 
