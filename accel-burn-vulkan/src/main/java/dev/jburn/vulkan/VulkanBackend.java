@@ -26,6 +26,7 @@ public final class VulkanBackend extends HostFallbackBackend {
     final Pipelines pipelines;
     final MovementKernels movement;
     final DotKernels dots;
+    final GatherKernels gathers;
     private volatile boolean closed;
 
     VulkanBackend(VulkanConfig config) {
@@ -38,6 +39,7 @@ public final class VulkanBackend extends HostFallbackBackend {
             this.pipelines = new Pipelines(dev, compiler, config.cacheDir());
             this.movement = new MovementKernels(this);
             this.dots = new DotKernels(this, movement);
+            this.gathers = new GatherKernels(this, movement);
         } catch (RuntimeException e) {
             dev.close();
             throw e;
@@ -143,6 +145,13 @@ public final class VulkanBackend extends HostFallbackBackend {
     public Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) {
         Buffer r = dots.dot(a, contractA, batchA, b, contractB, batchB, out);
         return r != null ? r : super.dot(a, contractA, batchA, b, contractB, batchB, out);
+    }
+
+    /** On the device; an out-of-range index falls back so the cpu engine raises the exact error. */
+    @Override
+    public Buffer gather(Operand x, Operand indices, int[] axes) {
+        Buffer r = gathers.gather(x, indices, axes);
+        return r != null ? r : super.gather(x, indices, axes);
     }
 
     static DeviceBuffer device(Buffer b, String op) {

@@ -47,7 +47,11 @@ final class VulkanCapabilities implements Capabilities {
                 case DOT -> b.dots.supports(dtype);
             };
             case CumulativeOp c -> false;
-            case IndexOp i -> false;
+            case IndexOp i -> switch (i) {
+                // dtype is the gathered tensor's; the index type is checked per call (32/64-bit run natively)
+                case GATHER, TAKE, TAKE_ALONG_AXIS -> b.movement.supports(dtype);
+                case INDEXED_ADD, INDEXED_PUT -> false;
+            };
             case SortOp s -> false;
             case CreationOp c -> false;
             case RandomOp r -> false;

@@ -88,6 +88,19 @@ class VulkanNativeKernelsTest {
     }
 
     @Test
+    void gatherRunsOnTheDeviceAndOutOfRangeIndicesStillThrow() {
+        Tensor x = matrix(9, 7, 1f);
+        Tensor rows = Tensor.of(new int[] {4, 0, 8, 4}).reshape(4, 1);
+        assertNative("gather", new Tensor[] {x, rows}, t -> t[0].gather(t[1], new int[] {0}), 0);
+        Tensor pairs = Tensor.of(new long[] {1, 6, 8, 0, 3, 3}).reshape(3, 2);
+        assertNative("gather s64", new Tensor[] {x, pairs}, t -> t[0].gather(t[1], new int[] {0, 1}), 0);
+        try (Tensor xv = x.to(vk); Tensor bad = Tensor.of(new int[] {2, 9}).reshape(2, 1).to(vk)) {
+            var e = assertThrows(dev.jburn.JBurnException.class, () -> xv.gather(bad, new int[] {0}).close());
+            assertTrue(e.getMessage().contains("out of bounds"), e.getMessage());
+        }
+    }
+
+    @Test
     void capabilitiesAnswerWhatRunsNatively() {
         assertTrue(vk.capabilities().supports(ShapeOp.TRANSPOSE, DType.F32));
         assertTrue(vk.capabilities().supports(ContractionOp.DOT, DType.F32));
