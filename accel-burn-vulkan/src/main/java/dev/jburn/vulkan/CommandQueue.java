@@ -103,6 +103,8 @@ final class CommandQueue implements AutoCloseable {
         /** Storage buffers the shader declares, parameters included (the last one when {@link #usesParams()}). */
         int bindingCount();
         boolean usesParams();
+        /** 32-bit push constants the shader declares (the {@code params} words when it takes no parameter buffer). */
+        int pushWords();
     }
 
     /** Records the commands of one submission; barriers between commands are inserted for you. */
@@ -117,7 +119,8 @@ final class CommandQueue implements AutoCloseable {
 
         /**
          * Dispatches {@code p} on {@code buffers} (binding {@code i} is {@code buffers[i]}) with
-         * {@code params} (32-bit words, bound after the buffers; ignored when the shader takes none).
+         * {@code params} (32-bit words, bound after the buffers as a storage buffer, or passed as
+         * push constants when the pipeline declares them instead).
          */
         void dispatch(String op, Bindable p, List<DeviceBuffer> buffers, int[] params, int gx, int gy, int gz) {
             int n = buffers.size() + (p.usesParams() ? 1 : 0);
@@ -152,6 +155,10 @@ final class CommandQueue implements AutoCloseable {
                 vkUpdateDescriptorSets(dev.device, writes, null);
                 vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline());
                 vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout(), 0, set, null);
+                if (p.pushWords() > 0) {
+                    if (params.length != p.pushWords()) throw new IllegalStateException(op + ": " + p.pushWords() + " push constants expected");
+                    vkCmdPushConstants(cmd, p.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, params);
+                }
                 vkCmdDispatch(cmd, gx, gy, gz);
             }
             dispatches.incrementAndGet();

@@ -8,6 +8,7 @@ import org.lwjgl.vulkan.VkDescriptorSetLayoutBinding;
 import org.lwjgl.vulkan.VkDescriptorSetLayoutCreateInfo;
 import org.lwjgl.vulkan.VkPipelineCacheCreateInfo;
 import org.lwjgl.vulkan.VkPipelineLayoutCreateInfo;
+import org.lwjgl.vulkan.VkPushConstantRange;
 import org.lwjgl.vulkan.VkShaderModuleCreateInfo;
 
 import java.io.IOException;
@@ -30,8 +31,8 @@ import static org.lwjgl.vulkan.VK10.*;
  */
 final class Pipelines implements AutoCloseable {
     /** One compiled compute pipeline: storage buffers at bindings {@code 0..bindingCount-1} of set 0. */
-    record Pipeline(String name, long pipeline, long layout, long setLayout, long module, int bindingCount, boolean usesParams)
-            implements CommandQueue.Bindable {}
+    record Pipeline(String name, long pipeline, long layout, long setLayout, long module, int bindingCount, boolean usesParams,
+                    int pushWords) implements CommandQueue.Bindable {}
 
     private final VulkanDevice dev;
     private final ShaderCompiler compiler;
@@ -77,19 +78,28 @@ final class Pipelines implements AutoCloseable {
 
     /** The pipeline for {@code source} with {@code bindingCount} storage buffers (parameters included). */
     Pipeline get(String op, String name, String source, int bindingCount, boolean usesParams) {
+        return get(op, name, source, bindingCount, usesParams, 0);
+    }
+
+    /**
+     * The pipeline for {@code source}: {@code bindingCount} storage buffers (a parameter buffer
+     * included when {@code usesParams}) and {@code pushWords} 32-bit push constants.
+     */
+    Pipeline get(String op, String name, String source, int bindingCount, boolean usesParams, int pushWords) {
         Pipeline p = bySource.get(source);
         if (p != null) return p;
         synchronized (this) {
             p = bySource.get(source);
             if (p == null) {
-                p = build(op, name, source, bindingCount, usesParams);
+                p = build(op, name, source, bindingCount, usesParams, pushWords);
+                if (created.get() % 16 == 0) save();
                 bySource.put(source, p);
             }
             return p;
         }
     }
 
-    private Pipeline build(String op, String name, String source, int bindingCount, boolean usesParams) {
+    private Pipeline build(String op, String name, String source, int bindingCount, boolean usesParams, int pushWords) {
         byte[] spirv = compiler.spirv(op, name, source);
         try (MemoryStack stack = MemoryStack.stackPush()) {
             LongBuffer lp = stack.mallocLong(1);
@@ -105,14 +115,17 @@ final class Pipelines implements AutoCloseable {
             VulkanErrors.check(vkCreateDescriptorSetLayout(dev.device,
                     VkDescriptorSetLayoutCreateInfo.calloc(stack).sType$Default().pBindings(bindings), null, lp), op, "vkCreateDescriptorSetLayout");
             long setLayout = lp.get(0);
-            VulkanErrors.check(vkCreatePipelineLayout(dev.device,
-                    VkPipelineLayoutCreateInfo.calloc(stack).sType$Default().pSetLayouts(stack.longs(setLayout)), null, lp), op, "vkCreatePipelineLayout");
+            VkPipelineLayoutCreateInfo pli = VkPipelineLayoutCreateInfo.calloc(stack).sType$Default().pSetLayouts(stack.longs(setLayout));
+            if (pushWords > 0) {
+                pli.pPushConstantRanges(VkPushConstantRange.calloc(1, stack).stageFlags(VK_SHADER_STAGE_COMPUTE_BIT).offset(0).size(4 * pushWords));
+            }
+            VulkanErrors.check(vkCreatePipelineLayout(dev.device, pli, null, lp), op, "vkCreatePipelineLayout");
             long layout = lp.get(0);
             VkComputePipelineCreateInfo.Buffer ci = VkComputePipelineCreateInfo.calloc(1, stack).sType$Default().layout(layout);
             ci.stage().sType$Default().stage(VK_SHADER_STAGE_COMPUTE_BIT).module(module).pName(stack.UTF8("main"));
             VulkanErrors.check(vkCreateComputePipelines(dev.device, pipelineCache, ci, null, lp), op, "vkCreateComputePipelines(" + name + ")");
             created.incrementAndGet();
-            return new Pipeline(name, lp.get(0), layout, setLayout, module, bindingCount, usesParams);
+            return new Pipeline(name, lp.get(0), layout, setLayout, module, bindingCount, usesParams, pushWords);
         }
     }
 

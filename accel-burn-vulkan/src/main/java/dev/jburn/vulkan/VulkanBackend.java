@@ -3,7 +3,12 @@ package dev.jburn.vulkan;
 import dev.jburn.DType;
 import dev.jburn.JBurnException;
 import dev.jburn.Shape;
+import dev.jburn.graph.Graph;
+import dev.jburn.graph.Interpreter;
 import dev.jburn.kernels.HostFallbackBackend;
+import dev.jburn.op.BinaryOp;
+import dev.jburn.op.ReduceOp;
+import dev.jburn.op.UnaryOp;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Capabilities;
 import dev.jburn.spi.Operand;
@@ -27,6 +32,8 @@ public final class VulkanBackend extends HostFallbackBackend {
     final MovementKernels movement;
     final DotKernels dots;
     final GatherKernels gathers;
+    final ElementwiseKernels elementwise;
+    private final FusedGraphs fused;
     private volatile boolean closed;
 
     VulkanBackend(VulkanConfig config) {
@@ -40,6 +47,8 @@ public final class VulkanBackend extends HostFallbackBackend {
             this.movement = new MovementKernels(this);
             this.dots = new DotKernels(this, movement);
             this.gathers = new GatherKernels(this, movement);
+            this.elementwise = new ElementwiseKernels(this);
+            this.fused = new FusedGraphs(elementwise);
         } catch (RuntimeException e) {
             dev.close();
             throw e;
@@ -95,6 +104,50 @@ public final class VulkanBackend extends HostFallbackBackend {
     @Override
     public void download(Buffer src, long offset, MemorySegment dst) {
         memory.download("download", device(src, "download"), offset, dst);
+    }
+
+    // ---- element-wise and reductions (GLSL from the shared emitter) ------------------------------
+
+    @Override
+    public Buffer unary(UnaryOp op, Operand x, DType out) {
+        Buffer r = elementwise.unary(op, x, out);
+        return r != null ? r : super.unary(op, x, out);
+    }
+
+    @Override
+    public Buffer binary(BinaryOp op, Operand a, Operand b, Shape outShape, DType out) {
+        Buffer r = elementwise.binary(op, a, b, outShape, out);
+        return r != null ? r : super.binary(op, a, b, outShape, out);
+    }
+
+    @Override
+    public Buffer select(Operand pred, Operand onTrue, Operand onFalse, Shape outShape) {
+        Buffer r = elementwise.select(pred, onTrue, onFalse, outShape);
+        return r != null ? r : super.select(pred, onTrue, onFalse, outShape);
+    }
+
+    @Override
+    public Buffer cast(Operand x, DType to) {
+        Buffer r = elementwise.cast(x, to);
+        return r != null ? r : super.cast(x, to);
+    }
+
+    @Override
+    public Buffer reduce(ReduceOp op, Operand x, int[] axes, DType out) {
+        Buffer r = elementwise.reduce(op, x, axes, out);
+        return r != null ? r : super.reduce(op, x, axes, out);
+    }
+
+    /** Interprets the graph, running each Jit fusion group as one shader ({@link FusedGraphs}). */
+    @Override
+    public List<Buffer> execute(Graph graph, List<Operand> inputs) {
+        return Interpreter.execute(this, graph, inputs, new boolean[inputs.size()], fused);
+    }
+
+    /** {@link #execute(Graph, List)}; donated inputs are not reused (every kernel writes a new buffer). */
+    @Override
+    public List<Buffer> execute(Graph graph, List<Operand> inputs, boolean[] donated) {
+        return execute(graph, inputs);
     }
 
     // ---- movement and contraction --------------------------------------------------------------

@@ -32,13 +32,19 @@ final class VulkanCapabilities implements Capabilities {
     @Override
     public boolean supports(Op op, DType dtype) {
         return switch (op) {
-            case UnaryOp u -> false;
-            case BinaryOp o -> false;
+            case UnaryOp u -> b.elementwise.supportsUnary(u, dtype);
+            case BinaryOp o -> b.elementwise.supportsBinary(o, dtype);
             case ElementwiseOp e -> switch (e) {
-                case SELECT, AS_TYPE, CLIP -> false;
+                case SELECT -> b.elementwise.supportsSelect(dtype);
+                case AS_TYPE -> b.elementwise.supportsCast(dtype);
+                case CLIP -> b.elementwise.supportsBinary(BinaryOp.MIN, dtype) && b.elementwise.supportsBinary(BinaryOp.MAX, dtype);
                 case BITCAST -> true; // a view: no kernel
             };
-            case ReduceOp r -> false;
+            case ReduceOp r -> switch (r) {
+                case SUM, PRODUCT, REDUCE_MAX, REDUCE_MIN, ALL, ANY -> b.elementwise.supportsReduce(r, dtype);
+                case MEAN -> b.elementwise.supportsReduce(ReduceOp.SUM, dtype) && b.elementwise.supportsBinary(BinaryOp.DIVIDE, dtype.toFloating());
+                case ARGMAX, ARGMIN, LOG_SUM_EXP -> false;
+            };
             case ShapeOp s -> switch (s) {
                 case RESHAPE, SQUEEZE, NEW_AXIS -> true; // views
                 case TRANSPOSE, BROADCAST, SLICE, PUT_SLICE, CONCATENATE, STACK, PAD, REVERSE, TILE -> b.movement.supports(dtype);

@@ -37,7 +37,7 @@ final class VulkanDevice implements AutoCloseable {
     final VkQueue queue;
     final int queueFamily;
     final long allocator;
-    final DeviceFeatures features;
+    final VulkanFeatures features;
     final String name;
     final int deviceType;
     final int vendorId;
@@ -45,7 +45,7 @@ final class VulkanDevice implements AutoCloseable {
     final int driverVersion;
 
     private VulkanDevice(VulkanInstance vk, VkPhysicalDevice physical, VkDevice device, VkQueue queue, int queueFamily,
-                         long allocator, DeviceFeatures features, VkPhysicalDeviceProperties props) {
+                         long allocator, VulkanFeatures features, VkPhysicalDeviceProperties props) {
         this.vk = vk;
         this.physical = physical;
         this.device = device;
@@ -83,7 +83,7 @@ final class VulkanDevice implements AutoCloseable {
             vkGetPhysicalDeviceFeatures2(pd, query);
             VkPhysicalDeviceProperties props = VkPhysicalDeviceProperties.calloc(stack);
             vkGetPhysicalDeviceProperties(pd, props);
-            DeviceFeatures f = new DeviceFeatures(
+            VulkanFeatures f = new VulkanFeatures(
                     query.features().shaderFloat64(), query.features().shaderInt64(), query.features().shaderInt16(),
                     qf16.shaderFloat16(), qf16.shaderInt8(), q8.storageBuffer8BitAccess(), q16.storageBuffer16BitAccess(),
                     Integer.toUnsignedLong(props.limits().maxStorageBufferRange()),

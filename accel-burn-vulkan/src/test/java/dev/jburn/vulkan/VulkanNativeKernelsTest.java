@@ -68,6 +68,17 @@ class VulkanNativeKernelsTest {
     }
 
     @Test
+    void f32AddExpSumRunOnTheDevice() {
+        Tensor x = matrix(33, 70, 1f);
+        Tensor y = matrix(33, 70, 2f);
+        assertNative("add", new Tensor[] {x, y}, t -> t[0].add(t[1]), 0);
+        assertNative("broadcast add", new Tensor[] {x, matrix(1, 70, 3f)}, t -> t[0].add(t[1]), 0);
+        assertNative("exp", new Tensor[] {x}, t -> t[0].exp(), 1e-6);
+        assertNative("sum", new Tensor[] {x}, t -> t[0].sum(), 1e-5);
+        assertNative("sum axis 0", new Tensor[] {x}, t -> t[0].sum(new int[] {0}), 1e-5);
+    }
+
+    @Test
     void transposeSliceReversePadConcatenateRunOnTheDevice() {
         Tensor x = matrix(37, 53, 1f);
         assertNative("transpose", new Tensor[] {x}, t -> t[0].transpose(), 0);
@@ -103,6 +114,12 @@ class VulkanNativeKernelsTest {
     @Test
     void capabilitiesAnswerWhatRunsNatively() {
         assertTrue(vk.capabilities().supports(ShapeOp.TRANSPOSE, DType.F32));
+        assertTrue(vk.capabilities().supports(BinaryOp.ADD, DType.F32));
+        assertTrue(vk.capabilities().supports(UnaryOp.EXP, DType.F32));
+        assertTrue(vk.capabilities().supports(ReduceOp.SUM, DType.F32));
+        // GLSL has no exact double-precision exp: the emitter refuses it, so it runs on the cpu.
+        assertFalse(vk.capabilities().supports(UnaryOp.EXP, DType.F64));
+        assertFalse(vk.capabilities().supports(UnaryOp.BITWISE_NOT, DType.F32));
         assertTrue(vk.capabilities().supports(ContractionOp.DOT, DType.F32));
         assertFalse(vk.capabilities().supports(ContractionOp.DOT, DType.S32));
     }

@@ -15,9 +15,14 @@ package dev.jburn.vulkan;
  * @param maxWorkGroupCountZ largest dispatch in z
  * @param minStorageBufferOffsetAlignment alignment of a bound buffer range's offset
  */
-record DeviceFeatures(boolean float64, boolean int64, boolean int16, boolean float16, boolean int8,
+record VulkanFeatures(boolean float64, boolean int64, boolean int16, boolean float16, boolean int8,
                       boolean storage8, boolean storage16, long maxStorageBufferRange,
                       int maxWorkGroupCountX, int maxWorkGroupCountZ, long minStorageBufferOffsetAlignment) {
+
+    /** What the shared kernel emitter ({@code accel-kernels}) may use on this device. */
+    dev.jburn.kernels.DeviceFeatures forEmitter() {
+        return new dev.jburn.kernels.DeviceFeatures(float64, int64, storage8, storage16);
+    }
 
     /** A short list of what is on, for the availability description and logs. */
     String describe() {
