@@ -92,20 +92,116 @@ final class ElementwiseKernels {
     }
 
     DeviceBuffer binary(BinaryOp op, Operand a, Operand c, Shape outShape, DType out) {
+        try (Flat f = flatten(outShape, List.of(a, c))) {
+            if (f != null) {
+                return run(op.opName(), ElementwiseKernel.binary(op, a.dtype(), f.shapes.get(0), f.shapes.get(1), f.shape, out), f.operands);
+            }
+        }
         return run(op.opName(), ElementwiseKernel.binary(op, a.dtype(), a.shape(), c.shape(), outShape, out), List.of(a, c));
     }
 
     DeviceBuffer select(Operand pred, Operand onTrue, Operand onFalse, Shape outShape) {
+        try (Flat f = flatten(outShape, List.of(pred, onTrue, onFalse))) {
+            if (f != null) {
+                return run("select", ElementwiseKernel.select(f.shapes.get(0), f.shapes.get(1), f.shapes.get(2), f.shape, onTrue.dtype()), f.operands);
+            }
+        }
         return run("select", ElementwiseKernel.select(pred.shape(), onTrue.shape(), onFalse.shape(), outShape, onTrue.dtype()),
                 List.of(pred, onTrue, onFalse));
+    }
+
+    /**
+     * Operands of a broadcasting kernel in a shape-independent form: the kernel becomes rank 1 over
+     * the {@code n} output elements, each operand either full-size or a single element (read at 0),
+     * so its generated source (and compiled pipeline) is the same for every shape. Operands that
+     * broadcast any other way are first expanded with the strided-copy shader (itself
+     * shape-independent). Closing releases those temporaries.
+     */
+    private final class Flat implements AutoCloseable {
+        final Shape shape;
+        final List<Shape> shapes = new ArrayList<>();
+        final List<Operand> operands = new ArrayList<>();
+        final List<DeviceBuffer> temps = new ArrayList<>();
+
+        Flat(long n) { this.shape = Shape.of(n); }
+
+        @Override public void close() { temps.forEach(DeviceBuffer::release); }
+    }
+
+    private Flat flatten(Shape outShape, List<Operand> inputs) {
+        long n = outShape.size();
+        if (n == 0) return null;
+        Flat f = new Flat(n);
+        for (Operand o : inputs) {
+            if (o.shape().equals(outShape) || o.size() == n) {
+                f.shapes.add(f.shape);
+                f.operands.add(o);
+            } else if (o.size() == 1) {
+                f.shapes.add(Shape.of(1));
+                f.operands.add(o);
+            } else {
+                int[] axes = new int[o.shape().rank()];
+                for (int i = 0; i < axes.length; i++) axes[i] = i + outShape.rank() - o.shape().rank();
+                DeviceBuffer full = b.movement.broadcast(o, outShape, axes);
+                if (full == null) {
+                    f.close();
+                    return null;
+                }
+                f.temps.add(full);
+                f.shapes.add(f.shape);
+                f.operands.add(new Operand(full, o.dtype(), f.shape));
+            }
+        }
+        return f;
     }
 
     DeviceBuffer cast(Operand x, DType to) {
         return run("cast", ElementwiseKernel.cast(x.dtype(), to, x.shape()), List.of(x));
     }
 
+    /**
+     * {@code op} over {@code axes}: the reduced axes are moved last (one device transpose when they
+     * are not), then one shape-independent row reduction ({@link ReductionEmitter#emitRows}) runs
+     * over the {@code [kept, reduced]} matrix, so every reduction of a dtype shares one pipeline.
+     */
     DeviceBuffer reduce(ReduceOp op, Operand x, int[] axes, DType out) {
-        return reduce(op.opName(), ReductionKernel.of(op, x.dtype(), x.shape(), axes, out), List.of(x));
+        if (!supportsReduce(op, x.dtype())) return null;
+        int rank = x.shape().rank();
+        boolean[] reduced = new boolean[rank];
+        for (int a : axes) reduced[a] = true;
+        int[] perm = new int[rank];
+        int k = 0;
+        long rows = 1, cols = 1;
+        for (int d = 0; d < rank; d++) {
+            if (!reduced[d]) {
+                perm[k++] = d;
+                rows *= x.shape().dim(d);
+            }
+        }
+        for (int d = 0; d < rank; d++) {
+            if (reduced[d]) {
+                perm[k++] = d;
+                cols *= x.shape().dim(d);
+            }
+        }
+        long outBytes = rows * out.byteSize();
+        if (!fits(x.size(), outBytes, List.of(x)) || rows >= 65535L * 65535L) return null;
+        if (rows == 0) return b.memory.allocateUninitialized(op.opName(), outBytes);
+        DeviceBuffer moved = null;
+        if (!DotKernels.isIdentity(perm) && x.size() > 0) {
+            moved = b.movement.transpose(x, perm);
+            if (moved == null) return null;
+        }
+        java.lang.foreign.MemorySegment colsWord = java.lang.foreign.MemorySegment.ofArray(new int[] {(int) cols});
+        DeviceBuffer colsBuf = b.memory.upload(op.opName(), colsWord);
+        try {
+            Operand src = moved != null ? new Operand(moved, x.dtype(), x.shape()) : x;
+            KernelSource code = ReductionEmitter.emitRows(op, x.dtype(), out, Dialect.GLSL, features);
+            return dispatch(op.opName(), code, List.of(src, new Operand(colsBuf, DType.U32, Shape.of(1))), outBytes, rows, rows);
+        } finally {
+            colsBuf.release();
+            if (moved != null) moved.release();
+        }
     }
 
     /** Runs an element-wise kernel over {@code inputs}; {@code null} when the emitter or the device cannot. */
