@@ -41,6 +41,7 @@ final class ElementwiseKernels {
     // ---- capability answers: the same emitter check the kernels make ------------------------------
 
     boolean supportsUnary(UnaryOp op, DType t) {
+        if (!GlslPrecision.trusted(op, t)) return false;
         return emittable.computeIfAbsent(op.opName() + ":" + t, k -> {
             try {
                 return emits(ElementwiseKernel.unary(op, t, op.resultType(t), Shape.of(4)));
@@ -206,7 +207,7 @@ final class ElementwiseKernels {
 
     /** Runs an element-wise kernel over {@code inputs}; {@code null} when the emitter or the device cannot. */
     DeviceBuffer run(String op, ElementwiseKernel k, List<Operand> inputs) {
-        if (!emits(k)) return null;
+        if (!GlslPrecision.trusted(k) || !emits(k)) return null;
         long n = k.outShape().size();
         long outBytes = n * k.outType().byteSize();
         if (!fits(n, outBytes, inputs)) return null;
@@ -216,7 +217,7 @@ final class ElementwiseKernels {
 
     /** Runs a reduction kernel; {@code null} when the emitter or the device cannot. */
     DeviceBuffer reduce(String op, ReductionKernel k, List<Operand> inputs) {
-        if (!ReductionEmitter.unsupported(k, Dialect.GLSL, features).isEmpty()) return null;
+        if (!GlslPrecision.trusted(k.producer()) || !ReductionEmitter.unsupported(k, Dialect.GLSL, features).isEmpty()) return null;
         long n = k.outShape().size();
         long outBytes = n * k.outType().byteSize();
         if (!fits(Math.max(n, k.inShape().size()), outBytes, inputs)) return null;
@@ -237,6 +238,20 @@ final class ElementwiseKernels {
         return (n + 255) / 256;
     }
 
+    private static final java.util.regex.Pattern FLOAT_VALUE =
+            java.util.regex.Pattern.compile("(?m)^(\\s+)(f32|f64) (v\\d+|acc) = ");
+
+    /**
+     * Marks every float value of generated GLSL {@code precise}. Without it a Vulkan compiler may
+     * contract {@code a*b} and a following {@code +c} into one fused multiply-add (NVIDIA's does),
+     * which rounds once instead of twice: a fused kernel would then differ from the same ops run one
+     * by one. The emitter declares each IR value as {@code <type> v<n> = ...} (and a reduction's
+     * accumulator as {@code acc}), so the qualifier is added to exactly those declarations.
+     */
+    static String noContraction(String glsl) {
+        return FLOAT_VALUE.matcher(glsl).replaceAll("$1precise $2 $3 = ");
+    }
+
     /** Binds inputs 0..k-1 and the output k, pushes {@code n}, and dispatches {@code groups} work groups (x, then y). */
     private DeviceBuffer dispatch(String op, KernelSource src, List<Operand> inputs, long outBytes, long n, long groups) {
         List<DeviceBuffer> bufs = new ArrayList<>(inputs.size() + 1);
@@ -245,7 +260,7 @@ final class ElementwiseKernels {
         if (n == 0) return out;
         bufs.add(out);
         try {
-            Pipelines.Pipeline p = b.pipelines.get(op, op, src.code(), bufs.size(), false, 1);
+            Pipelines.Pipeline p = b.pipelines.get(op, op, noContraction(src.code()), bufs.size(), false, 1);
             int gx = (int) Math.min(groups, 65535);
             int gy = (int) ((groups + gx - 1) / gx);
             if (gy > 65535) {
