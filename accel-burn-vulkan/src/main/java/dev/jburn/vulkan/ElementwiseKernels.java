@@ -41,7 +41,7 @@ final class ElementwiseKernels {
     // ---- capability answers: the same emitter check the kernels make ------------------------------
 
     boolean supportsUnary(UnaryOp op, DType t) {
-        if (!GlslPrecision.trusted(op, t)) return false;
+        if (!GlslPrecision.trusted(op, t, b.dev.features.float64())) return false;
         return emittable.computeIfAbsent(op.opName() + ":" + t, k -> {
             try {
                 return emits(ElementwiseKernel.unary(op, t, op.resultType(t), Shape.of(4)));
@@ -207,7 +207,7 @@ final class ElementwiseKernels {
 
     /** Runs an element-wise kernel over {@code inputs}; {@code null} when the emitter or the device cannot. */
     DeviceBuffer run(String op, ElementwiseKernel k, List<Operand> inputs) {
-        if (!GlslPrecision.trusted(k) || !emits(k)) return null;
+        if (!GlslPrecision.trusted(k, b.dev.features.float64()) || !emits(k)) return null;
         long n = k.outShape().size();
         long outBytes = n * k.outType().byteSize();
         if (!fits(n, outBytes, inputs)) return null;
@@ -217,7 +217,7 @@ final class ElementwiseKernels {
 
     /** Runs a reduction kernel; {@code null} when the emitter or the device cannot. */
     DeviceBuffer reduce(String op, ReductionKernel k, List<Operand> inputs) {
-        if (!GlslPrecision.trusted(k.producer()) || !ReductionEmitter.unsupported(k, Dialect.GLSL, features).isEmpty()) return null;
+        if (!GlslPrecision.trusted(k.producer(), b.dev.features.float64()) || !ReductionEmitter.unsupported(k, Dialect.GLSL, features).isEmpty()) return null;
         long n = k.outShape().size();
         long outBytes = n * k.outType().byteSize();
         if (!fits(Math.max(n, k.inShape().size()), outBytes, inputs)) return null;
