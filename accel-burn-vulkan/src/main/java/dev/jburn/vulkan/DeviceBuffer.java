@@ -29,15 +29,19 @@ final class DeviceBuffer implements Buffer {
         final long byteSize;
         final long allocatedSize;
         final boolean hostVisible;
+        /** Host reads through a mapping are fast (cached memory, or an integrated/CPU device). */
+        final boolean hostReadable;
         private final AtomicBoolean freed = new AtomicBoolean();
 
-        Allocation(DeviceMemory memory, long buffer, long allocation, long byteSize, long allocatedSize, boolean hostVisible) {
+        Allocation(DeviceMemory memory, long buffer, long allocation, long byteSize, long allocatedSize, boolean hostVisible,
+                   boolean hostReadable) {
             this.memory = memory;
             this.buffer = buffer;
             this.allocation = allocation;
             this.byteSize = byteSize;
             this.allocatedSize = allocatedSize;
             this.hostVisible = hostVisible;
+            this.hostReadable = hostReadable;
         }
 
         boolean isFreed() { return freed.get(); }

@@ -70,8 +70,12 @@ final class DeviceMemory {
             IntBuffer flags = stack.mallocInt(1);
             vmaGetAllocationMemoryProperties(dev.allocator, pa.get(0), flags);
             boolean hostVisible = (flags.get(0) & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0;
+            // Device-local memory mapped through the PCIe BAR (resizable BAR on discrete GPUs) is
+            // write-combined: fine to write, very slow to read. Read it through staging instead.
+            boolean hostReadable = hostVisible && ((flags.get(0) & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) != 0
+                    || dev.deviceType != VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU);
             liveBuffers.incrementAndGet();
-            return new DeviceBuffer.Allocation(this, pb.get(0), pa.get(0), byteSize, size, hostVisible);
+            return new DeviceBuffer.Allocation(this, pb.get(0), pa.get(0), byteSize, size, hostVisible, hostReadable);
         }
     }
 
@@ -116,7 +120,7 @@ final class DeviceMemory {
         }
         if (n == 0) return;
         if (!src.isAlive()) throw new JBurnException(op, "download from a freed buffer");
-        if (src.alloc.hostVisible && !forceStaging) {
+        if (src.alloc.hostReadable && !forceStaging) {
             withMapping(op, src.alloc, m -> MemorySegment.copy(m, offset, dst, 0, n), false);
         } else {
             try (Staging s = new Staging(op, n)) {

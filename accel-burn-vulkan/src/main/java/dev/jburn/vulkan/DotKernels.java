@@ -54,7 +54,8 @@ final class DotKernels {
             try {
                 Pipelines.Pipeline p = b.pipelines.get("dot", "gemm-" + out.shortName(), GemmShader.source(out == DType.F64), 4, true);
                 int[] params = {(int) batch, (int) m, (int) n, (int) k};
-                int gx = (int) ((n + GemmShader.TILE - 1) / GemmShader.TILE), gy = (int) ((m + GemmShader.TILE - 1) / GemmShader.TILE);
+                int tile = GemmShader.tile(out == DType.F64);
+                int gx = (int) ((n + tile - 1) / tile), gy = (int) ((m + tile - 1) / tile);
                 if (gx > b.dev.features.maxWorkGroupCountX() || gy > 65535) {
                     c.release();
                     return null;

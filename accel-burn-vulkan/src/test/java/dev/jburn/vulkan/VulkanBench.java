@@ -39,7 +39,8 @@ public final class VulkanBench {
         VulkanBackend b = (VulkanBackend) vk.backend();
         System.out.println("device: " + b.deviceDescription());
 
-        try (Tensor a = random(vk, n * (long) n, 1).reshape(n, n); Tensor c = random(vk, n * (long) n, 2).reshape(n, n)) {
+        try (Tensor a0 = random(vk, n * (long) n, 1); Tensor c0 = random(vk, n * (long) n, 2);
+             Tensor a = a0.reshape(n, n); Tensor c = c0.reshape(n, n)) {
             double s = median(warmup, runs, () -> a.dot(c));
             double flops = 2.0 * n * n * n;
             System.out.printf("gemm f32 %dx%d·%dx%d: median %.3f ms, %.1f GFLOP/s%n", n, n, n, n, s * 1e3, flops / s / 1e9);

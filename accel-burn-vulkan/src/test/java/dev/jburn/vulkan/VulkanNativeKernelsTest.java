@@ -113,6 +113,7 @@ class VulkanNativeKernelsTest {
     @Test
     void f32DotRunsOnTheDevice() {
         assertNative("dot", new Tensor[] {matrix(70, 33, 1f), matrix(33, 65, 2f)}, t -> t[0].dot(t[1]), 1e-5);
+        assertNative("dot past one tile", new Tensor[] {matrix(131, 70, 1f), matrix(70, 257, 2f)}, t -> t[0].dot(t[1]), 1e-5);
         // Batched with a contraction axis that is not last: the operands are transposed on the device first.
         Tensor a = matrix(3 * 9, 4, 1f).reshape(3, 9, 4);
         Tensor b = matrix(3 * 9, 5, 2f).reshape(3, 9, 5);
@@ -130,6 +131,14 @@ class VulkanNativeKernelsTest {
             var e = assertThrows(dev.jburn.JBurnException.class, () -> xv.gather(bad, new int[] {0}).close());
             assertTrue(e.getMessage().contains("out of bounds"), e.getMessage());
         }
+    }
+
+    @Test
+    void f64DotRunsOnTheDeviceWhenItHasF64() {
+        assumeTrue(((VulkanBackend) vk.backend()).dev.features.float64(), "no shaderFloat64");
+        Tensor a = matrix(67, 19, 1f).asType(DType.F64);
+        Tensor b = matrix(19, 70, 2f).asType(DType.F64);
+        assertNative("f64 dot", new Tensor[] {a, b}, t -> t[0].dot(t[1]), 1e-6);
     }
 
     @Test
