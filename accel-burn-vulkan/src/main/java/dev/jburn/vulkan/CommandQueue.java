@@ -61,6 +61,7 @@ final class CommandQueue implements AutoCloseable {
     final AtomicLong dispatches = new AtomicLong();
     final AtomicLong submissions = new AtomicLong();
     private volatile boolean lost;
+    private boolean closed;
 
     CommandQueue(VulkanDevice dev) {
         this.dev = dev;
@@ -211,6 +212,7 @@ final class CommandQueue implements AutoCloseable {
         lock.lock();
         Recorder r = null;
         try (MemoryStack stack = MemoryStack.stackPush()) {
+            if (closed) throw new JBurnException(op, "the vulkan engine is closed");
             if (lost) throw new JBurnException(op, "the Vulkan device was lost earlier; restart the process");
             VulkanErrors.check(vkResetCommandBuffer(cmd, 0), op, "vkResetCommandBuffer");
             VulkanErrors.check(vkBeginCommandBuffer(cmd, VkCommandBufferBeginInfo.calloc(stack).sType$Default()
@@ -241,6 +243,9 @@ final class CommandQueue implements AutoCloseable {
     public void close() {
         lock.lock();
         try {
+            if (closed) return;
+            closed = true;
+            vkQueueWaitIdle(dev.queue);
             vmaDestroyBuffer(dev.allocator, paramBuffer, paramAllocation);
             vkDestroyDescriptorPool(dev.device, descriptorPool, null);
             vkDestroyFence(dev.device, fence, null);

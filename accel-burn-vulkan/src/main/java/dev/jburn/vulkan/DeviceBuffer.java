@@ -89,5 +89,5 @@ final class DeviceBuffer implements Buffer {
 
     @Override public boolean freedWhenUnreachable() { return true; }
 
-    @Override public boolean isAlive() { return refs.get() > 0 && !alloc.isFreed(); }
+    @Override public boolean isAlive() { return refs.get() > 0 && !alloc.isFreed() && !alloc.memory.isClosed(); }
 }

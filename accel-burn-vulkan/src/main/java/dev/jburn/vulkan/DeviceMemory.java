@@ -29,6 +29,9 @@ final class DeviceMemory {
     private final CommandQueue queue;
     private final boolean forceStaging;
     final AtomicLong liveBuffers = new AtomicLong();
+    /** Every allocation not yet freed, so {@link #close} can free them before the allocator goes. */
+    private final java.util.Set<DeviceBuffer.Allocation> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private boolean closed;
 
     DeviceMemory(VulkanDevice dev, CommandQueue queue, boolean forceStaging) {
         this.dev = dev;
@@ -74,8 +77,16 @@ final class DeviceMemory {
             // write-combined: fine to write, very slow to read. Read it through staging instead.
             boolean hostReadable = hostVisible && ((flags.get(0) & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) != 0
                     || dev.deviceType != VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU);
+            DeviceBuffer.Allocation a = new DeviceBuffer.Allocation(this, pb.get(0), pa.get(0), byteSize, size, hostVisible, hostReadable);
+            synchronized (this) {
+                if (closed) {
+                    vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
+                    throw new JBurnException(op, "the vulkan engine is closed");
+                }
+                live.add(a);
+            }
             liveBuffers.incrementAndGet();
-            return new DeviceBuffer.Allocation(this, pb.get(0), pa.get(0), byteSize, size, hostVisible, hostReadable);
+            return a;
         }
     }
 
@@ -149,10 +160,26 @@ final class DeviceMemory {
         }
     }
 
-    /** Frees one allocation (called once, by {@link DeviceBuffer.Allocation#run}). */
-    void free(DeviceBuffer.Allocation a) {
+    /**
+     * Frees one allocation (called once, by {@link DeviceBuffer.Allocation#run}: an explicit release
+     * or the cleaner). After {@link #close} the memory is already gone with the allocator, and a late
+     * cleaner must not touch it.
+     */
+    synchronized void free(DeviceBuffer.Allocation a) {
+        if (closed || !live.remove(a)) return;
         vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
         liveBuffers.decrementAndGet();
+    }
+
+    synchronized boolean isClosed() { return closed; }
+
+    /** Frees every live allocation (the device is idle) so the allocator can be destroyed; later frees do nothing. */
+    synchronized void close() {
+        if (closed) return;
+        for (DeviceBuffer.Allocation a : live) vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
+        liveBuffers.addAndGet(-live.size());
+        live.clear();
+        closed = true;
     }
 
     /** A host-visible, persistently mapped transfer buffer for one copy. */

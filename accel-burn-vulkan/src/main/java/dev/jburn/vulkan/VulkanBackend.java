@@ -218,6 +218,7 @@ public final class VulkanBackend extends HostFallbackBackend {
         closed = true;
         pipelines.close();
         queue.close();
+        memory.close();
         dev.close();
     }
 }

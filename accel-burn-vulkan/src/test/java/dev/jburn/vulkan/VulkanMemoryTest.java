@@ -68,14 +68,31 @@ class VulkanMemoryTest {
     }
 
     @Test
-    void theStagingPathCopiesLikeTheMappedPath() {
-        EngineProvider staging = new EngineProvider() {
+    void closingTheEngineFreesItsMemoryAndLaterUseFailsCleanly() {
+        Engine e = Engine.create(privateEngine(false), EngineConfig.defaults());
+        Tensor kept = Tensor.zeros(Shape.of(100), DType.F32).to(e);
+        Tensor.zeros(Shape.of(100), DType.F32).to(e); // forgotten: its cleaner may run after close
+        VulkanBackend b = backend(e);
+        e.backend().close();
+        assertEquals(0, b.stats().liveBuffers());
+        assertThrows(dev.jburn.JBurnException.class, () -> kept.add(kept).close());
+        kept.close(); // a release after close does nothing
+        System.gc();
+    }
+
+    /** A second, private vulkan engine (not the shared one from Engine.select). */
+    private static EngineProvider privateEngine(boolean staging) {
+        return new EngineProvider() {
             @Override public String name() { return "vulkan"; }
             @Override public int priority() { return -100; }
             @Override public Availability availability() { return new VulkanProvider().availability(); }
-            @Override public Backend create(EngineConfig c) { return new VulkanBackend(VulkanConfig.fromSystemProperties().withForceStaging(true)); }
+            @Override public Backend create(EngineConfig c) { return new VulkanBackend(VulkanConfig.fromSystemProperties().withForceStaging(staging)); }
         };
-        Engine e = Engine.create(staging, EngineConfig.defaults());
+    }
+
+    @Test
+    void theStagingPathCopiesLikeTheMappedPath() {
+        Engine e = Engine.create(privateEngine(true), EngineConfig.defaults());
         try {
             float[] v = new float[1000];
             for (int i = 0; i < v.length; i++) v[i] = i * 0.5f - 3;
