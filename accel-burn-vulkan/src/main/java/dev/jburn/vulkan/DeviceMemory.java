@@ -43,6 +43,11 @@ final class DeviceMemory {
     DeviceBuffer allocateUninitialized(String op, long byteSize) {
         if (byteSize < 0) throw new JBurnException(op, "negative buffer size " + byteSize);
         long size = Math.max(ROUND, (byteSize + ROUND - 1) / ROUND * ROUND);
+        // Vulkan does not report a too-large buffer as an error (it is invalid usage): refuse it here.
+        if (size > dev.features.maxAllocation()) {
+            throw new JBurnException(op, "out of device memory: requested " + byteSize + " bytes, more than the largest allocation "
+                    + dev.features.maxAllocation() + " bytes the device allows (about " + dev.freeDeviceBytes() + " bytes free)");
+        }
         try {
             return new DeviceBuffer(create(op, byteSize, size));
         } catch (JBurnException first) {

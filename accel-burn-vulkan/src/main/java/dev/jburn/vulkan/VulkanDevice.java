@@ -14,7 +14,9 @@ import org.lwjgl.vulkan.VkPhysicalDevice;
 import org.lwjgl.vulkan.VkPhysicalDevice16BitStorageFeatures;
 import org.lwjgl.vulkan.VkPhysicalDevice8BitStorageFeatures;
 import org.lwjgl.vulkan.VkPhysicalDeviceFeatures2;
+import org.lwjgl.vulkan.VkPhysicalDeviceMaintenance3Properties;
 import org.lwjgl.vulkan.VkPhysicalDeviceMemoryProperties;
+import org.lwjgl.vulkan.VkPhysicalDeviceProperties2;
 import org.lwjgl.vulkan.VkPhysicalDeviceProperties;
 import org.lwjgl.vulkan.VkPhysicalDeviceShaderFloat16Int8Features;
 import org.lwjgl.vulkan.VkQueue;
@@ -24,6 +26,7 @@ import java.util.List;
 import static org.lwjgl.util.vma.Vma.*;
 import static org.lwjgl.vulkan.VK10.*;
 import static org.lwjgl.vulkan.VK11.vkGetPhysicalDeviceFeatures2;
+import static org.lwjgl.vulkan.VK11.vkGetPhysicalDeviceProperties2;
 
 /**
  * One logical Vulkan device: the chosen physical device with the optional features it has
@@ -81,14 +84,21 @@ final class VulkanDevice implements AutoCloseable {
             VkPhysicalDeviceShaderFloat16Int8Features qf16 = VkPhysicalDeviceShaderFloat16Int8Features.calloc(stack).sType$Default();
             VkPhysicalDeviceFeatures2 query = VkPhysicalDeviceFeatures2.calloc(stack).sType$Default().pNext(q16).pNext(q8).pNext(qf16);
             vkGetPhysicalDeviceFeatures2(pd, query);
-            VkPhysicalDeviceProperties props = VkPhysicalDeviceProperties.calloc(stack);
-            vkGetPhysicalDeviceProperties(pd, props);
+            VkPhysicalDeviceMaintenance3Properties m3 = VkPhysicalDeviceMaintenance3Properties.calloc(stack).sType$Default();
+            VkPhysicalDeviceProperties2 props2 = VkPhysicalDeviceProperties2.calloc(stack).sType$Default().pNext(m3);
+            vkGetPhysicalDeviceProperties2(pd, props2);
+            VkPhysicalDeviceProperties props = props2.properties();
+            VkPhysicalDeviceMemoryProperties mp = VkPhysicalDeviceMemoryProperties.calloc(stack);
+            vkGetPhysicalDeviceMemoryProperties(pd, mp);
+            long largestHeap = 0;
+            for (int h = 0; h < mp.memoryHeapCount(); h++) largestHeap = Math.max(largestHeap, mp.memoryHeaps(h).size());
             VulkanFeatures f = new VulkanFeatures(
                     query.features().shaderFloat64(), query.features().shaderInt64(), query.features().shaderInt16(),
                     qf16.shaderFloat16(), qf16.shaderInt8(), q8.storageBuffer8BitAccess(), q16.storageBuffer16BitAccess(),
                     Integer.toUnsignedLong(props.limits().maxStorageBufferRange()),
                     props.limits().maxComputeWorkGroupCount(0), props.limits().maxComputeWorkGroupCount(2),
-                    props.limits().minStorageBufferOffsetAlignment());
+                    props.limits().minStorageBufferOffsetAlignment(),
+                    Math.min(m3.maxMemoryAllocationSize(), largestHeap));
 
             // Enable exactly what is present.
             VkPhysicalDevice16BitStorageFeatures e16 = VkPhysicalDevice16BitStorageFeatures.calloc(stack).sType$Default()

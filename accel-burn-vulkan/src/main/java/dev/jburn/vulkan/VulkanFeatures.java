@@ -14,10 +14,12 @@ package dev.jburn.vulkan;
  * @param maxWorkGroupCountX largest dispatch in x
  * @param maxWorkGroupCountZ largest dispatch in z
  * @param minStorageBufferOffsetAlignment alignment of a bound buffer range's offset
+ * @param maxAllocation  largest single allocation the device allows ({@code maxMemoryAllocationSize}, capped by the largest heap)
  */
 record VulkanFeatures(boolean float64, boolean int64, boolean int16, boolean float16, boolean int8,
                       boolean storage8, boolean storage16, long maxStorageBufferRange,
-                      int maxWorkGroupCountX, int maxWorkGroupCountZ, long minStorageBufferOffsetAlignment) {
+                      int maxWorkGroupCountX, int maxWorkGroupCountZ, long minStorageBufferOffsetAlignment,
+                      long maxAllocation) {
 
     /** What the shared kernel emitter ({@code accel-kernels}) may use on this device. */
     dev.jburn.kernels.DeviceFeatures forEmitter() {

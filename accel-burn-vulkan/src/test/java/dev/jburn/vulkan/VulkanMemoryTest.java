@@ -54,6 +54,13 @@ class VulkanMemoryTest {
     }
 
     @Test
+    void anImpossibleAllocationIsAJBurnExceptionWithSizes() {
+        var e = assertThrows(dev.jburn.JBurnException.class, () -> vk.backend().allocate(1L << 50));
+        assertEquals("allocate", e.op());
+        assertTrue(e.reason().contains("out of device memory: requested " + (1L << 50) + " bytes"), e.reason());
+    }
+
+    @Test
     void forgottenTensorsAreFreedByTheCleaner() throws InterruptedException {
         VulkanBackend b = backend(vk);
         long base = b.stats().liveBuffers();
