@@ -5,7 +5,7 @@
  */
 module dev.jburn.vulkan {
     requires transitive dev.jburn.api;
-    requires dev.jburn.kernels;
+    requires transitive dev.jburn.kernels;
     requires org.lwjgl;
     requires org.lwjgl.vulkan;
     requires org.lwjgl.shaderc;

@@ -21,6 +21,9 @@ public final class VulkanProvider implements EngineProvider {
 
     private static volatile Probe cached;
 
+    /** For {@link java.util.ServiceLoader}; the device is probed lazily, on the first {@link #availability()}. */
+    public VulkanProvider() {}
+
     @Override public String name() { return "vulkan"; }
 
     @Override public int priority() { return probe().cpuDevice() ? CPU_DEVICE_PRIORITY : GPU_PRIORITY; }

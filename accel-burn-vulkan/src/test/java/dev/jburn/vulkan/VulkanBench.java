@@ -50,7 +50,8 @@ public final class VulkanBench {
         try (Tensor x = random(vk, m, 3); Tensor y = random(vk, m, 4); Tensor z = random(vk, m, 5)) {
             long before = b.stats().dispatches();
             try (Tensor r = fma.apply(List.of(x, y, z)).getFirst()) {
-                System.out.println("fused a*b+c: " + (b.stats().dispatches() - before) + " dispatch(es) per call");
+                System.out.println("fused a*b+c -> " + r.dtype().shortName() + r.shape() + ": "
+                        + (b.stats().dispatches() - before) + " dispatch(es) per call");
             }
             double s = median(warmup, runs, () -> fma.apply(List.of(x, y, z)).getFirst());
             double bytes = 4.0 * 4 * m;
