@@ -252,6 +252,30 @@ final class ElementwiseKernels {
         return FLOAT_VALUE.matcher(glsl).replaceAll("$1precise $2 $3 = ");
     }
 
+    /** SPIR-V ids (from the SPIR-V spec) of the DenormPreserve capability and execution mode. */
+    static final int DENORM_PRESERVE_CAPABILITY = 4464;
+    static final int DENORM_PRESERVE_MODE = 4459;
+
+    /**
+     * Asks the driver to keep subnormal floats ({@code DenormPreserve} execution modes, through
+     * {@code GL_EXT_spirv_intrinsics}). Without a float-controls mode the denormal behaviour is the
+     * driver's choice, and graphics drivers commonly flush f32 subnormals to zero, which the kit
+     * (and Nx on the cpu) does not. Only f32, and only when the device reports it can: glslang
+     * keeps one {@code spirv_execution_mode} per mode id, so a second width would replace the first;
+     * f64 subnormals are not flushed by GPUs' double-precision units anyway.
+     */
+    static String preserveDenormals(String glsl, boolean f32) {
+        if (!f32) return glsl;
+        int version = glsl.indexOf('\n', glsl.indexOf("#version")) + 1;
+        int body = glsl.indexOf("\nlayout(") + 1;
+        if (version <= 0 || body <= version) return glsl;
+        StringBuilder modes = new StringBuilder();
+        modes.append("spirv_execution_mode(capabilities = [").append(DENORM_PRESERVE_CAPABILITY).append("], ")
+                .append(DENORM_PRESERVE_MODE).append(", 32);\n");
+        return glsl.substring(0, version) + "#extension GL_EXT_spirv_intrinsics : require\n"
+                + glsl.substring(version, body) + modes + glsl.substring(body);
+    }
+
     /** Binds inputs 0..k-1 and the output k, pushes {@code n}, and dispatches {@code groups} work groups (x, then y). */
     private DeviceBuffer dispatch(String op, KernelSource src, List<Operand> inputs, long outBytes, long n, long groups) {
         List<DeviceBuffer> bufs = new ArrayList<>(inputs.size() + 1);
@@ -260,7 +284,8 @@ final class ElementwiseKernels {
         if (n == 0) return out;
         bufs.add(out);
         try {
-            Pipelines.Pipeline p = b.pipelines.get(op, op, noContraction(src.code()), bufs.size(), false, 1);
+            String code = preserveDenormals(noContraction(src.code()), b.dev.features.denormPreserve32());
+            Pipelines.Pipeline p = b.pipelines.get(op, op, code, bufs.size(), false, 1);
             int gx = (int) Math.min(groups, 65535);
             int gy = (int) ((groups + gx - 1) / gx);
             if (gy > 65535) {

@@ -14,6 +14,7 @@ import org.lwjgl.vulkan.VkPhysicalDevice;
 import org.lwjgl.vulkan.VkPhysicalDevice16BitStorageFeatures;
 import org.lwjgl.vulkan.VkPhysicalDevice8BitStorageFeatures;
 import org.lwjgl.vulkan.VkPhysicalDeviceFeatures2;
+import org.lwjgl.vulkan.VkPhysicalDeviceFloatControlsProperties;
 import org.lwjgl.vulkan.VkPhysicalDeviceMaintenance3Properties;
 import org.lwjgl.vulkan.VkPhysicalDeviceMemoryProperties;
 import org.lwjgl.vulkan.VkPhysicalDeviceProperties2;
@@ -85,7 +86,8 @@ final class VulkanDevice implements AutoCloseable {
             VkPhysicalDeviceFeatures2 query = VkPhysicalDeviceFeatures2.calloc(stack).sType$Default().pNext(q16).pNext(q8).pNext(qf16);
             vkGetPhysicalDeviceFeatures2(pd, query);
             VkPhysicalDeviceMaintenance3Properties m3 = VkPhysicalDeviceMaintenance3Properties.calloc(stack).sType$Default();
-            VkPhysicalDeviceProperties2 props2 = VkPhysicalDeviceProperties2.calloc(stack).sType$Default().pNext(m3);
+            VkPhysicalDeviceFloatControlsProperties fc = VkPhysicalDeviceFloatControlsProperties.calloc(stack).sType$Default();
+            VkPhysicalDeviceProperties2 props2 = VkPhysicalDeviceProperties2.calloc(stack).sType$Default().pNext(m3).pNext(fc);
             vkGetPhysicalDeviceProperties2(pd, props2);
             VkPhysicalDeviceProperties props = props2.properties();
             VkPhysicalDeviceMemoryProperties mp = VkPhysicalDeviceMemoryProperties.calloc(stack);
@@ -98,7 +100,8 @@ final class VulkanDevice implements AutoCloseable {
                     Integer.toUnsignedLong(props.limits().maxStorageBufferRange()),
                     props.limits().maxComputeWorkGroupCount(0), props.limits().maxComputeWorkGroupCount(2),
                     props.limits().minStorageBufferOffsetAlignment(),
-                    Math.min(m3.maxMemoryAllocationSize(), largestHeap));
+                    Math.min(m3.maxMemoryAllocationSize(), largestHeap),
+                    fc.shaderDenormPreserveFloat32(), fc.shaderDenormPreserveFloat64());
 
             // Enable exactly what is present.
             VkPhysicalDevice16BitStorageFeatures e16 = VkPhysicalDevice16BitStorageFeatures.calloc(stack).sType$Default()

@@ -15,11 +15,13 @@ package dev.jburn.vulkan;
  * @param maxWorkGroupCountZ largest dispatch in z
  * @param minStorageBufferOffsetAlignment alignment of a bound buffer range's offset
  * @param maxAllocation  largest single allocation the device allows ({@code maxMemoryAllocationSize}, capped by the largest heap)
+ * @param denormPreserve32 shaders may ask to keep f32 subnormals ({@code shaderDenormPreserveFloat32})
+ * @param denormPreserve64 the same for f64
  */
 record VulkanFeatures(boolean float64, boolean int64, boolean int16, boolean float16, boolean int8,
                       boolean storage8, boolean storage16, long maxStorageBufferRange,
                       int maxWorkGroupCountX, int maxWorkGroupCountZ, long minStorageBufferOffsetAlignment,
-                      long maxAllocation) {
+                      long maxAllocation, boolean denormPreserve32, boolean denormPreserve64) {
 
     /** What the shared kernel emitter ({@code accel-kernels}) may use on this device. */
     dev.jburn.kernels.DeviceFeatures forEmitter() {
@@ -36,6 +38,8 @@ record VulkanFeatures(boolean float64, boolean int64, boolean int16, boolean flo
         if (int8) b.append(" int8");
         if (storage8) b.append(" storage8");
         if (storage16) b.append(" storage16");
+        if (denormPreserve32) b.append(" denormPreserve32");
+        if (denormPreserve64) b.append(" denormPreserve64");
         return b.toString().trim();
     }
 }

@@ -30,6 +30,26 @@ class GeneratedGlslTest {
     }
 
     @Test
+    void denormalPreservationCompilesToTheSpirvExecutionMode(@TempDir Path dir) {
+        String src = ElementwiseKernels.noContraction(Emitter.emit(
+                ElementwiseKernel.binary(BinaryOp.ADD, DType.F32, Shape.of(8), Shape.of(8), Shape.of(8), DType.F32), Dialect.GLSL, LAVAPIPE).code());
+        assertEquals(src, ElementwiseKernels.preserveDenormals(src, false));
+        String kept = ElementwiseKernels.preserveDenormals(src, true);
+        byte[] spirv = new ShaderCompiler(dir).spirv("add", "denorm", kept);
+        java.nio.IntBuffer words = java.nio.ByteBuffer.wrap(spirv).order(java.nio.ByteOrder.LITTLE_ENDIAN).asIntBuffer();
+        boolean capability = false;
+        int modes = 0;
+        for (int i = 5; i < words.limit(); ) {
+            int w = words.get(i), op = w & 0xFFFF, count = w >>> 16;
+            if (op == 17 && words.get(i + 1) == ElementwiseKernels.DENORM_PRESERVE_CAPABILITY) capability = true; // OpCapability
+            if (op == 16 && words.get(i + 2) == ElementwiseKernels.DENORM_PRESERVE_MODE && words.get(i + 3) == 32) modes++; // OpExecutionMode
+            i += Math.max(count, 1);
+        }
+        assertTrue(capability, "OpCapability DenormPreserve");
+        assertEquals(1, modes, "OpExecutionMode DenormPreserve 32");
+    }
+
+    @Test
     void rowReductionsDoNotDependOnTheShape(@TempDir Path dir) {
         String a = ReductionEmitter.emitRows(ReduceOp.SUM, DType.F32, DType.F32, Dialect.GLSL, LAVAPIPE).code();
         String marked = ElementwiseKernels.noContraction(a);
