@@ -33,6 +33,7 @@ public final class VulkanBackend extends HostFallbackBackend {
     final DotKernels dots;
     final GatherKernels gathers;
     final ElementwiseKernels elementwise;
+    final IotaKernels iotas;
     private final FusedGraphs fused;
     private volatile boolean closed;
 
@@ -49,6 +50,7 @@ public final class VulkanBackend extends HostFallbackBackend {
             this.gathers = new GatherKernels(this, movement);
             this.elementwise = new ElementwiseKernels(this);
             this.fused = new FusedGraphs(elementwise);
+            this.iotas = new IotaKernels(this);
         } catch (RuntimeException e) {
             dev.close();
             throw e;
@@ -205,6 +207,12 @@ public final class VulkanBackend extends HostFallbackBackend {
     public Buffer gather(Operand x, Operand indices, int[] axes) {
         Buffer r = gathers.gather(x, indices, axes);
         return r != null ? r : super.gather(x, indices, axes);
+    }
+
+    @Override
+    public Buffer iota(Shape shape, DType dtype, int axis) {
+        Buffer r = iotas.iota(shape, dtype, axis);
+        return r != null ? r : super.iota(shape, dtype, axis);
     }
 
     static DeviceBuffer device(Buffer b, String op) {

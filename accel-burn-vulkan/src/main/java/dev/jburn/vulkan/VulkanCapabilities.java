@@ -59,7 +59,11 @@ final class VulkanCapabilities implements Capabilities {
                 case INDEXED_ADD, INDEXED_PUT -> false;
             };
             case SortOp s -> false;
-            case CreationOp c -> false;
+            case CreationOp c -> switch (c) {
+                case IOTA -> b.iotas.supports(dtype);
+                case FULL, EYE, ARANGE, LINSPACE -> false; // composites of other ops
+
+            };
             case RandomOp r -> false;
             case WindowOp w -> false;
             case ConvOp c -> false;

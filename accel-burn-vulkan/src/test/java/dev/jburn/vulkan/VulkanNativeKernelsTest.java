@@ -142,6 +142,32 @@ class VulkanNativeKernelsTest {
     }
 
     @Test
+    void iotaRunsOnTheDeviceAndMatchesTheCpu() {
+        Shape shape = Shape.of(3, 300);
+        for (DType t : new DType[] {DType.F32, DType.S32, DType.U8, DType.S64, DType.F16, DType.U32}) {
+            for (int axis : new int[] {-1, 0, 1}) {
+                Map<String, Long> before = vk.fallbackCounts();
+                var got = vk.backend().iota(shape, t, axis);
+                var want = cpu.backend().iota(shape, t, axis);
+                try (var arena = java.lang.foreign.Arena.ofConfined()) {
+                    long bytes = shape.size() * t.byteSize();
+                    var g = arena.allocate(bytes);
+                    var w = arena.allocate(bytes);
+                    vk.backend().download(got, 0, g);
+                    cpu.backend().download(want, 0, w);
+                    assertEquals(-1L, g.mismatch(w), t + " axis " + axis);
+                } finally {
+                    got.release();
+                    want.release();
+                }
+                assertEquals(before, vk.fallbackCounts(), "iota " + t + " fell back");
+            }
+        }
+        assertTrue(vk.capabilities().supports(dev.jburn.op.CreationOp.IOTA, DType.F32));
+        assertFalse(vk.capabilities().supports(dev.jburn.op.CreationOp.IOTA, DType.PRED));
+    }
+
+    @Test
     void capabilitiesAnswerWhatRunsNatively() {
         assertTrue(vk.capabilities().supports(ShapeOp.TRANSPOSE, DType.F32));
         assertTrue(vk.capabilities().supports(BinaryOp.ADD, DType.F32));
