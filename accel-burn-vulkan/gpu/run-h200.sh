@@ -85,6 +85,11 @@ if [ "$BENCH" = 1 ]; then
   if [ "$SMALL" = 1 ]; then SIZES=(--gemm 512 --fused 1048576 --runs 3 --warmup 1); else SIZES=(--gemm 4096 --fused 16777216 --runs 7 --warmup 2); fi
   "$JAVA" "${JVM[@]}" -cp "$CP" dev.jburn.vulkan.VulkanBench "${SIZES[@]}" > "$OUT/vulkan-bench.log" 2>&1 || STATUS=1
   cat "$OUT/vulkan-bench.log"
+  if [ "$SMALL" = 0 ] && command -v python3 >/dev/null && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
+    echo "== torch, same work, same call (log: $OUT/vulkan-torch.log)"
+    python3 "$ROOT/accel-burn-vulkan/gpu/torch_peer.py" 4096 16777216 > "$OUT/vulkan-torch.log" 2>&1 || STATUS=1
+    cat "$OUT/vulkan-torch.log"
+  fi
 fi
 rm -rf "$NATIVES"
 exit $STATUS
