@@ -32,6 +32,19 @@ JAVA="${JBURN_GPU_JAVA:-$ROOT/.gpu/jdk/bin/java}"
 LIB="$ROOT/.gpu/lib"
 CONSOLE="$LIB/junit-platform-console-standalone.jar"
 export LD_LIBRARY_PATH="$ROOT/.gpu/vulkan/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# NVIDIA's packaged manifest names the GLX library, whose Vulkan entry points refuse to initialize on a
+# headless machine (no X server: vk_icdNegotiateLoaderICDInterfaceVersion returns
+# VK_ERROR_INITIALIZATION_FAILED); the EGL library of the same driver works. So unless told otherwise,
+# point the loader at a manifest naming libEGL_nvidia.so.0.
+if [ -z "${VK_DRIVER_FILES:-}" ]; then
+  EGL="$(ldconfig -p 2>/dev/null | awk '/libEGL_nvidia\.so\.0/ {print $NF; exit}')"
+  [ -z "$EGL" ] && [ -e /usr/local/nvidia/lib64/libEGL_nvidia.so.0 ] && EGL=/usr/local/nvidia/lib64/libEGL_nvidia.so.0
+  if [ -n "$EGL" ]; then
+    mkdir -p "$OUT/icd"
+    printf '{"file_format_version": "1.0.1", "ICD": {"library_path": "%s", "api_version": "1.3.0"}}\n' "$EGL" > "$OUT/icd/nvidia_egl_icd.json"
+    VK_DRIVER_FILES="$OUT/icd/nvidia_egl_icd.json"
+  fi
+fi
 export VK_DRIVER_FILES="${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}"
 export VK_ICD_FILENAMES="$VK_DRIVER_FILES"   # older loaders read this name
 
