@@ -18,21 +18,21 @@ cacheDir=$(mktemp -d)
 echo "== device"; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | tee "$OUT/cuda-device.log"
 
 echo "== tests (conformance kit + native checks)"
-"$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -jar .gpu/lib/junit-platform-console-standalone-1.11.4.jar execute \
+timeout "${TEST_TIMEOUT:-420}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -jar .gpu/lib/junit-platform-console-standalone-1.11.4.jar execute \
     -cp "$cp" --select-class dev.jburn.cuda.CudaNativeTest --select-class dev.jburn.cuda.CudaConformanceTest \
     --details=summary --details-theme=ascii --disable-banner > "$OUT/cuda-tests.log" 2>&1
 echo "tests exit code $?"
-grep -E "tests (successful|failed|aborted|skipped)|containers failed" "$OUT/cuda-tests.log"
+grep -E "tests (successful|failed|aborted|skipped)|containers (failed|aborted)" "$OUT/cuda-tests.log"
 grep -E "^\s+(JUnit Jupiter|├|└|\|).*(✘|\[X\])" "$OUT/cuda-tests.log" | head -40
 grep -B2 -A12 "MethodSource" "$OUT/cuda-tests.log" | grep -E "MethodSource|=>|Exception|expected" | head -60
 
 echo "== bench (jburn)"
-"$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -cp "$cp" dev.jburn.cuda.CudaBench "${1:-full}" > "$OUT/cuda-bench.log" 2>&1
+timeout "${BENCH_TIMEOUT:-300}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -cp "$cp" dev.jburn.cuda.CudaBench "${1:-full}" > "$OUT/cuda-bench.log" 2>&1
 echo "bench exit code $?"
 sed -n '/^work (jburn cuda)/,$p' "$OUT/cuda-bench.log"
 grep -E "Exception|Error" "$OUT/cuda-bench.log" | head -10
 
 echo "== bench (torch peer)"
-PYTHONUNBUFFERED=1 python3 accel-burn-cuda/gpu/torch_peer.py "${1:-full}" > "$OUT/cuda-torch.log" 2>&1
+PYTHONUNBUFFERED=1 timeout "${BENCH_TIMEOUT:-300}" python3 accel-burn-cuda/gpu/torch_peer.py "${1:-full}" > "$OUT/cuda-torch.log" 2>&1
 echo "torch exit code $?"
 cat "$OUT/cuda-torch.log"
