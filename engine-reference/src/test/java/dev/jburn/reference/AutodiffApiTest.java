@@ -48,6 +48,24 @@ class AutodiffApiTest {
     }
 
     @Test
+    void jvpIsTheJacobianTimesTheTangentAndMatchesFiniteDifferences() {
+        assertClose("d(x^2) along 1", Tensor.scalar(6.0), Autodiff.jvp(t -> t.multiply(t), Tensor.scalar(3.0), Tensor.scalar(1.0)), 0);
+        Tensor x = uniform(7, -1, 1, 4);
+        Tensor v = uniform(8, -1, 1, 4);
+        java.util.function.Function<Tensor, Tensor> f = t -> t.sin().multiply(t.sum()).add(t.exp());
+        Tensor jv = Autodiff.jvp(f, x, v);
+        double h = 1e-6;
+        Tensor fd = f.apply(x.add(v.multiply(h))).subtract(f.apply(x.subtract(v.multiply(h)))).divide(2 * h);
+        assertClose("jvp vs central differences", fd, jv, 1e-7);
+        // inside Jit, the same numbers
+        var jitted = dev.jburn.graph.Jit.compileList(xs -> List.of(Autodiff.jvp(f, xs.get(0), xs.get(1))));
+        assertClose("jit jvp", jv, jitted.apply(List.of(x, v)).getFirst(), 1e-12);
+        JBurnException e = org.junit.jupiter.api.Assertions.assertThrows(JBurnException.class,
+                () -> Autodiff.jvp(f, x, Tensor.of(1.0)));
+        org.junit.jupiter.api.Assertions.assertEquals("jvp", e.op());
+    }
+
+    @Test
     void vjp() {
         Tensor x = Tensor.of(1.0, 2.0, 3.0);
         Tensor ct = Tensor.of(1.0, 10.0, 100.0);

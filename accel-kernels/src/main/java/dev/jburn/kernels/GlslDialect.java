@@ -1,0 +1,125 @@
+package dev.jburn.kernels;
+
+import dev.jburn.DType;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * GLSL 4.50 compute shaders (compiled by shaderc for Vulkan). GLSL has no double-precision
+ * transcendental functions, and its {@code mod}, {@code pow} and {@code atan} leave the IEEE edge
+ * cases undefined, so those are reported missing and run elsewhere.
+ */
+final class GlslDialect implements Dialect {
+    /** Workgroup size of element-wise shaders; dispatch {@code ceil(n / 256)} groups, split over x and y beyond 65535. */
+    static final int LOCAL_SIZE = 256;
+    private static final Set<String> MATH_F32 = Set.of("exp", "log", "sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan",
+            "floor", "ceil", "trunc", "fabs");
+    private static final Set<String> MATH_F64 = Set.of("sqrt", "rsqrt", "floor", "ceil", "trunc", "fabs");
+
+    @Override public String name() { return "glsl"; }
+
+    @Override
+    public String header(DeviceFeatures f) {
+        StringBuilder s = new StringBuilder("#version 450\n");
+        if (f.int64()) s.append("#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n");
+        if (f.storage8()) s.append("#extension GL_EXT_shader_8bit_storage : require\n");
+        if (f.storage16()) s.append("#extension GL_EXT_shader_16bit_storage : require\n");
+        s.append("layout(local_size_x = ").append(LOCAL_SIZE).append(") in;\n");
+        s.append("""
+                #define u32 uint
+                #define i32 int
+                #define f32 float
+                #define f64 double
+                #define u64 uint64_t
+                #define i64 int64_t
+                #define idx_t uint
+                #define FN
+                #define F2U(x) floatBitsToUint(x)
+                #define U2F(x) uintBitsToFloat(x)
+                #define D_HI(x) (unpackDouble2x32(x).y)
+                #define MSB32(x) findMSB(u32(x))
+                #define POPC32(x) u32(bitCount(u32(x)))
+                """);
+        return s.toString();
+    }
+
+    @Override
+    public String storageType(DType t) {
+        return switch (t) {
+            case PRED, U8 -> "uint8_t";
+            case S8 -> "int8_t";
+            case U16, F16, BF16 -> "uint16_t";
+            case S16 -> "int16_t";
+            case U32 -> "uint";
+            case S32 -> "int";
+            case U64 -> "uint64_t";
+            case S64 -> "int64_t";
+            case F32 -> "float";
+            case F64 -> "double";
+        };
+    }
+
+    @Override
+    public String math(String fn, boolean f64) {
+        if (!(f64 ? MATH_F64 : MATH_F32).contains(fn)) return null;
+        return switch (fn) {
+            case "rsqrt" -> "inversesqrt";
+            case "fabs" -> "abs";
+            default -> fn;
+        };
+    }
+
+    @Override public String math2(String fn, boolean f64) { return null; }
+
+    @Override public String f32Bits(int bits) { return String.format("uintBitsToFloat(0x%08xu)", bits); }
+
+    @Override
+    public String f64Bits(long bits) {
+        return String.format("packDouble2x32(uvec2(0x%08xu, 0x%08xu))", (int) bits, (int) (bits >>> 32));
+    }
+
+    @Override
+    public String int64Literal(long v, boolean unsigned) {
+        return String.format("%s(0x%016xul)", unsigned ? "uint64_t" : "int64_t", v);
+    }
+
+    @Override
+    public String open(String name, List<DType> inputs, DType out) {
+        StringBuilder s = new StringBuilder();
+        for (int k = 0; k < inputs.size(); k++) {
+            s.append("layout(std430, binding = ").append(k).append(") readonly buffer In").append(k)
+                    .append(" { ").append(storageType(inputs.get(k))).append(" d[]; } b").append(k).append(";\n");
+        }
+        s.append("layout(std430, binding = ").append(inputs.size()).append(") writeonly buffer Out { ")
+                .append(storageType(out)).append(" d[]; } bout;\n");
+        s.append("layout(push_constant) uniform Params { uint n; } pc;\n");
+        s.append("void main() {\n");
+        s.append("  idx_t i = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x;\n");
+        s.append("  if (i >= pc.n) return;\n  {\n");
+        return s.toString();
+    }
+
+    @Override public String close() { return "  }\n}\n"; }
+
+    @Override
+    public String openReduction(String name, List<DType> inputs, DType out, String acc) {
+        String head = open(name, inputs, out);
+        head = head.substring(0, head.indexOf("void main()"));
+        return head + "shared " + acc + " sh[256];\n"
+                + "void main() {\n"
+                + "  idx_t o = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;\n"
+                + "  if (o >= pc.n) return;\n"
+                + "  u32 t = gl_LocalInvocationID.x;\n  {\n";
+    }
+
+    @Override public String closeReduction() { return "  }\n}\n"; }
+
+    @Override public String barrier() { return "memoryBarrierShared(); barrier();"; }
+
+    @Override public String read(int k, String index) { return "b" + k + ".d[" + index + "]"; }
+
+    @Override public String write(int outBinding, String index, String value) { return "bout.d[" + index + "] = " + value + ";"; }
+
+    @Override public String toStorage(DType t, String value) { return storageType(t) + "(" + value + ")"; }
+}
