@@ -1,6 +1,6 @@
 """The torch side of accel-burn-cuda's bench (run by run-h200.sh beside CudaBench): the same work,
-timed the same way (median of timed repetitions after warm-up, wall clock around work followed by
-torch.cuda.synchronize()), printed as one table. Usage: python3 torch_peer.py [quick]"""
+timed the same way (median of samples after warm-up; a sample runs the work back to back for
+about 20 ms, then torch.cuda.synchronize()), printed as one table. Usage: python3 torch_peer.py [quick]"""
 import statistics
 import sys
 import time
@@ -12,15 +12,22 @@ rows = []
 
 
 def median_seconds(warm, reps, work):
+    """Median seconds per run: each sample runs work back to back for about 20 ms, then synchronizes."""
     for _ in range(warm):
         work()
     torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    work()
+    torch.cuda.synchronize()
+    one = max(1e-7, time.perf_counter() - t0)
+    inner = int(max(1, min(1000, -(-0.02 // one))))
     ts = []
     for _ in range(reps):
         t0 = time.perf_counter()
-        work()
+        for _ in range(inner):
+            work()
         torch.cuda.synchronize()
-        ts.append(time.perf_counter() - t0)
+        ts.append((time.perf_counter() - t0) / inner)
     return statistics.median(ts)
 
 

@@ -43,7 +43,13 @@ final class Cublas {
             ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT);
 
     private final NativeLibrary lib;
-    private final MethodHandle create, destroy, setStream, setMathMode, sgemm, sgemmBatched, dgemm, dgemmBatched, gemmExBatched;
+    private static final FunctionDescriptor GEMM_EX = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT,
+            JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS,
+            JAVA_LONG, JAVA_INT, JAVA_INT,
+            JAVA_LONG, JAVA_INT, JAVA_INT,
+            ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT);
+
+    private final MethodHandle create, destroy, setStream, setMathMode, sgemm, sgemmBatched, dgemm, dgemmBatched, gemmEx, gemmExBatched;
 
     private Cublas(NativeLibrary lib) {
         this.lib = lib;
@@ -55,6 +61,7 @@ final class Cublas {
         sgemmBatched = lib.fn("cublasSgemmStridedBatched", SGEMM_BATCHED);
         dgemm = lib.fn("cublasDgemm_v2", SGEMM);
         dgemmBatched = lib.fn("cublasDgemmStridedBatched", SGEMM_BATCHED);
+        gemmEx = lib.fn("cublasGemmEx", GEMM_EX);
         gemmExBatched = lib.fn("cublasGemmStridedBatchedEx", GEMM_EX_BATCHED);
     }
 
@@ -104,7 +111,7 @@ final class Cublas {
     /**
      * Runs one (batched) GEMM laid out by {@code g} on pointers {@code first}, {@code second},
      * {@code c} (see {@link GemmArgs}): F32 and F64 with their own GEMMs, F16/BF16 with
-     * {@code cublasGemmStridedBatchedEx} accumulating in F32.
+     * {@code cublasGemmEx} / {@code cublasGemmStridedBatchedEx} accumulating in F32.
      */
     void gemm(MemorySegment handle, GemmArgs g, GemmArgs.Precision p, long first, long second, long c) {
         try (Arena a = Arena.ofConfined()) {
@@ -131,9 +138,13 @@ final class Cublas {
                 case F16, BF16 -> {
                     int type = p == GemmArgs.Precision.F16 ? R_16F : R_16BF;
                     MemorySegment alpha = a.allocateFrom(JAVA_FLOAT, 1f), beta = a.allocateFrom(JAVA_FLOAT, 0f);
-                    status = (int) gemmExBatched.invokeExact(handle, g.transFirst(), g.transSecond(), g.m(), g.n(), g.k(), alpha,
-                            first, type, g.ldFirst(), g.strideFirst(), second, type, g.ldSecond(), g.strideSecond(), beta,
-                            c, type, g.ldc(), g.strideC(), g.batch(), COMPUTE_32F, GEMM_DEFAULT);
+                    status = g.batch() == 1
+                            ? (int) gemmEx.invokeExact(handle, g.transFirst(), g.transSecond(), g.m(), g.n(), g.k(), alpha,
+                                    first, type, g.ldFirst(), second, type, g.ldSecond(), beta,
+                                    c, type, g.ldc(), COMPUTE_32F, GEMM_DEFAULT)
+                            : (int) gemmExBatched.invokeExact(handle, g.transFirst(), g.transSecond(), g.m(), g.n(), g.k(), alpha,
+                                    first, type, g.ldFirst(), g.strideFirst(), second, type, g.ldSecond(), g.strideSecond(), beta,
+                                    c, type, g.ldc(), g.strideC(), g.batch(), COMPUTE_32F, GEMM_DEFAULT);
                 }
                 default -> throw new IllegalStateException("no GEMM for " + p);
             }

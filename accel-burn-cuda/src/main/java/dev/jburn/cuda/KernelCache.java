@@ -6,7 +6,6 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +23,9 @@ final class KernelCache implements AutoCloseable {
     private final Path dir;
     private final List<String> options;
     private final String nvrtcVersion;
-    private final Map<String, MemorySegment> functions = new HashMap<>();
-    private final List<MemorySegment> modules = new ArrayList<>();
+    /** Source text → entry → function. Callers pass the same source instances, whose hash is cached, so a hit costs no hashing. */
+    private final Map<String, Map<String, MemorySegment>> functions = new HashMap<>();
+    private final Map<String, MemorySegment> modules = new HashMap<>();
     private long compiles;
 
     KernelCache(CudaDevice device, Nvrtc nvrtc, Path dir) {
@@ -38,21 +38,23 @@ final class KernelCache implements AutoCloseable {
 
     /** The function {@code entry} of {@code source}, compiled and loaded on first use. */
     MemorySegment function(String source, String entry, String op) {
-        // The in-memory map is keyed by the text itself: hashing the source on every launch costs more than the launch.
-        String fkey = entry + "\u0000" + source;
-        MemorySegment f = functions.get(fkey);
+        Map<String, MemorySegment> entries = functions.computeIfAbsent(source, k -> new HashMap<>(4));
+        MemorySegment f = entries.get(entry);
         if (f != null) return f;
-        String key = NvrtcOptions.cacheKey(source, options, nvrtcVersion, device.arch());
-        byte[] cubin = readDisk(key);
-        if (cubin == null) {
-            cubin = nvrtc.compileToCubin(source, entry + ".cu", options, op);
-            compiles++;
-            writeDisk(key, cubin);
+        MemorySegment module = modules.get(source);
+        if (module == null) {
+            String key = NvrtcOptions.cacheKey(source, options, nvrtcVersion, device.arch());
+            byte[] cubin = readDisk(key);
+            if (cubin == null) {
+                cubin = nvrtc.compileToCubin(source, entry + ".cu", options, op);
+                compiles++;
+                writeDisk(key, cubin);
+            }
+            module = device.driver.moduleLoad(cubin, op);
+            modules.put(source, module);
         }
-        MemorySegment module = device.driver.moduleLoad(cubin, op);
-        modules.add(module);
         f = device.driver.moduleFunction(module, entry, op);
-        functions.put(fkey, f);
+        entries.put(entry, f);
         return f;
     }
 
@@ -89,7 +91,7 @@ final class KernelCache implements AutoCloseable {
 
     @Override
     public void close() {
-        for (MemorySegment m : modules) device.driver.moduleUnload(m);
+        for (MemorySegment m : modules.values()) device.driver.moduleUnload(m);
         modules.clear();
         functions.clear();
     }

@@ -1,6 +1,9 @@
 package dev.jburn.cuda;
 
 import dev.jburn.DType;
+import dev.jburn.Shape;
+import dev.jburn.kernels.ElementwiseKernel;
+import dev.jburn.kernels.ReductionKernel;
 import dev.jburn.op.BinaryOp;
 import dev.jburn.op.ContractionOp;
 import dev.jburn.op.ConvOp;
@@ -17,9 +20,27 @@ import dev.jburn.op.SortOp;
 import dev.jburn.op.UnaryOp;
 import dev.jburn.op.WindowOp;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+
 /** What the cuda engine runs on the GPU, op × dtype: the truthful answer behind {@code capabilities()}. */
 final class NativeOps {
+    private static final Shape ONE = Shape.of(1);
+    /** Answers computed once: asking the emitter builds a kernel's source. */
+    private static final Map<String, Boolean> ANSWERS = new ConcurrentHashMap<>();
+
     private NativeOps() {}
+
+    private static boolean cached(Op op, DType t, BooleanSupplier answer) {
+        String key = op.opName() + ":" + t.shortName();
+        Boolean b = ANSWERS.get(key);
+        if (b == null) {
+            b = answer.getAsBoolean();
+            ANSWERS.put(key, b);
+        }
+        return b;
+    }
 
     static boolean supports(Op op, DType t) {
         return switch (op) {
@@ -28,10 +49,20 @@ final class NativeOps {
                 case SQUEEZE, NEW_AXIS, STACK, TILE, PUT_SLICE, CONCATENATE, PAD -> false;
             };
             case ContractionOp c -> CudaGemm.precision(t) != null;
-            case UnaryOp u -> false;
-            case BinaryOp b -> false;
-            case ElementwiseOp e -> false;
-            case ReduceOp r -> false;
+            case UnaryOp u -> cached(op, t, () -> GeneratedKernels.emits(() -> ElementwiseKernel.unary(u, t, u.resultType(t), ONE)));
+            case BinaryOp b -> cached(op, t, () -> GeneratedKernels.emits(() -> ElementwiseKernel.binary(b, t, ONE, ONE, ONE, b.resultType(t))));
+            case ElementwiseOp e -> switch (e) {
+                case SELECT -> cached(op, t, () -> GeneratedKernels.emits(() -> ElementwiseKernel.select(ONE, ONE, ONE, ONE, t)));
+                case AS_TYPE -> cached(op, t, () -> GeneratedKernels.emits(() -> ElementwiseKernel.cast(t, DType.F32, ONE)));
+                case CLIP -> supports(BinaryOp.MIN, t) && supports(BinaryOp.MAX, t);
+                case BITCAST -> true;
+            };
+            case ReduceOp r -> switch (r) {
+                case SUM, PRODUCT, REDUCE_MAX, REDUCE_MIN, ALL, ANY -> cached(op, t, () -> GeneratedKernels.emitsReduction(
+                        () -> ReductionKernel.of(r, t, Shape.of(1, 2), new int[] {1}, r == ReduceOp.ALL || r == ReduceOp.ANY ? DType.PRED : t)));
+                case MEAN, LOG_SUM_EXP -> supports(ReduceOp.SUM, t);
+                case ARGMAX, ARGMIN -> false;
+            };
             case CumulativeOp c -> false;
             case IndexOp i -> false;
             case SortOp s -> false;

@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * beside {@code gpu/torch_peer.py}): GEMM in F32, TF32 and BF16 at 4096 and 8192, a Jit-fused chain
  * of four element-wise ops on 64M F32 against a device-to-device copy measured in the same run, and
  * the eager dispatch cost of a small add. Each figure is the median of timed repetitions after
- * warm-up, timed on the wall clock around work followed by a stream synchronization.
+ * warm-up, timed on the wall clock around back-to-back runs followed by one stream synchronization.
  *
  * <p>Usage: {@code java ... dev.jburn.cuda.CudaBench [quick]} ({@code quick}: 4096 only, fewer repetitions).
  */
@@ -60,16 +60,25 @@ public final class CudaBench {
         System.out.printf(Locale.ROOT, "  %s: %.2f %s%n", work, value, unit);
     }
 
-    /** Median seconds of {@code reps} timed runs of {@code work} (each ending in a synchronize), after {@code warm} untimed ones. */
+    /**
+     * Median seconds per run of {@code work}: after {@code warm} untimed runs, each of {@code reps}
+     * samples runs it back to back enough times to fill about 20 ms, then synchronizes, so neither
+     * the synchronization nor the launch latency of one call is counted per run.
+     */
     private static double medianSeconds(int warm, int reps, CudaBackend b, Runnable work) {
         for (int i = 0; i < warm; i++) work.run();
         b.synchronize();
+        long t0 = System.nanoTime();
+        work.run();
+        b.synchronize();
+        double one = Math.max(1e-7, (System.nanoTime() - t0) * 1e-9);
+        int inner = (int) Math.max(1, Math.min(1000, Math.ceil(0.02 / one)));
         double[] t = new double[reps];
         for (int i = 0; i < reps; i++) {
-            long t0 = System.nanoTime();
-            work.run();
+            long s0 = System.nanoTime();
+            for (int k = 0; k < inner; k++) work.run();
             b.synchronize();
-            t[i] = (System.nanoTime() - t0) * 1e-9;
+            t[i] = (System.nanoTime() - s0) * 1e-9 / inner;
         }
         Arrays.sort(t);
         return t[reps / 2];
