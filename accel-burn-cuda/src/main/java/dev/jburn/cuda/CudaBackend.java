@@ -154,6 +154,86 @@ final class CudaBackend extends HostFallbackBackend {
         }
     }
 
+    /** Writes the contiguous {@code src} (shape {@code dims}) into {@code dst} at {@code dstBase + Σ i_d·dstStrides[d]} (elements). */
+    private void scatter(Operand src, CudaBuffer dst, long dstBase, long[] dims, long[] dstStrides, String op) {
+        long n = src.size();
+        if (n == 0) return;
+        int es = src.dtype().byteSize();
+        try (var e = device.enter(); Arena a = Arena.ofConfined()) {
+            KernelArgs args = new KernelArgs(a).pointer(ptr(src)).pointer(dst.pointer()).i64(n).i64(dstBase)
+                    .i32(dims.length).longs(StridedView.padded(dims)).longs(StridedView.padded(dstStrides));
+            launch(StridedCopy.SOURCE, StridedCopy.scatterEntry(es), StridedCopy.blocks(n), StridedCopy.THREADS, 0, args, op);
+        }
+    }
+
+    private static long[] dimsOf(Shape s) {
+        long[] d = new long[s.rank()];
+        for (int i = 0; i < d.length; i++) d[i] = s.dim(i);
+        return d;
+    }
+
+    @Override
+    public Buffer concatenate(List<Operand> parts, int axis) {
+        Operand first = parts.getFirst();
+        if (first.shape().rank() > StridedView.MAX_RANK) return super.concatenate(parts, axis);
+        int[] dims = first.shape().dims();
+        dims[axis] = 0;
+        for (Operand p : parts) dims[axis] += p.shape().dim(axis);
+        Shape outShape = Shape.of(dims);
+        long[] outStrides = StridedView.rowMajorStrides(outShape);
+        try (var e = device.enter()) {
+            CudaBuffer out = newBuffer(outShape.size() * first.dtype().byteSize(), "concatenate");
+            long offset = 0;
+            for (Operand p : parts) {
+                scatter(p, out, offset * outStrides[axis], dimsOf(p.shape()), outStrides, "concatenate");
+                offset += p.shape().dim(axis);
+            }
+            return out;
+        }
+    }
+
+    @Override
+    public Buffer putSlice(Operand x, int[] starts, Operand update) {
+        if (x.shape().rank() > StridedView.MAX_RANK) return super.putSlice(x, starts, update);
+        long[] st = StridedView.rowMajorStrides(x.shape());
+        long base = 0;
+        for (int i = 0; i < starts.length; i++) base += starts[i] * st[i];
+        long bytes = x.size() * x.dtype().byteSize();
+        try (var e = device.enter()) {
+            CudaBuffer out = newBuffer(bytes, "putSlice");
+            if (bytes > 0) device.driver.copyDeviceToDevice(out.pointer(), ptr(x), bytes, device.stream, "putSlice");
+            scatter(update, out, base, dimsOf(update.shape()), st, "putSlice");
+            return out;
+        }
+    }
+
+    /** Pads by filling with the pad value (a broadcast of the scalar), then scattering {@code x} with interior gaps; crops (negative lo/hi) fall back. */
+    @Override
+    public Buffer pad(Operand x, Operand padValue, int[] lo, int[] hi, int[] interior) {
+        int rank = x.shape().rank();
+        boolean crop = false;
+        for (int i = 0; i < rank; i++) crop |= lo[i] < 0 || hi[i] < 0;
+        if (crop || rank > StridedView.MAX_RANK) return super.pad(x, padValue, lo, hi, interior);
+        long[] outDims = new long[rank];
+        for (int i = 0; i < rank; i++) {
+            long n = x.shape().dim(i);
+            outDims[i] = lo[i] + hi[i] + n + Math.max(0, n - 1) * interior[i];
+        }
+        Shape outShape = Shape.of(outDims);
+        long[] outStrides = StridedView.rowMajorStrides(outShape);
+        long[] dst = new long[rank];
+        long base = 0;
+        for (int i = 0; i < rank; i++) {
+            dst[i] = outStrides[i] * (interior[i] + 1L);
+            base += lo[i] * outStrides[i];
+        }
+        try (var e = device.enter()) {
+            CudaBuffer out = (CudaBuffer) stridedCopy(padValue, new StridedView(0, outDims, new long[rank]), "pad");
+            scatter(x, out, base, dimsOf(x.shape()), dst, "pad");
+            return out;
+        }
+    }
+
     private static boolean copyable(Operand x, int outRank) {
         return outRank <= StridedView.MAX_RANK && x.shape().rank() <= StridedView.MAX_RANK;
     }

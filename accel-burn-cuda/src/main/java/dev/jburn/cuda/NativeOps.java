@@ -45,8 +45,7 @@ final class NativeOps {
     static boolean supports(Op op, DType t) {
         return switch (op) {
             case ShapeOp s -> switch (s) {
-                case RESHAPE, TRANSPOSE, BROADCAST, SLICE, REVERSE -> true;
-                case SQUEEZE, NEW_AXIS, STACK, TILE, PUT_SLICE, CONCATENATE, PAD -> false;
+                case RESHAPE, TRANSPOSE, BROADCAST, SLICE, REVERSE, PUT_SLICE, CONCATENATE, PAD, SQUEEZE, NEW_AXIS, STACK, TILE -> true;
             };
             case ContractionOp c -> CudaGemm.precision(t) != null;
             case UnaryOp u -> cached(op, t, () -> GeneratedKernels.emits(() -> ElementwiseKernel.unary(u, t, u.resultType(t), ONE)));

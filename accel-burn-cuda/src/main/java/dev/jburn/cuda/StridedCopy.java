@@ -1,8 +1,9 @@
 package dev.jburn.cuda;
 
 /**
- * The one movement kernel: a gather of a {@link StridedView} into a new row-major buffer, for any
- * element width (the bits are copied, so every dtype works). Hand-written here because it is
+ * The movement kernels: a gather of a {@link StridedView} into a new row-major buffer, and its
+ * mirror, a contiguous input scattered into a strided region of an existing buffer (concatenate,
+ * putSlice, pad), for any element width (the bits are copied, so every dtype works). Hand-written here because it is
  * specific to this engine's memory (the shared emitter generates arithmetic kernels).
  */
 final class StridedCopy {
@@ -25,10 +26,28 @@ final class StridedCopy {
                     out[i] = in[src]; \\
                 } \\
             }
+            #define JB_STRIDED_SCATTER(NAME, T) \\
+            extern "C" __global__ void NAME(const T* __restrict__ in, T* __restrict__ out, long long n, \\
+                                            long long dstBase, int rank, JbDims dims, JbDims dstStrides) { \\
+                long long step = (long long)gridDim.x * blockDim.x; \\
+                for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) { \\
+                    long long r = i, dst = dstBase; \\
+                    for (int d = rank - 1; d >= 0; --d) { \\
+                        long long q = r / dims.v[d]; \\
+                        dst += (r - q * dims.v[d]) * dstStrides.v[d]; \\
+                        r = q; \\
+                    } \\
+                    out[dst] = in[i]; \\
+                } \\
+            }
             JB_STRIDED_COPY(jburn_strided_copy_1, unsigned char)
             JB_STRIDED_COPY(jburn_strided_copy_2, unsigned short)
             JB_STRIDED_COPY(jburn_strided_copy_4, unsigned int)
             JB_STRIDED_COPY(jburn_strided_copy_8, unsigned long long)
+            JB_STRIDED_SCATTER(jburn_strided_scatter_1, unsigned char)
+            JB_STRIDED_SCATTER(jburn_strided_scatter_2, unsigned short)
+            JB_STRIDED_SCATTER(jburn_strided_scatter_4, unsigned int)
+            JB_STRIDED_SCATTER(jburn_strided_scatter_8, unsigned long long)
             """;
 
     private StridedCopy() {}
@@ -40,6 +59,9 @@ final class StridedCopy {
             default -> throw new IllegalArgumentException("no strided copy for " + bytes + "-byte elements");
         };
     }
+
+    /** The scatter entry: a contiguous input written to {@code out[dstBase + Σ i_d · dstStrides[d]]}. */
+    static String scatterEntry(int bytes) { return entry(bytes).replace("copy", "scatter"); }
 
     /** Blocks for {@code n} elements: enough to fill the GPU, the rest covered by the grid-stride loop. */
     static int blocks(long n) {
