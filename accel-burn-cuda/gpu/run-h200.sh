@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs on the H200 (no Maven, no network; Java only as .gpu/jdk/bin/java): the cuda conformance
-# kit and native tests through the JUnit console launcher, then CudaBench and the torch peer.
+# Runs on the H200 (no Maven, no network; Java only as .gpu/jdk/bin/java): NVRTC on every eager
+# kernel the emitter writes, the cuda conformance kit and native tests through the JUnit console
+# launcher, then CudaBench and the torch peer.
 # Logs go to $OUT/cuda-*.log. Prepare here with accel-burn-cuda/gpu/collect-jars.sh and
 # ../shared/gpu/make-runtime.sh, then send the checkout with .gpu, and run from the project root:
 #   bash accel-burn-cuda/gpu/run-h200.sh [quick]
@@ -16,6 +17,11 @@ export JBURN_ENGINE=cuda
 cacheDir=$(mktemp -d)
 
 echo "== device"; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | tee "$OUT/cuda-device.log"
+
+echo "== emitter compile check (NVRTC, every eager kernel; fills the kernel cache)"
+timeout "${BENCH_TIMEOUT:-300}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -cp "$cp" dev.jburn.cuda.EmitterCompileCheck > "$OUT/cuda-compile.log" 2>&1
+echo "compile check exit code $?"
+grep -E "emitter compile check|FAIL|Exception" "$OUT/cuda-compile.log" | head -40
 
 echo "== tests (conformance kit + native checks)"
 timeout "${TEST_TIMEOUT:-420}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -jar .gpu/lib/junit-platform-console-standalone-1.11.4.jar execute \

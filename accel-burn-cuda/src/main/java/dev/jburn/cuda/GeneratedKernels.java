@@ -37,7 +37,8 @@ import java.util.function.Supplier;
  * read at {@code i}, a one-element operand at 0, and any other broadcast operand is first
  * materialized by the strided-copy kernel (whose shape is a run-time argument). Fused Jit groups
  * are emitted as they are (broadcasts as index maps), one kernel per group, compiled once per graph.
- * Returns null wherever the emitter cannot express a case exactly; the caller then falls back.
+ * Returns null wherever the emitter cannot express a case exactly (or a flattened shape would pass
+ * {@code Shape}'s int sizes); the caller then falls back.
  */
 final class GeneratedKernels {
     static final int THREADS = 256;
@@ -91,6 +92,7 @@ final class GeneratedKernels {
     private static String shapeTag(Shape s) { return s == null ? "b" : s.rank() == 0 ? "s" : "f"; }
 
     Buffer unary(UnaryOp op, Operand x, DType out) {
+        if (x.size() > Integer.MAX_VALUE) return null;
         Shape flat = Shape.of(x.size());
         Optional<KernelSource> src = source("u:" + op + ":" + x.dtype() + ":" + out,
                 () -> ElementwiseKernel.unary(op, x.dtype(), out, flat));
@@ -98,12 +100,14 @@ final class GeneratedKernels {
     }
 
     Buffer cast(Operand x, DType to) {
+        if (x.size() > Integer.MAX_VALUE) return null;
         Shape flat = Shape.of(x.size());
         Optional<KernelSource> src = source("c:" + x.dtype() + ":" + to, () -> ElementwiseKernel.cast(x.dtype(), to, flat));
         return src.map(s -> launch(s, List.of(x), x.size(), to, "cast")).orElse(null);
     }
 
     Buffer binary(BinaryOp op, Operand a, Operand b, Shape outShape, DType out) {
+        if (outShape.size() > Integer.MAX_VALUE) return null;
         return broadcasting(List.of(a, b), outShape, "binary", operands -> {
             Shape fa = flatShape(operands.get(0), outShape), fb = flatShape(operands.get(1), outShape);
             Shape flat = Shape.of(outShape.size());
@@ -115,6 +119,7 @@ final class GeneratedKernels {
 
     Buffer select(Operand pred, Operand onTrue, Operand onFalse, Shape outShape) {
         DType t = onTrue.dtype();
+        if (outShape.size() > Integer.MAX_VALUE) return null;
         return broadcasting(List.of(pred, onTrue, onFalse), outShape, "select", operands -> {
             Shape fp = flatShape(operands.get(0), outShape), ft = flatShape(operands.get(1), outShape), ff = flatShape(operands.get(2), outShape);
             Shape flat = Shape.of(outShape.size());

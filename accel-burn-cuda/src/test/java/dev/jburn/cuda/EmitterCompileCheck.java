@@ -1,0 +1,107 @@
+package dev.jburn.cuda;
+
+import dev.jburn.DType;
+import dev.jburn.Shape;
+import dev.jburn.kernels.DeviceFeatures;
+import dev.jburn.kernels.Dialect;
+import dev.jburn.kernels.ElementwiseKernel;
+import dev.jburn.kernels.Emitter;
+import dev.jburn.kernels.KernelSource;
+import dev.jburn.kernels.ReductionEmitter;
+import dev.jburn.kernels.ReductionKernel;
+import dev.jburn.op.BinaryOp;
+import dev.jburn.op.ReduceOp;
+import dev.jburn.op.UnaryOp;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * Compiles, with NVRTC on the GPU machine, every eager kernel the emitter writes (unary, binary,
+ * select, cast, reductions, for every dtype), in parallel, and prints which ones NVRTC rejects with
+ * the first lines of its log. The CUBINs go into the disk cache ({@code -Djburn.cuda.cacheDir}) under
+ * the keys the engine uses, so a test run afterwards starts warm.
+ *
+ * <p>Usage: {@code java ... dev.jburn.cuda.EmitterCompileCheck}
+ */
+public final class EmitterCompileCheck {
+    private EmitterCompileCheck() {}
+
+    public static void main(String[] args) throws Exception {
+        CudaLibraries libs = CudaAvailability.libraries();
+        CudaDriver d = libs.driver();
+        int dev = d.device(CudaConfig.fromSystemProperties().device());
+        int major = d.attribute(CudaDriver.ATTR_COMPUTE_CAPABILITY_MAJOR, dev), minor = d.attribute(CudaDriver.ATTR_COMPUTE_CAPABILITY_MINOR, dev);
+        List<String> options = NvrtcOptions.forDevice(major, minor);
+        String version = libs.nvrtc().version(), arch = "sm_" + major + minor;
+        Path dir = CudaConfig.fromSystemProperties().cacheDir();
+
+        Map<String, Supplier<KernelSource>> kernels = new java.util.LinkedHashMap<>();
+        Shape flat = Shape.of(1024), scalar = Shape.of();
+        for (DType t : DType.values()) {
+            for (UnaryOp u : UnaryOp.values()) {
+                DType out;
+                try { out = u.resultType(t); } catch (RuntimeException e) { continue; }
+                kernels.put("unary " + u.opName() + ":" + t.shortName(), () -> elementwise(ElementwiseKernel.unary(u, t, out, flat)));
+            }
+            for (BinaryOp b : BinaryOp.values()) {
+                DType out = b.resultType(t);
+                kernels.put("binary " + b.opName() + ":" + t.shortName(), () -> elementwise(ElementwiseKernel.binary(b, t, flat, flat, flat, out)));
+                kernels.put("binary " + b.opName() + ":" + t.shortName() + " (scalar b)", () -> elementwise(ElementwiseKernel.binary(b, t, flat, scalar, flat, out)));
+            }
+            kernels.put("select:" + t.shortName(), () -> elementwise(ElementwiseKernel.select(flat, flat, flat, flat, t)));
+            for (DType to : DType.values()) {
+                kernels.put("cast " + t.shortName() + "->" + to.shortName(), () -> elementwise(ElementwiseKernel.cast(t, to, flat)));
+            }
+            for (ReduceOp r : List.of(ReduceOp.SUM, ReduceOp.PRODUCT, ReduceOp.REDUCE_MAX, ReduceOp.REDUCE_MIN, ReduceOp.ALL, ReduceOp.ANY)) {
+                DType out = r == ReduceOp.ALL || r == ReduceOp.ANY ? DType.PRED : t;
+                kernels.put("reduce " + r.opName() + ":" + t.shortName(), () -> reduction(ReductionKernel.of(r, t, Shape.of(1, 1024), new int[] {1}, out)));
+            }
+        }
+        Map<String, String> failures = new ConcurrentSkipListMap<>();
+        AtomicInteger compiled = new AtomicInteger(), skipped = new AtomicInteger();
+        long t0 = System.nanoTime();
+        List<Map.Entry<String, Supplier<KernelSource>>> work = new ArrayList<>(kernels.entrySet());
+        work.parallelStream().forEach(e -> {
+            KernelSource src;
+            try {
+                src = e.getValue().get();
+            } catch (RuntimeException ex) {
+                failures.put(e.getKey(), "emitter threw " + ex);
+                return;
+            }
+            if (src == null) {
+                skipped.incrementAndGet();
+                return;
+            }
+            try {
+                byte[] cubin = libs.nvrtc().compileToCubin(src.code(), src.entry() + ".cu", options, "check");
+                compiled.incrementAndGet();
+                if (dir != null) {
+                    Files.createDirectories(dir);
+                    Files.write(dir.resolve(NvrtcOptions.cacheKey(src.code(), options, version, arch) + ".cubin"), cubin);
+                }
+            } catch (Exception ex) {
+                String msg = ex.getMessage() == null ? ex.toString() : ex.getMessage();
+                failures.put(e.getKey(), msg.lines().limit(6).reduce((a, b) -> a + "\n      " + b).orElse(msg));
+            }
+        });
+        System.out.printf("emitter compile check: %d kernels compiled, %d not emitted (unsupported), %d failed, %.1f s%n",
+                compiled.get(), skipped.get(), failures.size(), (System.nanoTime() - t0) * 1e-9);
+        failures.forEach((k, v) -> System.out.println("  FAIL " + k + ": " + v));
+    }
+
+    private static KernelSource elementwise(ElementwiseKernel k) {
+        return Emitter.unsupported(k, Dialect.CUDA, DeviceFeatures.ALL).isPresent() ? null : Emitter.emit(k, Dialect.CUDA, DeviceFeatures.ALL);
+    }
+
+    private static KernelSource reduction(ReductionKernel k) {
+        return ReductionEmitter.unsupported(k, Dialect.CUDA, DeviceFeatures.ALL).isPresent() ? null : ReductionEmitter.emit(k, Dialect.CUDA, DeviceFeatures.ALL);
+    }
+}
