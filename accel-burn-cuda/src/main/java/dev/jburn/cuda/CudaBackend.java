@@ -6,6 +6,7 @@ import dev.jburn.graph.Graph;
 import dev.jburn.graph.Interpreter;
 import dev.jburn.kernels.HostFallbackBackend;
 import dev.jburn.op.BinaryOp;
+import dev.jburn.op.CumulativeOp;
 import dev.jburn.op.ReduceOp;
 import dev.jburn.op.UnaryOp;
 import dev.jburn.spi.Buffer;
@@ -295,6 +296,62 @@ final class CudaBackend extends HostFallbackBackend {
             case ARGMAX, ARGMIN, MEAN, LOG_SUM_EXP -> null;
         };
         return r != null ? r : super.reduce(op, x, axes, out);
+    }
+
+    /** Lines along {@code axis} ({@code -1}: the flattened tensor): {@code {outer·inner lines, n, inner}}. */
+    private static long[] lines(Shape s, int axis) {
+        if (axis < 0) return new long[] {s.size() == 0 ? 0 : 1, s.size(), 1};
+        long outer = 1, inner = 1;
+        for (int d = 0; d < axis; d++) outer *= s.dim(d);
+        for (int d = axis + 1; d < s.rank(); d++) inner *= s.dim(d);
+        return new long[] {outer * inner, s.dim(axis), inner};
+    }
+
+    private Buffer lineKernel(String source, String entry, Operand x, long[] l, long outBytes, String op) {
+        try (var e = device.enter(); Arena a = Arena.ofConfined()) {
+            CudaBuffer out = newBuffer(outBytes, op);
+            if (l[0] == 0 || outBytes == 0) return out;
+            KernelArgs args = new KernelArgs(a).pointer(ptr(x)).pointer(out.pointer()).i64(l[0]).i64(l[1]).i64(l[2]);
+            launch(source, entry, LineKernels.blocks(l[0]), LineKernels.THREADS, 0, args, op);
+            return out;
+        }
+    }
+
+    @Override
+    public Buffer argReduce(ReduceOp op, Operand x, int axis, boolean tieBreakHigh, DType out) {
+        boolean max = switch (op) {
+            case ARGMAX -> true;
+            case ARGMIN -> false;
+            case SUM, PRODUCT, REDUCE_MAX, REDUCE_MIN, ALL, ANY, MEAN, LOG_SUM_EXP -> {
+                throw new dev.jburn.JBurnException(op.opName(), "is not an arg reduction");
+            }
+        };
+        long[] l = lines(x.shape(), axis);
+        if (l[1] == 0) return super.argReduce(op, x, axis, tieBreakHigh, out);
+        return lineKernel(LineKernels.argReduce(x.dtype(), out, max, tieBreakHigh), LineKernels.ARG_ENTRY, x, l,
+                l[0] * out.byteSize(), op.opName());
+    }
+
+    @Override
+    public Buffer cumulative(CumulativeOp op, Operand x, int axis, boolean reverse) {
+        if (!LineKernels.scans(x.dtype())) return super.cumulative(op, x, axis, reverse);
+        return lineKernel(LineKernels.scan(op, x.dtype(), reverse), LineKernels.SCAN_ENTRY, x, lines(x.shape(), axis),
+                x.size() * x.dtype().byteSize(), op.opName());
+    }
+
+    @Override
+    public Buffer iota(Shape shape, DType dtype, int axis) {
+        if (!LineKernels.iotas(dtype)) return super.iota(shape, dtype, axis);
+        long n = shape.size();
+        long stride = axis < 0 ? 1 : StridedView.rowMajorStrides(shape)[axis];
+        long dim = axis < 0 ? Math.max(n, 1) : shape.dim(axis);
+        try (var e = device.enter(); Arena a = Arena.ofConfined()) {
+            CudaBuffer out = newBuffer(n * dtype.byteSize(), "iota");
+            if (n == 0) return out;
+            KernelArgs args = new KernelArgs(a).pointer(out.pointer()).i64(n).i64(stride).i64(dim);
+            launch(LineKernels.iota(dtype), LineKernels.IOTA_ENTRY, LineKernels.blocks(n), LineKernels.THREADS, 0, args, "iota");
+            return out;
+        }
     }
 
     /** Interprets the graph, running each fused group ({@code Prim.Fused}) as one generated kernel. */

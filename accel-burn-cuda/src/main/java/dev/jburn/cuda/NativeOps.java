@@ -60,12 +60,15 @@ final class NativeOps {
                 case SUM, PRODUCT, REDUCE_MAX, REDUCE_MIN, ALL, ANY -> cached(op, t, () -> GeneratedKernels.emitsReduction(
                         () -> ReductionKernel.of(r, t, Shape.of(1, 2), new int[] {1}, r == ReduceOp.ALL || r == ReduceOp.ANY ? DType.PRED : t)));
                 case MEAN, LOG_SUM_EXP -> supports(ReduceOp.SUM, t);
-                case ARGMAX, ARGMIN -> false;
+                case ARGMAX, ARGMIN -> true;
             };
-            case CumulativeOp c -> false;
+            case CumulativeOp c -> LineKernels.scans(t);
             case IndexOp i -> false;
             case SortOp s -> false;
-            case CreationOp c -> false;
+            case CreationOp c -> switch (c) {
+                case IOTA, ARANGE -> LineKernels.iotas(t);
+                case FULL, EYE, LINSPACE -> false;
+            };
             case RandomOp r -> false;
             case WindowOp w -> false;
             case ConvOp c -> false;

@@ -64,6 +64,17 @@ public final class EmitterCompileCheck {
                 kernels.put("reduce " + r.opName() + ":" + t.shortName(), () -> reduction(ReductionKernel.of(r, t, Shape.of(1, 1024), new int[] {1}, out)));
             }
         }
+        // This engine's own kernels too (movement, arg-reductions, scans, iota).
+        kernels.put("strided copy/scatter", () -> new KernelSource(StridedCopy.entry(4), StridedCopy.SOURCE, List.of(), DType.F32));
+        for (DType t : DType.values()) {
+            kernels.put("argmax:" + t.shortName(), () -> new KernelSource(LineKernels.ARG_ENTRY, LineKernels.argReduce(t, DType.S64, true, false), List.of(), DType.S64));
+            if (LineKernels.scans(t)) {
+                for (dev.jburn.op.CumulativeOp c : dev.jburn.op.CumulativeOp.values()) {
+                    kernels.put(c.opName() + ":" + t.shortName(), () -> new KernelSource(LineKernels.SCAN_ENTRY, LineKernels.scan(c, t, false), List.of(), t));
+                }
+                kernels.put("iota:" + t.shortName(), () -> new KernelSource(LineKernels.IOTA_ENTRY, LineKernels.iota(t), List.of(), t));
+            }
+        }
         Map<String, String> failures = new ConcurrentSkipListMap<>();
         AtomicInteger compiled = new AtomicInteger(), skipped = new AtomicInteger();
         long t0 = System.nanoTime();

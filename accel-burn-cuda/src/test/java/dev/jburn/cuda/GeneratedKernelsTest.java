@@ -66,7 +66,9 @@ class GeneratedKernelsTest {
         assertTrue(NativeOps.supports(ShapeOp.TRANSPOSE, DType.S8));
         assertFalse(NativeOps.supports(ContractionOp.DOT, DType.S32), "integer dot runs on the cpu engine");
         assertFalse(NativeOps.supports(SortOp.SORT, DType.F32));
-        assertFalse(NativeOps.supports(ReduceOp.ARGMAX, DType.F32));
+        assertTrue(NativeOps.supports(ReduceOp.ARGMAX, DType.BF16));
+        assertTrue(NativeOps.supports(dev.jburn.op.CumulativeOp.CUMULATIVE_SUM, DType.S8));
+        assertFalse(NativeOps.supports(dev.jburn.op.CumulativeOp.CUMULATIVE_SUM, DType.F16), "f16 scans keep an f32 accumulator on the cpu engine");
         assertFalse(NativeOps.supports(UnaryOp.EXP, DType.S32), "exp has no integer kernel (the front end casts to f32 first)");
     }
 }
