@@ -10,6 +10,7 @@ import dev.jburn.kernels.KernelSource;
 import dev.jburn.kernels.ReductionEmitter;
 import dev.jburn.kernels.ReductionKernel;
 import dev.jburn.op.BinaryOp;
+import dev.jburn.op.CumulativeOp;
 import dev.jburn.op.ReduceOp;
 import dev.jburn.op.UnaryOp;
 
@@ -69,7 +70,7 @@ public final class EmitterCompileCheck {
         for (DType t : DType.values()) {
             kernels.put("argmax:" + t.shortName(), () -> new KernelSource(LineKernels.ARG_ENTRY, LineKernels.argReduce(t, DType.S64, true, false), List.of(), DType.S64));
             if (LineKernels.scans(t)) {
-                for (dev.jburn.op.CumulativeOp c : dev.jburn.op.CumulativeOp.values()) {
+                for (CumulativeOp c : CumulativeOp.values()) {
                     kernels.put(c.opName() + ":" + t.shortName(), () -> new KernelSource(LineKernels.SCAN_ENTRY, LineKernels.scan(c, t, false), List.of(), t));
                 }
                 kernels.put("iota:" + t.shortName(), () -> new KernelSource(LineKernels.IOTA_ENTRY, LineKernels.iota(t), List.of(), t));
