@@ -298,6 +298,77 @@ final class CudaBackend extends HostFallbackBackend {
         return r != null ? r : super.reduce(op, x, axes, out);
     }
 
+    /**
+     * Nx gather on the GPU ({@link GatherKernels}); an out-of-range index throws like the cpu engine,
+     * naming the first bad value in row-major order. Ranks above 8 fall back.
+     */
+    @Override
+    public Buffer gather(Operand x, Operand indices, int[] axes) {
+        int k = axes.length;
+        if (!GatherKernels.indexType(indices.dtype()) || x.shape().rank() > StridedView.MAX_RANK || k == 0) {
+            return super.gather(x, indices, axes);
+        }
+        long rows = indices.size() / k;
+        long[] xs = StridedView.rowMajorStrides(x.shape());
+        long[] idims = new long[k], istrides = new long[k];
+        for (int j = 0; j < k; j++) {
+            idims[j] = x.shape().dim(axes[j]);
+            istrides[j] = xs[axes[j]];
+        }
+        int sliceRank = x.shape().rank() - k;
+        long[] sdims = new long[sliceRank], sstrides = new long[sliceRank];
+        long sliceSize = 1;
+        for (int d = 0, j = 0; d < x.shape().rank(); d++) {
+            boolean indexed = false;
+            for (int a : axes) indexed |= a == d;
+            if (indexed) continue;
+            sdims[j] = x.shape().dim(d);
+            sstrides[j++] = xs[d];
+            sliceSize *= x.shape().dim(d);
+        }
+        int es = x.dtype().byteSize();
+        try (var e = device.enter(); Arena a = Arena.ofConfined()) {
+            CudaBuffer out = newBuffer(rows * sliceSize * es, "gather");
+            if (rows == 0 || sliceSize == 0) return out;
+            CudaBuffer offsets = newBuffer(rows * 8, "gather");
+            CudaBuffer err = (CudaBuffer) upload(a.allocateFrom(java.lang.foreign.ValueLayout.JAVA_LONG, GatherKernels.NO_ERROR));
+            try {
+                launch(GatherKernels.offsets(indices.dtype()), GatherKernels.OFFSETS_ENTRY, LineKernels.blocks(rows), LineKernels.THREADS, 0,
+                        new KernelArgs(a).pointer(ptr(indices)).pointer(offsets.pointer()).pointer(err.pointer()).i64(rows).i32(k)
+                                .longs(StridedView.padded(idims)).longs(StridedView.padded(istrides)), "gather");
+                MemorySegment cell = a.allocate(8);
+                download(err, 0, cell);
+                long bad = cell.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0);
+                if (bad != GatherKernels.NO_ERROR) {
+                    MemorySegment v = a.allocate(8);
+                    int ib = indices.dtype().byteSize();
+                    download(indices.buffer(), bad * ib, v.asSlice(0, ib));
+                    long value = switch (indices.dtype()) {
+                        case S8 -> v.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0);
+                        case U8 -> v.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0) & 0xffL;
+                        case S16 -> v.get(java.lang.foreign.ValueLayout.JAVA_SHORT, 0);
+                        case U16 -> v.get(java.lang.foreign.ValueLayout.JAVA_SHORT, 0) & 0xffffL;
+                        case S32 -> v.get(java.lang.foreign.ValueLayout.JAVA_INT, 0);
+                        case U32 -> v.get(java.lang.foreign.ValueLayout.JAVA_INT, 0) & 0xffffffffL;
+                        default -> v.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0);
+                    };
+                    String shown = indices.dtype() == DType.U64 ? Long.toUnsignedString(value) : Long.toString(value);
+                    out.release();
+                    throw new dev.jburn.JBurnException("gather", "index " + shown + " is out of bounds for axis "
+                            + axes[(int) (bad % k)] + " in shape " + x.shape());
+                }
+                long n = rows * sliceSize;
+                launch(GatherKernels.COPY, GatherKernels.copyEntry(es), StridedCopy.blocks(n), StridedCopy.THREADS, 0,
+                        new KernelArgs(a).pointer(ptr(x)).pointer(offsets.pointer()).pointer(out.pointer()).i64(n).i64(sliceSize)
+                                .i32(sliceRank).longs(StridedView.padded(sdims)).longs(StridedView.padded(sstrides)), "gather");
+                return out;
+            } finally {
+                offsets.release();
+                err.release();
+            }
+        }
+    }
+
     /** Lines along {@code axis} ({@code -1}: the flattened tensor): {@code {outer·inner lines, n, inner}}. */
     private static long[] lines(Shape s, int axis) {
         if (axis < 0) return new long[] {s.size() == 0 ? 0 : 1, s.size(), 1};

@@ -63,7 +63,10 @@ final class NativeOps {
                 case ARGMAX, ARGMIN -> true;
             };
             case CumulativeOp c -> LineKernels.scans(t);
-            case IndexOp i -> false;
+            case IndexOp i -> switch (i) {
+                case GATHER, TAKE, TAKE_ALONG_AXIS -> true;
+                case INDEXED_ADD, INDEXED_PUT -> false;
+            };
             case SortOp s -> false;
             case CreationOp c -> switch (c) {
                 case IOTA, ARANGE -> LineKernels.iotas(t);

@@ -66,8 +66,12 @@ public final class EmitterCompileCheck {
             }
         }
         // This engine's own kernels too (movement, arg-reductions, scans, iota).
+        kernels.put("gather copy", () -> new KernelSource(GatherKernels.copyEntry(4), GatherKernels.COPY, List.of(), DType.F32));
         kernels.put("strided copy/scatter", () -> new KernelSource(StridedCopy.entry(4), StridedCopy.SOURCE, List.of(), DType.F32));
         for (DType t : DType.values()) {
+            if (GatherKernels.indexType(t)) {
+                kernels.put("gather offsets:" + t.shortName(), () -> new KernelSource(GatherKernels.OFFSETS_ENTRY, GatherKernels.offsets(t), List.of(), DType.S64));
+            }
             kernels.put("argmax:" + t.shortName(), () -> new KernelSource(LineKernels.ARG_ENTRY, LineKernels.argReduce(t, DType.S64, true, false), List.of(), DType.S64));
             if (LineKernels.scans(t)) {
                 for (CumulativeOp c : CumulativeOp.values()) {
