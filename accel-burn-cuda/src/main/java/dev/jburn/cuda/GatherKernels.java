@@ -70,4 +70,41 @@ final class GatherKernels {
             """;
 
     static String copyEntry(int bytes) { return COPY_ENTRY + "_" + bytes; }
+
+    static final String UPDATE_ENTRY = "jburn_indexed_update";
+    private static final Map<String, String> UPDATES = new ConcurrentHashMap<>();
+
+    /** Whether {@code indexedAdd} runs here for {@code t} (its own C arithmetic, or wrapping integers); puts run for every type. */
+    static boolean adds(DType t) { return LineKernels.scans(t); }
+
+    /**
+     * {@code indexedAdd/Put}: one thread per slice element walks the rows in order, so duplicates sum
+     * (or the last write wins) exactly as on the cpu engine; threads never share a position.
+     */
+    static String update(DType t, boolean accumulate) {
+        return UPDATES.computeIfAbsent(t + ":" + accumulate, k -> {
+            String storage = LineKernels.storage(t);
+            String write = !accumulate ? "out[pos] = upd[r * sliceSize + j];"
+                    : t.isFloat() ? "out[pos] = out[pos] + upd[r * sliceSize + j];"
+                    : "out[pos] = (" + storage + ")((unsigned long long)out[pos] + (unsigned long long)upd[r * sliceSize + j]);";
+            return """
+                    struct JbDims { long long v[8]; };
+                    extern "C" __global__ void %s(const %s* __restrict__ upd, const long long* __restrict__ offsets, %s* __restrict__ out,
+                                                   long long rows, long long sliceSize, int rank, JbDims dims, JbDims strides) {
+                        for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < sliceSize; j += (long long)gridDim.x * blockDim.x) {
+                            long long r_ = j, so = 0;
+                            for (int d = rank - 1; d >= 0; --d) {
+                                long long q = r_ / dims.v[d];
+                                so += (r_ - q * dims.v[d]) * strides.v[d];
+                                r_ = q;
+                            }
+                            for (long long r = 0; r < rows; r++) {
+                                long long pos = offsets[r] + so;
+                                %s
+                            }
+                        }
+                    }
+                    """.formatted(UPDATE_ENTRY, storage, storage, write);
+        });
+    }
 }

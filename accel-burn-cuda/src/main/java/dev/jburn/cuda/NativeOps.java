@@ -65,7 +65,8 @@ final class NativeOps {
             case CumulativeOp c -> LineKernels.scans(t);
             case IndexOp i -> switch (i) {
                 case GATHER, TAKE, TAKE_ALONG_AXIS -> true;
-                case INDEXED_ADD, INDEXED_PUT -> false;
+                case INDEXED_PUT -> true;
+                case INDEXED_ADD -> GatherKernels.adds(t);
             };
             case SortOp s -> false;
             case CreationOp c -> switch (c) {

@@ -72,6 +72,10 @@ public final class EmitterCompileCheck {
             if (GatherKernels.indexType(t)) {
                 kernels.put("gather offsets:" + t.shortName(), () -> new KernelSource(GatherKernels.OFFSETS_ENTRY, GatherKernels.offsets(t), List.of(), DType.S64));
             }
+            kernels.put("indexedPut:" + t.shortName(), () -> new KernelSource(GatherKernels.UPDATE_ENTRY, GatherKernels.update(t, false), List.of(), t));
+            if (GatherKernels.adds(t)) {
+                kernels.put("indexedAdd:" + t.shortName(), () -> new KernelSource(GatherKernels.UPDATE_ENTRY, GatherKernels.update(t, true), List.of(), t));
+            }
             kernels.put("argmax:" + t.shortName(), () -> new KernelSource(LineKernels.ARG_ENTRY, LineKernels.argReduce(t, DType.S64, true, false), List.of(), DType.S64));
             if (LineKernels.scans(t)) {
                 for (CumulativeOp c : CumulativeOp.values()) {
