@@ -54,6 +54,21 @@ class CudaNativeTest {
     }
 
     @Test
+    void movementScansArgReductionsAndGatherRunNatively() {
+        try (var scope = Tensor.scope()) {
+            Tensor m = Tensor.of(new float[] {3, 1, 2, 6, 5, 4}).reshape(2, 3).to(gpu);
+            Map<String, Long> before = gpu.fallbackCounts();
+            assertArrayEquals(new float[] {3, 4, 6, 6, 11, 15}, m.cumulativeSum(1).toFloatArray());
+            assertArrayEquals(new float[] {3, 1, 2, 6, 5, 4, 3, 1, 2, 6, 5, 4}, Tensor.concatenate(List.of(m, m), 0).toFloatArray());
+            assertArrayEquals(new float[] {6, 5, 4}, m.slice(new int[] {1, 0}, new int[] {1, 3}).reshape(3).toFloatArray());
+            assertEquals(List.of(0L, 0L), java.util.Arrays.stream(m.argmax(1).asType(dev.jburn.DType.S64).toLongArray()).boxed().toList());
+            Tensor idx = Tensor.of(new int[] {1, 0, 1}).reshape(3, 1).to(gpu);
+            assertArrayEquals(new float[] {6, 5, 4, 3, 1, 2, 6, 5, 4}, m.gather(idx, new int[] {0}).toFloatArray());
+            assertNoNewFallbacks(before);
+        }
+    }
+
+    @Test
     void dotInF64F16Bf16AndBatchedRunsOnCublas() {
         try (var scope = Tensor.scope()) {
             Tensor a = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8}).reshape(2, 2, 2).to(gpu);
