@@ -353,6 +353,32 @@ final class CudaBackend extends HostFallbackBackend {
     }
 
     @Override
+    public Buffer sort(Operand x, int axis, boolean descending) {
+        long[] l = lines(x.shape(), axis);
+        if (l[1] > RankSort.MAX_LINE) return super.sort(x, axis, descending);
+        return rankSort(x, l, descending, null, "sort");
+    }
+
+    @Override
+    public Buffer argsort(Operand x, int axis, boolean descending, DType indexType) {
+        long[] l = lines(x.shape(), axis);
+        if (l[1] > RankSort.MAX_LINE) return super.argsort(x, axis, descending, indexType);
+        return rankSort(x, l, descending, indexType, "argsort");
+    }
+
+    private Buffer rankSort(Operand x, long[] l, boolean descending, DType indexType, String op) {
+        DType outType = indexType == null ? x.dtype() : indexType;
+        long total = x.size();
+        try (var e = device.enter(); Arena a = Arena.ofConfined()) {
+            CudaBuffer out = newBuffer(total * outType.byteSize(), op);
+            if (total == 0) return out;
+            KernelArgs args = new KernelArgs(a).pointer(ptr(x)).pointer(out.pointer()).i64(total).i64(l[1]).i64(l[2]);
+            launch(RankSort.source(x.dtype(), descending, indexType), RankSort.ENTRY, LineKernels.blocks(total), LineKernels.THREADS, 0, args, op);
+            return out;
+        }
+    }
+
+    @Override
     public Buffer iota(Shape shape, DType dtype, int axis) {
         if (!LineKernels.iotas(dtype)) return super.iota(shape, dtype, axis);
         long n = shape.size();

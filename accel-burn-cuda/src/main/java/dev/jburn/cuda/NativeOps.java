@@ -68,7 +68,9 @@ final class NativeOps {
                 case INDEXED_PUT -> true;
                 case INDEXED_ADD -> GatherKernels.adds(t);
             };
-            case SortOp s -> false;
+            case SortOp s -> switch (s) {
+                case SORT, ARGSORT, TOP_K -> true;
+            };
             case CreationOp c -> switch (c) {
                 case IOTA, ARANGE -> LineKernels.iotas(t);
                 case FULL, EYE, LINSPACE -> false;

@@ -76,6 +76,8 @@ public final class EmitterCompileCheck {
             if (GatherKernels.adds(t)) {
                 kernels.put("indexedAdd:" + t.shortName(), () -> new KernelSource(GatherKernels.UPDATE_ENTRY, GatherKernels.update(t, true), List.of(), t));
             }
+            kernels.put("sort:" + t.shortName(), () -> new KernelSource(RankSort.ENTRY, RankSort.source(t, true, null), List.of(), t));
+            kernels.put("argsort:" + t.shortName(), () -> new KernelSource(RankSort.ENTRY, RankSort.source(t, false, DType.S64), List.of(), DType.S64));
             kernels.put("argmax:" + t.shortName(), () -> new KernelSource(LineKernels.ARG_ENTRY, LineKernels.argReduce(t, DType.S64, true, false), List.of(), DType.S64));
             if (LineKernels.scans(t)) {
                 for (CumulativeOp c : CumulativeOp.values()) {

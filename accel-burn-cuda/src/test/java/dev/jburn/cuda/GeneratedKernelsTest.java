@@ -65,7 +65,7 @@ class GeneratedKernelsTest {
         assertTrue(NativeOps.supports(ContractionOp.DOT, DType.BF16));
         assertTrue(NativeOps.supports(ShapeOp.TRANSPOSE, DType.S8));
         assertFalse(NativeOps.supports(ContractionOp.DOT, DType.S32), "integer dot runs on the cpu engine");
-        assertFalse(NativeOps.supports(SortOp.SORT, DType.F32));
+        assertTrue(NativeOps.supports(SortOp.SORT, DType.F32), "lines up to 4096 sort on the GPU");
         assertTrue(NativeOps.supports(ReduceOp.ARGMAX, DType.BF16));
         assertTrue(NativeOps.supports(dev.jburn.op.CumulativeOp.CUMULATIVE_SUM, DType.S8));
         assertFalse(NativeOps.supports(dev.jburn.op.CumulativeOp.CUMULATIVE_SUM, DType.F16), "f16 scans keep an f32 accumulator on the cpu engine");

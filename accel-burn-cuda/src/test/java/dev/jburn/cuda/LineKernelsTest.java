@@ -21,6 +21,9 @@ class LineKernelsTest {
         assertTrue(s.contains("n - 1 - step") && s.contains("(u64)a + (u64)v") && s.contains("(signed char)a"), s);
         assertTrue(LineKernels.scan(CumulativeOp.CUMULATIVE_MAX, DType.F32, false).contains("signbit"));
         assertTrue(LineKernels.iota(DType.F64).contains("double* __restrict__ out"));
+        String sort = RankSort.source(DType.F32, true, null);
+        assertTrue(sort.contains("~jb_fkey") && sort.contains("j < p") && sort.contains("out[start + rank * inner] = in["), sort);
+        assertTrue(RankSort.source(DType.U64, false, DType.S32).contains("0x8000000000000000ull"));
         assertEquals(1, LineKernels.blocks(0));
         assertEquals(4, LineKernels.blocks(1000));
     }
