@@ -26,11 +26,10 @@ grep -E "emitter compile check|FAIL|Exception" "$OUT/cuda-compile.log" | head -4
 echo "== tests (conformance kit + native checks)"
 timeout "${TEST_TIMEOUT:-420}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -jar .gpu/lib/junit-platform-console-standalone-1.11.4.jar execute \
     -cp "$cp" --select-class dev.jburn.cuda.CudaNativeTest --select-class dev.jburn.cuda.CudaConformanceTest \
-    --details=summary --details-theme=ascii --disable-banner > "$OUT/cuda-tests.log" 2>&1
+    --details=tree --details-theme=unicode --disable-banner > "$OUT/cuda-tests.log" 2>&1
 echo "tests exit code $?"
 grep -E "tests (successful|failed|aborted|skipped)|containers (failed|aborted)" "$OUT/cuda-tests.log"
-grep -E "^\s+(JUnit Jupiter|├|└|\|).*(✘|\[X\])" "$OUT/cuda-tests.log" | head -40
-grep -B2 -A12 "MethodSource" "$OUT/cuda-tests.log" | grep -E "MethodSource|=>|Exception|expected" | head -60
+grep -A3 "✘" "$OUT/cuda-tests.log" | cut -c1-400 | head -120
 
 echo "== bench (jburn)"
 timeout "${BENCH_TIMEOUT:-300}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -cp "$cp" dev.jburn.cuda.CudaBench "${1:-full}" > "$OUT/cuda-bench.log" 2>&1

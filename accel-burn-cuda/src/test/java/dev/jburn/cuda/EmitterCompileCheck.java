@@ -35,6 +35,10 @@ public final class EmitterCompileCheck {
     private EmitterCompileCheck() {}
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 2 && args[0].equals("dump")) {
+            dump(Path.of(args[1]));
+            return;
+        }
         CudaLibraries libs = CudaAvailability.libraries();
         CudaDriver d = libs.driver();
         int dev = d.device(CudaConfig.fromSystemProperties().device());
@@ -43,6 +47,42 @@ public final class EmitterCompileCheck {
         String version = libs.nvrtc().version(), arch = "sm_" + major + minor;
         Path dir = CudaConfig.fromSystemProperties().cacheDir();
 
+        Map<String, Supplier<KernelSource>> kernels = allKernels();
+        Map<String, String> failures = new ConcurrentSkipListMap<>();
+        AtomicInteger compiled = new AtomicInteger(), skipped = new AtomicInteger();
+        long t0 = System.nanoTime();
+        List<Map.Entry<String, Supplier<KernelSource>>> work = new ArrayList<>(kernels.entrySet());
+        work.parallelStream().forEach(e -> {
+            KernelSource src;
+            try {
+                src = e.getValue().get();
+            } catch (RuntimeException ex) {
+                failures.put(e.getKey(), "emitter threw " + ex);
+                return;
+            }
+            if (src == null) {
+                skipped.incrementAndGet();
+                return;
+            }
+            try {
+                byte[] cubin = libs.nvrtc().compileToCubin(src.code(), src.entry() + ".cu", options, "check");
+                compiled.incrementAndGet();
+                if (dir != null) {
+                    Files.createDirectories(dir);
+                    Files.write(dir.resolve(NvrtcOptions.cacheKey(src.code(), options, version, arch) + ".cubin"), cubin);
+                }
+            } catch (Exception ex) {
+                String msg = ex.getMessage() == null ? ex.toString() : ex.getMessage();
+                failures.put(e.getKey(), msg.lines().limit(6).reduce((a, b) -> a + "\n      " + b).orElse(msg));
+            }
+        });
+        System.out.printf("emitter compile check: %d kernels compiled, %d not emitted (unsupported), %d failed, %.1f s%n",
+                compiled.get(), skipped.get(), failures.size(), (System.nanoTime() - t0) * 1e-9);
+        failures.forEach((k, v) -> System.out.println("  FAIL " + k + ": " + v));
+    }
+
+    /** Every kernel source the engine can generate (for one representative shape per eager family), by name. */
+    static Map<String, Supplier<KernelSource>> allKernels() {
         Map<String, Supplier<KernelSource>> kernels = new java.util.LinkedHashMap<>();
         Shape flat = Shape.of(1024), scalar = Shape.of();
         for (DType t : DType.values()) {
@@ -86,37 +126,29 @@ public final class EmitterCompileCheck {
                 kernels.put("iota:" + t.shortName(), () -> new KernelSource(LineKernels.IOTA_ENTRY, LineKernels.iota(t), List.of(), t));
             }
         }
-        Map<String, String> failures = new ConcurrentSkipListMap<>();
-        AtomicInteger compiled = new AtomicInteger(), skipped = new AtomicInteger();
-        long t0 = System.nanoTime();
-        List<Map.Entry<String, Supplier<KernelSource>>> work = new ArrayList<>(kernels.entrySet());
-        work.parallelStream().forEach(e -> {
+        return kernels;
+    }
+
+    /** {@code dump DIR}: writes each source to {@code DIR/NNNN.cu} plus an index, for compiling with nvcc where there is no GPU. */
+    static void dump(Path dir) throws java.io.IOException {
+        Files.createDirectories(dir);
+        StringBuilder index = new StringBuilder();
+        int i = 0;
+        for (Map.Entry<String, Supplier<KernelSource>> e : allKernels().entrySet()) {
             KernelSource src;
             try {
                 src = e.getValue().get();
             } catch (RuntimeException ex) {
-                failures.put(e.getKey(), "emitter threw " + ex);
-                return;
+                index.append("EMITTER-THREW\t").append(e.getKey()).append('\t').append(ex).append('\n');
+                continue;
             }
-            if (src == null) {
-                skipped.incrementAndGet();
-                return;
-            }
-            try {
-                byte[] cubin = libs.nvrtc().compileToCubin(src.code(), src.entry() + ".cu", options, "check");
-                compiled.incrementAndGet();
-                if (dir != null) {
-                    Files.createDirectories(dir);
-                    Files.write(dir.resolve(NvrtcOptions.cacheKey(src.code(), options, version, arch) + ".cubin"), cubin);
-                }
-            } catch (Exception ex) {
-                String msg = ex.getMessage() == null ? ex.toString() : ex.getMessage();
-                failures.put(e.getKey(), msg.lines().limit(6).reduce((a, b) -> a + "\n      " + b).orElse(msg));
-            }
-        });
-        System.out.printf("emitter compile check: %d kernels compiled, %d not emitted (unsupported), %d failed, %.1f s%n",
-                compiled.get(), skipped.get(), failures.size(), (System.nanoTime() - t0) * 1e-9);
-        failures.forEach((k, v) -> System.out.println("  FAIL " + k + ": " + v));
+            if (src == null) continue;
+            String name = String.format("%04d", i++);
+            Files.writeString(dir.resolve(name + ".cu"), src.code());
+            index.append(name).append('\t').append(src.entry()).append('\t').append(e.getKey()).append('\n');
+        }
+        Files.writeString(dir.resolve("index.tsv"), index.toString());
+        System.out.println(i + " kernel sources written to " + dir);
     }
 
     private static KernelSource elementwise(ElementwiseKernel k) {
