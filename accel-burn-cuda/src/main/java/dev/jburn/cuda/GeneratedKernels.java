@@ -45,7 +45,7 @@ final class GeneratedKernels {
     private static final Optional<Launchable> NONE = Optional.empty();
 
     /** An emitted kernel and how to size its grid. */
-    private record Launchable(KernelSource source, boolean reduction, long outputs, DType outType) {}
+    record Launchable(KernelSource source, boolean reduction, long outputs, DType outType) {}
 
     private final CudaBackend backend;
     private final Map<String, Optional<KernelSource>> eager = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
@@ -214,7 +214,7 @@ final class GeneratedKernels {
                 : launch(k.source(), inputs, k.outputs(), k.outType(), "fused"));
     }
 
-    private static Optional<Launchable> prepare(Graph body) {
+    static Optional<Launchable> prepare(Graph body) {
         try {
             Optional<ElementwiseKernel> ek = ElementwiseKernel.fused(body);
             if (ek.isPresent()) {

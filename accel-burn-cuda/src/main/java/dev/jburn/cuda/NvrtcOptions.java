@@ -15,11 +15,13 @@ final class NvrtcOptions {
 
     /**
      * Options compiling straight to a CUBIN for compute capability {@code major.minor}
-     * ({@code --gpu-architecture=sm_90}); C++17; no fast-math (the kit compares with IEEE results).
+     * ({@code --gpu-architecture=sm_90}); C++17; no fast-math and no contraction of {@code a*b+c}
+     * into one rounding ({@code --fmad=false}): a fused kernel must give exactly what the same ops
+     * give one by one, and element-wise kernels are bound by memory, not arithmetic.
      */
     static List<String> forDevice(int major, int minor) {
         if (major < 1 || minor < 0 || minor > 9) throw new IllegalArgumentException("compute capability " + major + "." + minor);
-        return List.of("--gpu-architecture=sm_" + major + minor, "--std=c++17", "--device-as-default-execution-space");
+        return List.of("--gpu-architecture=sm_" + major + minor, "--std=c++17", "--fmad=false", "--device-as-default-execution-space");
     }
 
     /**

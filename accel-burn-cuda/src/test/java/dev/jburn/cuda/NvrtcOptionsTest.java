@@ -17,6 +17,7 @@ class NvrtcOptionsTest {
         assertTrue(NvrtcOptions.forDevice(8, 6).contains("--gpu-architecture=sm_86"));
         assertTrue(NvrtcOptions.forDevice(12, 0).contains("--gpu-architecture=sm_120"));
         assertTrue(h200.stream().noneMatch(o -> o.contains("fast-math") || o.contains("compute_")), "no PTX target, no fast math");
+        assertTrue(h200.contains("--fmad=false"), "fused kernels must round like the ops one by one");
         assertThrows(IllegalArgumentException.class, () -> NvrtcOptions.forDevice(0, 0));
     }
 
