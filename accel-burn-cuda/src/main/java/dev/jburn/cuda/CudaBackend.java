@@ -142,6 +142,9 @@ final class CudaBackend extends HostFallbackBackend {
         launches.incrementAndGet();
     }
 
+    /** Copies the view {@code v} of {@code x} into a new buffer (for {@link CudaGemm}'s im2col). */
+    Buffer gatherView(Operand x, StridedView v, String op) { return stridedCopy(x, v, op); }
+
     /** Copies the view {@code v} of {@code x} into a new buffer. */
     private Buffer stridedCopy(Operand x, StridedView v, String op) {
         int es = x.dtype().byteSize();
@@ -414,6 +417,17 @@ final class CudaBackend extends HostFallbackBackend {
         if (!CudaGemm.fits(plan)) return super.dot(a, contractA, batchA, b, contractB, batchB, out);
         try (var e = device.enter()) {
             return new CudaGemm(this, cublas, cublasHandle).run(plan, a, b, p);
+        }
+    }
+
+    /** Convolutions of float types with batch groups of 1, no cropping and up to two spatial axes run as im2col + cuBLAS. */
+    @Override
+    public Buffer conv(Operand input, Operand kernel, dev.jburn.spi.ConvSpec spec, DType out) {
+        GemmArgs.Precision p = CudaGemm.precision(out);
+        ConvPlan plan = p == null || input.dtype() != out || kernel.dtype() != out ? null : ConvPlan.of(input.shape(), kernel.shape(), spec);
+        if (plan == null || !CudaGemm.fits(plan)) return super.conv(input, kernel, spec, out);
+        try (var e = device.enter()) {
+            return new CudaGemm(this, cublas, cublasHandle).conv(plan, input, kernel, p);
         }
     }
 

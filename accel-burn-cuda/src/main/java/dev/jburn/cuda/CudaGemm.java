@@ -42,6 +42,45 @@ final class CudaGemm {
         }
     }
 
+    /**
+     * Convolution as im2col + one batched GEMM ({@link ConvPlan}): pad, gather the windows, multiply
+     * per feature group by the kernel (read transposed in place), transpose into {@code [N, O, o...]}.
+     */
+    Buffer conv(ConvPlan plan, Operand input, Operand kernel, GemmArgs.Precision p) {
+        DType t = input.dtype();
+        int es = t.byteSize();
+        boolean padding = false;
+        for (int i = 0; i < plan.padLo().length; i++) padding |= plan.padLo()[i] != 0 || plan.padHi()[i] != 0 || plan.interior()[i] != 0;
+        Buffer zero = null, padded = null, cols = null, res = null;
+        try {
+            Operand x = input;
+            if (padding) {
+                zero = backend.allocate(es);
+                padded = backend.pad(input, new Operand(zero, t, dev.jburn.Shape.of()), plan.padLo(), plan.padHi(), plan.interior());
+                x = new Operand(padded, t, plan.padded());
+            }
+            cols = backend.gatherView(x, plan.cols(), "conv");
+            GemmArgs g = GemmArgs.rowMajor(plan.groups(), plan.m(), plan.n(), plan.k(), false, true);
+            res = backend.newBuffer(plan.groups() * plan.m() * plan.n() * es, "conv");
+            cublas.gemm(handle, g, p, CudaBackend.ptr(kernel), ((CudaBuffer) cols).pointer(), ((CudaBuffer) res).pointer());
+            backend.countLaunch();
+            return backend.gatherView(new Operand(res, t, dev.jburn.Shape.of(plan.groups() * plan.m() * plan.n())), plan.toOutput(), "conv");
+        } finally {
+            // Stream order makes releasing the temporaries safe before the kernels have run (see CachingAllocator).
+            for (Buffer b : new Buffer[] {zero, padded, cols, res}) if (b != null) b.release();
+        }
+    }
+
+    /** Whether cuBLAS's 32-bit sizes hold the convolution's GEMM. */
+    static boolean fits(ConvPlan p) {
+        try {
+            GemmArgs.rowMajor(p.groups(), p.m(), p.n(), p.k(), false, true);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     Buffer run(DotPlan plan, Operand a, Operand b, GemmArgs.Precision p) {
         long es = a.dtype().byteSize();
         long outBytes = plan.batch() * plan.m() * plan.n() * es;

@@ -77,7 +77,7 @@ final class NativeOps {
             };
             case RandomOp r -> false;
             case WindowOp w -> false;
-            case ConvOp c -> false;
+            case ConvOp c -> CudaGemm.precision(t) != null;
             case LinalgOp l -> false;
         };
     }
