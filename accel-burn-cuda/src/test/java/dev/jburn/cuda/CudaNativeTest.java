@@ -69,6 +69,17 @@ class CudaNativeTest {
     }
 
     @Test
+    void convRunsAsIm2colAndCublas() {
+        try (var scope = Tensor.scope()) {
+            Tensor x = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8, 9}).reshape(1, 1, 3, 3).to(gpu);
+            Tensor k = Tensor.of(new float[] {1, 0, 0, 1}).reshape(1, 1, 2, 2).to(gpu);
+            Map<String, Long> before = gpu.fallbackCounts();
+            assertArrayEquals(new float[] {6, 8, 12, 14}, x.conv(k).toFloatArray());
+            assertNoNewFallbacks(before);
+        }
+    }
+
+    @Test
     void dotInF64F16Bf16AndBatchedRunsOnCublas() {
         try (var scope = Tensor.scope()) {
             Tensor a = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8}).reshape(2, 2, 2).to(gpu);
