@@ -9,6 +9,8 @@ import dev.jburn.op.BinaryOp;
 import dev.jburn.op.CumulativeOp;
 import dev.jburn.op.ReduceOp;
 import dev.jburn.op.UnaryOp;
+import dev.jburn.op.WindowOp;
+import dev.jburn.spi.WindowSpec;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Capabilities;
 import dev.jburn.spi.Operand;
@@ -418,6 +420,34 @@ final class CudaBackend extends HostFallbackBackend {
         try (var e = device.enter()) {
             return new CudaGemm(this, cublas, cublasHandle).run(plan, a, b, p);
         }
+    }
+
+    /** Window sums, products, maxima and minima as identity padding, a strided gather of the windows and a generated reduction ({@link WindowPlan}). */
+    @Override
+    public Buffer windowReduce(WindowOp op, Operand x, WindowSpec spec) {
+        WindowPlan plan = WindowPlan.covers(op, x.dtype()) ? WindowPlan.of(x.shape(), spec) : null;
+        if (plan == null) return super.windowReduce(op, x, spec);
+        DType t = x.dtype();
+        int es = t.byteSize();
+        boolean padding = false;
+        for (int i = 0; i < plan.padLo().length; i++) padding |= plan.padLo()[i] != 0 || plan.padHi()[i] != 0;
+        Buffer identity = null, padded = null, windows = null, result = null;
+        try (var e = device.enter(); Arena a = Arena.ofConfined()) {
+            Operand src = x;
+            if (padding) {
+                MemorySegment bits = a.allocate(8);
+                bits.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0, WindowPlan.identityBits(op, t));
+                identity = upload(bits.asSlice(0, es));
+                padded = pad(x, new Operand(identity, t, Shape.of()), plan.padLo(), plan.padHi(), new int[plan.padLo().length]);
+                src = new Operand(padded, t, plan.padded());
+            }
+            windows = stridedCopy(src, plan.windows(), op.opName());
+            result = generated.reduce(WindowPlan.reduction(op), new Operand(windows, t, Shape.of(plan.windows().dims())), plan.reduceAxes(), t);
+        } finally {
+            // Stream order makes releasing the temporaries safe before the kernels have run (see CachingAllocator).
+            for (Buffer b : new Buffer[] {identity, padded, windows}) if (b != null) b.release();
+        }
+        return result != null ? result : super.windowReduce(op, x, spec);
     }
 
     /** Convolutions of float types with batch groups of 1, no cropping and up to two spatial axes run as im2col + cuBLAS. */

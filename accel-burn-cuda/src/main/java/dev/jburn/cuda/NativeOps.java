@@ -76,7 +76,7 @@ final class NativeOps {
                 case FULL, EYE, LINSPACE -> false;
             };
             case RandomOp r -> false;
-            case WindowOp w -> false;
+            case WindowOp w -> WindowPlan.covers(w, t);
             case ConvOp c -> CudaGemm.precision(t) != null;
             case LinalgOp l -> false;
         };
