@@ -12,7 +12,9 @@ import java.util.List;
  * <p>Singularity is data-dependent, so it is decided here after the factorization, by reading
  * back one PRED flag per matrix: a matrix is singular when its determinant is exactly zero —
  * the 2×2 / 3×3 closed form in F64 (exact for small integers, where LU in floating point would
- * leave a pivot of 1e-16), or an exactly zero pivot of {@code U} for larger matrices.
+ * leave a pivot of 1e-16), or an exactly zero pivot of {@code U} for larger matrices. Inside
+ * {@code Jit.compile} nothing can be read while tracing: a singular input fails when the compiled
+ * function runs, at the triangular solve's zero pivot.
  */
 final class LinAlgSolve {
     private LinAlgSolve() {}
@@ -105,8 +107,13 @@ final class LinAlgSolve {
         }
     }
 
-    /** Throws when any flag of {@code singular} (PRED, one per matrix) is set, naming the first such matrix. */
+    /**
+     * Throws when any flag of {@code singular} (PRED, one per matrix) is set, naming the first such
+     * matrix. Inside {@code Jit.compile} the data is not known while tracing, so there is no check
+     * here: a singular matrix fails when the compiled function runs, at the triangular solve's zero pivot.
+     */
     private static void requireNonSingular(String op, String message, Tensor singular, Shape shape) {
+        if (singular.engine().isTracing()) return;
         try (Tensor any = singular.any()) {
             if (any.item().longValue() == 0) return;
         }

@@ -25,4 +25,25 @@ class HostFallbackBackendTest {
         }
         assertEquals(0, device.live.get(), "device buffers left after the scope closed");
     }
+
+    @Test
+    void primitivesTheDeviceLacksAreDecomposedIntoOnesItMayHaveEagerlyAndWhenCompiled() {
+        Engine e = Engine.create(SimulatedDevice.PROVIDER, EngineConfig.defaults());
+        Tensor x = Tensor.of(new float[] {1, 5, 2, 4, 3, 0}).to(e);
+        assertArrayEquals(new float[] {5, 5, 4, 4, 3}, x.windowMax(new int[] {2}).toFloatArray());
+        assertArrayEquals(new float[] {1, 6, 8, 12, 15, 15}, x.cumulativeSum().toFloatArray());
+        Tensor img = Tensor.iota(dev.jburn.Shape.of(1, 2, 5, 5), dev.jburn.DType.F32).to(e);
+        Tensor kernel = Tensor.iota(dev.jburn.Shape.of(3, 2, 2, 2), dev.jburn.DType.F32).to(e);
+        var opts = dev.jburn.ConvOptions.defaults().withStrides(2, 1).withKernelDilation(1, 2);
+        assertArrayEquals(img.to(Engine.select("cpu")).conv(kernel.to(Engine.select("cpu")), opts).toFloatArray(), img.conv(kernel, opts).toFloatArray());
+        java.util.Set<String> ops = new java.util.TreeSet<>();
+        e.fallbackCounts().keySet().forEach(k -> ops.add(k.substring(0, k.indexOf(':'))));
+        assertTrue(!ops.contains("windowMax") && !ops.contains("cumulativeSum") && !ops.contains("conv")
+                && ops.contains("slice") && ops.contains("pad") && ops.contains("dot"), ops.toString());
+        // while tracing, the tracing engine answers with the target's capabilities: the graph holds the decomposition
+        var f = dev.jburn.graph.Jit.compile(t -> t.windowMax(new int[] {2}));
+        assertArrayEquals(new float[] {5, 5, 4, 4, 3}, f.apply(x).toFloatArray());
+        String graph = f.graph().toString();
+        assertTrue(!graph.contains("windowMax") && graph.contains("max"), graph);
+    }
 }

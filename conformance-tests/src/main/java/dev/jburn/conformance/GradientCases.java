@@ -131,9 +131,16 @@ public final class GradientCases {
                 Tensor x = g.uniform(-1, 1, 4, 5);
                 yield switch (w) {
                     case WINDOW_SUM -> unaryFn("windowSum", t -> t.windowSum(new int[] {2, 3}, opts.withDilations(1, 2)), x);
-                    case WINDOW_MAX -> unaryFn("windowMax", t -> t.windowMax(new int[] {2, 2}, opts), x);
-                    case WINDOW_MIN -> unaryFn("windowMin", t -> t.windowMin(new int[] {3, 2}, opts), x);
-                    case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> null;
+                    case WINDOW_MAX -> seed % 2 == 0 ? unaryFn("windowMax", t -> t.windowMax(new int[] {2, 2}, opts), x)
+                            : unaryFn("windowMax dilated", t -> t.windowMax(new int[] {2, 2}, opts.withDilations(2, 1)), x);
+                    case WINDOW_MIN -> seed % 2 == 0 ? unaryFn("windowMin", t -> t.windowMin(new int[] {3, 2}, opts), x)
+                            : unaryFn("windowMin dilated", t -> t.windowMin(new int[] {2, 2}, opts.withDilations(1, 2)), x);
+                    case WINDOW_PRODUCT -> unaryFn("windowProduct", t -> t.windowProduct(new int[] {2, 3}, opts.withDilations(1, 2)),
+                            g.uniform(0.5, 1.5, 4, 5).multiply(g.uniform(-1, 1, 4, 5).greater(-0.7).select(1.0, 0.0)));
+                    case WINDOW_SCATTER_MAX -> new GradientCase("windowScatterMax", xs -> xs.get(0).windowScatterMax(xs.get(1), 0.5,
+                            new int[] {2, 2}, WindowOptions.defaults().withStrides(2, 2)), List.of(g.uniform(-1, 1, 4, 6), g.uniform(-1, 1, 2, 3)));
+                    case WINDOW_SCATTER_MIN -> new GradientCase("windowScatterMin", xs -> xs.get(0).windowScatterMin(xs.get(1), 0.0,
+                            new int[] {3, 2}, WindowOptions.defaults().withStrides(1, 2)), List.of(g.uniform(-1, 1, 4, 6), g.uniform(-1, 1, 2, 3)));
                 };
             }
             case ConvOp c -> switch (c) {
@@ -152,7 +159,27 @@ public final class GradientCases {
                 }
                 case TRIANGULAR_SOLVE -> new GradientCase("triangularSolve", xs -> LinAlg.triangularSolve(xs.get(0), xs.get(1), seed % 2 == 0, true, seed == 1),
                         List.of(g.uniform(-1, 1, 3, 3).add(Tensor.eye(3, dev.jburn.DType.F64).to(e).multiply(4.0)), g.uniform(-1, 1, 3, 2)));
-                case LU, QR, EIGH, SVD, SOLVE, INVERT, DETERMINANT -> null;
+                // Diagonally dominant / well-separated inputs keep pivots and eigenvalue order fixed near the point.
+                case LU -> unaryFn("lu", t -> {
+                    LinAlg.LU f = LinAlg.lu(t);
+                    return Tensor.concatenate(0, f.l().reshape(-1), f.u().reshape(-1));
+                }, g.uniform(-1, 1, 3, 3).add(Tensor.eye(3, dev.jburn.DType.F64).to(e).multiply(4.0)));
+                case QR -> unaryFn("qr", t -> {
+                    LinAlg.QR f = LinAlg.qr(t);
+                    return Tensor.concatenate(0, f.q().reshape(-1), f.r().reshape(-1));
+                }, g.uniform(-1, 1, 4, 3));
+                case EIGH -> unaryFn("eigh", t -> {
+                    LinAlg.Eigh f = LinAlg.eigh(t.add(t.transpose()).multiply(0.5));
+                    Tensor v = f.eigenvectors();
+                    return Tensor.concatenate(0, f.eigenvalues(), v.multiply(v).reshape(-1)); // v∘v: blind to each vector's sign
+                }, g.uniform(-0.5, 0.5, 3, 3).add(Tensor.of(new double[][] {{0, 0, 0}, {0, 3, 0}, {0, 0, 6}}).to(e)));
+                case SOLVE -> new GradientCase("solve", xs -> LinAlg.solve(xs.get(0), xs.get(1)),
+                        List.of(g.uniform(-1, 1, 4, 4).add(Tensor.eye(4, dev.jburn.DType.F64).to(e).multiply(4.0)), g.uniform(-1, 1, 4, 2)));
+                case INVERT -> unaryFn("invert", LinAlg::invert,
+                        g.uniform(-1, 1, 4, 4).add(Tensor.eye(4, dev.jburn.DType.F64).to(e).multiply(4.0)));
+                case DETERMINANT -> unaryFn("determinant", LinAlg::determinant,
+                        g.uniform(-1, 1, 4, 4).add(Tensor.eye(4, dev.jburn.DType.F64).to(e).multiply(2.0)));
+                case SVD -> null;
             };
         };
     }

@@ -54,13 +54,13 @@ final class BackwardRules {
             case Prim.Dot d -> StructuralRules.dot(d, x, in.get(1), g0);
             case Prim.Conv c -> x.dtype().isFloat() ? ConvRules.conv(c, x, in.get(1), g0) : none(2);
             case Prim.WindowReduce w -> one(WindowRules.windowReduce(w, x, g0));
-            case Prim.WindowScatter w -> throw notYet(prim);
+            case Prim.WindowScatter w -> WindowRules.windowScatter(w, x, in.get(1), in.get(2), g0);
             case Prim.Cholesky c -> one(LinalgRules.cholesky(x, out.getFirst(), g0));
             case Prim.TriangularSolve t -> LinalgRules.triangularSolve(t, x, in.get(1), out.getFirst(), g0);
-            case Prim.Lu l -> throw notYet(prim);
-            case Prim.Qr q -> throw notYet(prim);
-            case Prim.Eigh e -> throw notYet(prim);
-            case Prim.Svd s -> throw notYet(prim);
+            case Prim.Lu l -> LinalgRules.lu(x, out.get(0), out.get(1), out.get(2), g.get(1), g.get(2));
+            case Prim.Qr q -> LinalgRules.qr(q, x, out.get(0), out.get(1), g.get(0), g.get(1));
+            case Prim.Eigh e -> LinalgRules.eigh(x, out.get(0), out.get(1), g.get(0), g.get(1));
+            case Prim.Svd s -> LinalgRules.svd(s, x, out.get(0), out.get(1), out.get(2), g.get(0), g.get(1), g.get(2));
             case Prim.Reshape r -> one(g0.reshape(x.shape()));
             case Prim.Bitcast b -> none(1); // reinterpreted bits carry no derivative
             case Prim.GradientMark m -> m.rule() == null ? none(in.size()) : custom((CustomRule) m.rule(), in, out.getFirst(), g0);
@@ -88,16 +88,15 @@ final class BackwardRules {
             case Prim.Select _, Prim.Cast _, Prim.Reduce _, Prim.Transpose _, Prim.Broadcast _, Prim.Slice _,
                  Prim.PutSlice _, Prim.Pad _, Prim.Reverse _, Prim.Concatenate _, Prim.Gather _,
                  Prim.IndexedUpdate _, Prim.Sort _, Prim.Dot _, Prim.Reshape _, Prim.GradientMark _, Prim.Cond _,
-                 Prim.Cholesky _, Prim.TriangularSolve _ -> Differentiability.DIFFERENTIABLE;
+                 Prim.Cholesky _, Prim.TriangularSolve _, Prim.Lu _, Prim.Qr _, Prim.Eigh _ -> Differentiability.DIFFERENTIABLE;
             case Prim.WindowReduce w -> switch (w.op()) {
-                case WINDOW_SUM, WINDOW_MAX, WINDOW_MIN -> Differentiability.DIFFERENTIABLE;
-                case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> Differentiability.NOT_BUILT;
+                case WINDOW_SUM, WINDOW_MAX, WINDOW_MIN, WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> Differentiability.DIFFERENTIABLE;
             };
             case Prim.ArgReduce _, Prim.Argsort _, Prim.Bitcast _ -> Differentiability.NOT_DIFFERENTIABLE;
             case Prim.Conv c -> c.spec().batchGroups() == 1
                     ? Differentiability.DIFFERENTIABLE : Differentiability.NOT_BUILT;
-            case Prim.WindowScatter _,
-                 Prim.Lu _, Prim.Qr _, Prim.Eigh _, Prim.Svd _, Prim.WhileLoop _, Prim.Fused _ -> Differentiability.NOT_BUILT;
+            case Prim.WindowScatter _ -> Differentiability.DIFFERENTIABLE;
+            case Prim.Svd _, Prim.WhileLoop _, Prim.Fused _ -> Differentiability.NOT_BUILT;
         };
     }
 

@@ -59,16 +59,15 @@ final class CatalogDifferentiability {
                 case THREEFRY_BITS, SPLIT, FOLD_IN, UNIFORM, NORMAL, RANDINT -> NOT_DIFFERENTIABLE;
             };
             case WindowOp w -> switch (w) {
-                case WINDOW_SUM, WINDOW_MAX, WINDOW_MIN -> DIFFERENTIABLE;
-                case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> NOT_BUILT;
+                case WINDOW_SUM, WINDOW_MAX, WINDOW_MIN, WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> DIFFERENTIABLE;
             };
             case ConvOp c -> switch (c) {
                 case CONV, CONV_TRANSPOSE -> DIFFERENTIABLE; // batch-grouped convs throw "not differentiable yet"
             };
             case LinalgOp l -> switch (l) {
                 // vector norms, and matrix norms other than the spectral/nuclear ones (which use svd), differentiate through their decomposition
-                case NORM, CHOLESKY, TRIANGULAR_SOLVE -> DIFFERENTIABLE;
-                case LU, QR, EIGH, SVD, SOLVE, INVERT, DETERMINANT -> NOT_BUILT; // lu, qr, eigh, svd have no rule yet
+                case NORM, CHOLESKY, TRIANGULAR_SOLVE, LU, QR, EIGH, SOLVE, INVERT, DETERMINANT -> DIFFERENTIABLE;
+                case SVD -> NOT_BUILT; // only the singular values have a rule; the singular vectors have none yet
             };
         };
     }

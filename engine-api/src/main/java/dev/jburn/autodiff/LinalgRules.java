@@ -9,7 +9,11 @@ import dev.jburn.graph.Prim;
 import java.util.Arrays;
 import java.util.List;
 
-/** Backward rules of {@code cholesky} and {@code triangularSolve} (batched over leading axes). */
+/**
+ * Backward rules of {@code cholesky}, {@code triangularSolve}, {@code lu} and reduced {@code qr} of
+ * square or tall matrices, {@code eigh}, and {@code svd}'s singular values (batched over leading
+ * axes). Through {@code lu}, {@code solve}, {@code invert} and {@code determinant} differentiate too.
+ */
 final class LinalgRules {
     private LinalgRules() {}
 
@@ -39,6 +43,120 @@ final class LinalgRules {
         Tensor y = LinAlg.triangularSolve(l, p, true, true, true);
         Tensor s = LinAlg.triangularSolve(l, y, true, false, false);
         return phi(s.add(mT(s)));
+    }
+
+    /**
+     * {@code a = p·l·u} with unit-lower {@code l} (square {@code a}): {@code ā = p·l⁻ᵀ·(tril₋₁(lᵀ·l̄) + triu(ū·uᵀ))·u⁻ᵀ},
+     * the transpose of JAX's {@code lu} JVP. {@code p} is piecewise constant.
+     */
+    static List<Tensor> lu(Tensor a, Tensor p, Tensor l, Tensor u, Tensor gl, Tensor gu) {
+        if (!a.dtype().isFloat() || (gl == null && gu == null)) return BackwardRules.none(1);
+        if (a.shape().dim(-1) != a.shape().dim(-2)) {
+            throw new dev.jburn.JBurnException("lu", "gradients through lu are built for square matrices, got " + a.shape());
+        }
+        Tensor inner = null;
+        if (gl != null) inner = strictLower(matmul(mT(l), gl));
+        if (gu != null) {
+            Tensor up = triangle(matmul(gu, mT(u)), false);
+            inner = inner == null ? up : inner.add(up);
+        }
+        Tensor left = LinAlg.triangularSolve(l, inner, true, true, true);
+        Tensor right = LinAlg.triangularSolve(u, left, false, false, true);
+        return List.of(matmul(p, right));
+    }
+
+    /**
+     * Reduced {@code a = q·r} of an {@code m×n} matrix with {@code m >= n} (Walter and Lehmann 2018):
+     * {@code M = r·r̄ᵀ - q̄ᵀ·q}, {@code ā = (q̄ + q·copyltu(M))·r⁻ᵀ}, where {@code copyltu} mirrors
+     * the lower triangle into the upper one.
+     */
+    static List<Tensor> qr(Prim.Qr prim, Tensor a, Tensor q, Tensor r, Tensor gq, Tensor gr) {
+        if (!a.dtype().isFloat() || (gq == null && gr == null)) return BackwardRules.none(1);
+        int m = a.shape().dim(-2), n = a.shape().dim(-1);
+        if (m < n || (prim.complete() && m != n)) {
+            throw new dev.jburn.JBurnException("qr", "gradients through qr are built for the reduced factorization of square or tall "
+                    + "matrices (m >= n), got " + a.shape() + (prim.complete() ? " with complete: true" : ""));
+        }
+        Tensor mm = null;
+        if (gr != null) mm = matmul(r, mT(gr));
+        if (gq != null) {
+            Tensor t = matmul(mT(gq), q);
+            mm = mm == null ? t.negate() : mm.subtract(t);
+        }
+        Tensor lower = triangle(mm, true);
+        Tensor copyltu = lower.add(mT(strictLower(mm)));
+        Tensor b = matmul(q, copyltu);
+        if (gq != null) b = b.add(gq);
+        return List.of(LinAlg.triangularSolve(r, b, false, false, true));
+    }
+
+    /**
+     * Symmetric {@code a = v·diag(w)·vᵀ}: {@code ā = v·(diag(w̄) + F∘(vᵀ·v̄))·vᵀ} with
+     * {@code F[i][j] = 1/(w[j] - w[i])} off the diagonal (0 on it), symmetrized, since eigh reads a
+     * symmetric matrix. Repeated eigenvalues make {@code F} infinite, as in every framework.
+     */
+    static List<Tensor> eigh(Tensor a, Tensor w, Tensor v, Tensor gw, Tensor gv) {
+        if (!a.dtype().isFloat() || (gw == null && gv == null)) return BackwardRules.none(1);
+        int n = a.shape().dim(-1);
+        Tensor inner = null;
+        if (gv != null) {
+            Tensor diff = w.newAxis(w.rank() - 1).subtract(w.newAxis(w.rank())); // [i][j] = w[j] - w[i]
+            Tensor off = offDiagonal(diff, n);
+            Tensor safe = off.select(diff, 1.0); // the diagonal's 0 would divide by zero before select drops it
+            Tensor f = off.select(onesLike(safe).divide(safe), 0.0);
+            inner = f.multiply(matmul(mT(v), gv));
+        }
+        if (gw != null) {
+            Tensor d = diagEmbed(gw, n);
+            inner = inner == null ? d : inner.add(d);
+        }
+        Tensor g = matmul(matmul(v, inner), mT(v));
+        return List.of(g.add(mT(g)).multiply(0.5));
+    }
+
+    /**
+     * {@code svd}'s singular values: {@code ā = u·diag(s̄)·vᵀ} (reduced factors). Cotangents of
+     * {@code u} or {@code vᵀ} need the full rule, which is not built: they fail with a clear error.
+     */
+    static List<Tensor> svd(Prim.Svd prim, Tensor a, Tensor u, Tensor s, Tensor vt, Tensor gu, Tensor gs, Tensor gvt) {
+        if (!a.dtype().isFloat() || (gu == null && gs == null && gvt == null)) return BackwardRules.none(1);
+        if (gu != null || gvt != null) {
+            throw new dev.jburn.JBurnException("svd", "gradients through svd's singular vectors are not built yet; "
+                    + "gradients of the singular values (norms, condition numbers) are");
+        }
+        int k = s.shape().dim(-1);
+        Tensor uk = u.shape().dim(-1) == k ? u : sliceLast(u, k, true);
+        Tensor vtk = vt.shape().dim(-2) == k ? vt : sliceLast(vt, k, false);
+        return List.of(matmul(uk.multiply(gs.newAxis(gs.rank() - 1)), vtk));
+    }
+
+    /** The first {@code k} columns ({@code columns}) or rows of the last two axes. */
+    private static Tensor sliceLast(Tensor m, int k, boolean columns) {
+        int r = m.rank();
+        int[] starts = new int[r];
+        int[] lengths = m.shape().dims().clone();
+        lengths[columns ? r - 1 : r - 2] = k;
+        return m.slice(starts, lengths);
+    }
+
+    /** {@code v} on the diagonal of an {@code n×n} matrix (batched). */
+    private static Tensor diagEmbed(Tensor v, int n) {
+        Tensor eye = iota(v, n, 0).equal(iota(v, n, 1)).asType(v.dtype());
+        return v.newAxis(v.rank() - 1).multiply(eye);
+    }
+
+    /** A tensor of ones like {@code m}, built on its engine. */
+    private static Tensor onesLike(Tensor m) {
+        return m.multiply(0.0).add(1.0);
+    }
+
+    private static Tensor offDiagonal(Tensor like, int n) {
+        return iota(like, n, 0).notEqual(iota(like, n, 1));
+    }
+
+    private static Tensor strictLower(Tensor m) {
+        int n = m.shape().dim(-1);
+        return iota(m, n, 0).greater(iota(m, n, 1)).select(m, 0.0);
     }
 
     /** Lower triangle with the diagonal halved. */

@@ -15,17 +15,54 @@ final class WindowRules {
         WindowSpec s = w.spec();
         boolean dilated = java.util.Arrays.stream(s.dilations()).anyMatch(d -> d != 1);
         if (dilated && (w.op() == dev.jburn.op.WindowOp.WINDOW_MAX || w.op() == dev.jburn.op.WindowOp.WINDOW_MIN)) {
-            // the backward pass scatters to each window's max/min, and window scatters take no dilation
-            throw new dev.jburn.JBurnException("grad", "the gradient of " + w.name() + " with window dilations "
-                    + java.util.Arrays.toString(s.dilations()) + " is not differentiable yet");
+            // window scatters take no dilation, so the selected elements are addressed one by one
+            WindowPatches p = new WindowPatches(x.shape(), s);
+            Tensor picked = p.selected(x, w.op() == dev.jburn.op.WindowOp.WINDOW_MAX);
+            return p.scatterAdd(picked.multiply(g.newAxis(g.rank())));
         }
         return switch (w.op()) {
             // each window's max/min element takes the window's cotangent (ties: the last in window order, as the kernel picks)
             case WINDOW_MAX -> x.windowScatterMax(g, 0.0, s.dims(), options(s));
             case WINDOW_MIN -> x.windowScatterMin(g, 0.0, s.dims(), options(s));
             case WINDOW_SUM -> sumTranspose(s, x, g);
-            case WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> throw BackwardRules.notYet(w);
+            case WINDOW_PRODUCT -> productTranspose(s, x, g);
+            case WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> throw new IllegalStateException(w.name() + " is a window scatter");
         };
+    }
+
+    /**
+     * Each element's cotangent is, per window holding it, the window's cotangent times the product
+     * of the window's other elements — formed from exclusive prefix and suffix products, so zeros
+     * in the window need no division.
+     */
+    private static Tensor productTranspose(WindowSpec s, Tensor x, Tensor g) {
+        WindowPatches p = new WindowPatches(x.shape(), s);
+        Tensor patches = p.read(x, 1.0);
+        int axis = patches.rank() - 1;
+        Tensor before = patches.cumulativeProduct(axis).pad(1.0, shiftConfig(patches.rank(), 1));
+        Tensor after = patches.cumulativeProduct(axis, true).pad(1.0, shiftConfig(patches.rank(), -1));
+        return p.scatterAdd(before.multiply(after).multiply(g.newAxis(g.rank())));
+    }
+
+    /** Pad configuration moving the last axis by {@code by} (1: right, -1: left), filling with the pad value. */
+    private static int[][] shiftConfig(int rank, int by) {
+        int[][] c = new int[rank][];
+        for (int i = 0; i < rank; i++) c[i] = new int[] {0, 0, 0};
+        c[rank - 1] = by > 0 ? new int[] {1, -1, 0} : new int[] {-1, 1, 0};
+        return c;
+    }
+
+    /**
+     * {@code windowScatterMax/Min(x, source, init)}: {@code source}'s cotangent is the output's
+     * cotangent at each window's selected element; {@code init}'s is the sum of the output's
+     * cotangent; {@code x} only selects positions, so its cotangent is zero.
+     */
+    static java.util.List<Tensor> windowScatter(Prim.WindowScatter w, Tensor x, Tensor source, Tensor init, Tensor g) {
+        if (!source.dtype().isFloat()) return BackwardRules.none(3);
+        WindowPatches p = new WindowPatches(x.shape(), w.spec());
+        Tensor picked = p.selected(x, w.op() == dev.jburn.op.WindowOp.WINDOW_SCATTER_MAX);
+        Tensor gs = picked.asType(g.dtype()).multiply(p.read(g, 0.0)).sum(new int[] {picked.rank() - 1});
+        return java.util.Arrays.asList(null, gs, g.sum().asType(init.dtype()));
     }
 
     /**

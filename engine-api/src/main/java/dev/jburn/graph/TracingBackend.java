@@ -135,7 +135,11 @@ public final class TracingBackend implements Backend {
 
     @Override public String name() { return "trace"; }
 
-    @Override public Capabilities capabilities() { return Capabilities.everything(); }
+    /**
+     * The capabilities of the engine the function is compiled for, so the front end records the
+     * same decompositions of missing primitives that it would use eagerly on that engine.
+     */
+    @Override public Capabilities capabilities() { return target == null ? Capabilities.everything() : target.capabilities(); }
 
     @Override
     public Buffer allocate(long byteSize) {

@@ -66,6 +66,18 @@ class AutodiffApiTest {
     }
 
     @Test
+    void singularValuesDifferentiateAndSingularVectorsSayTheyCannotYet() {
+        Tensor x = uniform(11, -1, 1, 4, 3);
+        assertGradMatchesFiniteDifferences("sum of singular values", xs -> dev.jburn.LinAlg.svd(xs.get(0), false).s().sum(), x);
+        assertGradMatchesFiniteDifferences("weighted singular values", xs -> dev.jburn.LinAlg.svd(xs.get(0), true).s()
+                .multiply(Tensor.of(3.0, 2.0, 1.0)).sum(), x);
+        JBurnException e = assertThrows(JBurnException.class,
+                () -> Autodiff.grad(t -> dev.jburn.LinAlg.svd(t).u().sum()).apply(x));
+        assertEquals("svd", e.op());
+        assertTrue(e.reason().contains("singular vectors"), e.reason());
+    }
+
+    @Test
     void vjp() {
         Tensor x = Tensor.of(1.0, 2.0, 3.0);
         Tensor ct = Tensor.of(1.0, 10.0, 100.0);

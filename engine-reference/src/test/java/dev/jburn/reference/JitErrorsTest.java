@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static dev.jburn.reference.JitTestSupport.VERIFY;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -34,9 +35,23 @@ class JitErrorsTest {
         JBurnException key = assertThrows(JBurnException.class,
                 () -> Jit.compile(k -> Random.normal(k, Shape.of(2), DType.F32, 0, 1).values(), VERIFY).apply(Random.key(1)));
         assertTrue(key.reason().contains(READ), "a traced key cannot be read: " + key.reason());
-        JBurnException solve = assertThrows(JBurnException.class,
-                () -> Jit.compile((a, b) -> LinAlg.solve(a, b), VERIFY).apply(Tensor.eye(2, DType.F32), Tensor.of(1f, 2f)));
-        assertTrue(solve.reason().contains(READ), "solve checks singularity on the data: " + solve.reason());
+    }
+
+    @Test
+    void solveInvertAndDeterminantCompileAndSkipTheSingularityCheckThatNeedsData() {
+        Tensor a = Tensor.of(new double[][] {{4, 1, 0, 0}, {1, 3, 1, 0}, {0, 1, 2, 1}, {0, 0, 1, 5}});
+        Tensor b = Tensor.of(1.0, 2.0, 3.0, 4.0);
+        List<Tensor> jit = Jit.compileList(xs -> List.of(LinAlg.solve(xs.get(0), xs.get(1)), LinAlg.invert(xs.get(0)),
+                LinAlg.determinant(xs.get(0))), VERIFY).apply(List.of(a, b));
+        assertArrayEquals(LinAlg.solve(a, b).toDoubleArray(), jit.get(0).toDoubleArray(), 1e-12);
+        assertArrayEquals(LinAlg.invert(a).toDoubleArray(), jit.get(1).toDoubleArray(), 1e-12);
+        assertEquals(LinAlg.determinant(a).item().doubleValue(), jit.get(2).item().doubleValue(), 1e-9);
+        // eagerly a singular matrix fails before solving; compiled, when the triangular solve meets the zero pivot
+        Tensor singular = Tensor.of(new double[][] {{1, 2}, {2, 4}});
+        assertThrows(JBurnException.class, () -> LinAlg.solve(singular, Tensor.of(1.0, 1.0)));
+        JBurnException e = assertThrows(JBurnException.class,
+                () -> Jit.compile((m, v) -> LinAlg.solve(m, v), VERIFY).apply(singular, Tensor.of(1.0, 1.0)));
+        assertTrue(e.reason().contains("singular"), e.reason());
     }
 
     @Test
