@@ -107,11 +107,13 @@ final class LineKernels {
             String acc, combine;
             if (t.isFloat()) {
                 acc = storage(t);
+                // The sign bit through the bit-cast intrinsics (no math header needed under NVRTC).
+                String neg = t == DType.F64 ? "(__double_as_longlong(a) < 0)" : "((int)__float_as_uint(a) < 0)";
                 combine = switch (op) {
                     case CUMULATIVE_SUM -> "a + v";
                     case CUMULATIVE_PRODUCT -> "a * v";
-                    case CUMULATIVE_MAX -> "(a != a) ? a : (v != v) ? v : (a == v ? (signbit(a) ? v : a) : (a > v ? a : v))";
-                    case CUMULATIVE_MIN -> "(a != a) ? a : (v != v) ? v : (a == v ? (signbit(a) ? a : v) : (a < v ? a : v))";
+                    case CUMULATIVE_MAX -> "(a != a) ? a : (v != v) ? v : (a == v ? (" + neg + " ? v : a) : (a > v ? a : v))";
+                    case CUMULATIVE_MIN -> "(a != a) ? a : (v != v) ? v : (a == v ? (" + neg + " ? a : v) : (a < v ? a : v))";
                 };
             } else {
                 boolean unsigned = t.isUnsigned();

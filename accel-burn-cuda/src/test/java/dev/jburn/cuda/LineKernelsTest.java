@@ -19,7 +19,8 @@ class LineKernelsTest {
         assertTrue(LineKernels.argReduce(DType.S32, DType.S32, false, true).contains("c <= 0"));
         String s = LineKernels.scan(CumulativeOp.CUMULATIVE_SUM, DType.S8, true);
         assertTrue(s.contains("n - 1 - step") && s.contains("(u64)a + (u64)v") && s.contains("(signed char)a"), s);
-        assertTrue(LineKernels.scan(CumulativeOp.CUMULATIVE_MAX, DType.F32, false).contains("signbit"));
+        assertTrue(LineKernels.scan(CumulativeOp.CUMULATIVE_MAX, DType.F32, false).contains("__float_as_uint(a)"));
+        assertTrue(LineKernels.scan(CumulativeOp.CUMULATIVE_MIN, DType.F64, false).contains("__double_as_longlong(a)"));
         assertTrue(LineKernels.iota(DType.F64).contains("double* __restrict__ out"));
         String sort = RankSort.source(DType.F32, true, null);
         assertTrue(sort.contains("~jb_fkey") && sort.contains("j < p") && sort.contains("out[start + rank * inner] = in["), sort);
