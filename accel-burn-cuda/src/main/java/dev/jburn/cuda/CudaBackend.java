@@ -297,6 +297,14 @@ final class CudaBackend extends HostFallbackBackend {
 
     @Override
     public Buffer reduce(ReduceOp op, Operand x, int[] axes, DType out) {
+        long reduced = 1;
+        for (int a : axes) reduced *= x.shape().dim(a);
+        if (reduced == 0) {
+            switch (op) {
+                case SUM, PRODUCT, REDUCE_MAX, REDUCE_MIN, ALL, ANY -> { return identities(op, x.shape(), axes, out); }
+                case ARGMAX, ARGMIN, MEAN, LOG_SUM_EXP -> { return super.reduce(op, x, axes, out); }
+            }
+        }
         Buffer r = switch (op) {
             case SUM, PRODUCT, REDUCE_MAX, REDUCE_MIN, ALL, ANY -> generated.reduce(op, x, axes, out);
             case ARGMAX, ARGMIN, MEAN, LOG_SUM_EXP -> null;
@@ -395,6 +403,27 @@ final class CudaBackend extends HostFallbackBackend {
             KernelArgs args = new KernelArgs(a).pointer(out.pointer()).i64(n).i64(stride).i64(dim);
             launch(LineKernels.iota(dtype), LineKernels.IOTA_ENTRY, LineKernels.blocks(n), LineKernels.THREADS, 0, args, "iota");
             return out;
+        }
+    }
+
+    /** An empty reduction: every output is the identity (a scalar upload broadcast by the copy kernel, no kernel over empty axes). */
+    private Buffer identities(ReduceOp op, Shape in, int[] axes, DType out) {
+        long n = 1;
+        for (int d = 0; d < in.rank(); d++) {
+            boolean r = false;
+            for (int a : axes) r |= a == d;
+            if (!r) n *= in.dim(d);
+        }
+        int es = out.byteSize();
+        try (var e = device.enter(); Arena a = Arena.ofConfined()) {
+            MemorySegment bits = a.allocate(8);
+            bits.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0, WindowPlan.identityBits(op, out));
+            Buffer scalar = upload(bits.asSlice(0, es));
+            try {
+                return stridedCopy(new Operand(scalar, out, Shape.of()), new StridedView(0, new long[] {n}, new long[] {0}), op.opName());
+            } finally {
+                scalar.release();
+            }
         }
     }
 

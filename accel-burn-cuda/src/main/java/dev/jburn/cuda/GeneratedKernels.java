@@ -163,6 +163,10 @@ final class GeneratedKernels {
         Shape cs = c.shape();
         int[] caxes = c.axes();
         long outputs = outSize(x.shape(), axes);
+        if (outputs == 0) {
+            // No kernel for empty shapes: their sources would divide by a zero size.
+            try (var e = backend.device().enter()) { return backend.newBuffer(0, op.opName()); }
+        }
         String key = "r:" + op + ":" + x.dtype() + ":" + out + ":" + cs + ":" + java.util.Arrays.toString(caxes);
         Optional<KernelSource> src = eager.computeIfAbsent(key, k -> {
             ReductionKernel rk = ReductionKernel.of(op, x.dtype(), cs, caxes, out);

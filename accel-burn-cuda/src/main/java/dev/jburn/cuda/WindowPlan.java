@@ -41,10 +41,14 @@ record WindowPlan(int[] padLo, int[] padHi, Shape padded, StridedView windows, i
     }
 
     /** The identity of {@code op}'s reduction on {@code t}, as the element's bits (little end first). */
-    static long identityBits(WindowOp op, DType t) {
-        boolean max = op == WindowOp.WINDOW_MAX;
-        return switch (reduction(op)) {
-            case SUM -> 0;
+    static long identityBits(WindowOp op, DType t) { return identityBits(reduction(op), t); }
+
+    /** The identity of a reduction on {@code t} (the result of reducing nothing), as the element's bits. */
+    static long identityBits(ReduceOp op, DType t) {
+        boolean max = op == ReduceOp.REDUCE_MAX;
+        return switch (op) {
+            case SUM, ANY -> 0;
+            case ALL -> 1;
             case PRODUCT -> switch (t) {
                 case F64 -> Double.doubleToRawLongBits(1.0);
                 case F32 -> Float.floatToRawIntBits(1f) & 0xffffffffL;
@@ -60,7 +64,7 @@ record WindowPlan(int[] padLo, int[] padHi, Shape padded, StridedView windows, i
                 case U8, U16, U32, U64, PRED -> max ? 0 : -1L;
                 case S8, S16, S32, S64 -> max ? 1L << (t.bits() - 1) : ~(1L << (t.bits() - 1)) & (t.bits() == 64 ? -1L : (1L << t.bits()) - 1);
             };
-            case ALL, ANY, ARGMAX, ARGMIN, MEAN, LOG_SUM_EXP -> throw new IllegalArgumentException(op.opName());
+            case ARGMAX, ARGMIN, MEAN, LOG_SUM_EXP -> throw new IllegalArgumentException(op.opName() + " has no identity here");
         };
     }
 
