@@ -45,7 +45,7 @@ final class GeneratedKernels {
     private static final Optional<Launchable> NONE = Optional.empty();
 
     /** An emitted kernel and how to size its grid. */
-    record Launchable(KernelSource source, boolean reduction, long outputs, DType outType) {}
+    record Launchable(KernelSource source, boolean reduction, long outputs, DType outType, long inputElements) {}
 
     private final CudaBackend backend;
     private final Map<String, Optional<KernelSource>> eager = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
@@ -213,6 +213,8 @@ final class GeneratedKernels {
         Optional<Launchable> l = fused.computeIfAbsent(f.body(), GeneratedKernels::prepare);
         if (l.isEmpty()) return null;
         Launchable k = l.get();
+        // Empty shapes get no kernel (their sources divide by zero sizes): the interpreter runs the body node by node.
+        if (k.inputElements() == 0 || k.outputs() == 0) return null;
         return List.of(k.reduction()
                 ? launchReduction(k.source(), inputs, k.outputs(), k.outType(), "fused")
                 : launch(k.source(), inputs, k.outputs(), k.outType(), "fused"));
@@ -224,13 +226,13 @@ final class GeneratedKernels {
             if (ek.isPresent()) {
                 if (Emitter.unsupported(ek.get(), Dialect.CUDA, DeviceFeatures.ALL).isPresent()) return NONE;
                 return Optional.of(new Launchable(Emitter.emit(ek.get(), Dialect.CUDA, DeviceFeatures.ALL), false,
-                        ek.get().outShape().size(), ek.get().outType()));
+                        ek.get().outShape().size(), ek.get().outType(), ek.get().outShape().size()));
             }
             Optional<ReductionKernel> rk = ReductionKernel.fused(body);
             if (rk.isPresent()) {
                 if (ReductionEmitter.unsupported(rk.get(), Dialect.CUDA, DeviceFeatures.ALL).isPresent()) return NONE;
                 return Optional.of(new Launchable(ReductionEmitter.emit(rk.get(), Dialect.CUDA, DeviceFeatures.ALL), true,
-                        rk.get().outShape().size(), rk.get().outType()));
+                        rk.get().outShape().size(), rk.get().outType(), rk.get().inShape().size()));
             }
             return NONE;
         } catch (RuntimeException e) {
