@@ -156,9 +156,10 @@ final class GeneratedKernels {
      * {@code Backend.reduce}: the shape is first simplified (size-1 axes dropped, neighbouring axes
      * of the same kind merged), so the kernel (whose source holds the sizes) is shared by more shapes.
      * The simplified shape always starts with a kept axis and holds a reduced one, so the emitted
-     * kernel has the same structure for full, partial and empty reductions.
+     * kernel has the same structure for full and partial reductions (empty ones never get here).
      */
     Buffer reduce(ReduceOp op, Operand x, int[] axes, DType out) {
+        if (x.size() > Integer.MAX_VALUE) return null;
         Canonical c = canonical(x.shape(), axes);
         Shape cs = c.shape();
         int[] caxes = c.axes();
