@@ -83,17 +83,17 @@ final class CudaBackend extends HostFallbackBackend {
 
     /** Bytes of device memory held by live buffers. */
     long liveBytes() {
-        try (var e = device.enter()) { return allocator.liveBytes(); }
+        try (var _ = device.enter()) { return allocator.liveBytes(); }
     }
 
     /** NVRTC compilations so far. */
     long compileCount() {
-        try (var e = device.enter()) { return kernels.compiles(); }
+        try (var _ = device.enter()) { return kernels.compiles(); }
     }
 
     /** Waits for every queued kernel and copy. */
     void synchronize() {
-        try (var e = device.enter()) { device.synchronize("synchronize"); }
+        try (var _ = device.enter()) { device.synchronize("synchronize"); }
     }
 
     // ---- memory -----------------------------------------------------------------------------------
@@ -107,7 +107,7 @@ final class CudaBackend extends HostFallbackBackend {
 
     @Override
     public Buffer allocate(long byteSize) {
-        try (var e = device.enter()) {
+        try (var _ = device.enter()) {
             CudaBuffer b = newBuffer(byteSize, "allocate");
             if (byteSize > 0) device.driver.zero(b.pointer(), byteSize, device.stream, "allocate");
             return b;
@@ -116,7 +116,7 @@ final class CudaBackend extends HostFallbackBackend {
 
     @Override
     public Buffer upload(MemorySegment host) {
-        try (var e = device.enter()) {
+        try (var _ = device.enter()) {
             CudaBuffer b = newBuffer(host.byteSize(), "upload");
             if (host.byteSize() > 0) staging.upload(host, b.pointer(), "upload");
             return b;
@@ -130,7 +130,7 @@ final class CudaBackend extends HostFallbackBackend {
                     + ") outside a buffer of " + src.byteSize() + " bytes");
         }
         if (dst.byteSize() == 0) return;
-        try (var e = device.enter()) {
+        try (var _ = device.enter()) {
             staging.download(((CudaBuffer) src).pointer() + offset, dst, "download");
         }
     }
@@ -151,7 +151,7 @@ final class CudaBackend extends HostFallbackBackend {
     private Buffer stridedCopy(Operand x, StridedView v, String op) {
         int es = x.dtype().byteSize();
         long n = v.size();
-        try (var e = device.enter(); Arena a = Arena.ofConfined()) {
+        try (var _ = device.enter(); Arena a = Arena.ofConfined()) {
             CudaBuffer out = newBuffer(n * es, op);
             if (n == 0) return out;
             KernelArgs args = new KernelArgs(a).pointer(ptr(x)).pointer(out.pointer()).i64(n).i64(v.base())
@@ -166,7 +166,7 @@ final class CudaBackend extends HostFallbackBackend {
         long n = src.size();
         if (n == 0) return;
         int es = src.dtype().byteSize();
-        try (var e = device.enter(); Arena a = Arena.ofConfined()) {
+        try (var _ = device.enter(); Arena a = Arena.ofConfined()) {
             KernelArgs args = new KernelArgs(a).pointer(ptr(src)).pointer(dst.pointer()).i64(n).i64(dstBase)
                     .i32(dims.length).longs(StridedView.padded(dims)).longs(StridedView.padded(dstStrides));
             launch(StridedCopy.SOURCE, StridedCopy.scatterEntry(es), StridedCopy.blocks(n), StridedCopy.THREADS, 0, args, op);
@@ -188,7 +188,7 @@ final class CudaBackend extends HostFallbackBackend {
         for (Operand p : parts) dims[axis] += p.shape().dim(axis);
         Shape outShape = Shape.of(dims);
         long[] outStrides = StridedView.rowMajorStrides(outShape);
-        try (var e = device.enter()) {
+        try (var _ = device.enter()) {
             CudaBuffer out = newBuffer(outShape.size() * first.dtype().byteSize(), "concatenate");
             long offset = 0;
             for (Operand p : parts) {
@@ -206,7 +206,7 @@ final class CudaBackend extends HostFallbackBackend {
         long base = 0;
         for (int i = 0; i < starts.length; i++) base += starts[i] * st[i];
         long bytes = x.size() * x.dtype().byteSize();
-        try (var e = device.enter()) {
+        try (var _ = device.enter()) {
             CudaBuffer out = newBuffer(bytes, "putSlice");
             if (bytes > 0) device.driver.copyDeviceToDevice(out.pointer(), ptr(x), bytes, device.stream, "putSlice");
             scatter(update, out, base, dimsOf(update.shape()), st, "putSlice");
@@ -234,7 +234,7 @@ final class CudaBackend extends HostFallbackBackend {
             dst[i] = outStrides[i] * (interior[i] + 1L);
             base += lo[i] * outStrides[i];
         }
-        try (var e = device.enter()) {
+        try (var _ = device.enter()) {
             CudaBuffer out = (CudaBuffer) stridedCopy(padValue, new StridedView(0, outDims, new long[rank]), "pad");
             scatter(x, out, base, dimsOf(x.shape()), dst, "pad");
             return out;
@@ -334,7 +334,7 @@ final class CudaBackend extends HostFallbackBackend {
     }
 
     private Buffer lineKernel(String source, String entry, Operand x, long[] l, long outBytes, String op) {
-        try (var e = device.enter(); Arena a = Arena.ofConfined()) {
+        try (var _ = device.enter(); Arena a = Arena.ofConfined()) {
             CudaBuffer out = newBuffer(outBytes, op);
             if (l[0] == 0 || outBytes == 0) return out;
             KernelArgs args = new KernelArgs(a).pointer(ptr(x)).pointer(out.pointer()).i64(l[0]).i64(l[1]).i64(l[2]);
@@ -382,7 +382,7 @@ final class CudaBackend extends HostFallbackBackend {
     private Buffer rankSort(Operand x, long[] l, boolean descending, DType indexType, String op) {
         DType outType = indexType == null ? x.dtype() : indexType;
         long total = x.size();
-        try (var e = device.enter(); Arena a = Arena.ofConfined()) {
+        try (var _ = device.enter(); Arena a = Arena.ofConfined()) {
             CudaBuffer out = newBuffer(total * outType.byteSize(), op);
             if (total == 0) return out;
             KernelArgs args = new KernelArgs(a).pointer(ptr(x)).pointer(out.pointer()).i64(total).i64(l[1]).i64(l[2]);
@@ -397,7 +397,7 @@ final class CudaBackend extends HostFallbackBackend {
         long n = shape.size();
         long stride = axis < 0 ? 1 : StridedView.rowMajorStrides(shape)[axis];
         long dim = axis < 0 ? Math.max(n, 1) : shape.dim(axis);
-        try (var e = device.enter(); Arena a = Arena.ofConfined()) {
+        try (var _ = device.enter(); Arena a = Arena.ofConfined()) {
             CudaBuffer out = newBuffer(n * dtype.byteSize(), "iota");
             if (n == 0) return out;
             KernelArgs args = new KernelArgs(a).pointer(out.pointer()).i64(n).i64(stride).i64(dim);
@@ -415,7 +415,7 @@ final class CudaBackend extends HostFallbackBackend {
             if (!r) n *= in.dim(d);
         }
         int es = out.byteSize();
-        try (var e = device.enter(); Arena a = Arena.ofConfined()) {
+        try (var _ = device.enter(); Arena a = Arena.ofConfined()) {
             MemorySegment bits = a.allocate(8);
             bits.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0, WindowPlan.identityBits(op, out));
             Buffer scalar = upload(bits.asSlice(0, es));
@@ -446,7 +446,7 @@ final class CudaBackend extends HostFallbackBackend {
         }
         DotPlan plan = DotPlan.of(a.shape(), contractA, batchA, b.shape(), contractB, batchB);
         if (!CudaGemm.fits(plan)) return super.dot(a, contractA, batchA, b, contractB, batchB, out);
-        try (var e = device.enter()) {
+        try (var _ = device.enter()) {
             return new CudaGemm(this, cublas, cublasHandle).run(plan, a, b, p);
         }
     }
@@ -461,7 +461,7 @@ final class CudaBackend extends HostFallbackBackend {
         boolean padding = false;
         for (int i = 0; i < plan.padLo().length; i++) padding |= plan.padLo()[i] != 0 || plan.padHi()[i] != 0;
         Buffer identity = null, padded = null, windows = null, result = null;
-        try (var e = device.enter(); Arena a = Arena.ofConfined()) {
+        try (var _ = device.enter(); Arena a = Arena.ofConfined()) {
             Operand src = x;
             if (padding) {
                 MemorySegment bits = a.allocate(8);
@@ -485,7 +485,7 @@ final class CudaBackend extends HostFallbackBackend {
         GemmArgs.Precision p = CudaGemm.precision(out);
         ConvPlan plan = p == null || input.dtype() != out || kernel.dtype() != out ? null : ConvPlan.of(input.shape(), kernel.shape(), spec);
         if (plan == null || !CudaGemm.fits(plan)) return super.conv(input, kernel, spec, out);
-        try (var e = device.enter()) {
+        try (var _ = device.enter()) {
             return new CudaGemm(this, cublas, cublasHandle).conv(plan, input, kernel, p);
         }
     }
@@ -493,7 +493,7 @@ final class CudaBackend extends HostFallbackBackend {
     @Override
     public synchronized void close() {
         if (closed) return;
-        try (var e = device.enter()) {
+        try (var _ = device.enter()) {
             device.synchronize("close");
             cublas.destroyHandle(cublasHandle);
             kernels.close();

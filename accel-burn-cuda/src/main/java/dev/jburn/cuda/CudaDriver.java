@@ -19,6 +19,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * {@link #memAlloc} alone returns the raw code, so the allocator can trim its cache on out-of-memory.
  * Handles (context, stream, module, function, event) are opaque pointers; device pointers are {@code long}s.
  */
+@SuppressWarnings("restricted") // pinned host memory and C strings from the driver are sized here
 final class CudaDriver {
     static final int ATTR_MULTIPROCESSOR_COUNT = 16;
     static final int ATTR_COMPUTE_CAPABILITY_MAJOR = 75;

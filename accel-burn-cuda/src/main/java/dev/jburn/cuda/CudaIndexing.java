@@ -90,7 +90,7 @@ final class CudaIndexing {
         long[][] box = sliceBox(x.shape(), axes);
         long sliceSize = box[2][0];
         int es = x.dtype().byteSize();
-        try (var e = backend.device().enter(); Arena a = Arena.ofConfined()) {
+        try (var _ = backend.device().enter(); Arena a = Arena.ofConfined()) {
             CudaBuffer out = backend.newBuffer(rows * sliceSize * es, "gather");
             if (rows == 0 || sliceSize == 0) return out;
             CudaBuffer offsets;
@@ -124,7 +124,7 @@ final class CudaIndexing {
         long[][] box = sliceBox(target.shape(), axes);
         long sliceSize = box[2][0];
         long bytes = target.size() * target.dtype().byteSize();
-        try (var e = backend.device().enter(); Arena a = Arena.ofConfined()) {
+        try (var _ = backend.device().enter(); Arena a = Arena.ofConfined()) {
             CudaBuffer out = backend.newBuffer(bytes, op);
             if (bytes > 0) backend.device().driver.copyDeviceToDevice(out.pointer(), CudaBackend.ptr(target), bytes, backend.device().stream, op);
             if (rows == 0 || sliceSize == 0) return out;

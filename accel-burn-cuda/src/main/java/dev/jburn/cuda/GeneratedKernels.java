@@ -132,7 +132,7 @@ final class GeneratedKernels {
     /** Runs {@code kernel} after materializing operands that are neither full-size nor one element. */
     private Buffer broadcasting(List<Operand> in, Shape outShape, String op, java.util.function.Function<List<Operand>, Buffer> kernel) {
         List<Buffer> temps = new ArrayList<>();
-        try (var e = backend.device().enter()) {
+        try (var _ = backend.device().enter()) {
             List<Operand> operands = new ArrayList<>(in.size());
             for (Operand x : in) {
                 if (flatShape(x, outShape) != null) {
@@ -166,7 +166,7 @@ final class GeneratedKernels {
         long outputs = outSize(x.shape(), axes);
         if (outputs == 0) {
             // No kernel for empty shapes: their sources would divide by a zero size.
-            try (var e = backend.device().enter()) { return backend.newBuffer(0, op.opName()); }
+            try (var _ = backend.device().enter()) { return backend.newBuffer(0, op.opName()); }
         }
         String key = "r:" + op + ":" + x.dtype() + ":" + out + ":" + cs + ":" + java.util.Arrays.toString(caxes);
         Optional<KernelSource> src = eager.computeIfAbsent(key, k -> {
@@ -266,7 +266,7 @@ final class GeneratedKernels {
     }
 
     private Buffer launch(KernelSource s, List<Operand> in, long n, DType outType, String op, int blocks, int threads) {
-        try (var e = backend.device().enter(); Arena a = Arena.ofConfined()) {
+        try (var _ = backend.device().enter(); Arena a = Arena.ofConfined()) {
             CudaBuffer out = backend.newBuffer(n * outType.byteSize(), op);
             if (n == 0) return out;
             KernelArgs args = new KernelArgs(a);

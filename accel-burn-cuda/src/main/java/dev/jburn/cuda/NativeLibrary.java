@@ -14,6 +14,7 @@ import java.util.Optional;
  * loads), and the downcalls bound from it. Libraries stay loaded for the life of the process
  * (the global arena): CUDA libraries keep threads and driver state that must not be unloaded.
  */
+@SuppressWarnings("restricted") // loading libraries and binding downcalls is what this class is for
 final class NativeLibrary {
     private static final Linker LINKER = Linker.nativeLinker();
 

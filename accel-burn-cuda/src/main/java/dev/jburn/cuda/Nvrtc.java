@@ -19,6 +19,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * architecture out. Compiling straight to CUBIN (not PTX) matters: PTX from an NVRTC newer than
  * the driver is rejected, and a CUBIN loads without the driver's JIT.
  */
+@SuppressWarnings("restricted") // NVRTC's error strings are C strings of unknown length
 final class Nvrtc {
     /** Sonames tried in order: CUDA 13, then the unversioned development link, then CUDA 12. */
     static final List<String> LIBRARY_NAMES = List.of("libnvrtc.so.13", "libnvrtc.so", "libnvrtc.so.12");

@@ -115,7 +115,7 @@ public final class CudaBench {
         long before = b.launchCount();
         f.apply(x).close();
         row("  kernels per fused call", b.launchCount() - before, "launches");
-        try (var en = b.device().enter()) {
+        try (var _ = b.device().enter()) {
             CudaBuffer src = b.newBuffer(4L * n, "bench"), dst = b.newBuffer(4L * n, "bench");
             Supplier<Void> copy = () -> {
                 b.device().driver.copyDeviceToDevice(dst.pointer(), src.pointer(), 4L * n, b.device().stream, "bench");

@@ -35,7 +35,7 @@ class CudaNativeTest {
 
     @Test
     void f32AddExpSumDotRunNatively() {
-        try (var scope = Tensor.scope()) {
+        try (var _ = Tensor.scope()) {
             Tensor a = Tensor.of(new float[] {1, 2, 3, 4}).to(gpu);
             Tensor b = Tensor.of(new float[] {10, 20, 30, 40}).to(gpu);
             Map<String, Long> before = gpu.fallbackCounts();
@@ -55,7 +55,7 @@ class CudaNativeTest {
 
     @Test
     void movementScansArgReductionsAndGatherRunNatively() {
-        try (var scope = Tensor.scope()) {
+        try (var _ = Tensor.scope()) {
             Tensor m = Tensor.of(new float[] {3, 1, 2, 6, 5, 4}).reshape(2, 3).to(gpu);
             Map<String, Long> before = gpu.fallbackCounts();
             assertArrayEquals(new float[] {3, 4, 6, 6, 11, 15}, m.cumulativeSum(1).toFloatArray());
@@ -70,7 +70,7 @@ class CudaNativeTest {
 
     @Test
     void convRunsAsIm2colAndCublas() {
-        try (var scope = Tensor.scope()) {
+        try (var _ = Tensor.scope()) {
             Tensor x = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8, 9}).reshape(1, 1, 3, 3).to(gpu);
             Tensor k = Tensor.of(new float[] {1, 0, 0, 1}).reshape(1, 1, 2, 2).to(gpu);
             Map<String, Long> before = gpu.fallbackCounts();
@@ -81,7 +81,7 @@ class CudaNativeTest {
 
     @Test
     void dotInF64F16Bf16AndBatchedRunsOnCublas() {
-        try (var scope = Tensor.scope()) {
+        try (var _ = Tensor.scope()) {
             Tensor a = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8}).reshape(2, 2, 2).to(gpu);
             Map<String, Long> before = gpu.fallbackCounts();
             long launches = backend.launchCount();
@@ -101,7 +101,7 @@ class CudaNativeTest {
     @Test
     void jitFusedMultiplyAddIsOneKernel() {
         CompiledFunction f = Jit.compileList(xs -> List.of(xs.get(0).multiply(xs.get(1)).add(xs.get(2))));
-        try (var scope = Tensor.scope()) {
+        try (var _ = Tensor.scope()) {
             Tensor a = Tensor.of(new float[] {1, 2, 3}).to(gpu);
             Tensor b = Tensor.of(new float[] {4, 5, 6}).to(gpu);
             Tensor c = Tensor.of(new float[] {7, 8, 9}).to(gpu);
@@ -118,7 +118,7 @@ class CudaNativeTest {
     @Test
     void memoryGoesBackWhenTensorsClose() {
         long before = backend.liveBytes();
-        try (var scope = Tensor.scope()) {
+        try (var _ = Tensor.scope()) {
             Tensor a = Tensor.of(new float[1 << 20]).to(gpu);
             Tensor b = a.add(a).exp().transpose();
             b.toFloatArray();

@@ -28,7 +28,7 @@ class FusedKernelsTest {
 
     private static GeneratedKernels.Launchable plan(String name, Function<List<Tensor>, List<Tensor>> fn, int inputs) throws Exception {
         CompiledFunction f = Jit.compileList(fn);
-        try (var scope = Tensor.scope()) {
+        try (var _ = Tensor.scope()) {
             List<Tensor> in = new java.util.ArrayList<>();
             for (int i = 0; i < inputs; i++) in.add(Tensor.of(new float[] {1, 2, 3, 4, 5, 6}).reshape(2, 3).to(CPU));
             f.apply(in);
