@@ -108,6 +108,11 @@ final class GeneratedKernels {
 
     Buffer binary(BinaryOp op, Operand a, Operand b, Shape outShape, DType out) {
         if (outShape.size() > Integer.MAX_VALUE) return null;
+        // Arithmetic on PRED (never sent by the front end, which computes it in U8) keeps the cpu engine's 0/1 results.
+        if (a.dtype() == DType.PRED && !(op.isComparison() || op.isLogical() || op == BinaryOp.MIN || op == BinaryOp.MAX
+                || op == BinaryOp.BITWISE_AND || op == BinaryOp.BITWISE_OR || op == BinaryOp.BITWISE_XOR)) {
+            return null;
+        }
         return broadcasting(List.of(a, b), outShape, "binary", operands -> {
             Shape fa = flatShape(operands.get(0), outShape), fb = flatShape(operands.get(1), outShape);
             Shape flat = Shape.of(outShape.size());
