@@ -40,7 +40,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * math libraries differ from CUDA's by an ulp or two, so transcendental results are compared with a
  * tolerance; everything else must match bit for bit (any NaN matches any NaN).
  *
- * <p>Usage: {@code java ... dev.jburn.cuda.HostKernelCheck [g++]}; prints each mismatch.
+ * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED ... dev.jburn.cuda.HostKernelCheck [g++]}; prints each
+ * mismatch. {@link HostKernelTest} runs it in the build wherever a host C++ compiler is installed.
  */
 public final class HostKernelCheck {
     private static final String SHIM = """
@@ -77,7 +78,12 @@ public final class HostKernelCheck {
     }
 
     public static void main(String[] args) throws Exception {
-        String cxx = args.length > 0 ? args[0] : "g++";
+        int bad = run(args.length > 0 ? args[0] : "g++");
+        if (bad != 0) System.exit(1);
+    }
+
+    /** Runs every check; returns the number of mismatches, or -1 when the host compiler failed. */
+    static int run(String cxx) throws Exception {
         int n = 64;
         Shape flat = Shape.of(n), scalar = Shape.of();
         List<Case> cases = new ArrayList<>();
@@ -127,7 +133,7 @@ public final class HostKernelCheck {
         String log = new String(p.getInputStream().readAllBytes());
         if (p.waitFor() != 0) {
             System.out.println("host compile failed:\n" + log.lines().limit(40).reduce("", (a, b) -> a + b + "\n"));
-            return;
+            return -1;
         }
         System.out.printf("%d kernels compiled on the host in %.1f s%n", cases.size(), (System.nanoTime() - t0) * 1e-9);
 
@@ -169,6 +175,125 @@ public final class HostKernelCheck {
             }
         }
         System.out.println(cases.size() + " kernels run on the host, " + mismatches + " mismatches");
+        int lines = lineKernels(cxx);
+        return lines < 0 ? -1 : mismatches + lines;
+    }
+
+    /** A line kernel case: its source and entry, the launch's integer arguments, and the cpu engine's answer. */
+    private record LineCase(String label, String source, String entry, DType in, DType out, long[] dims, boolean hasInput,
+                            long[] scalars, BiFunction<Backend, Operand, Buffer> oracle) {}
+
+    /** Few distinct values, so ties, NaN and both zeros are common. */
+    private static MemorySegment tiedValues(Arena a, DType t, int n, Random r) {
+        MemorySegment m = a.allocate((long) n * t.byteSize(), 8);
+        double[] fs = {0.0, -0.0, 1, -1, Double.NaN, 2, 2, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 0.5};
+        long[] is = {0, 1, -1, 5, 5, 7, -128, 127, 1000};
+        for (int i = 0; i < n; i++) {
+            if (t.isFloat()) HostElements.setDouble(m, t, i, fs[r.nextInt(fs.length)]);
+            else if (t.isPred()) HostElements.setLong(m, t, i, r.nextInt(2));
+            else HostElements.setLong(m, t, i, is[r.nextInt(is.length)]);
+        }
+        return m;
+    }
+
+    /** This module's own line kernels (arg-reductions, scans, iota, rank sort) on the host against the cpu engine. */
+    private static int lineKernels(String cxx) throws Exception {
+        Shape s = Shape.of(4, 6);
+        List<LineCase> cases = new ArrayList<>();
+        for (DType t : DType.values()) {
+            for (int axis : new int[] {0, 1, -1}) {
+                long lines = axis == -1 ? 1 : axis == 0 ? 6 : 4, n = axis == -1 ? 24 : s.dim(axis), inner = axis == 0 ? 6 : 1;
+                for (boolean max : new boolean[] {true, false}) {
+                    for (boolean high : new boolean[] {false, true}) {
+                        dev.jburn.op.ReduceOp op = max ? dev.jburn.op.ReduceOp.ARGMAX : dev.jburn.op.ReduceOp.ARGMIN;
+                        cases.add(new LineCase(op.opName() + ":" + t.shortName() + " axis " + axis + (high ? " high" : ""),
+                                LineKernels.argReduce(t, DType.S64, max, high), LineKernels.ARG_ENTRY, t, DType.S64, new long[] {lines},
+                                true, new long[] {lines, n, inner}, (b, x) -> b.argReduce(op, x, axis, high, DType.S64)));
+                    }
+                }
+                if (axis < 0) continue;
+                for (boolean desc : new boolean[] {false, true}) {
+                    cases.add(new LineCase("sort:" + t.shortName() + " axis " + axis + (desc ? " desc" : ""), RankSort.source(t, desc, null),
+                            RankSort.ENTRY, t, t, new long[] {24}, true, new long[] {24, n, inner}, (b, x) -> b.sort(x, axis, desc)));
+                    cases.add(new LineCase("argsort:" + t.shortName() + " axis " + axis + (desc ? " desc" : ""), RankSort.source(t, desc, DType.S32),
+                            RankSort.ENTRY, t, DType.S32, new long[] {24}, true, new long[] {24, n, inner}, (b, x) -> b.argsort(x, axis, desc, DType.S32)));
+                }
+                if (LineKernels.scans(t)) {
+                    for (dev.jburn.op.CumulativeOp c : dev.jburn.op.CumulativeOp.values()) {
+                        for (boolean rev : new boolean[] {false, true}) {
+                            cases.add(new LineCase(c.opName() + ":" + t.shortName() + " axis " + axis + (rev ? " reverse" : ""),
+                                    LineKernels.scan(c, t, rev), LineKernels.SCAN_ENTRY, t, t, new long[] {24}, true,
+                                    new long[] {lines, n, inner}, (b, x) -> b.cumulative(c, x, axis, rev)));
+                        }
+                    }
+                    long stride = axis == 0 ? 6 : 1;
+                    cases.add(new LineCase("iota:" + t.shortName() + " axis " + axis, LineKernels.iota(t), LineKernels.IOTA_ENTRY, t, t,
+                            new long[] {24}, false, new long[] {24, stride, s.dim(axis)}, (b, x) -> b.iota(s, t, axis)));
+                }
+            }
+        }
+        Path dir = Files.createTempDirectory("jburn-hostl");
+        StringBuilder cpp = new StringBuilder(SHIM);
+        for (int i = 0; i < cases.size(); i++) {
+            int k = i;
+            String code = java.util.regex.Pattern.compile("\\b(jburn_\\w+)\\b").matcher(cases.get(i).source()).replaceAll(m -> m.group(1) + "_" + k);
+            cpp.append("namespace l").append(i).append(" {\n").append(code).append("\n}\n");
+        }
+        Path src = dir.resolve("lines.cpp"), lib = dir.resolve("liblines.so");
+        Files.writeString(src, cpp);
+        Process p = new ProcessBuilder(cxx, "-O1", "-std=c++17", "-shared", "-fPIC", "-ffp-contract=off", "-w", "-o", lib.toString(), src.toString())
+                .redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes());
+        if (p.waitFor() != 0) {
+            System.out.println("host compile of line kernels failed:\n" + log.lines().limit(40).reduce("", (a, b) -> a + b + "\n"));
+            return -1;
+        }
+        Backend cpu = Engine.select("cpu").backend();
+        Random rnd = new Random(13);
+        int mismatches = 0;
+        try (Arena arena = Arena.ofShared()) {
+            SymbolLookup lookup = SymbolLookup.libraryLookup(lib, arena);
+            for (int i = 0; i < cases.size(); i++) {
+                LineCase c = cases.get(i);
+                MemorySegment in = tiedValues(arena, c.in(), 24, rnd);
+                Operand x = new Operand(cpu.upload(in), c.in(), s);
+                long outElems = c.label().startsWith("arg") && !c.label().startsWith("argsort") ? c.dims()[0] : 24;
+                MemorySegment out = arena.allocate(outElems * c.out().byteSize(), 8);
+                List<java.lang.foreign.MemoryLayout> layout = new ArrayList<>();
+                List<Object> args = new ArrayList<>();
+                if (c.hasInput()) {
+                    layout.add(ADDRESS);
+                    args.add(in);
+                }
+                layout.add(ADDRESS);
+                args.add(out);
+                for (long v : c.scalars()) {
+                    layout.add(JAVA_LONG);
+                    args.add(v);
+                }
+                String entry = c.entry() + "_" + i;
+                MethodHandle h = Linker.nativeLinker().downcallHandle(lookup.find(entry).orElseThrow(),
+                        FunctionDescriptor.ofVoid(layout.toArray(java.lang.foreign.MemoryLayout[]::new)));
+                try {
+                    h.invokeWithArguments(args);
+                } catch (Throwable e) {
+                    throw new IllegalStateException(e);
+                }
+                Buffer expected = c.oracle().apply(cpu, x);
+                MemorySegment exp = arena.allocate(expected.byteSize(), 8);
+                cpu.download(expected, 0, exp);
+                Case asCase = new Case(c.label(), null, List.of(c.in()), c.out(), false, null);
+                String bad = compare(asCase, List.of(in), out, exp, (int) outElems);
+                if (bad != null) {
+                    mismatches++;
+                    System.out.println("MISMATCH " + c.label() + ": " + bad);
+                }
+                expected.release();
+                x.buffer().release();
+            }
+        }
+        System.out.println(cases.size() + " line kernels run on the host, " + mismatches + " mismatches");
+        return mismatches;
     }
 
     private static java.lang.foreign.MemoryLayout[] descriptor(int inputs) {
