@@ -164,7 +164,7 @@ final class GeneratedKernels {
      * kernel has the same structure for full and partial reductions (empty ones never get here).
      */
     Buffer reduce(ReduceOp op, Operand x, int[] axes, DType out) {
-        if (x.size() > Integer.MAX_VALUE) return null;
+        if (x.size() > Integer.MAX_VALUE || (x.dtype() == DType.PRED && !reducesPred(op))) return null;
         Canonical c = canonical(x.shape(), axes);
         Shape cs = c.shape();
         int[] caxes = c.axes();
@@ -180,6 +180,14 @@ final class GeneratedKernels {
                     ? Optional.empty() : Optional.of(ReductionEmitter.emit(rk, Dialect.CUDA, DeviceFeatures.ALL));
         });
         return src.map(s -> launchReduction(s, List.of(x), outputs, out, op.opName())).orElse(null);
+    }
+
+    /** Sums and products of PRED (never sent by the front end) keep the cpu engine's 0/1 results; the rest run here. */
+    static boolean reducesPred(ReduceOp op) {
+        return switch (op) {
+            case REDUCE_MAX, REDUCE_MIN, ALL, ANY -> true;
+            case SUM, PRODUCT, ARGMAX, ARGMIN, MEAN, LOG_SUM_EXP -> false;
+        };
     }
 
     /** A reduction's simplified shape and reduced axes. */

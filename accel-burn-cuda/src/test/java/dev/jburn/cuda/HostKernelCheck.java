@@ -38,7 +38,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * and called with the same arguments the engine passes to {@code cuLaunchKernel}; their results are
  * compared with the cpu engine's on edge-case inputs (±0, ±Inf, NaN, subnormals, extremes). Host
  * math libraries differ from CUDA's by an ulp or two, so transcendental results are compared with a
- * tolerance; everything else must match bit for bit (any NaN matches any NaN).
+ * tolerance; everything else must match bit for bit (any NaN matches any NaN). Reductions run as one
+ * block of 256 host threads with a real barrier, so the shared-memory tree is exercised as on the GPU.
  *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED ... dev.jburn.cuda.HostKernelCheck [g++]}; prints each
  * mismatch. {@link HostKernelTest} runs it in the build wherever a host C++ compiler is installed.
@@ -176,7 +177,124 @@ public final class HostKernelCheck {
         }
         System.out.println(cases.size() + " kernels run on the host, " + mismatches + " mismatches");
         int lines = lineKernels(cxx);
-        return lines < 0 ? -1 : mismatches + lines;
+        int reductions = reductions(cxx);
+        return lines < 0 || reductions < 0 ? -1 : mismatches + lines + reductions;
+    }
+
+    /** One block of 256 threads with a real barrier, so the shared-memory tree runs as on the GPU. */
+    private static final String BLOCK_SHIM = """
+            #include <cmath>
+            #include <math.h>
+            #include <cstring>
+            #include <barrier>
+            #include <thread>
+            #include <vector>
+            using std::isnan; using std::isinf;
+            struct jb_dim3 { unsigned x, y, z; };
+            static thread_local jb_dim3 threadIdx = {0, 0, 0};
+            static const jb_dim3 blockIdx = {0, 0, 0}, gridDim = {1, 1, 1}, blockDim = {256, 1, 1};
+            static std::barrier<>* jb_bar;
+            #define __syncthreads() jb_bar->arrive_and_wait()
+            #define __shared__ static
+            #define __global__
+            #define __device__
+            #define __forceinline__ inline
+            static inline float __uint_as_float(unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }
+            static inline unsigned __float_as_uint(float f) { unsigned u; std::memcpy(&u, &f, 4); return u; }
+            static inline long long __double_as_longlong(double d) { long long u; std::memcpy(&u, &d, 8); return u; }
+            static inline double __longlong_as_double(long long u) { double d; std::memcpy(&d, &u, 8); return d; }
+            static inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+            static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+            static inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+            static inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+            """;
+
+    /** Generated reductions over simplified shapes (as {@link GeneratedKernels#reduce} makes them), one block emulated with 256 threads. */
+    private static int reductions(String cxx) throws Exception {
+        record R(String label, dev.jburn.op.ReduceOp op, DType t, DType out, Shape shape, int[] axes, KernelSource src, long outputs) {}
+        List<R> cases = new ArrayList<>();
+        Shape[] shapes = {Shape.of(4, 6), Shape.of(3, 4, 5), Shape.of(300)};
+        int[][][] axesFor = {{{1}, {0}}, {{1}, {0, 2}}, {{0}}};
+        for (DType t : DType.values()) {
+            for (dev.jburn.op.ReduceOp op : List.of(dev.jburn.op.ReduceOp.SUM, dev.jburn.op.ReduceOp.PRODUCT, dev.jburn.op.ReduceOp.REDUCE_MAX,
+                    dev.jburn.op.ReduceOp.REDUCE_MIN, dev.jburn.op.ReduceOp.ALL, dev.jburn.op.ReduceOp.ANY)) {
+                DType out = op == dev.jburn.op.ReduceOp.ALL || op == dev.jburn.op.ReduceOp.ANY ? DType.PRED : t;
+                if (t == DType.PRED && out != DType.PRED) continue;
+                if (t == DType.PRED && !GeneratedKernels.reducesPred(op)) continue; // the engine leaves these to the cpu engine
+                for (int si = 0; si < shapes.length; si++) {
+                    for (int[] axes : axesFor[si]) {
+                        GeneratedKernels.Canonical c = GeneratedKernels.canonical(shapes[si], axes);
+                        dev.jburn.kernels.ReductionKernel rk = dev.jburn.kernels.ReductionKernel.of(op, t, c.shape(), c.axes(), out);
+                        if (dev.jburn.kernels.ReductionEmitter.unsupported(rk, Dialect.CUDA, DeviceFeatures.ALL).isPresent()) continue;
+                        long outputs = 1;
+                        for (int d = 0; d < shapes[si].rank(); d++) {
+                            boolean r = false;
+                            for (int a : axes) r |= a == d;
+                            if (!r) outputs *= shapes[si].dim(d);
+                        }
+                        cases.add(new R(op.opName() + ":" + t.shortName() + " " + shapes[si] + " axes " + java.util.Arrays.toString(axes),
+                                op, t, out, shapes[si], axes, dev.jburn.kernels.ReductionEmitter.emit(rk, Dialect.CUDA, DeviceFeatures.ALL), outputs));
+                    }
+                }
+            }
+        }
+        StringBuilder cpp = new StringBuilder(BLOCK_SHIM);
+        for (int i = 0; i < cases.size(); i++) {
+            R c = cases.get(i);
+            String entry = dev.jburn.kernels.ReductionEmitter.CUDA_ENTRY;
+            cpp.append("namespace r").append(i).append(" {\n").append(c.src().code().replace(entry, entry + "_" + i)).append("\n}\n");
+            cpp.append("extern \"C\" void run_").append(i).append("(const void* in, void* out, unsigned long long n) {\n")
+                    .append("  std::barrier<> bar(256); jb_bar = &bar; std::vector<std::thread> ts;\n")
+                    .append("  for (unsigned t = 0; t < 256; t++) ts.emplace_back([=] { threadIdx.x = t; r").append(i).append("::")
+                    .append(entry).append("_").append(i).append("((const ").append(LineKernels.storage(c.t())).append("*)in, (")
+                    .append(LineKernels.storage(c.out())).append("*)out, n); });\n")
+                    .append("  for (auto& th : ts) th.join();\n}\n");
+        }
+        Path dir = Files.createTempDirectory("jburn-hostr");
+        Path src = dir.resolve("reductions.cpp"), lib = dir.resolve("libreductions.so");
+        Files.writeString(src, cpp);
+        Process p = new ProcessBuilder(cxx, "-O1", "-std=c++20", "-shared", "-fPIC", "-pthread", "-ffp-contract=off", "-w", "-o", lib.toString(), src.toString())
+                .redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes());
+        if (p.waitFor() != 0) {
+            System.out.println("host compile of reductions failed:\n" + log.lines().limit(40).reduce("", (a, b) -> a + b + "\n"));
+            return -1;
+        }
+        Backend cpu = Engine.select("cpu").backend();
+        Random rnd = new Random(17);
+        int mismatches = 0;
+        try (Arena arena = Arena.ofShared()) {
+            SymbolLookup lookup = SymbolLookup.libraryLookup(lib, arena);
+            for (int i = 0; i < cases.size(); i++) {
+                R c = cases.get(i);
+                int n = (int) c.shape().size();
+                // Sums and products of the edge values (±1e30 next to small ones) depend on the order wildly: small values here.
+                boolean arithmetic = c.op() == dev.jburn.op.ReduceOp.PRODUCT || c.op() == dev.jburn.op.ReduceOp.SUM;
+                MemorySegment in = arithmetic ? tiedValues(arena, c.t(), n, rnd) : values(arena, c.t(), n, rnd);
+                Operand x = new Operand(cpu.upload(in), c.t(), c.shape());
+                MemorySegment out = arena.allocate(c.outputs() * c.out().byteSize(), 8);
+                MethodHandle h = Linker.nativeLinker().downcallHandle(lookup.find("run_" + i).orElseThrow(),
+                        FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_LONG));
+                try {
+                    h.invokeWithArguments(in, out, c.outputs());
+                } catch (Throwable e) {
+                    throw new IllegalStateException(e);
+                }
+                Buffer expected = cpu.reduce(c.op(), x, c.axes(), c.out());
+                MemorySegment exp = arena.allocate(expected.byteSize(), 8);
+                cpu.download(expected, 0, exp);
+                boolean reorders = c.t().isFloat() && (c.op() == dev.jburn.op.ReduceOp.SUM || c.op() == dev.jburn.op.ReduceOp.PRODUCT);
+                String bad = compare(new Case(c.label(), null, List.of(c.t()), c.out(), reorders, null), List.of(in), out, exp, (int) c.outputs());
+                if (bad != null) {
+                    mismatches++;
+                    System.out.println("MISMATCH " + c.label() + ": " + bad);
+                }
+                expected.release();
+                x.buffer().release();
+            }
+        }
+        System.out.println(cases.size() + " reductions run on the host (256 threads, barriers), " + mismatches + " mismatches");
+        return mismatches;
     }
 
     /** A line kernel case: its source and entry, the launch's integer arguments, and the cpu engine's answer. */
