@@ -178,7 +178,105 @@ public final class HostKernelCheck {
         System.out.println(cases.size() + " kernels run on the host, " + mismatches + " mismatches");
         int lines = lineKernels(cxx);
         int reductions = reductions(cxx);
-        return lines < 0 || reductions < 0 ? -1 : mismatches + lines + reductions;
+        int fused = fused(cxx);
+        return lines < 0 || reductions < 0 || fused < 0 ? -1 : mismatches + lines + reductions + fused;
+    }
+
+    /** Jit fusion groups (with broadcasts, scalar literals, a trailing reduction) as one kernel each, against the cpu engine running the same function. */
+    private static int fused(String cxx) throws Exception {
+        record F(String label, java.util.function.Function<List<dev.jburn.Tensor>, List<dev.jburn.Tensor>> fn, List<Shape> shapes) {}
+        List<F> fns = List.of(
+                new F("a*b+c", xs -> List.of(xs.get(0).multiply(xs.get(1)).add(xs.get(2))), List.of(Shape.of(2, 3), Shape.of(2, 3), Shape.of(2, 3))),
+                new F("a[2,3]*b[3]+1", xs -> List.of(xs.get(0).multiply(xs.get(1)).add(1.0)), List.of(Shape.of(2, 3), Shape.of(3))),
+                new F("exp(x*0.5+1)*x", xs -> List.of(xs.get(0).multiply(0.5).add(1.0).exp().multiply(xs.get(0))), List.of(Shape.of(4, 5))),
+                new F("sum(a*b, 1)", xs -> List.of(xs.get(0).multiply(xs.get(1)).sum(new int[] {1})), List.of(Shape.of(3, 7), Shape.of(3, 7))),
+                new F("sum(max(a-b, 0), 0)", xs -> List.of(xs.get(0).subtract(xs.get(1)).max(0.0).sum(new int[] {0})),
+                        List.of(Shape.of(4, 5), Shape.of(4, 5))),
+                new F("a[4,1]-b[5] |> max 0", xs -> List.of(xs.get(0).subtract(xs.get(1)).max(0.0)), List.of(Shape.of(4, 1), Shape.of(5))));
+        Engine cpuEngine = Engine.select("cpu");
+        Random rnd = new Random(19);
+        int mismatches = 0, run = 0;
+        for (F f : fns) {
+            List<dev.jburn.Tensor> in = new ArrayList<>();
+            for (Shape sh : f.shapes()) {
+                float[] v = new float[(int) sh.size()];
+                for (int i = 0; i < v.length; i++) v[i] = rnd.nextInt(11) - 5;
+                in.add(dev.jburn.Tensor.of(v).reshape(sh).to(cpuEngine));
+            }
+            dev.jburn.graph.CompiledFunction cf = dev.jburn.graph.Jit.compileList(f.fn());
+            float[] expected = cf.apply(in).getFirst().toFloatArray();
+            dev.jburn.graph.Graph g = cf.graph();
+            List<dev.jburn.graph.Node> groups = g.nodes().stream().filter(nd -> nd.prim() instanceof dev.jburn.graph.Prim.Fused).toList();
+            if (groups.size() != 1 || g.nodes().size() != 1) {
+                System.out.println("note: fused " + f.label() + " is not one fusion group (the fusion pass's choice), skipped:\n" + g);
+                continue;
+            }
+            dev.jburn.graph.Node node = groups.getFirst();
+            GeneratedKernels.Launchable k = GeneratedKernels.prepare(((dev.jburn.graph.Prim.Fused) node.prim()).body()).orElse(null);
+            if (k == null) {
+                System.out.println("MISMATCH fused " + f.label() + ": no kernel");
+                mismatches++;
+                continue;
+            }
+            String entry = k.source().entry();
+            StringBuilder cpp = new StringBuilder(k.reduction() ? BLOCK_SHIM : SHIM);
+            cpp.append(k.source().code());
+            String storage = LineKernels.storage(DType.F32);
+            StringBuilder params = new StringBuilder(), call = new StringBuilder();
+            for (int i = 0; i < node.inputs().size(); i++) {
+                params.append("const void* in").append(i).append(", ");
+                call.append("(const ").append(storage).append("*)in").append(i).append(", ");
+            }
+            String invoke = entry + "(" + call + "(" + storage + "*)out, n)";
+            cpp.append("extern \"C\" void run(").append(params).append("void* out, unsigned long long n) {\n");
+            if (k.reduction()) {
+                cpp.append("  std::barrier<> bar(256); jb_bar = &bar; std::vector<std::thread> ts;\n")
+                        .append("  for (unsigned t = 0; t < 256; t++) ts.emplace_back([=] { threadIdx.x = t; ").append(invoke).append("; });\n")
+                        .append("  for (auto& th : ts) th.join();\n");
+            } else {
+                cpp.append("  ").append(invoke).append(";\n");
+            }
+            cpp.append("}\n");
+            Path dir = Files.createTempDirectory("jburn-hostf");
+            Path src = dir.resolve("fused.cpp"), lib = dir.resolve("libfused.so");
+            Files.writeString(src, cpp);
+            Process p = new ProcessBuilder(cxx, "-O1", "-std=c++20", "-shared", "-fPIC", "-pthread", "-ffp-contract=off", "-w", "-o", lib.toString(), src.toString())
+                    .redirectErrorStream(true).start();
+            String log = new String(p.getInputStream().readAllBytes());
+            if (p.waitFor() != 0) {
+                System.out.println("host compile of fused " + f.label() + " failed:\n" + log.lines().limit(20).reduce("", (a, b) -> a + b + "\n"));
+                return -1;
+            }
+            try (Arena arena = Arena.ofShared()) {
+                SymbolLookup lookup = SymbolLookup.libraryLookup(lib, arena);
+                java.lang.foreign.MemoryLayout[] layout = new java.lang.foreign.MemoryLayout[node.inputs().size() + 2];
+                List<Object> args = new ArrayList<>();
+                for (int i = 0; i < node.inputs().size(); i++) {
+                    int gi = g.inputs().indexOf(node.inputs().get(i));
+                    layout[i] = ADDRESS;
+                    args.add(arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_FLOAT, in.get(gi).toFloatArray()));
+                }
+                MemorySegment out = arena.allocate((long) k.outputs() * 4, 8);
+                layout[node.inputs().size()] = ADDRESS;
+                layout[node.inputs().size() + 1] = JAVA_LONG;
+                args.add(out);
+                args.add(k.outputs());
+                MethodHandle h = Linker.nativeLinker().downcallHandle(lookup.find("run").orElseThrow(), FunctionDescriptor.ofVoid(layout));
+                try {
+                    h.invokeWithArguments(args);
+                } catch (Throwable e) {
+                    throw new IllegalStateException(e);
+                }
+                float[] got = out.toArray(java.lang.foreign.ValueLayout.JAVA_FLOAT);
+                run++;
+                if (!java.util.Arrays.equals(got, expected)) {
+                    mismatches++;
+                    System.out.println("MISMATCH fused " + f.label() + ": kernel " + java.util.Arrays.toString(got) + ", cpu engine " + java.util.Arrays.toString(expected));
+                }
+            }
+        }
+        System.out.println(run + " fused groups run on the host, " + mismatches + " mismatches");
+        return mismatches;
     }
 
     /** One block of 256 threads with a real barrier, so the shared-memory tree runs as on the GPU. */
