@@ -179,7 +179,87 @@ public final class HostKernelCheck {
         int lines = lineKernels(cxx);
         int reductions = reductions(cxx);
         int fused = fused(cxx);
-        return lines < 0 || reductions < 0 || fused < 0 ? -1 : mismatches + lines + reductions + fused;
+        int updates = indexedUpdates(cxx);
+        return lines < 0 || reductions < 0 || fused < 0 || updates < 0 ? -1 : mismatches + lines + reductions + fused + updates;
+    }
+
+    /** {@code indexedAdd/Put}: the offsets kernel then the update kernel (structs passed by value, as the engine does), against the cpu engine. */
+    private static int indexedUpdates(String cxx) throws Exception {
+        record U(DType t, boolean accumulate) {}
+        List<U> cases = new ArrayList<>();
+        for (DType t : DType.values()) {
+            cases.add(new U(t, false));
+            if (GatherKernels.adds(t)) cases.add(new U(t, true));
+        }
+        StringBuilder cpp = new StringBuilder(SHIM).append("""
+                static inline unsigned long long atomicMin(unsigned long long* a, unsigned long long v) { unsigned long long o = *a; if (v < o) *a = v; return o; }
+                """);
+        cpp.append("namespace off {\n").append(GatherKernels.offsets(DType.S32)).append("\n}\n");
+        for (int i = 0; i < cases.size(); i++) {
+            U c = cases.get(i);
+            cpp.append("namespace u").append(i).append(" {\n")
+                    .append(GatherKernels.update(c.t(), c.accumulate()).replace(GatherKernels.UPDATE_ENTRY, GatherKernels.UPDATE_ENTRY + "_" + i)).append("\n}\n");
+        }
+        Path dir = Files.createTempDirectory("jburn-hostu");
+        Path src = dir.resolve("updates.cpp"), lib = dir.resolve("libupdates.so");
+        Files.writeString(src, cpp);
+        Process p = new ProcessBuilder(cxx, "-O1", "-std=c++17", "-shared", "-fPIC", "-w", "-o", lib.toString(), src.toString()).redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes());
+        if (p.waitFor() != 0) {
+            System.out.println("host compile of indexed updates failed:\n" + log.lines().limit(20).reduce("", (a, b) -> a + b + "\n"));
+            return -1;
+        }
+        java.lang.foreign.StructLayout dims = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(8, JAVA_LONG));
+        Backend cpu = Engine.select("cpu").backend();
+        Random rnd = new Random(23);
+        Shape target = Shape.of(5, 3), idxShape = Shape.of(6, 1), updShape = Shape.of(6, 3);
+        int[] axes = {0};
+        int mismatches = 0;
+        try (Arena arena = Arena.ofShared()) {
+            SymbolLookup lookup = SymbolLookup.libraryLookup(lib, arena);
+            MethodHandle offsets = Linker.nativeLinker().downcallHandle(lookup.find(GatherKernels.OFFSETS_ENTRY).orElseThrow(),
+                    FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, java.lang.foreign.ValueLayout.JAVA_INT, dims, dims));
+            MemorySegment idx = arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_INT, 4, 0, 4, 2, 0, 4);
+            MemorySegment off = arena.allocate(6 * 8L, 8), err = arena.allocateFrom(JAVA_LONG, GatherKernels.NO_ERROR);
+            try {
+                offsets.invokeWithArguments(idx, off, err, 6L, 1, arena.allocateFrom(JAVA_LONG, StridedView.padded(new long[] {5})),
+                        arena.allocateFrom(JAVA_LONG, StridedView.padded(new long[] {3})));
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+            if (err.get(JAVA_LONG, 0) != GatherKernels.NO_ERROR) {
+                System.out.println("MISMATCH offsets: reported a bad index for valid indices");
+                mismatches++;
+            }
+            for (int i = 0; i < cases.size(); i++) {
+                U c = cases.get(i);
+                MemorySegment tg = values(arena, c.t(), 15, rnd), up = c.accumulate() ? tiedValues(arena, c.t(), 18, rnd) : values(arena, c.t(), 18, rnd);
+                MemorySegment out = arena.allocate(15L * c.t().byteSize(), 8);
+                out.copyFrom(tg);
+                MethodHandle h = Linker.nativeLinker().downcallHandle(lookup.find(GatherKernels.UPDATE_ENTRY + "_" + i).orElseThrow(),
+                        FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, java.lang.foreign.ValueLayout.JAVA_INT, dims, dims));
+                try {
+                    h.invokeWithArguments(up, off, out, 6L, 3L, 1, arena.allocateFrom(JAVA_LONG, StridedView.padded(new long[] {3})),
+                            arena.allocateFrom(JAVA_LONG, StridedView.padded(new long[] {1})));
+                } catch (Throwable e) {
+                    throw new IllegalStateException(e);
+                }
+                Buffer bt = cpu.upload(tg), bi = cpu.upload(idx), bu = cpu.upload(up);
+                Buffer expected = cpu.indexedUpdate(new Operand(bt, c.t(), target), new Operand(bi, DType.S32, idxShape),
+                        new Operand(bu, c.t(), updShape), axes, c.accumulate());
+                MemorySegment exp = arena.allocate(expected.byteSize(), 8);
+                cpu.download(expected, 0, exp);
+                String label = (c.accumulate() ? "indexedAdd:" : "indexedPut:") + c.t().shortName();
+                String bad = compare(new Case(label, null, List.of(c.t()), c.t(), false, null), List.of(tg), out, exp, 15);
+                if (bad != null) {
+                    mismatches++;
+                    System.out.println("MISMATCH " + label + ": " + bad);
+                }
+                for (Buffer b : List.of(bt, bi, bu, expected)) b.release();
+            }
+        }
+        System.out.println(cases.size() + " indexed updates run on the host, " + mismatches + " mismatches");
+        return mismatches;
     }
 
     /** Jit fusion groups (with broadcasts, scalar literals, a trailing reduction) as one kernel each, against the cpu engine running the same function. */
