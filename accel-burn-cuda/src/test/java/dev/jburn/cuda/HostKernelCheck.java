@@ -78,6 +78,15 @@ public final class HostKernelCheck {
         };
     }
 
+    private static final List<Path> TEMP = new ArrayList<>();
+
+    /** A temporary folder for sources and libraries, deleted when {@link #run} ends (a loaded library may be unlinked on Linux). */
+    private static Path tempDir(String prefix) throws java.io.IOException {
+        Path d = Files.createTempDirectory(prefix);
+        TEMP.add(d);
+        return d;
+    }
+
     public static void main(String[] args) throws Exception {
         int bad = run(args.length > 0 ? args[0] : "g++");
         if (bad != 0) System.exit(1);
@@ -85,6 +94,19 @@ public final class HostKernelCheck {
 
     /** Runs every check; returns the number of mismatches, or -1 when the host compiler failed. */
     static int run(String cxx) throws Exception {
+        try {
+            return runAll(cxx);
+        } finally {
+            for (Path d : TEMP) {
+                try (var files = Files.walk(d)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                }
+            }
+            TEMP.clear();
+        }
+    }
+
+    private static int runAll(String cxx) throws Exception {
         int n = 64;
         Shape flat = Shape.of(n), scalar = Shape.of();
         List<Case> cases = new ArrayList<>();
@@ -120,7 +142,7 @@ public final class HostKernelCheck {
                         (b, in) -> b.cast(in.get(0), to)));
             }
         }
-        Path dir = Files.createTempDirectory("jburn-hostk");
+        Path dir = tempDir("jburn-hostk");
         StringBuilder cpp = new StringBuilder(SHIM);
         for (int i = 0; i < cases.size(); i++) {
             String code = cases.get(i).source().code().replace(Emitter.CUDA_ENTRY, Emitter.CUDA_ENTRY + "_" + i);
@@ -200,7 +222,7 @@ public final class HostKernelCheck {
             cpp.append("namespace u").append(i).append(" {\n")
                     .append(GatherKernels.update(c.t(), c.accumulate()).replace(GatherKernels.UPDATE_ENTRY, GatherKernels.UPDATE_ENTRY + "_" + i)).append("\n}\n");
         }
-        Path dir = Files.createTempDirectory("jburn-hostu");
+        Path dir = tempDir("jburn-hostu");
         Path src = dir.resolve("updates.cpp"), lib = dir.resolve("libupdates.so");
         Files.writeString(src, cpp);
         Process p = new ProcessBuilder(cxx, "-O1", "-std=c++17", "-shared", "-fPIC", "-w", "-o", lib.toString(), src.toString()).redirectErrorStream(true).start();
@@ -317,7 +339,7 @@ public final class HostKernelCheck {
                 cpp.append("  ").append(invoke).append(";\n");
             }
             cpp.append("}\n");
-            Path dir = Files.createTempDirectory("jburn-hostf");
+            Path dir = tempDir("jburn-hostf");
             Path src = dir.resolve("fused.cpp"), lib = dir.resolve("libfused.so");
             Files.writeString(src, cpp);
             Process p = new ProcessBuilder(cxx, "-O1", "-std=c++20", "-shared", "-fPIC", "-pthread", "-ffp-contract=off", "-w", "-o", lib.toString(), src.toString())
@@ -428,7 +450,7 @@ public final class HostKernelCheck {
                     .append(LineKernels.storage(c.out())).append("*)out, n); });\n")
                     .append("  for (auto& th : ts) th.join();\n}\n");
         }
-        Path dir = Files.createTempDirectory("jburn-hostr");
+        Path dir = tempDir("jburn-hostr");
         Path src = dir.resolve("reductions.cpp"), lib = dir.resolve("libreductions.so");
         Files.writeString(src, cpp);
         Process p = new ProcessBuilder(cxx, "-O1", "-std=c++20", "-shared", "-fPIC", "-pthread", "-ffp-contract=off", "-w", "-o", lib.toString(), src.toString())
@@ -528,7 +550,7 @@ public final class HostKernelCheck {
                 }
             }
         }
-        Path dir = Files.createTempDirectory("jburn-hostl");
+        Path dir = tempDir("jburn-hostl");
         StringBuilder cpp = new StringBuilder(SHIM);
         for (int i = 0; i < cases.size(); i++) {
             int k = i;
