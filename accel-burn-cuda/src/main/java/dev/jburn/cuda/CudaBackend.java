@@ -479,6 +479,60 @@ final class CudaBackend extends HostFallbackBackend {
         return result != null ? result : super.windowReduce(op, x, spec);
     }
 
+    /** Window scatters as a selecting kernel and an accumulating kernel ({@link WindowScatterKernels}), in the cpu engine's order. */
+    @Override
+    public Buffer windowScatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) {
+        boolean max = switch (op) {
+            case WINDOW_SCATTER_MAX -> true;
+            case WINDOW_SCATTER_MIN -> false;
+            case WINDOW_SUM, WINDOW_PRODUCT, WINDOW_MAX, WINDOW_MIN -> {
+                throw new dev.jburn.JBurnException(op.opName(), "is not a window scatter");
+            }
+        };
+        int rank = x.shape().rank();
+        DType t = source.dtype();
+        if (!WindowScatterKernels.covers(t) || rank == 0 || rank > StridedView.MAX_RANK) return super.windowScatter(op, x, source, init, spec);
+        long[] in = new long[rank], win = new long[rank], st = new long[rank], dil = new long[rank], lo = new long[rank];
+        long windowSize = 1;
+        for (int i = 0; i < rank; i++) {
+            in[i] = x.shape().dim(i);
+            win[i] = spec.dims()[i];
+            st[i] = spec.strides()[i];
+            dil[i] = spec.dilations()[i];
+            lo[i] = spec.padLow()[i];
+            windowSize *= win[i];
+        }
+        long[] outDims = WindowScatterKernels.windows(x.shape(), spec);
+        long windows = 1;
+        for (long o : outDims) windows *= o;
+        long n = x.size();
+        try (var _ = device.enter(); Arena a = Arena.ofConfined()) {
+            CudaBuffer out = newBuffer(n * t.byteSize(), op.opName());
+            if (n == 0) return out;
+            CudaBuffer sel = newBuffer(windows * 8, op.opName());
+            try {
+                if (windows > 0) {
+                    launch(WindowScatterKernels.select(x.dtype(), max), WindowScatterKernels.SELECT_ENTRY, LineKernels.blocks(windows),
+                            LineKernels.THREADS, 0, new KernelArgs(a).pointer(ptr(x)).pointer(sel.pointer()).i64(windows).i32(rank)
+                                    .longs(StridedView.padded(in)).longs(StridedView.padded(outDims)).longs(StridedView.padded(win))
+                                    .longs(StridedView.padded(st)).longs(StridedView.padded(dil)).longs(StridedView.padded(lo)).i64(windowSize),
+                            op.opName());
+                }
+                launch(WindowScatterKernels.scatter(t), WindowScatterKernels.SCATTER_ENTRY, LineKernels.blocks(n), LineKernels.THREADS, 0,
+                        new KernelArgs(a).pointer(ptr(source)).pointer(ptr(init)).pointer(sel.pointer()).pointer(out.pointer()).i64(n).i32(rank)
+                                .longs(StridedView.padded(in)).longs(StridedView.padded(outDims)).longs(StridedView.padded(win))
+                                .longs(StridedView.padded(st)).longs(StridedView.padded(dil)).longs(StridedView.padded(lo)).i64(windowSize),
+                        op.opName());
+            } catch (RuntimeException ex) {
+                out.release();
+                throw ex;
+            } finally {
+                sel.release();
+            }
+            return out;
+        }
+    }
+
     /** Convolutions of float types with batch groups of 1, no cropping and up to two spatial axes run as im2col + cuBLAS. */
     @Override
     public Buffer conv(Operand input, Operand kernel, dev.jburn.spi.ConvSpec spec, DType out) {

@@ -33,8 +33,9 @@ record WindowPlan(int[] padLo, int[] padHi, Shape padded, StridedView windows, i
         };
     }
 
-    /** Whether the GPU path covers {@code op} on {@code t}. */
+    /** Whether the GPU path covers {@code op} on {@code t} (the scatters: {@link WindowScatterKernels}). */
     static boolean covers(WindowOp op, DType t) {
+        if (op == WindowOp.WINDOW_SCATTER_MAX || op == WindowOp.WINDOW_SCATTER_MIN) return WindowScatterKernels.covers(t);
         ReduceOp r = reduction(op);
         if (r == null || t == DType.PRED) return false;
         return !((r == ReduceOp.SUM || r == ReduceOp.PRODUCT) && (t == DType.F16 || t == DType.BF16));

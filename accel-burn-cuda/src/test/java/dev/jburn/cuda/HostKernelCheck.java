@@ -202,7 +202,99 @@ public final class HostKernelCheck {
         int reductions = reductions(cxx);
         int fused = fused(cxx);
         int updates = indexedUpdates(cxx);
-        return lines < 0 || reductions < 0 || fused < 0 || updates < 0 ? -1 : mismatches + lines + reductions + fused + updates;
+        int scatters = windowScatters(cxx);
+        return lines < 0 || reductions < 0 || fused < 0 || updates < 0 || scatters < 0 ? -1
+                : mismatches + lines + reductions + fused + updates + scatters;
+    }
+
+    /** {@code windowScatterMax/Min}: the selecting and accumulating kernels against the cpu engine, on pooling-like and overlapping windows. */
+    private static int windowScatters(String cxx) throws Exception {
+        record W(dev.jburn.op.WindowOp op, DType xt, DType t, Shape shape, dev.jburn.spi.WindowSpec spec) {}
+        List<W> cases = new ArrayList<>();
+        Shape s4 = Shape.of(2, 2, 6, 5), s2 = Shape.of(7, 6);
+        dev.jburn.spi.WindowSpec pool = new dev.jburn.spi.WindowSpec(new int[] {1, 1, 2, 2}, new int[] {1, 1, 2, 2}, new int[4], new int[] {0, 0, 0, 1}, new int[] {1, 1, 1, 1});
+        dev.jburn.spi.WindowSpec overlap = new dev.jburn.spi.WindowSpec(new int[] {3, 2}, new int[] {1, 2}, new int[] {1, 0}, new int[] {2, 1}, new int[] {2, 1});
+        for (dev.jburn.op.WindowOp op : List.of(dev.jburn.op.WindowOp.WINDOW_SCATTER_MAX, dev.jburn.op.WindowOp.WINDOW_SCATTER_MIN)) {
+            for (DType t : List.of(DType.F32, DType.F64, DType.S32, DType.U8, DType.S64)) {
+                cases.add(new W(op, t, t, s4, pool));
+                cases.add(new W(op, t, t, s2, overlap));
+            }
+            cases.add(new W(op, DType.BF16, DType.F32, s2, overlap));
+        }
+        StringBuilder cpp = new StringBuilder(SHIM);
+        for (int i = 0; i < cases.size(); i++) {
+            W c = cases.get(i);
+            boolean max = c.op() == dev.jburn.op.WindowOp.WINDOW_SCATTER_MAX;
+            cpp.append("namespace s").append(i).append(" {\n")
+                    .append(WindowScatterKernels.select(c.xt(), max).replace(WindowScatterKernels.SELECT_ENTRY, WindowScatterKernels.SELECT_ENTRY + "_" + i))
+                    .append("\n}\nnamespace a").append(i).append(" {\n")
+                    .append(WindowScatterKernels.scatter(c.t()).replace(WindowScatterKernels.SCATTER_ENTRY, WindowScatterKernels.SCATTER_ENTRY + "_" + i))
+                    .append("\n}\n");
+        }
+        Path dir = tempDir("jburn-hostw");
+        Path src = dir.resolve("scatters.cpp"), lib = dir.resolve("libscatters.so");
+        Files.writeString(src, cpp);
+        Process p = new ProcessBuilder(cxx, "-O1", "-std=c++17", "-shared", "-fPIC", "-w", "-o", lib.toString(), src.toString()).redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes());
+        if (p.waitFor() != 0) {
+            System.out.println("host compile of window scatters failed:\n" + log.lines().limit(20).reduce("", (a, b) -> a + b + "\n"));
+            return -1;
+        }
+        java.lang.foreign.StructLayout dims = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(8, JAVA_LONG));
+        Backend cpu = Engine.select("cpu").backend();
+        Random rnd = new Random(29);
+        int mismatches = 0;
+        try (Arena arena = Arena.ofShared()) {
+            SymbolLookup lookup = SymbolLookup.libraryLookup(lib, arena);
+            for (int i = 0; i < cases.size(); i++) {
+                W c = cases.get(i);
+                int rank = c.shape().rank();
+                long[] in = new long[rank], win = new long[rank], st = new long[rank], dil = new long[rank], lo = new long[rank];
+                long windowSize = 1;
+                for (int d = 0; d < rank; d++) {
+                    in[d] = c.shape().dim(d);
+                    win[d] = c.spec().dims()[d];
+                    st[d] = c.spec().strides()[d];
+                    dil[d] = c.spec().dilations()[d];
+                    lo[d] = c.spec().padLow()[d];
+                    windowSize *= win[d];
+                }
+                long[] outDims = WindowScatterKernels.windows(c.shape(), c.spec());
+                long windows = 1;
+                for (long o : outDims) windows *= o;
+                int n = (int) c.shape().size();
+                MemorySegment x = tiedValues(arena, c.xt(), n, rnd), source = tiedValues(arena, c.t(), (int) windows, rnd);
+                MemorySegment init = values(arena, c.t(), 1, rnd);
+                MemorySegment sel = arena.allocate(windows * 8, 8), out = arena.allocate((long) n * c.t().byteSize(), 8);
+                java.util.function.Function<long[], MemorySegment> struct = v -> arena.allocateFrom(JAVA_LONG, StridedView.padded(v));
+                MethodHandle hs = Linker.nativeLinker().downcallHandle(lookup.find(WindowScatterKernels.SELECT_ENTRY + "_" + i).orElseThrow(),
+                        FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_LONG, java.lang.foreign.ValueLayout.JAVA_INT, dims, dims, dims, dims, dims, dims, JAVA_LONG));
+                MethodHandle ha = Linker.nativeLinker().downcallHandle(lookup.find(WindowScatterKernels.SCATTER_ENTRY + "_" + i).orElseThrow(),
+                        FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, java.lang.foreign.ValueLayout.JAVA_INT, dims, dims, dims, dims, dims, dims, JAVA_LONG));
+                try {
+                    hs.invokeWithArguments(x, sel, windows, rank, struct.apply(in), struct.apply(outDims), struct.apply(win), struct.apply(st),
+                            struct.apply(dil), struct.apply(lo), windowSize);
+                    ha.invokeWithArguments(source, init, sel, out, (long) n, rank, struct.apply(in), struct.apply(outDims), struct.apply(win),
+                            struct.apply(st), struct.apply(dil), struct.apply(lo), windowSize);
+                } catch (Throwable e) {
+                    throw new IllegalStateException(e);
+                }
+                Buffer bx = cpu.upload(x), bs = cpu.upload(source), bi = cpu.upload(init);
+                Buffer expected = cpu.windowScatter(c.op(), new Operand(bx, c.xt(), c.shape()), new Operand(bs, c.t(), Shape.of(outDims)),
+                        new Operand(bi, c.t(), Shape.of()), c.spec());
+                MemorySegment exp = arena.allocate(expected.byteSize(), 8);
+                cpu.download(expected, 0, exp);
+                String label = c.op().opName() + ":" + c.xt().shortName() + "->" + c.t().shortName() + " " + c.shape();
+                String bad = compare(new Case(label, null, List.of(c.xt()), c.t(), false, null), List.of(x), out, exp, n);
+                if (bad != null) {
+                    mismatches++;
+                    System.out.println("MISMATCH " + label + ": " + bad);
+                }
+                for (Buffer b : List.of(bx, bs, bi, expected)) b.release();
+            }
+        }
+        System.out.println(cases.size() + " window scatters run on the host, " + mismatches + " mismatches");
+        return mismatches;
     }
 
     /** {@code indexedAdd/Put}: the offsets kernel then the update kernel (structs passed by value, as the engine does), against the cpu engine. */

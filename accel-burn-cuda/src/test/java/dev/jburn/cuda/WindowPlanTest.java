@@ -96,7 +96,8 @@ class WindowPlanTest {
         assertEquals(Float.floatToRawIntBits(Float.NEGATIVE_INFINITY) & 0xffffffffL, WindowPlan.identityBits(WindowOp.WINDOW_MAX, DType.F32));
         assertTrue(WindowPlan.covers(WindowOp.WINDOW_MAX, DType.BF16));
         assertFalse(WindowPlan.covers(WindowOp.WINDOW_SUM, DType.BF16));
-        assertFalse(WindowPlan.covers(WindowOp.WINDOW_SCATTER_MAX, DType.F32));
+        assertTrue(WindowPlan.covers(WindowOp.WINDOW_SCATTER_MAX, DType.F32));
+        assertFalse(WindowPlan.covers(WindowOp.WINDOW_SCATTER_MIN, DType.BF16), "bf16 scatters would round twice");
         assertEquals(null, WindowPlan.of(Shape.of(1, 1, 1, 1, 1), new WindowSpec(new int[5], new int[5], new int[5], new int[5], new int[5])));
     }
 }
