@@ -116,6 +116,10 @@ public final class EmitterCompileCheck {
             if (GatherKernels.adds(t)) {
                 kernels.put("indexedAdd:" + t.shortName(), () -> new KernelSource(GatherKernels.UPDATE_ENTRY, GatherKernels.update(t, true), List.of(), t));
             }
+            kernels.put("windowSelect:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.SELECT_ENTRY, WindowScatterKernels.select(t, true), List.of(), DType.S64));
+            if (WindowScatterKernels.covers(t)) {
+                kernels.put("windowScatter:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.SCATTER_ENTRY, WindowScatterKernels.scatter(t), List.of(), t));
+            }
             kernels.put("sort:" + t.shortName(), () -> new KernelSource(RankSort.ENTRY, RankSort.source(t, true, null), List.of(), t));
             kernels.put("argsort:" + t.shortName(), () -> new KernelSource(RankSort.ENTRY, RankSort.source(t, false, DType.S64), List.of(), DType.S64));
             kernels.put("argmax:" + t.shortName(), () -> new KernelSource(LineKernels.ARG_ENTRY, LineKernels.argReduce(t, DType.S64, true, false), List.of(), DType.S64));
