@@ -26,6 +26,7 @@ final class GlslDialect implements Dialect {
         if (f.storage8()) s.append("#extension GL_EXT_shader_8bit_storage : require\n");
         if (f.storage16()) s.append("#extension GL_EXT_shader_16bit_storage : require\n");
         s.append("layout(local_size_x = ").append(LOCAL_SIZE).append(") in;\n");
+        s.append(GlslExp.source(f.float64()));
         s.append("""
                 #define u32 uint
                 #define i32 int
@@ -65,6 +66,7 @@ final class GlslDialect implements Dialect {
         if (!(f64 ? MATH_F64 : MATH_F32).contains(fn)) return null;
         return switch (fn) {
             case "rsqrt" -> "inversesqrt";
+            case "exp" -> f64 ? "exp" : GlslExp.NAME; // the built-in is not accurate enough (GlslExp)
             case "fabs" -> "abs";
             default -> fn;
         };

@@ -2,6 +2,7 @@ package dev.jburn.kernels;
 
 import dev.jburn.DType;
 import dev.jburn.Shape;
+import dev.jburn.op.ReduceOp;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -70,6 +71,48 @@ public final class ReductionEmitter {
         String entry = d == Dialect.CUDA ? CUDA_ENTRY : "main";
         String code = Prelude.of(d, f) + d.openReduction(entry, k.producer().inputTypes(), k.outType(), acc) + body + d.closeReduction();
         return new KernelSource(entry, code, k.producer().inputTypes(), k.outType());
+    }
+
+    /**
+     * A reduction whose source does not depend on the shape, so one compiled kernel serves every
+     * size: {@code op} over the last axis of a row-major {@code [rows, cols]} matrix of type
+     * {@code in}. Inputs: the matrix (binding 0) and a one-element {@code u32} buffer holding
+     * {@code cols} (binding 1); output (binding 2) of {@code rows} elements of type {@code out}; the
+     * element count {@code n} is {@code rows}, launched as in {@link #emit}. Engines reduce any axes
+     * with it after moving the reduced axes last. (Added for the Vulkan engine, where every distinct
+     * source costs a shader compilation.)
+     */
+    public static KernelSource emitRows(ReduceOp op, DType in, DType out, Dialect d, DeviceFeatures f) {
+        ElementwiseKernel load = new ElementwiseKernel(List.of(in, DType.U32), List.of(new KernelExpr.Load(0, null, in)), Shape.of(1));
+        ReductionKernel k = new ReductionKernel(op, load, new int[] {0}, out);
+        Emitter.requireStorage(out, f);
+        boolean logical = switch (op) {
+            case ALL, ANY -> true;
+            default -> false;
+        };
+        DType accType = logical ? DType.PRED : in;
+        String acc = Types.compute(accType);
+        StringBuilder body = new StringBuilder();
+        body.append("    idx_t cols = idx_t(").append(d.read(1, "0")).append(");\n");
+        body.append("    idx_t base = o * cols;\n");
+        body.append("    ").append(acc).append(" acc = ").append(identity(k, d, accType)).append(";\n");
+        body.append("    for (idx_t r = idx_t(t); r < cols; r += idx_t(").append(GROUP).append(")) {\n");
+        body.append("      idx_t i = base + r;\n");
+        String v = Emitter.statements(load, d, f, "      ", body);
+        String element = logical ? "(" + v + " != " + Types.compute(in) + "(0) ? 1u : 0u)" : v;
+        body.append("      acc = ").append(combine(k, accType, "acc", element)).append(";\n");
+        body.append("    }\n");
+        body.append("    sh[t] = acc;\n");
+        body.append("    ").append(d.barrier()).append('\n');
+        body.append("    for (u32 s = ").append(GROUP / 2).append("u; s > 0u; s >>= 1) {\n");
+        body.append("      if (t < s) sh[t] = ").append(combine(k, accType, "sh[t]", "sh[t + s]")).append(";\n");
+        body.append("      ").append(d.barrier()).append('\n');
+        body.append("    }\n");
+        String stored = d.toStorage(out, Types.toStorageBits(out, Types.wrap(out, "sh[0]")));
+        body.append("    if (t == 0u) ").append(d.write(2, "o", stored)).append('\n');
+        String entry = d == Dialect.CUDA ? CUDA_ENTRY : "main";
+        String code = Prelude.of(d, f) + d.openReduction(entry, load.inputTypes(), out, acc) + body + d.closeReduction();
+        return new KernelSource(entry, code, load.inputTypes(), out);
     }
 
     private static String identity(ReductionKernel k, Dialect d, DType t) {

@@ -65,7 +65,10 @@ final class BackwardRules {
             case Prim.Bitcast b -> none(1); // reinterpreted bits carry no derivative
             case Prim.GradientMark m -> m.rule() == null ? none(in.size()) : custom((CustomRule) m.rule(), in, out.getFirst(), g0);
             case Prim.Cond c -> cond(c, in, out, g);
-            case Prim.WhileLoop w -> throw notYet(prim);
+            // Reverse mode would need every iteration's state, and the trip count is only known at run time (JAX refuses too).
+            case Prim.WhileLoop w -> throw new JBurnException("grad", "'whileLoop' is not differentiable in reverse mode: its trip count "
+                    + "depends on data, so the states a backward pass needs are not kept (JAX refuses it too). Unroll the loop with a "
+                    + "Java loop (it runs at trace time), or wrap it in Autodiff.stopGradient or Autodiff.customGradient");
             // Fusion runs after tracing, on the optimized graph; autodiff sees the traced one.
             case Prim.Fused f -> throw notYet(prim);
         };
@@ -93,8 +96,7 @@ final class BackwardRules {
                 case WINDOW_SUM, WINDOW_MAX, WINDOW_MIN, WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> Differentiability.DIFFERENTIABLE;
             };
             case Prim.ArgReduce _, Prim.Argsort _, Prim.Bitcast _ -> Differentiability.NOT_DIFFERENTIABLE;
-            case Prim.Conv c -> c.spec().batchGroups() == 1
-                    ? Differentiability.DIFFERENTIABLE : Differentiability.NOT_BUILT;
+            case Prim.Conv c -> Differentiability.DIFFERENTIABLE;
             case Prim.WindowScatter _ -> Differentiability.DIFFERENTIABLE;
             case Prim.Svd _, Prim.WhileLoop _, Prim.Fused _ -> Differentiability.NOT_BUILT;
         };

@@ -62,7 +62,7 @@ final class CatalogDifferentiability {
                 case WINDOW_SUM, WINDOW_MAX, WINDOW_MIN, WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> DIFFERENTIABLE;
             };
             case ConvOp c -> switch (c) {
-                case CONV, CONV_TRANSPOSE -> DIFFERENTIABLE; // batch-grouped convs throw "not differentiable yet"
+                case CONV, CONV_TRANSPOSE -> DIFFERENTIABLE;
             };
             case LinalgOp l -> switch (l) {
                 // vector norms, and matrix norms other than the spectral/nuclear ones (which use svd), differentiate through their decomposition

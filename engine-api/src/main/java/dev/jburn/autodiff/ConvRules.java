@@ -1,7 +1,6 @@
 package dev.jburn.autodiff;
 
 import dev.jburn.ConvOptions;
-import dev.jburn.JBurnException;
 import dev.jburn.Padding;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
@@ -15,20 +14,45 @@ import java.util.List;
  * Backward rules of {@code conv} in canonical layout (input {@code [N, C, s...]}, kernel
  * {@code [O, C, k...]}, output {@code [N, O, o...]}), as JAX transposes
  * {@code conv_general_dilated}: both cotangents are convolutions again (feature groups become
- * feature groups of the input's and batch groups of the kernel's). Batch groups are not built yet.
+ * feature groups of the input's and batch groups of the kernel's); a batch-grouped conv is
+ * differentiated group by group.
  */
 final class ConvRules {
     private ConvRules() {}
 
     static List<Tensor> conv(Prim.Conv c, Tensor input, Tensor kernel, Tensor g) {
         ConvSpec s = c.spec();
-        if (s.batchGroups() != 1) {
-            throw new JBurnException("grad", "the gradient of a conv with batchGroups=" + s.batchGroups() + " is not differentiable yet");
-        }
         int n = s.spatialRank();
         int[] spatial = new int[n];
         for (int i = 0; i < n; i++) spatial[i] = 2 + i;
+        if (s.batchGroups() != 1) return batchGrouped(s, input, kernel, g, spatial);
         return Arrays.asList(inputCotangent(s, input, kernel, g, spatial), kernelCotangent(s, input, kernel, g, spatial));
+    }
+
+    /**
+     * With {@code B} batch groups, group {@code b} convolves images {@code [b·N/B, (b+1)·N/B)} with
+     * output channels {@code [b·O/B, (b+1)·O/B)} (the kernels' convention): each group is an
+     * ungrouped conv, differentiated on its own, and the cotangents are joined again.
+     */
+    private static List<Tensor> batchGrouped(ConvSpec s, Tensor input, Tensor kernel, Tensor g, int[] spatial) {
+        int groups = s.batchGroups();
+        int nb = input.shape().dim(0) / groups, ob = kernel.shape().dim(0) / groups;
+        ConvSpec one = new ConvSpec(s.strides(), s.padLow(), s.padHigh(), s.inputDilation(), s.kernelDilation(), 1, 1);
+        List<Tensor> dIn = new java.util.ArrayList<>(), dK = new java.util.ArrayList<>();
+        for (int b = 0; b < groups; b++) {
+            Tensor in = slice(input, 0, b * nb, nb), k = slice(kernel, 0, b * ob, ob), gb = slice(g, 1, b * ob, ob);
+            dIn.add(inputCotangent(one, in, k, gb, spatial));
+            dK.add(kernelCotangent(one, in, k, gb, spatial));
+        }
+        return Arrays.asList(Tensor.concatenate(dIn, 0), Tensor.concatenate(dK, 0));
+    }
+
+    private static Tensor slice(Tensor t, int axis, int start, int length) {
+        int[] starts = new int[t.rank()];
+        int[] lengths = t.shape().dims().clone();
+        starts[axis] = start;
+        lengths[axis] = length;
+        return t.slice(starts, lengths);
     }
 
     private static int dilated(int size, int d) { return size == 0 ? 0 : (size - 1) * d + 1; }

@@ -27,8 +27,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Covered: F32 or F64 bodies (every value one dtype) of vector-kernel unary ops and
  * add/subtract/multiply/divide/min/max, whose inputs have the output's shape or are scalars
- * (directly, broadcast, or scalar constants). Anything else (reductions, select, cast,
- * comparisons, other broadcasts) returns {@code null}, and the caller interprets the body.
+ * (directly, broadcast, or scalar constants), optionally ending in a sum, max or min over the
+ * trailing axes (or all axes): then each block's chain is reduced row by row as soon as it is
+ * computed, so {@code sum((p - y)^2)} reads {@code p} and {@code y} once and writes only the sums.
+ * Anything else (select, cast, comparisons, other broadcasts or reductions) returns {@code null},
+ * and the caller interprets the body.
  */
 final class FusedKernels {
     /** Elements per block: a few blocks of scratch fit in L1/L2. */
@@ -62,7 +65,14 @@ final class FusedKernels {
     private record UnaryStep(VectorOps.Unary k, Slot x, Slot out) implements Step {}
     private record BinaryStep(VectorOps.Binary k, Slot a, Slot b, Slot out) implements Step {}
 
-    private record Plan(DType dtype, long size, List<Step> steps, int scratches, long cost) {}
+    /**
+     * @param size      elements the chain computes
+     * @param reduce    {@code -1}, or the {@link VectorReductions} code of a trailing reduction
+     * @param rowLength elements per reduced output (when {@code reduce >= 0})
+     */
+    private record Plan(DType dtype, long size, List<Step> steps, int scratches, long cost, int reduce, long rowLength) {
+        long outputElements() { return reduce < 0 ? size : size / rowLength; }
+    }
 
     /**
      * Runs {@code node} (a fused group) fast, or returns {@code null} when the plan doesn't cover it.
@@ -76,7 +86,7 @@ final class FusedKernels {
         });
         if (!(p instanceof Plan plan)) return null;
         Value outV = node.outputs().getFirst();
-        long bytes = plan.size * plan.dtype.bits() / 8;
+        long bytes = plan.outputElements() * plan.dtype.bits() / 8;
         Buffer out = null;
         for (int k = 0; k < inputs.size() && out == null; k++) {
             Operand o = inputs.get(k);
@@ -89,26 +99,89 @@ final class FusedKernels {
         MemorySegment[] in = new MemorySegment[inputs.size()];
         for (int k = 0; k < in.length; k++) in[k] = HostBuffer.of(inputs.get(k).buffer());
         MemorySegment dst = HostBuffer.of(out);
+        if (plan.reduce >= 0) {
+            runReduction(plan, in, dst);
+            return List.of(out);
+        }
         long blocks = (plan.size + BLOCK - 1) / BLOCK;
         parallel.forRange(blocks, plan.cost * BLOCK, (lo, hi) -> runBlocks(plan, in, dst, lo, hi));
         return List.of(out);
     }
 
-    private static void runBlocks(Plan plan, MemorySegment[] in, MemorySegment dst, long fromBlock, long toBlock) {
-        try (Arena arena = Arena.ofConfined()) {
-            long w = plan.dtype.bits() / 8;
-            MemorySegment[] scratch = new MemorySegment[plan.scratches];
-            for (int i = 0; i < scratch.length; i++) scratch[i] = arena.allocate(BLOCK * w, 64);
-            for (long blk = fromBlock; blk < toBlock; blk++) {
-                long start = blk * BLOCK;
-                long n = Math.min(BLOCK, plan.size - start);
-                for (Step s : plan.steps) {
-                    switch (s) {
-                        case UnaryStep u -> unary(plan.dtype, u.k(), seg(u.x(), in, scratch, dst), idx(u.x(), start),
-                                seg(u.out(), in, scratch, dst), idx(u.out(), start), n);
-                        case BinaryStep b -> binary(plan.dtype, b, in, scratch, dst, start, n);
+    /**
+     * A chain ending in a trailing reduction: short rows go several to a block, each reduced from
+     * the block's scratch; long rows are computed block by block and their partial results combined.
+     */
+    private void runReduction(Plan plan, MemorySegment[] in, MemorySegment dst) {
+        long rows = plan.outputElements();
+        long len = plan.rowLength;
+        int resultScratch = plan.scratches - 1;
+        if (len <= BLOCK) {
+            long perBlock = BLOCK / len;
+            long blocks = (rows + perBlock - 1) / perBlock;
+            parallel.forRange(blocks, plan.cost * perBlock * len, (lo, hi) -> {
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment[] scratch = scratches(plan, arena);
+                    for (long blk = lo; blk < hi; blk++) {
+                        long r0 = blk * perBlock;
+                        long nRows = Math.min(perBlock, rows - r0);
+                        runSteps(plan, in, scratch, dst, r0 * len, nRows * len);
+                        for (long r = 0; r < nRows; r++) store(plan, dst, r0 + r, reduceRun(plan, scratch[resultScratch], r * len, len));
                     }
                 }
+            });
+            return;
+        }
+        parallel.forRange(rows, plan.cost * len, (lo, hi) -> {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment[] scratch = scratches(plan, arena);
+                for (long r = lo; r < hi; r++) {
+                    double acc = Double.NaN;
+                    for (long off = 0; off < len; off += BLOCK) {
+                        long n = Math.min(BLOCK, len - off);
+                        runSteps(plan, in, scratch, dst, r * len + off, n);
+                        double part = reduceRun(plan, scratch[resultScratch], 0, n);
+                        acc = off == 0 ? part : VectorReductions.combine(plan.reduce, acc, part);
+                    }
+                    store(plan, dst, r, acc);
+                }
+            }
+        });
+    }
+
+    private static double reduceRun(Plan plan, MemorySegment s, long off, long n) {
+        return plan.dtype == DType.F32 ? VectorReductions.runF32(s, off, n, plan.reduce) : VectorReductions.runF64(s, off, n, plan.reduce);
+    }
+
+    private static void store(Plan plan, MemorySegment dst, long row, double v) {
+        if (plan.dtype == DType.F32) dst.setAtIndex(ValueLayout.JAVA_FLOAT, row, (float) v);
+        else dst.setAtIndex(ValueLayout.JAVA_DOUBLE, row, v);
+    }
+
+    private static MemorySegment[] scratches(Plan plan, Arena arena) {
+        long w = plan.dtype.bits() / 8;
+        MemorySegment[] scratch = new MemorySegment[plan.scratches];
+        for (int i = 0; i < scratch.length; i++) scratch[i] = arena.allocate(BLOCK * w, 64);
+        return scratch;
+    }
+
+    /** The chain's steps for elements {@code [start, start + n)} ({@code n <= BLOCK}). */
+    private static void runSteps(Plan plan, MemorySegment[] in, MemorySegment[] scratch, MemorySegment dst, long start, long n) {
+        for (Step s : plan.steps) {
+            switch (s) {
+                case UnaryStep u -> unary(plan.dtype, u.k(), seg(u.x(), in, scratch, dst), idx(u.x(), start),
+                        seg(u.out(), in, scratch, dst), idx(u.out(), start), n);
+                case BinaryStep b -> binary(plan.dtype, b, in, scratch, dst, start, n);
+            }
+        }
+    }
+
+    private static void runBlocks(Plan plan, MemorySegment[] in, MemorySegment dst, long fromBlock, long toBlock) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment[] scratch = scratches(plan, arena);
+            for (long blk = fromBlock; blk < toBlock; blk++) {
+                long start = blk * BLOCK;
+                runSteps(plan, in, scratch, dst, start, Math.min(BLOCK, plan.size - start));
             }
         }
     }
@@ -167,6 +240,19 @@ final class FusedKernels {
     static Plan plan(Graph body) {
         if (body.outputs().size() != 1) return null;
         Value result = body.outputs().getFirst();
+        int reduce = -1;
+        long rowLength = 0;
+        Node last = body.nodes().isEmpty() ? null : body.nodes().getLast();
+        if (last != null && last.outputs().getFirst().id() == result.id() && last.prim() instanceof Prim.Reduce r) {
+            Value produced = last.inputs().getFirst();
+            reduce = trailingReduction(r, produced);
+            if (reduce < 0 || r.out() != produced.dtype()) return null;
+            rowLength = 1;
+            for (int a : r.axes()) rowLength *= produced.shape().dim(a);
+            if (rowLength == 0 || produced.shape().size() == 0) return null;
+            body = Graph.of(body.inputs(), body.nodes().subList(0, body.nodes().size() - 1), List.of(produced));
+            result = produced;
+        }
         DType t = result.dtype();
         if (t != DType.F32 && t != DType.F64) return null;
         var shape = result.shape();
@@ -224,6 +310,42 @@ final class FusedKernels {
             slots.put(v.id(), out);
         }
         if (steps.isEmpty() || !(slots.get(result.id()) instanceof Out)) return null;
-        return new Plan(t, shape.size(), List.copyOf(steps), scratches, cost);
+        if (reduce >= 0) {
+            // the chain's result goes to one more scratch, reduced row by row instead of stored
+            Scratch r = new Scratch(scratches++);
+            List<Step> toScratch = new ArrayList<>();
+            for (Step step : steps) {
+                toScratch.add(switch (step) {
+                    case UnaryStep u -> u.out() instanceof Out ? new UnaryStep(u.k(), u.x(), r) : u;
+                    case BinaryStep b -> b.out() instanceof Out ? new BinaryStep(b.k(), b.a(), b.b(), r) : b;
+                });
+            }
+            if (toScratch.stream().anyMatch(FusedKernels::readsOut)) return null;
+            return new Plan(t, shape.size(), List.copyOf(toScratch), scratches, cost, reduce, rowLength);
+        }
+        return new Plan(t, shape.size(), List.copyOf(steps), scratches, cost, -1, 0);
+    }
+
+    private static boolean readsOut(Step s) {
+        return switch (s) {
+            case UnaryStep u -> u.x() instanceof Out;
+            case BinaryStep b -> b.a() instanceof Out || b.b() instanceof Out;
+        };
+    }
+
+    /** The reduction code of a sum/max/min over the trailing axes of {@code x} (all axes included), or -1. */
+    private static int trailingReduction(Prim.Reduce r, Value x) {
+        int code = switch (r.op()) {
+            case SUM -> VectorReductions.SUM;
+            case REDUCE_MAX -> VectorReductions.MAX;
+            case REDUCE_MIN -> VectorReductions.MIN;
+            default -> -1;
+        };
+        int rank = x.shape().rank();
+        int[] axes = r.axes();
+        for (int i = 0; i < axes.length; i++) {
+            if (axes[i] != rank - axes.length + i) return -1;
+        }
+        return axes.length == 0 ? -1 : code;
     }
 }

@@ -83,6 +83,19 @@ class JitFusionTest {
         assertSame("sum(a*b+1, 1)", a.multiply(b).add(1.0).sum(new int[] {1}), f.apply(List.of(a, b)).getFirst());
         assertEquals(1, f.graph().nodes().size(), f.graph().toString());
         assertTrue(f.passReport().changes("fusion").getFirst().contains("multiply add sum"), f.passReport().toString());
+        assertTrue(FusedKernels.covers(((Prim.Fused) f.graph().nodes().getFirst().prim()).body()), "the chain and its sum run in one pass");
+
+        // rows longer than a block: partial results per block, combined (another summation order, so a tolerance)
+        Tensor p = Tensor.iota(Shape.of(3, 10_000), DType.F32).divide(10_000.0), y = p.multiply(0.5);
+        CompiledFunction sse = Jit.compileList(xs -> List.of(xs.get(0).subtract(xs.get(1)).abs().multiply(3.0).sum(new int[] {1})), VERIFY);
+        float[] expected = p.subtract(y).abs().multiply(3.0).sum(new int[] {1}).toFloatArray();
+        float[] actual = sse.apply(List.of(p, y)).getFirst().toFloatArray();
+        for (int i = 0; i < 3; i++) assertEquals(expected[i], actual[i], 1e-5 * Math.abs(expected[i]), "row " + i);
+        assertTrue(FusedKernels.covers(((Prim.Fused) sse.graph().nodes().getFirst().prim()).body()), sse.graph().toString());
+        // a max over every axis, NaN included, equals the unfused result bit for bit
+        Tensor withNan = Tensor.of(new float[][] {{1, 2}, {Float.NaN, 4}});
+        CompiledFunction max = Jit.compileList(xs -> List.of(xs.get(0).exp().negate().max()), VERIFY);
+        assertSame("max(-exp(x))", withNan.exp().negate().max(), max.apply(List.of(withNan)).getFirst());
 
         CompiledFunction leading = Jit.compileList(xs -> List.of(xs.get(0).multiply(xs.get(1)).add(1.0).sum(new int[] {0})), VERIFY);
         assertSame("sum(a*b+1, 0)", a.multiply(b).add(1.0).sum(new int[] {0}), leading.apply(List.of(a, b)).getFirst());

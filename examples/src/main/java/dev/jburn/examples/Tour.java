@@ -4,6 +4,8 @@ import dev.jburn.DType;
 import dev.jburn.Random;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
+import dev.jburn.autodiff.Autodiff;
+import dev.jburn.graph.Jit;
 
 /** The README's tour of the tensor API, runnable: {@code ./jburn tour}. Keep it in step with README.md. */
 public final class Tour {
@@ -35,6 +37,13 @@ public final class Tour {
         // Random numbers from explicit keys: the same key gives the same numbers on every engine.
         Random.Sample s = Random.normal(Random.key(42), Shape.of(3), DType.F32, 0, 1);
         System.out.println(s.values());
+
+        // Compile a function: traced once per input signature, optimized (fused), cached.
+        var f = Jit.compile(x -> x.multiply(x).add(1.0).sum());
+        System.out.println(f.apply(a));                    // f32 97.0
+
+        // Gradients: reverse mode over the same graph IR, eagerly or inside Jit.
+        System.out.println(Autodiff.grad(x -> x.multiply(x).sum()).apply(a)); // 2a
 
         // Memory: tensors made in a scope are freed when it closes, except what you keep.
         Tensor kept;

@@ -47,5 +47,7 @@ class JburnTest {
         assertTrue(s.contains("Tensor<u8[2] cpu>\n[4, 5]"), s);
         assertTrue(s.contains("Tensor<f32[2] cpu>\n[6.0, 15.0]"), s);
         assertTrue(s.contains("[[14.0, 32.0],\n [32.0, 77.0]]"), s);
+        assertTrue(s.contains("97.0"), s);
+        assertTrue(s.contains("[[2.0, 4.0, 6.0],\n [8.0, 10.0, 12.0]]"), s);
     }
 }

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Runs the Vulkan engine's conformance kit and a small benchmark on a GPU machine that has no Java,
+# no Maven, no network and no Vulkan loader. Needs, next to the repository root:
+#   .gpu/jdk      a JDK 25 runtime (jlink'd, with jdk.incubator.vector)
+#   .gpu/lib      jars from accel-burn-vulkan/gpu/collect-jars.sh
+#   .gpu/vulkan   the unpacked libvulkan1 package (also from collect-jars.sh)
+# Logs go to $OUT/vulkan-*.log (OUT defaults to ./out).
+#
+# usage: accel-burn-vulkan/gpu/run-h200.sh [--small] [--skip-kit] [--skip-bench]
+#   --small       benchmark sizes for a CPU driver (GEMM 512, fused 1M elements)
+# environment overrides (for trying it elsewhere, e.g. on lavapipe):
+#   JBURN_GPU_JAVA   java to use (default .gpu/jdk/bin/java)
+#   VK_DRIVER_FILES  ICD manifest (default /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json)
+#   JBURN_VULKAN_DEVICE  -Djburn.vulkan.device (index or name substring)
+set -uo pipefail
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+OUT="${OUT:-$ROOT/out}"
+mkdir -p "$OUT"
+
+SMALL=0; KIT=1; BENCH=1
+for a in "$@"; do
+  case "$a" in
+    --small) SMALL=1 ;;
+    --skip-kit) KIT=0 ;;
+    --skip-bench) BENCH=0 ;;
+    *) echo "unknown argument: $a" >&2; exit 2 ;;
+  esac
+done
+
+JAVA="${JBURN_GPU_JAVA:-$ROOT/.gpu/jdk/bin/java}"
+LIB="$ROOT/.gpu/lib"
+CONSOLE="$LIB/junit-platform-console-standalone.jar"
+export LD_LIBRARY_PATH="$ROOT/.gpu/vulkan/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export VK_DRIVER_FILES="${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}"
+export VK_ICD_FILENAMES="$VK_DRIVER_FILES"   # older loaders read this name
+
+for f in "$JAVA" "$CONSOLE" "$ROOT/.gpu/vulkan/usr/lib/x86_64-linux-gnu/libvulkan.so.1" "$VK_DRIVER_FILES"; do
+  if [ ! -e "$f" ]; then echo "missing: $f" | tee "$OUT/vulkan-error.log" >&2; exit 1; fi
+done
+
+CP="$(ls "$LIB"/*.jar | grep -v junit-platform-console-standalone | tr '\n' ':')"
+NATIVES="${TMPDIR:-/tmp}/jburn-lwjgl-$$"
+JVM=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss8m
+     -Dorg.lwjgl.system.memoryBackend=ffm
+     "-Dorg.lwjgl.system.SharedLibraryExtractPath=$NATIVES"
+     "-Djburn.vulkan.cacheDir=$ROOT/.gpu/cache")
+if [ -n "${JBURN_VULKAN_DEVICE:-}" ]; then JVM+=("-Djburn.vulkan.device=$JBURN_VULKAN_DEVICE"); fi
+
+{
+  echo "date: $(date -u)"
+  echo "host: $(uname -a)"
+  echo "java: $JAVA"; "$JAVA" -version 2>&1
+  echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+  echo "VK_DRIVER_FILES=$VK_DRIVER_FILES"; cat "$VK_DRIVER_FILES" 2>&1
+  command -v nvidia-smi >/dev/null && nvidia-smi 2>&1
+  echo "class path:"; ls -la "$LIB"
+} > "$OUT/vulkan-env.log" 2>&1
+
+STATUS=0
+echo "== availability"
+"$JAVA" "${JVM[@]}" -cp "$CP" dev.jburn.vulkan.AvailabilityProbeMain 2>&1 | tee "$OUT/vulkan-probe.log"
+if ! grep -q '^PROBE true' "$OUT/vulkan-probe.log"; then
+  echo "the vulkan engine is not available here; see $OUT/vulkan-probe.log" >&2
+  exit 1
+fi
+
+if [ "$KIT" = 1 ]; then
+  echo "== conformance kit (log: $OUT/vulkan-conformance.log)"
+  "$JAVA" "${JVM[@]}" -jar "$CONSOLE" execute -cp "$CP" \
+      --select-class dev.jburn.vulkan.VulkanConformanceTest \
+      --details=summary --details-theme=ascii --disable-banner \
+      --reports-dir "$OUT/vulkan-junit-kit" > "$OUT/vulkan-conformance.log" 2>&1 || STATUS=1
+  tail -n 25 "$OUT/vulkan-conformance.log"
+  echo "== engine tests (log: $OUT/vulkan-tests.log)"
+  "$JAVA" "${JVM[@]}" -jar "$CONSOLE" execute -cp "$CP" \
+      --select-package dev.jburn.vulkan --exclude-classname '.*ConformanceTest' \
+      --details=tree --details-theme=ascii --disable-banner \
+      --reports-dir "$OUT/vulkan-junit-tests" > "$OUT/vulkan-tests.log" 2>&1 || STATUS=1
+  tail -n 15 "$OUT/vulkan-tests.log"
+fi
+
+if [ "$BENCH" = 1 ]; then
+  echo "== benchmark (log: $OUT/vulkan-bench.log)"
+  if [ "$SMALL" = 1 ]; then SIZES=(--gemm 512 --fused 1048576 --runs 3 --warmup 1); else SIZES=(--gemm 4096 --fused 16777216 --runs 7 --warmup 2); fi
+  "$JAVA" "${JVM[@]}" -cp "$CP" dev.jburn.vulkan.VulkanBench "${SIZES[@]}" > "$OUT/vulkan-bench.log" 2>&1 || STATUS=1
+  cat "$OUT/vulkan-bench.log"
+  if [ "$SMALL" = 0 ] && command -v python3 >/dev/null && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
+    echo "== torch, same work, same call (log: $OUT/vulkan-torch.log)"
+    python3 "$ROOT/accel-burn-vulkan/gpu/torch_peer.py" 4096 16777216 > "$OUT/vulkan-torch.log" 2>&1 || STATUS=1
+    cat "$OUT/vulkan-torch.log"
+  fi
+fi
+rm -rf "$NATIVES"
+exit $STATUS

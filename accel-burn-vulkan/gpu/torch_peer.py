@@ -1,0 +1,41 @@
+"""The torch side of accel-burn-vulkan's H200 benchmark (run by run-h200.sh right after VulkanBench):
+GEMM f32 4096 (TF32 off, as the Vulkan GEMM computes in f32) and a*b+c on 16M f32, median after warm-up,
+timed with synchronization like VulkanBench. Usage: python3 torch_peer.py [gemm_n] [fused_n]"""
+import statistics
+import sys
+import time
+
+import torch
+
+
+def median_seconds(work, warm=3, reps=9):
+    for _ in range(warm):
+        work()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        work()
+        torch.cuda.synchronize()
+        ts.append(time.perf_counter() - t0)
+    return statistics.median(ts)
+
+
+def main():
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 4096
+    m = int(sys.argv[2]) if len(sys.argv) > 2 else 16 << 20
+    torch.backends.cuda.matmul.allow_tf32 = False
+    print("torch", torch.__version__, torch.cuda.get_device_name(0), flush=True)
+    a = torch.rand(n, n, device="cuda") - 0.5
+    b = torch.rand(n, n, device="cuda") - 0.5
+    s = median_seconds(lambda: a @ b)
+    print(f"torch gemm f32 {n}x{n}: median {s * 1e3:.3f} ms, {2.0 * n ** 3 / s * 1e-9:.1f} GFLOP/s", flush=True)
+    x, y, z = (torch.rand(m, device="cuda") for _ in range(3))
+    s = median_seconds(lambda: x * y + z)
+    print(f"torch a*b+c f32[{m}] (two kernels): median {s * 1e3:.3f} ms, {16.0 * m / s * 1e-9:.1f} GB/s", flush=True)
+    s = median_seconds(lambda: torch.addcmul(z, x, y))
+    print(f"torch addcmul f32[{m}] (one kernel): median {s * 1e3:.3f} ms, {16.0 * m / s * 1e-9:.1f} GB/s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.spi.Buffer;
+
+import java.lang.ref.Cleaner;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A tensor's device memory: one {@code VkBuffer} bound to a VMA allocation, reference counted.
+ *
+ * <p><b>When memory is freed.</b> {@link #release()} dropping the last reference frees at once:
+ * the caller held that reference, so no kernel can be using the buffer. A forgotten tensor is
+ * different: a kernel may have taken this buffer from the tensor just before the tensor became
+ * unreachable. So this buffer frees itself ({@link #freedWhenUnreachable()}): a {@link Cleaner}
+ * on this Java object frees the memory once the object itself is unreachable. Every submission
+ * keeps the buffers it binds strongly reachable until its fence has signalled
+ * ({@link CommandQueue}), and submissions are waited for before they return, so when the cleaner
+ * runs no queued work can touch the memory.
+ */
+final class DeviceBuffer implements Buffer {
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    /** The native part, freed exactly once by whoever comes first (release or cleaner). */
+    static final class Allocation implements Runnable {
+        final DeviceMemory memory;
+        final long buffer;
+        final long allocation;
+        final long byteSize;
+        final long allocatedSize;
+        final boolean hostVisible;
+        /** Host reads through a mapping are fast (cached memory, or an integrated/CPU device). */
+        final boolean hostReadable;
+        private final AtomicBoolean freed = new AtomicBoolean();
+
+        Allocation(DeviceMemory memory, long buffer, long allocation, long byteSize, long allocatedSize, boolean hostVisible,
+                   boolean hostReadable) {
+            this.memory = memory;
+            this.buffer = buffer;
+            this.allocation = allocation;
+            this.byteSize = byteSize;
+            this.allocatedSize = allocatedSize;
+            this.hostVisible = hostVisible;
+            this.hostReadable = hostReadable;
+        }
+
+        boolean isFreed() { return freed.get(); }
+
+        @Override
+        public void run() {
+            if (freed.compareAndSet(false, true)) memory.free(this);
+        }
+    }
+
+    final Allocation alloc;
+    private final Cleaner.Cleanable cleanable;
+    private final AtomicInteger refs = new AtomicInteger(1);
+
+    DeviceBuffer(Allocation alloc) {
+        this.alloc = alloc;
+        this.cleanable = CLEANER.register(this, alloc);
+    }
+
+    /** The {@code VkBuffer} handle; valid while this object is reachable and not released. */
+    long handle() { return alloc.buffer; }
+
+    @Override public long byteSize() { return alloc.byteSize; }
+
+    @Override
+    public Buffer retain() {
+        int r;
+        do {
+            r = refs.get();
+            if (r <= 0) throw new IllegalStateException("vulkan buffer already freed");
+        } while (!refs.compareAndSet(r, r + 1));
+        return this;
+    }
+
+    @Override
+    public void release() {
+        if (refs.decrementAndGet() == 0) cleanable.clean();
+    }
+
+    /** The last reference of an unreachable holder: the cleaner frees the memory once this object is unreachable too. */
+    @Override
+    public void releaseUnreachable() {
+        refs.decrementAndGet();
+    }
+
+    @Override public boolean freedWhenUnreachable() { return true; }
+
+    @Override public boolean isAlive() { return refs.get() > 0 && !alloc.isFreed() && !alloc.memory.isClosed(); }
+}

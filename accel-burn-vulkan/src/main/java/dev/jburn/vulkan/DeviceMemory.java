@@ -1,0 +1,218 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.JBurnException;
+import org.lwjgl.PointerBuffer;
+import org.lwjgl.system.MemoryStack;
+import org.lwjgl.util.vma.VmaAllocationCreateInfo;
+import org.lwjgl.util.vma.VmaAllocationInfo;
+import org.lwjgl.vulkan.VkBufferCreateInfo;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.lwjgl.util.vma.Vma.*;
+import static org.lwjgl.vulkan.VK10.*;
+
+/**
+ * Tensor memory through VMA (sub-allocated from a few large {@code VkDeviceMemory} blocks, not one
+ * allocation per tensor) and the copies between it and the host. Memory that happens to be host
+ * visible (integrated GPUs, lavapipe) is mapped and copied directly; otherwise the copy goes
+ * through a temporary host-visible staging buffer and a transfer command.
+ */
+final class DeviceMemory {
+    /** Allocation granularity: sizes are rounded up so {@code vkCmdFillBuffer} and 4-byte shader access stay in bounds. */
+    private static final long ROUND = 16;
+
+    private final VulkanDevice dev;
+    private final CommandQueue queue;
+    private final boolean forceStaging;
+    final AtomicLong liveBuffers = new AtomicLong();
+    /** Every allocation not yet freed, so {@link #close} can free them before the allocator goes. */
+    private final java.util.Set<DeviceBuffer.Allocation> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private boolean closed;
+
+    DeviceMemory(VulkanDevice dev, CommandQueue queue, boolean forceStaging) {
+        this.dev = dev;
+        this.queue = queue;
+        this.forceStaging = forceStaging;
+    }
+
+    /** A new buffer of {@code byteSize} bytes, contents undefined. */
+    DeviceBuffer allocateUninitialized(String op, long byteSize) {
+        if (byteSize < 0) throw new JBurnException(op, "negative buffer size " + byteSize);
+        long size = Math.max(ROUND, (byteSize + ROUND - 1) / ROUND * ROUND);
+        // Vulkan does not report a too-large buffer as an error (it is invalid usage): refuse it here.
+        if (size > dev.features.maxAllocation()) {
+            throw new JBurnException(op, "out of device memory: requested " + byteSize + " bytes, more than the largest allocation "
+                    + dev.features.maxAllocation() + " bytes the device allows (about " + dev.freeDeviceBytes() + " bytes free)");
+        }
+        try {
+            return new DeviceBuffer(create(op, byteSize, size));
+        } catch (JBurnException first) {
+            // Forgotten tensors free their memory through the GC; give it one chance before failing.
+            System.gc();
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new DeviceBuffer(create(op, byteSize, size));
+        }
+    }
+
+    private DeviceBuffer.Allocation create(String op, long byteSize, long size) {
+        try (MemoryStack stack = MemoryStack.stackPush()) {
+            VkBufferCreateInfo bci = VkBufferCreateInfo.calloc(stack).sType$Default().size(size)
+                    .usage(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT)
+                    .sharingMode(VK_SHARING_MODE_EXCLUSIVE);
+            VmaAllocationCreateInfo aci = VmaAllocationCreateInfo.calloc(stack).usage(VMA_MEMORY_USAGE_AUTO_PREFER_DEVICE);
+            LongBuffer pb = stack.mallocLong(1);
+            PointerBuffer pa = stack.mallocPointer(1);
+            int r = vmaCreateBuffer(dev.allocator, bci, aci, pb, pa, (VmaAllocationInfo) null);
+            if (r != VK_SUCCESS) {
+                throw VulkanErrors.error(r, op, "vmaCreateBuffer", "requested " + byteSize + " bytes, about "
+                        + dev.freeDeviceBytes() + " bytes of device memory free");
+            }
+            IntBuffer flags = stack.mallocInt(1);
+            vmaGetAllocationMemoryProperties(dev.allocator, pa.get(0), flags);
+            boolean hostVisible = (flags.get(0) & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0;
+            // Device-local memory mapped through the PCIe BAR (resizable BAR on discrete GPUs) is
+            // write-combined: fine to write, very slow to read. Read it through staging instead.
+            boolean hostReadable = hostVisible && ((flags.get(0) & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) != 0
+                    || dev.deviceType != VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU);
+            DeviceBuffer.Allocation a = new DeviceBuffer.Allocation(this, pb.get(0), pa.get(0), byteSize, size, hostVisible, hostReadable);
+            synchronized (this) {
+                if (closed) {
+                    vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
+                    throw new JBurnException(op, "the vulkan engine is closed");
+                }
+                live.add(a);
+            }
+            liveBuffers.incrementAndGet();
+            return a;
+        }
+    }
+
+    /** A new zero-filled buffer. */
+    DeviceBuffer allocate(String op, long byteSize) {
+        DeviceBuffer b = allocateUninitialized(op, byteSize);
+        if (b.alloc.hostVisible && !forceStaging) {
+            withMapping(op, b.alloc, m -> m.fill((byte) 0), true);
+        } else {
+            queue.submit(op, r -> {
+                r.keep(b);
+                r.zero(b.handle());
+            });
+        }
+        return b;
+    }
+
+    /** A new buffer holding {@code host}'s bytes. */
+    DeviceBuffer upload(String op, MemorySegment host) {
+        DeviceBuffer b = allocateUninitialized(op, host.byteSize());
+        if (host.byteSize() == 0) return b;
+        if (b.alloc.hostVisible && !forceStaging) {
+            withMapping(op, b.alloc, m -> MemorySegment.copy(host, 0, m, 0, host.byteSize()), true);
+        } else {
+            try (Staging s = new Staging(op, host.byteSize())) {
+                MemorySegment.copy(host, 0, s.mapped, 0, host.byteSize());
+                vmaFlushAllocation(dev.allocator, s.allocation, 0, VK_WHOLE_SIZE);
+                queue.submit(op, r -> {
+                    r.keep(b);
+                    r.copy(s.buffer, 0, b.handle(), 0, host.byteSize());
+                });
+            }
+        }
+        return b;
+    }
+
+    /** Copies {@code dst.byteSize()} bytes from {@code offset} of {@code src} into {@code dst}. */
+    void download(String op, DeviceBuffer src, long offset, MemorySegment dst) {
+        long n = dst.byteSize();
+        if (offset < 0 || offset + n > src.byteSize()) {
+            throw new JBurnException(op, "download of " + n + " bytes at " + offset + " from a buffer of " + src.byteSize());
+        }
+        if (n == 0) return;
+        if (!src.isAlive()) throw new JBurnException(op, "download from a freed buffer");
+        if (src.alloc.hostReadable && !forceStaging) {
+            withMapping(op, src.alloc, m -> MemorySegment.copy(m, offset, dst, 0, n), false);
+        } else {
+            try (Staging s = new Staging(op, n)) {
+                queue.submit(op, r -> {
+                    r.keep(src);
+                    r.copy(src.handle(), offset, s.buffer, 0, n);
+                });
+                vmaInvalidateAllocation(dev.allocator, s.allocation, 0, VK_WHOLE_SIZE);
+                MemorySegment.copy(s.mapped, 0, dst, 0, n);
+            }
+        }
+        java.lang.ref.Reference.reachabilityFence(src);
+    }
+
+    private void withMapping(String op, DeviceBuffer.Allocation a, java.util.function.Consumer<MemorySegment> body, boolean write) {
+        try (MemoryStack stack = MemoryStack.stackPush()) {
+            PointerBuffer p = stack.mallocPointer(1);
+            VulkanErrors.check(vmaMapMemory(dev.allocator, a.allocation, p), op, "vmaMapMemory");
+            try {
+                if (!write) vmaInvalidateAllocation(dev.allocator, a.allocation, 0, VK_WHOLE_SIZE);
+                body.accept(MemorySegment.ofAddress(p.get(0)).reinterpret(a.allocatedSize));
+                if (write) vmaFlushAllocation(dev.allocator, a.allocation, 0, VK_WHOLE_SIZE);
+            } finally {
+                vmaUnmapMemory(dev.allocator, a.allocation);
+            }
+        }
+    }
+
+    /**
+     * Frees one allocation (called once, by {@link DeviceBuffer.Allocation#run}: an explicit release
+     * or the cleaner). After {@link #close} the memory is already gone with the allocator, and a late
+     * cleaner must not touch it.
+     */
+    synchronized void free(DeviceBuffer.Allocation a) {
+        if (closed || !live.remove(a)) return;
+        vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
+        liveBuffers.decrementAndGet();
+    }
+
+    synchronized boolean isClosed() { return closed; }
+
+    /** Frees every live allocation (the device is idle) so the allocator can be destroyed; later frees do nothing. */
+    synchronized void close() {
+        if (closed) return;
+        for (DeviceBuffer.Allocation a : live) vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
+        liveBuffers.addAndGet(-live.size());
+        live.clear();
+        closed = true;
+    }
+
+    /** A host-visible, persistently mapped transfer buffer for one copy. */
+    private final class Staging implements AutoCloseable {
+        final long buffer;
+        final long allocation;
+        final MemorySegment mapped;
+
+        Staging(String op, long bytes) {
+            try (MemoryStack stack = MemoryStack.stackPush()) {
+                VkBufferCreateInfo bci = VkBufferCreateInfo.calloc(stack).sType$Default().size(bytes)
+                        .usage(VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT).sharingMode(VK_SHARING_MODE_EXCLUSIVE);
+                VmaAllocationCreateInfo aci = VmaAllocationCreateInfo.calloc(stack).usage(VMA_MEMORY_USAGE_AUTO_PREFER_HOST)
+                        .flags(VMA_ALLOCATION_CREATE_HOST_ACCESS_RANDOM_BIT | VMA_ALLOCATION_CREATE_MAPPED_BIT);
+                LongBuffer pb = stack.mallocLong(1);
+                PointerBuffer pa = stack.mallocPointer(1);
+                VmaAllocationInfo info = VmaAllocationInfo.calloc(stack);
+                int r = vmaCreateBuffer(dev.allocator, bci, aci, pb, pa, info);
+                if (r != VK_SUCCESS) throw VulkanErrors.error(r, op, "vmaCreateBuffer(staging)", "requested " + bytes + " bytes of host-visible memory");
+                buffer = pb.get(0);
+                allocation = pa.get(0);
+                mapped = MemorySegment.ofAddress(info.pMappedData()).reinterpret(bytes);
+            }
+        }
+
+        @Override
+        public void close() {
+            vmaDestroyBuffer(dev.allocator, buffer, allocation);
+        }
+    }
+}

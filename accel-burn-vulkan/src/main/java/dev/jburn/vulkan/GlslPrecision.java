@@ -1,0 +1,44 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.DType;
+import dev.jburn.kernels.ElementwiseKernel;
+import dev.jburn.kernels.KernelExpr;
+import dev.jburn.op.UnaryOp;
+
+/**
+ * Which float functions the Vulkan engine trusts to the conformance kit's tolerances. The Vulkan
+ * spec lets GLSL's transcendental built-ins be far from correctly rounded ({@code exp}: 3+2|x| ulp,
+ * {@code log}: absolute 2^-21 near 1, {@code sin}/{@code cos}: absolute 2^-11, {@code atan}: 4096
+ * ulp), drivers flush denormals, and lavapipe measurably misses the kit's 16-ulp bound (atan 56 ulp,
+ * exp 52 ulp near overflow, log of denormals). So those ops run on the cpu engine instead,
+ * counted as fallbacks, except f32 {@code exp}, which the emitter computes in double precision;
+ * arithmetic, comparisons, min/max, abs, floor/ceil/round, sqrt/rsqrt (2-2.5
+ * ulp in the spec) and every integer op stay on the device.
+ */
+final class GlslPrecision {
+    private GlslPrecision() {}
+
+    /**
+     * Whether {@code op} on float type {@code t} is accurate enough in GLSL on a device with or
+     * without {@code shaderFloat64}. Integer types are always exact. {@code exp} of f32 (and of
+     * f16/bf16, computed in f32) is the shared emitter's double-precision version, so it needs f64.
+     */
+    static boolean trusted(UnaryOp op, DType t, boolean float64) {
+        if (!t.isFloat()) return true;
+        return switch (op) {
+            case ABS, NEGATE, SIGN, SQRT, RSQRT, FLOOR, CEIL, ROUND, IS_NAN, IS_INFINITY, LOGICAL_NOT,
+                 BITWISE_NOT, POPULATION_COUNT, COUNT_LEADING_ZEROS -> true;
+            case EXP -> float64 && t != DType.F64;
+            case EXPM1, LOG, LOG1P, CBRT, SIN, COS, TAN, ASIN, ACOS, ATAN, SINH, COSH, TANH,
+                 ASINH, ACOSH, ATANH, SIGMOID, ERF, ERFC, ERF_INV -> false;
+        };
+    }
+
+    /** Whether every node of {@code k} is trusted. */
+    static boolean trusted(ElementwiseKernel k, boolean float64) {
+        for (KernelExpr e : k.nodes()) {
+            if (e instanceof KernelExpr.Unary u && !trusted(u.op(), k.nodes().get(u.x()).type(), float64)) return false;
+        }
+        return true;
+    }
+}

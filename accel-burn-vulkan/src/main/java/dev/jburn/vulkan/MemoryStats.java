@@ -1,0 +1,11 @@
+package dev.jburn.vulkan;
+
+/**
+ * Device memory in use according to VMA.
+ *
+ * @param allocations     live allocations (one per live tensor buffer, plus the engine's own few)
+ * @param allocationBytes their bytes
+ * @param blocks          {@code VkDeviceMemory} blocks VMA holds (allocations are carved out of these)
+ * @param blockBytes      the blocks' bytes
+ */
+public record MemoryStats(long allocations, long allocationBytes, long blocks, long blockBytes) {}

@@ -1,0 +1,167 @@
+package dev.jburn.vulkan;
+
+import org.lwjgl.PointerBuffer;
+import org.lwjgl.system.MemoryStack;
+import org.lwjgl.system.MemoryUtil;
+import org.lwjgl.vulkan.VkComputePipelineCreateInfo;
+import org.lwjgl.vulkan.VkDescriptorSetLayoutBinding;
+import org.lwjgl.vulkan.VkDescriptorSetLayoutCreateInfo;
+import org.lwjgl.vulkan.VkPipelineCacheCreateInfo;
+import org.lwjgl.vulkan.VkPipelineLayoutCreateInfo;
+import org.lwjgl.vulkan.VkPushConstantRange;
+import org.lwjgl.vulkan.VkShaderModuleCreateInfo;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.LongBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.lwjgl.vulkan.VK10.*;
+
+/**
+ * Compute pipelines built from GLSL, cached per source text for the engine's life. SPIR-V comes
+ * from {@link ShaderCompiler} (disk cached); the driver's own compilation of SPIR-V to machine
+ * code goes through a {@code VkPipelineCache} that is saved to the cache directory on close and
+ * loaded on start (the driver ignores data from another device or driver version).
+ */
+final class Pipelines implements AutoCloseable {
+    /** One compiled compute pipeline: storage buffers at bindings {@code 0..bindingCount-1} of set 0. */
+    record Pipeline(String name, long pipeline, long layout, long setLayout, long module, int bindingCount, boolean usesParams,
+                    int pushWords) implements CommandQueue.Bindable {}
+
+    private final VulkanDevice dev;
+    private final ShaderCompiler compiler;
+    private final Path cacheFile;
+    private final long pipelineCache;
+    private final Map<String, Pipeline> bySource = new ConcurrentHashMap<>();
+    /** Pipelines created (one per distinct shader source), for tests. */
+    final AtomicLong created = new AtomicLong();
+
+    Pipelines(VulkanDevice dev, ShaderCompiler compiler, Path cacheDir) {
+        this.dev = dev;
+        this.compiler = compiler;
+        this.cacheFile = cacheDir == null ? null
+                : cacheDir.resolve("pipelines-" + Integer.toHexString(dev.vendorId) + "-" + Integer.toHexString(dev.deviceId)
+                + "-" + Integer.toHexString(dev.driverVersion) + ".bin");
+        byte[] initial = null;
+        try {
+            if (cacheFile != null && Files.isRegularFile(cacheFile)) initial = Files.readAllBytes(cacheFile);
+        } catch (IOException e) {
+            initial = null;
+        }
+        try (MemoryStack stack = MemoryStack.stackPush()) {
+            VkPipelineCacheCreateInfo ci = VkPipelineCacheCreateInfo.calloc(stack).sType$Default();
+            ByteBuffer data = null;
+            if (initial != null && initial.length > 0) {
+                data = MemoryUtil.memAlloc(initial.length).put(initial).flip();
+                ci.pInitialData(data);
+            }
+            LongBuffer lp = stack.mallocLong(1);
+            try {
+                int r = vkCreatePipelineCache(dev.device, ci, null, lp);
+                if (r != VK_SUCCESS && data != null) {
+                    ci.pInitialData(null);
+                    r = vkCreatePipelineCache(dev.device, ci, null, lp);
+                }
+                VulkanErrors.check(r, "vulkan", "vkCreatePipelineCache");
+            } finally {
+                if (data != null) MemoryUtil.memFree(data);
+            }
+            pipelineCache = lp.get(0);
+        }
+    }
+
+    /** The pipeline for {@code source} with {@code bindingCount} storage buffers (parameters included). */
+    Pipeline get(String op, String name, String source, int bindingCount, boolean usesParams) {
+        return get(op, name, source, bindingCount, usesParams, 0);
+    }
+
+    /**
+     * The pipeline for {@code source}: {@code bindingCount} storage buffers (a parameter buffer
+     * included when {@code usesParams}) and {@code pushWords} 32-bit push constants.
+     */
+    Pipeline get(String op, String name, String source, int bindingCount, boolean usesParams, int pushWords) {
+        Pipeline p = bySource.get(source);
+        if (p != null) return p;
+        synchronized (this) {
+            p = bySource.get(source);
+            if (p == null) {
+                p = build(op, name, source, bindingCount, usesParams, pushWords);
+                if (created.get() % 16 == 0) save();
+                bySource.put(source, p);
+            }
+            return p;
+        }
+    }
+
+    private Pipeline build(String op, String name, String source, int bindingCount, boolean usesParams, int pushWords) {
+        byte[] spirv = compiler.spirv(op, name, source);
+        try (MemoryStack stack = MemoryStack.stackPush()) {
+            LongBuffer lp = stack.mallocLong(1);
+            ByteBuffer code = stack.malloc(spirv.length).put(spirv).flip();
+            VulkanErrors.check(vkCreateShaderModule(dev.device, VkShaderModuleCreateInfo.calloc(stack).sType$Default().pCode(code), null, lp),
+                    op, "vkCreateShaderModule(" + name + ")");
+            long module = lp.get(0);
+            VkDescriptorSetLayoutBinding.Buffer bindings = VkDescriptorSetLayoutBinding.calloc(bindingCount, stack);
+            for (int i = 0; i < bindingCount; i++) {
+                bindings.get(i).binding(i).descriptorType(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).descriptorCount(1)
+                        .stageFlags(VK_SHADER_STAGE_COMPUTE_BIT);
+            }
+            VulkanErrors.check(vkCreateDescriptorSetLayout(dev.device,
+                    VkDescriptorSetLayoutCreateInfo.calloc(stack).sType$Default().pBindings(bindings), null, lp), op, "vkCreateDescriptorSetLayout");
+            long setLayout = lp.get(0);
+            VkPipelineLayoutCreateInfo pli = VkPipelineLayoutCreateInfo.calloc(stack).sType$Default().pSetLayouts(stack.longs(setLayout));
+            if (pushWords > 0) {
+                pli.pPushConstantRanges(VkPushConstantRange.calloc(1, stack).stageFlags(VK_SHADER_STAGE_COMPUTE_BIT).offset(0).size(4 * pushWords));
+            }
+            VulkanErrors.check(vkCreatePipelineLayout(dev.device, pli, null, lp), op, "vkCreatePipelineLayout");
+            long layout = lp.get(0);
+            VkComputePipelineCreateInfo.Buffer ci = VkComputePipelineCreateInfo.calloc(1, stack).sType$Default().layout(layout);
+            ci.stage().sType$Default().stage(VK_SHADER_STAGE_COMPUTE_BIT).module(module).pName(stack.UTF8("main"));
+            VulkanErrors.check(vkCreateComputePipelines(dev.device, pipelineCache, ci, null, lp), op, "vkCreateComputePipelines(" + name + ")");
+            created.incrementAndGet();
+            return new Pipeline(name, lp.get(0), layout, setLayout, module, bindingCount, usesParams, pushWords);
+        }
+    }
+
+    /** Writes the driver's pipeline cache to disk (best effort). */
+    void save() {
+        if (cacheFile == null) return;
+        try (MemoryStack stack = MemoryStack.stackPush()) {
+            PointerBuffer size = stack.mallocPointer(1);
+            if (vkGetPipelineCacheData(dev.device, pipelineCache, size, null) != VK_SUCCESS || size.get(0) == 0) return;
+            ByteBuffer data = MemoryUtil.memAlloc((int) size.get(0));
+            try {
+                if (vkGetPipelineCacheData(dev.device, pipelineCache, size, data) != VK_SUCCESS) return;
+                byte[] bytes = new byte[(int) size.get(0)];
+                data.get(0, bytes);
+                Files.createDirectories(cacheFile.getParent());
+                Path tmp = Files.createTempFile(cacheFile.getParent(), "pipelines", ".tmp");
+                Files.write(tmp, bytes);
+                Files.move(tmp, cacheFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException | UnsupportedOperationException e) {
+                // Best effort: without it the driver compiles the SPIR-V again next run.
+            } finally {
+                MemoryUtil.memFree(data);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        save();
+        for (Pipeline p : bySource.values()) {
+            vkDestroyPipeline(dev.device, p.pipeline(), null);
+            vkDestroyPipelineLayout(dev.device, p.layout(), null);
+            vkDestroyDescriptorSetLayout(dev.device, p.setLayout(), null);
+            vkDestroyShaderModule(dev.device, p.module(), null);
+        }
+        bySource.clear();
+        vkDestroyPipelineCache(dev.device, pipelineCache, null);
+    }
+}

@@ -1,0 +1,82 @@
+package dev.jburn.vulkan;
+
+/**
+ * One GLSL shader for every data movement: each element of an iteration space is read from the
+ * source through a per-axis affine map (or replaced by a pad value) and written through per-axis
+ * destination strides. Transpose, broadcast, slice, reverse, pad, concatenate and put-slice are all
+ * instances ({@link CopyPlan}); the shader depends only on the element width, so four shaders
+ * cover every dtype.
+ *
+ * <p>Per axis {@code k} (innermost last), with iteration coordinate {@code c}:
+ * {@code t = c*mul + add}; the element is padding when {@code t < 0}, {@code t % div != 0} or
+ * {@code t/div >= srcDim}; otherwise it reads at {@code srcBase + sum((t/div)*srcStride)}; it
+ * writes at {@code dstBase + sum(c*dstStride)}.
+ */
+final class StridedCopyShader {
+    private StridedCopyShader() {}
+
+    /** Words of the parameter block before the per-axis records. */
+    static final int HEADER = 4;
+    /** Words per axis: dim, mul, add, div, srcDim, srcStride, dstStride. */
+    static final int PER_AXIS = 7;
+    static final int GROUP = 256;
+
+    /** Bindings: 0 source, 1 destination, 2 pad value (element 0), 3 parameters. */
+    static String source(int elementBytes) {
+        String type = switch (elementBytes) {
+            case 1 -> "uint8_t";
+            case 2 -> "uint16_t";
+            case 4 -> "uint";
+            case 8 -> "uvec2";
+            default -> throw new IllegalArgumentException("element width " + elementBytes);
+        };
+        String ext = switch (elementBytes) {
+            case 1 -> "#extension GL_EXT_shader_8bit_storage : require\n";
+            case 2 -> "#extension GL_EXT_shader_16bit_storage : require\n";
+            default -> "";
+        };
+        // 8/16-bit storage allows loads and stores plus conversions to 32 bits; go through uint.
+        String load = elementBytes <= 2 ? type + "(uint(%s))" : "%s";
+        return """
+                #version 450
+                %s// jburn strided copy, %d-byte elements
+                layout(local_size_x = %d) in;
+                layout(std430, binding = 0) readonly buffer Src { %s src[]; };
+                layout(std430, binding = 1) writeonly buffer Dst { %s dst[]; };
+                layout(std430, binding = 2) readonly buffer PadValue { %s padValue[]; };
+                layout(std430, binding = 3) readonly buffer Params { int p[]; };
+                void main() {
+                    uint n = uint(p[0]);
+                    int rank = p[1];
+                    uint step = gl_NumWorkGroups.x * %du;
+                    for (uint i = gl_GlobalInvocationID.x; i < n; i += step) {
+                        uint rem = i;
+                        int so = p[2];
+                        int dof = p[3];
+                        bool pad = false;
+                        for (int k = rank - 1; k >= 0; k--) {
+                            int b = %d + k * %d;
+                            uint dim = uint(p[b]);
+                            int c = int(rem %% dim);
+                            rem /= dim;
+                            int t = c * p[b + 1] + p[b + 2];
+                            int div = p[b + 3];
+                            if (t < 0 || (t %% div) != 0) {
+                                pad = true;
+                            } else {
+                                int u = t / div;
+                                if (u >= p[b + 4]) pad = true; else so += u * p[b + 5];
+                            }
+                            dof += c * p[b + 6];
+                        }
+                        if (pad) {
+                            dst[dof] = %s;
+                        } else {
+                            dst[dof] = %s;
+                        }
+                    }
+                }
+                """.formatted(ext, elementBytes, GROUP, type, type, type, GROUP, HEADER, PER_AXIS,
+                load.formatted("padValue[0]"), load.formatted("src[so]"));
+    }
+}

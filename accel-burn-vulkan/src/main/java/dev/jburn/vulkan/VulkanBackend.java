@@ -1,0 +1,232 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.DType;
+import dev.jburn.JBurnException;
+import dev.jburn.Shape;
+import dev.jburn.graph.Graph;
+import dev.jburn.graph.Interpreter;
+import dev.jburn.kernels.HostFallbackBackend;
+import dev.jburn.op.BinaryOp;
+import dev.jburn.op.ReduceOp;
+import dev.jburn.op.UnaryOp;
+import dev.jburn.spi.Buffer;
+import dev.jburn.spi.Capabilities;
+import dev.jburn.spi.Operand;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * The Vulkan engine's backend: device memory through VMA, native kernels as GLSL compute shaders,
+ * and everything else on the cpu engine through {@link HostFallbackBackend} (counted in
+ * {@code Engine.fallbackCounts()}). Thread safe: kernels are recorded and submitted under the one
+ * queue's lock ({@link CommandQueue}).
+ */
+public final class VulkanBackend extends HostFallbackBackend {
+    private final VulkanConfig config;
+    final VulkanDevice dev;
+    final CommandQueue queue;
+    final DeviceMemory memory;
+    final ShaderCompiler compiler;
+    final Pipelines pipelines;
+    final MovementKernels movement;
+    final DotKernels dots;
+    final GatherKernels gathers;
+    final ElementwiseKernels elementwise;
+    final IotaKernels iotas;
+    private final FusedGraphs fused;
+    private volatile boolean closed;
+
+    VulkanBackend(VulkanConfig config) {
+        this.config = config;
+        this.dev = VulkanDevice.open(config);
+        try {
+            this.queue = new CommandQueue(dev);
+            this.memory = new DeviceMemory(dev, queue, config.forceStaging());
+            this.compiler = new ShaderCompiler(config.cacheDir());
+            this.pipelines = new Pipelines(dev, compiler, config.cacheDir());
+            this.movement = new MovementKernels(this);
+            this.dots = new DotKernels(this, movement);
+            this.gathers = new GatherKernels(this, movement);
+            this.elementwise = new ElementwiseKernels(this);
+            this.fused = new FusedGraphs(elementwise);
+            this.iotas = new IotaKernels(this);
+        } catch (RuntimeException e) {
+            dev.close();
+            throw e;
+        }
+    }
+
+    @Override public String name() { return "vulkan"; }
+
+    @Override
+    public Capabilities capabilities() {
+        return new VulkanCapabilities(this);
+    }
+
+    /** The device this engine runs on, as one line. */
+    public String deviceDescription() { return dev.describe(); }
+
+    /** The immutable configuration the engine was created with. */
+    public VulkanConfig config() { return config; }
+
+    /** Counters: kernel dispatches, queue submissions, pipelines created, shaders compiled by shaderc. */
+    public Stats stats() {
+        return new Stats(queue.dispatches.get(), queue.submissions.get(), pipelines.created.get(), compiler.compiled.get(),
+                compiler.diskHits.get(), memory.liveBuffers.get());
+    }
+
+    /** VMA's view of device memory in use. */
+    public MemoryStats memoryStats() { return dev.memoryStats(); }
+
+    /**
+     * Engine counters.
+     *
+     * @param dispatches        compute dispatches recorded
+     * @param submissions       queue submissions (each waited for)
+     * @param pipelinesCreated  distinct compute pipelines built
+     * @param shadersCompiled   shaders compiled by shaderc (not found in the disk cache)
+     * @param shaderDiskHits    shaders loaded from the disk cache
+     * @param liveBuffers       device buffers not yet freed
+     */
+    public record Stats(long dispatches, long submissions, long pipelinesCreated, long shadersCompiled, long shaderDiskHits, long liveBuffers) {}
+
+    // ---- memory -----------------------------------------------------------------------------
+
+    @Override
+    public Buffer allocate(long byteSize) {
+        return memory.allocate("allocate", byteSize);
+    }
+
+    @Override
+    public Buffer upload(MemorySegment host) {
+        return memory.upload("upload", host);
+    }
+
+    @Override
+    public void download(Buffer src, long offset, MemorySegment dst) {
+        memory.download("download", device(src, "download"), offset, dst);
+    }
+
+    // ---- element-wise and reductions (GLSL from the shared emitter) ------------------------------
+
+    @Override
+    public Buffer unary(UnaryOp op, Operand x, DType out) {
+        Buffer r = elementwise.unary(op, x, out);
+        return r != null ? r : super.unary(op, x, out);
+    }
+
+    @Override
+    public Buffer binary(BinaryOp op, Operand a, Operand b, Shape outShape, DType out) {
+        Buffer r = elementwise.binary(op, a, b, outShape, out);
+        return r != null ? r : super.binary(op, a, b, outShape, out);
+    }
+
+    @Override
+    public Buffer select(Operand pred, Operand onTrue, Operand onFalse, Shape outShape) {
+        Buffer r = elementwise.select(pred, onTrue, onFalse, outShape);
+        return r != null ? r : super.select(pred, onTrue, onFalse, outShape);
+    }
+
+    @Override
+    public Buffer cast(Operand x, DType to) {
+        Buffer r = elementwise.cast(x, to);
+        return r != null ? r : super.cast(x, to);
+    }
+
+    @Override
+    public Buffer reduce(ReduceOp op, Operand x, int[] axes, DType out) {
+        Buffer r = elementwise.reduce(op, x, axes, out);
+        return r != null ? r : super.reduce(op, x, axes, out);
+    }
+
+    /** Interprets the graph, running each Jit fusion group as one shader ({@link FusedGraphs}). */
+    @Override
+    public List<Buffer> execute(Graph graph, List<Operand> inputs) {
+        return Interpreter.execute(this, graph, inputs, new boolean[inputs.size()], fused);
+    }
+
+    /** {@link #execute(Graph, List)}; donated inputs are not reused (every kernel writes a new buffer). */
+    @Override
+    public List<Buffer> execute(Graph graph, List<Operand> inputs, boolean[] donated) {
+        return execute(graph, inputs);
+    }
+
+    // ---- movement and contraction --------------------------------------------------------------
+
+    @Override
+    public Buffer transpose(Operand x, int[] perm) {
+        Buffer r = movement.transpose(x, perm);
+        return r != null ? r : super.transpose(x, perm);
+    }
+
+    @Override
+    public Buffer broadcast(Operand x, Shape outShape, int[] axes) {
+        Buffer r = movement.broadcast(x, outShape, axes);
+        return r != null ? r : super.broadcast(x, outShape, axes);
+    }
+
+    @Override
+    public Buffer slice(Operand x, int[] starts, int[] lengths, int[] strides) {
+        Buffer r = movement.slice(x, starts, lengths, strides);
+        return r != null ? r : super.slice(x, starts, lengths, strides);
+    }
+
+    @Override
+    public Buffer putSlice(Operand x, int[] starts, Operand update) {
+        Buffer r = movement.putSlice(x, starts, update);
+        return r != null ? r : super.putSlice(x, starts, update);
+    }
+
+    @Override
+    public Buffer pad(Operand x, Operand padValue, int[] lo, int[] hi, int[] interior) {
+        Buffer r = movement.pad(x, padValue, lo, hi, interior);
+        return r != null ? r : super.pad(x, padValue, lo, hi, interior);
+    }
+
+    @Override
+    public Buffer reverse(Operand x, int[] axes) {
+        Buffer r = movement.reverse(x, axes);
+        return r != null ? r : super.reverse(x, axes);
+    }
+
+    @Override
+    public Buffer concatenate(List<Operand> parts, int axis) {
+        Buffer r = movement.concatenate(parts, axis);
+        return r != null ? r : super.concatenate(parts, axis);
+    }
+
+    @Override
+    public Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) {
+        Buffer r = dots.dot(a, contractA, batchA, b, contractB, batchB, out);
+        return r != null ? r : super.dot(a, contractA, batchA, b, contractB, batchB, out);
+    }
+
+    /** On the device; an out-of-range index falls back so the cpu engine raises the exact error. */
+    @Override
+    public Buffer gather(Operand x, Operand indices, int[] axes) {
+        Buffer r = gathers.gather(x, indices, axes);
+        return r != null ? r : super.gather(x, indices, axes);
+    }
+
+    @Override
+    public Buffer iota(Shape shape, DType dtype, int axis) {
+        Buffer r = iotas.iota(shape, dtype, axis);
+        return r != null ? r : super.iota(shape, dtype, axis);
+    }
+
+    static DeviceBuffer device(Buffer b, String op) {
+        if (b instanceof DeviceBuffer d) return d;
+        throw new JBurnException(op, "buffer of another engine (" + b.getClass().getSimpleName() + ") passed to the vulkan engine");
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        pipelines.close();
+        queue.close();
+        memory.close();
+        dev.close();
+    }
+}

@@ -1,0 +1,36 @@
+package dev.jburn.vulkan;
+
+import java.nio.file.Path;
+
+/**
+ * How the Vulkan engine picks its device and where it caches compiled shaders. Immutable; read
+ * from system properties in one place ({@link #fromSystemProperties()}).
+ *
+ * @param device        {@code null} for the automatic choice (discrete GPU, then integrated, then
+ *                      virtual, then CPU), otherwise a device index ({@code "0"}) or a
+ *                      case-insensitive substring of the device name ({@code "llvmpipe"})
+ * @param cacheDir      where SPIR-V binaries and the pipeline cache are stored; {@code null} disables the disk cache
+ * @param forceStaging  copy through a host-visible staging buffer even when device memory is host
+ *                      visible (exercises the discrete-GPU transfer path on integrated/CPU devices)
+ */
+public record VulkanConfig(String device, Path cacheDir, boolean forceStaging) {
+    /** {@code -Djburn.vulkan.device}, {@code -Djburn.vulkan.cacheDir} (default {@code ~/.cache/jburn/vulkan}; {@code none} disables), {@code -Djburn.vulkan.forceStaging}. */
+    public static VulkanConfig fromSystemProperties() {
+        String device = System.getProperty("jburn.vulkan.device");
+        if (device != null && device.isBlank()) device = null;
+        String dir = System.getProperty("jburn.vulkan.cacheDir");
+        Path cache;
+        if (dir == null || dir.isBlank()) {
+            cache = Path.of(System.getProperty("user.home"), ".cache", "jburn", "vulkan");
+        } else {
+            cache = dir.equalsIgnoreCase("none") ? null : Path.of(dir);
+        }
+        return new VulkanConfig(device == null ? null : device.trim(), cache, Boolean.getBoolean("jburn.vulkan.forceStaging"));
+    }
+
+    public VulkanConfig withDevice(String d) { return new VulkanConfig(d, cacheDir, forceStaging); }
+
+    public VulkanConfig withCacheDir(Path p) { return new VulkanConfig(device, p, forceStaging); }
+
+    public VulkanConfig withForceStaging(boolean on) { return new VulkanConfig(device, cacheDir, on); }
+}

@@ -1,0 +1,194 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.JBurnException;
+import org.lwjgl.PointerBuffer;
+import org.lwjgl.system.MemoryStack;
+import org.lwjgl.util.vma.VmaAllocatorCreateInfo;
+import org.lwjgl.util.vma.VmaBudget;
+import org.lwjgl.util.vma.VmaTotalStatistics;
+import org.lwjgl.util.vma.VmaVulkanFunctions;
+import org.lwjgl.vulkan.VkDevice;
+import org.lwjgl.vulkan.VkDeviceCreateInfo;
+import org.lwjgl.vulkan.VkDeviceQueueCreateInfo;
+import org.lwjgl.vulkan.VkPhysicalDevice;
+import org.lwjgl.vulkan.VkPhysicalDevice16BitStorageFeatures;
+import org.lwjgl.vulkan.VkPhysicalDevice8BitStorageFeatures;
+import org.lwjgl.vulkan.VkPhysicalDeviceFeatures2;
+import org.lwjgl.vulkan.VkPhysicalDeviceFloatControlsProperties;
+import org.lwjgl.vulkan.VkPhysicalDeviceMaintenance3Properties;
+import org.lwjgl.vulkan.VkPhysicalDeviceMemoryProperties;
+import org.lwjgl.vulkan.VkPhysicalDeviceProperties2;
+import org.lwjgl.vulkan.VkPhysicalDeviceProperties;
+import org.lwjgl.vulkan.VkPhysicalDeviceShaderFloat16Int8Features;
+import org.lwjgl.vulkan.VkQueue;
+
+import java.util.List;
+
+import static org.lwjgl.util.vma.Vma.*;
+import static org.lwjgl.vulkan.VK10.*;
+import static org.lwjgl.vulkan.VK11.vkGetPhysicalDeviceFeatures2;
+import static org.lwjgl.vulkan.VK11.vkGetPhysicalDeviceProperties2;
+
+/**
+ * One logical Vulkan device: the chosen physical device with the optional features it has
+ * enabled, one compute queue, and the VMA allocator all device memory comes from. Created once per
+ * engine; {@link #close()} destroys everything in reverse order.
+ */
+final class VulkanDevice implements AutoCloseable {
+    final VulkanInstance vk;
+    final VkPhysicalDevice physical;
+    final VkDevice device;
+    final VkQueue queue;
+    final int queueFamily;
+    final long allocator;
+    final VulkanFeatures features;
+    final String name;
+    final int deviceType;
+    final int vendorId;
+    final int deviceId;
+    final int driverVersion;
+
+    private VulkanDevice(VulkanInstance vk, VkPhysicalDevice physical, VkDevice device, VkQueue queue, int queueFamily,
+                         long allocator, VulkanFeatures features, VkPhysicalDeviceProperties props) {
+        this.vk = vk;
+        this.physical = physical;
+        this.device = device;
+        this.queue = queue;
+        this.queueFamily = queueFamily;
+        this.allocator = allocator;
+        this.features = features;
+        this.name = props.deviceNameString();
+        this.deviceType = props.deviceType();
+        this.vendorId = props.vendorID();
+        this.deviceId = props.deviceID();
+        this.driverVersion = props.driverVersion();
+    }
+
+    /** Opens the device the configuration selects; a {@link JBurnException} with the reason when there is none. */
+    static VulkanDevice open(VulkanConfig config) {
+        VulkanInstance vk = VulkanInstance.open();
+        try {
+            DeviceChoice.Result choice = DeviceChoice.choose(vk.candidates(), config.device());
+            if (choice.device().isEmpty()) throw new JBurnException("vulkan", choice.reason());
+            VkPhysicalDevice pd = vk.physicalDevices().get(choice.device().get().index());
+            return create(vk, pd);
+        } catch (RuntimeException e) {
+            vk.close();
+            throw e;
+        }
+    }
+
+    private static VulkanDevice create(VulkanInstance vk, VkPhysicalDevice pd) {
+        try (MemoryStack stack = MemoryStack.stackPush()) {
+            VkPhysicalDevice16BitStorageFeatures q16 = VkPhysicalDevice16BitStorageFeatures.calloc(stack).sType$Default();
+            VkPhysicalDevice8BitStorageFeatures q8 = VkPhysicalDevice8BitStorageFeatures.calloc(stack).sType$Default();
+            VkPhysicalDeviceShaderFloat16Int8Features qf16 = VkPhysicalDeviceShaderFloat16Int8Features.calloc(stack).sType$Default();
+            VkPhysicalDeviceFeatures2 query = VkPhysicalDeviceFeatures2.calloc(stack).sType$Default().pNext(q16).pNext(q8).pNext(qf16);
+            vkGetPhysicalDeviceFeatures2(pd, query);
+            VkPhysicalDeviceMaintenance3Properties m3 = VkPhysicalDeviceMaintenance3Properties.calloc(stack).sType$Default();
+            VkPhysicalDeviceFloatControlsProperties fc = VkPhysicalDeviceFloatControlsProperties.calloc(stack).sType$Default();
+            VkPhysicalDeviceProperties2 props2 = VkPhysicalDeviceProperties2.calloc(stack).sType$Default().pNext(m3).pNext(fc);
+            vkGetPhysicalDeviceProperties2(pd, props2);
+            VkPhysicalDeviceProperties props = props2.properties();
+            VkPhysicalDeviceMemoryProperties mp = VkPhysicalDeviceMemoryProperties.calloc(stack);
+            vkGetPhysicalDeviceMemoryProperties(pd, mp);
+            long largestHeap = 0;
+            for (int h = 0; h < mp.memoryHeapCount(); h++) largestHeap = Math.max(largestHeap, mp.memoryHeaps(h).size());
+            VulkanFeatures f = new VulkanFeatures(
+                    query.features().shaderFloat64(), query.features().shaderInt64(), query.features().shaderInt16(),
+                    qf16.shaderFloat16(), qf16.shaderInt8(), q8.storageBuffer8BitAccess(), q16.storageBuffer16BitAccess(),
+                    Integer.toUnsignedLong(props.limits().maxStorageBufferRange()),
+                    props.limits().maxComputeWorkGroupCount(0), props.limits().maxComputeWorkGroupCount(2),
+                    props.limits().minStorageBufferOffsetAlignment(),
+                    Math.min(m3.maxMemoryAllocationSize(), largestHeap),
+                    fc.shaderDenormPreserveFloat32(), fc.shaderDenormPreserveFloat64());
+
+            // Enable exactly what is present.
+            VkPhysicalDevice16BitStorageFeatures e16 = VkPhysicalDevice16BitStorageFeatures.calloc(stack).sType$Default()
+                    .storageBuffer16BitAccess(f.storage16());
+            VkPhysicalDevice8BitStorageFeatures e8 = VkPhysicalDevice8BitStorageFeatures.calloc(stack).sType$Default()
+                    .storageBuffer8BitAccess(f.storage8());
+            VkPhysicalDeviceShaderFloat16Int8Features ef16 = VkPhysicalDeviceShaderFloat16Int8Features.calloc(stack).sType$Default()
+                    .shaderFloat16(f.float16()).shaderInt8(f.int8());
+            VkPhysicalDeviceFeatures2 enable = VkPhysicalDeviceFeatures2.calloc(stack).sType$Default().pNext(e16).pNext(e8).pNext(ef16);
+            enable.features().shaderFloat64(f.float64()).shaderInt64(f.int64()).shaderInt16(f.int16());
+
+            int family = VulkanInstance.computeQueueFamily(pd);
+            VkDeviceQueueCreateInfo.Buffer qci = VkDeviceQueueCreateInfo.calloc(1, stack).sType$Default()
+                    .queueFamilyIndex(family).pQueuePriorities(stack.floats(1f));
+            VkDeviceCreateInfo dci = VkDeviceCreateInfo.calloc(stack).sType$Default().pQueueCreateInfos(qci);
+            dci.pNext(enable.address());
+            PointerBuffer p = stack.mallocPointer(1);
+            VulkanErrors.check(vkCreateDevice(pd, dci, null, p), "vulkan", "vkCreateDevice");
+            VkDevice device = new VkDevice(p.get(0), pd, dci, vk.apiVersion);
+            vkGetDeviceQueue(device, family, 0, p);
+            VkQueue queue = new VkQueue(p.get(0), device);
+
+            VmaVulkanFunctions fns = VmaVulkanFunctions.calloc(stack).set(vk.instance, device);
+            VmaAllocatorCreateInfo aci = VmaAllocatorCreateInfo.calloc(stack)
+                    .physicalDevice(pd).device(device).instance(vk.instance).pVulkanFunctions(fns).vulkanApiVersion(vk.apiVersion);
+            int r = vmaCreateAllocator(aci, p);
+            if (r != VK_SUCCESS) {
+                vkDestroyDevice(device, null);
+                throw VulkanErrors.error(r, "vulkan", "vmaCreateAllocator", "");
+            }
+            return new VulkanDevice(vk, pd, device, queue, family, p.get(0), f, props);
+        }
+    }
+
+    /** Whether this is a CPU implementation (lavapipe, SwiftShader). */
+    boolean isCpu() { return deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU; }
+
+    /** Device-local heap bytes still free according to VMA's budget (for out-of-memory messages). */
+    long freeDeviceBytes() {
+        try (MemoryStack stack = MemoryStack.stackPush()) {
+            VkPhysicalDeviceMemoryProperties mp = VkPhysicalDeviceMemoryProperties.calloc(stack);
+            vkGetPhysicalDeviceMemoryProperties(physical, mp);
+            VmaBudget.Buffer budgets = VmaBudget.calloc(VK_MAX_MEMORY_HEAPS, stack);
+            vmaGetHeapBudgets(allocator, budgets);
+            long free = 0;
+            for (int h = 0; h < mp.memoryHeapCount(); h++) {
+                if ((mp.memoryHeaps(h).flags() & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) == 0) continue;
+                free += Math.max(0, budgets.get(h).budget() - budgets.get(h).usage());
+            }
+            return free;
+        }
+    }
+
+    /** VMA's totals: live allocations and their bytes, and the device memory blocks behind them. */
+    MemoryStats memoryStats() {
+        try (MemoryStack stack = MemoryStack.stackPush()) {
+            VmaTotalStatistics s = VmaTotalStatistics.calloc(stack);
+            vmaCalculateStatistics(allocator, s);
+            var t = s.total().statistics();
+            return new MemoryStats(t.allocationCount(), t.allocationBytes(), t.blockCount(), t.blockBytes());
+        }
+    }
+
+    /** A line describing the device, for availability and logs. */
+    String describe() {
+        String type = switch (deviceType) {
+            case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU -> "discrete GPU";
+            case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU -> "integrated GPU";
+            case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU -> "virtual GPU";
+            case VK_PHYSICAL_DEVICE_TYPE_CPU -> "CPU";
+            default -> "device";
+        };
+        return name + " (" + type + ", Vulkan, features: " + features.describe() + ")";
+    }
+
+    @Override
+    public void close() {
+        vkDeviceWaitIdle(device);
+        vmaDestroyAllocator(allocator);
+        vkDestroyDevice(device, null);
+        vk.close();
+    }
+
+    /** Lists device names without opening a device (for diagnostics). */
+    static List<String> deviceNames() {
+        try (VulkanInstance vk = VulkanInstance.open()) {
+            return vk.candidates().stream().map(DeviceChoice.Candidate::name).toList();
+        }
+    }
+}

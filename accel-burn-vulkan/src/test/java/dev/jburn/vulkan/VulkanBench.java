@@ -1,0 +1,101 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.Engine;
+import dev.jburn.Tensor;
+import dev.jburn.graph.CompiledFunction;
+import dev.jburn.graph.Jit;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * A small benchmark of the Vulkan engine: f32 GEMM ({@code n×n·n×n}) and a Jit-compiled fused
+ * {@code a*b+c} over {@code m} f32 elements; median of several runs after warm-up. Every op waits
+ * for its fence, so a timed call includes the whole kernel. Not a test (no assertions): run it as
+ * a main class.
+ *
+ * <pre>
+ * java ... dev.jburn.vulkan.VulkanBench [--gemm 4096] [--fused 16777216] [--runs 7] [--warmup 2]
+ * </pre>
+ */
+public final class VulkanBench {
+    private VulkanBench() {}
+
+    public static void main(String[] args) {
+        int n = 4096;
+        long m = 1L << 24;
+        int runs = 7, warmup = 2;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--gemm" -> n = Integer.parseInt(args[++i]);
+                case "--fused" -> m = Long.parseLong(args[++i]);
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        Engine vk = Engine.select("vulkan");
+        VulkanBackend b = (VulkanBackend) vk.backend();
+        System.out.println("device: " + b.deviceDescription());
+
+        try (Tensor a0 = random(vk, n * (long) n, 1); Tensor c0 = random(vk, n * (long) n, 2);
+             Tensor a = a0.reshape(n, n); Tensor c = c0.reshape(n, n)) {
+            double s = median(warmup, runs, () -> a.dot(c));
+            double flops = 2.0 * n * n * n;
+            System.out.printf("gemm f32 %dx%d·%dx%d: median %.3f ms, %.1f GFLOP/s%n", n, n, n, n, s * 1e3, flops / s / 1e9);
+        }
+
+        CompiledFunction fma = Jit.compileList(in -> List.of(in.get(0).multiply(in.get(1)).add(in.get(2))));
+        try (Tensor x = random(vk, m, 3); Tensor y = random(vk, m, 4); Tensor z = random(vk, m, 5)) {
+            long before = b.stats().dispatches();
+            try (Tensor r = fma.apply(List.of(x, y, z)).getFirst()) {
+                System.out.println("fused a*b+c -> " + r.dtype().shortName() + r.shape() + ": "
+                        + (b.stats().dispatches() - before) + " dispatch(es) per call");
+            }
+            double s = median(warmup, runs, () -> fma.apply(List.of(x, y, z)).getFirst());
+            double bytes = 4.0 * 4 * m;
+            System.out.printf("fused a*b+c f32[%d] (Jit): median %.3f ms, %.1f GB/s%n", m, s * 1e3, bytes / s / 1e9);
+            double e = median(warmup, runs, () -> {
+                try (Tensor t = x.multiply(y)) {
+                    return t.add(z);
+                }
+            });
+            System.out.printf("eager a*b+c f32[%d]: median %.3f ms, %.1f GB/s (counting only the 4 tensors)%n", m, e * 1e3, bytes / e / 1e9);
+        }
+        System.out.println("fallbacks: " + vk.fallbackCounts());
+        System.out.println("stats: " + b.stats());
+        System.out.println("memory: " + b.memoryStats());
+    }
+
+    /** A device tensor of {@code size} pseudo-random f32 values in [-1, 1). */
+    private static Tensor random(Engine vk, long size, int seed) {
+        float[] v = new float[Math.toIntExact(size)];
+        long s = 0x9E3779B97F4A7C15L * seed;
+        for (int i = 0; i < v.length; i++) {
+            s ^= s << 13;
+            s ^= s >>> 7;
+            s ^= s << 17;
+            v[i] = (s >>> 40) / (float) (1 << 23) - 1f;
+        }
+        Tensor t = Tensor.of(v);
+        if (t.engine() == vk) return t;
+        try (t) {
+            return t.to(vk);
+        }
+    }
+
+    /** Seconds per call, median over {@code runs} after {@code warmup} untimed calls; each result is closed. */
+    private static double median(int warmup, int runs, Supplier<Tensor> op) {
+        for (int i = 0; i < warmup; i++) op.get().close();
+        double[] t = new double[runs];
+        for (int i = 0; i < runs; i++) {
+            long t0 = System.nanoTime();
+            Tensor r = op.get();
+            t[i] = (System.nanoTime() - t0) / 1e9;
+            r.close();
+        }
+        Arrays.sort(t);
+        return t[runs / 2];
+    }
+}

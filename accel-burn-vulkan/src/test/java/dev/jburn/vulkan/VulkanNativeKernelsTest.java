@@ -1,0 +1,185 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.DType;
+import dev.jburn.Engine;
+import dev.jburn.Shape;
+import dev.jburn.Tensor;
+import dev.jburn.op.BinaryOp;
+import dev.jburn.op.ContractionOp;
+import dev.jburn.op.ReduceOp;
+import dev.jburn.op.ShapeOp;
+import dev.jburn.op.UnaryOp;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Key f32 ops run on the device: the result matches the cpu engine and nothing is counted as fallback. */
+class VulkanNativeKernelsTest {
+    private static Engine vk;
+    private static Engine cpu;
+
+    @BeforeAll
+    static void requireDevice() {
+        var a = new VulkanProvider().availability();
+        assumeTrue(a.available(), () -> "no Vulkan device: " + a.reason());
+        vk = Engine.select("vulkan");
+        cpu = Engine.select("cpu");
+    }
+
+    private static Tensor matrix(int rows, int cols, float scale) {
+        float[] v = new float[rows * cols];
+        for (int i = 0; i < v.length; i++) v[i] = (float) Math.sin(i * 0.37 + scale) * scale;
+        return Tensor.of(v).reshape(rows, cols);
+    }
+
+    /** Runs {@code op} on both engines; asserts equal results (within {@code tol}) and no fallback on vulkan. */
+    private static void assertNative(String what, Tensor[] inputs, Function<Tensor[], Tensor> op, double tol) {
+        Tensor[] onVk = new Tensor[inputs.length];
+        Tensor[] onCpu = new Tensor[inputs.length];
+        for (int i = 0; i < inputs.length; i++) {
+            onVk[i] = inputs[i].to(vk);
+            onCpu[i] = inputs[i].to(cpu);
+        }
+        Map<String, Long> before = vk.fallbackCounts();
+        float[] got;
+        try (Tensor r = op.apply(onVk)) {
+            assertSame(vk, r.engine());
+            got = r.toFloatArray();
+        }
+        assertEquals(before, vk.fallbackCounts(), what + " fell back to the cpu");
+        float[] want;
+        try (Tensor r = op.apply(onCpu)) {
+            assertSame(cpu, r.engine());
+            want = r.toFloatArray();
+        }
+        assertEquals(want.length, got.length, what);
+        for (int i = 0; i < want.length; i++) {
+            if (tol == 0 || !Float.isFinite(want[i])) assertEquals(want[i], got[i], what + " at " + i);
+            else assertEquals(want[i], got[i], tol * Math.max(1, Math.abs(want[i])), what + " at " + i);
+        }
+        for (int i = 0; i < inputs.length; i++) {
+            if (onVk[i] != inputs[i]) onVk[i].close();
+            if (onCpu[i] != inputs[i]) onCpu[i].close();
+        }
+    }
+
+    @Test
+    void f32AddExpSqrtMaxSumRunOnTheDevice() {
+        Tensor x = matrix(33, 70, 1f);
+        Tensor y = matrix(33, 70, 2f);
+        assertNative("add", new Tensor[] {x, y}, t -> t[0].add(t[1]), 0);
+        assertNative("broadcast add", new Tensor[] {x, matrix(1, 70, 3f)}, t -> t[0].add(t[1]), 0);
+        assertNative("sqrt", new Tensor[] {x}, t -> t[0].abs().sqrt(), 1e-6);
+        assertNative("exp", new Tensor[] {x}, t -> t[0].exp(), 1e-6);
+        assertNative("max", new Tensor[] {x, y}, t -> t[0].max(t[1]), 0);
+        assertNative("sum", new Tensor[] {x}, t -> t[0].sum(), 1e-5);
+        assertNative("sum axis 0", new Tensor[] {x}, t -> t[0].sum(new int[] {0}), 1e-5);
+    }
+
+    @Test
+    void logFallsBackAndIsCounted() {
+        try (Tensor x = matrix(4, 5, 1f).to(vk)) {
+            long before = vk.fallbackCounts().getOrDefault("log:f32", 0L);
+            try (Tensor r = x.log()) {
+                assertSame(vk, r.engine());
+            }
+            assertEquals(before + 1, vk.fallbackCounts().get("log:f32"));
+        }
+    }
+
+    @Test
+    void expIsAccurateAtTheEdges() {
+        float[] xs = {0f, -0f, Float.NEGATIVE_INFINITY, Float.POSITIVE_INFINITY, Float.NaN, 1f, -1f, 88.7f, 88.72283f, 88.7229f,
+                -87.3f, -90f, -100f, -103.9f, -103.98f, -104.5f, 1e-8f, 9.1835E-41f, 0.34657359f, -0.34657359f, 20.5f};
+        assertNative("exp edges", new Tensor[] {Tensor.of(xs)}, t -> t[0].exp(), 0);
+    }
+
+    @Test
+    void transposeSliceReversePadConcatenateRunOnTheDevice() {
+        Tensor x = matrix(37, 53, 1f);
+        assertNative("transpose", new Tensor[] {x}, t -> t[0].transpose(), 0);
+        assertNative("slice", new Tensor[] {x}, t -> t[0].slice(new int[] {3, 5}, new int[] {20, 40}, new int[] {2, 3}), 0);
+        assertNative("reverse", new Tensor[] {x}, t -> t[0].reverse(new int[] {1}), 0);
+        assertNative("pad", new Tensor[] {x}, t -> t[0].pad(2.5, new int[][] {{1, -2, 1}, {-3, 4, 0}}), 0);
+        assertNative("concatenate", new Tensor[] {x, matrix(37, 5, 2f)}, t -> Tensor.concatenate(1, t[0], t[1]), 0);
+        assertNative("broadcast", new Tensor[] {matrix(1, 53, 3f)}, t -> t[0].broadcast(Shape.of(7, 53)), 0);
+    }
+
+    @Test
+    void f32DotRunsOnTheDevice() {
+        assertNative("dot", new Tensor[] {matrix(70, 33, 1f), matrix(33, 65, 2f)}, t -> t[0].dot(t[1]), 1e-5);
+        assertNative("dot past one tile", new Tensor[] {matrix(131, 70, 1f), matrix(70, 257, 2f)}, t -> t[0].dot(t[1]), 1e-5);
+        // Batched with a contraction axis that is not last: the operands are transposed on the device first.
+        Tensor a = matrix(3 * 9, 4, 1f).reshape(3, 9, 4);
+        Tensor b = matrix(3 * 9, 5, 2f).reshape(3, 9, 5);
+        assertNative("batched dot", new Tensor[] {a, b}, t -> t[0].dot(new int[] {1}, new int[] {0}, t[1], new int[] {1}, new int[] {0}), 1e-5);
+    }
+
+    @Test
+    void gatherRunsOnTheDeviceAndOutOfRangeIndicesStillThrow() {
+        Tensor x = matrix(9, 7, 1f);
+        Tensor rows = Tensor.of(new int[] {4, 0, 8, 4}).reshape(4, 1);
+        assertNative("gather", new Tensor[] {x, rows}, t -> t[0].gather(t[1], new int[] {0}), 0);
+        Tensor pairs = Tensor.of(new long[] {1, 6, 8, 0, 3, 3}).reshape(3, 2);
+        assertNative("gather s64", new Tensor[] {x, pairs}, t -> t[0].gather(t[1], new int[] {0, 1}), 0);
+        try (Tensor xv = x.to(vk); Tensor bad = Tensor.of(new int[] {2, 9}).reshape(2, 1).to(vk)) {
+            var e = assertThrows(dev.jburn.JBurnException.class, () -> xv.gather(bad, new int[] {0}).close());
+            assertTrue(e.getMessage().contains("out of bounds"), e.getMessage());
+        }
+    }
+
+    @Test
+    void f64DotRunsOnTheDeviceWhenItHasF64() {
+        assumeTrue(((VulkanBackend) vk.backend()).dev.features.float64(), "no shaderFloat64");
+        Tensor a = matrix(67, 19, 1f).asType(DType.F64);
+        Tensor b = matrix(19, 70, 2f).asType(DType.F64);
+        assertNative("f64 dot", new Tensor[] {a, b}, t -> t[0].dot(t[1]), 1e-6);
+    }
+
+    @Test
+    void iotaRunsOnTheDeviceAndMatchesTheCpu() {
+        Shape shape = Shape.of(3, 300);
+        for (DType t : new DType[] {DType.F32, DType.S32, DType.U8, DType.S64, DType.F16, DType.U32}) {
+            for (int axis : new int[] {-1, 0, 1}) {
+                Map<String, Long> before = vk.fallbackCounts();
+                var got = vk.backend().iota(shape, t, axis);
+                var want = cpu.backend().iota(shape, t, axis);
+                try (var arena = java.lang.foreign.Arena.ofConfined()) {
+                    long bytes = shape.size() * t.byteSize();
+                    var g = arena.allocate(bytes);
+                    var w = arena.allocate(bytes);
+                    vk.backend().download(got, 0, g);
+                    cpu.backend().download(want, 0, w);
+                    assertEquals(-1L, g.mismatch(w), t + " axis " + axis);
+                } finally {
+                    got.release();
+                    want.release();
+                }
+                assertEquals(before, vk.fallbackCounts(), "iota " + t + " fell back");
+            }
+        }
+        assertTrue(vk.capabilities().supports(dev.jburn.op.CreationOp.IOTA, DType.F32));
+        assertFalse(vk.capabilities().supports(dev.jburn.op.CreationOp.IOTA, DType.PRED));
+    }
+
+    @Test
+    void capabilitiesAnswerWhatRunsNatively() {
+        assertTrue(vk.capabilities().supports(ShapeOp.TRANSPOSE, DType.F32));
+        assertTrue(vk.capabilities().supports(BinaryOp.ADD, DType.F32));
+        assertTrue(vk.capabilities().supports(UnaryOp.SQRT, DType.F32));
+        assertTrue(vk.capabilities().supports(ReduceOp.SUM, DType.F32));
+        // f32 exp is the emitter's double-precision version; GLSL's log/sin/atan are not accurate
+        // enough (GlslPrecision) and run on the cpu, counted.
+        assertEquals(((VulkanBackend) vk.backend()).dev.features.float64(), vk.capabilities().supports(UnaryOp.EXP, DType.F32));
+        assertFalse(vk.capabilities().supports(UnaryOp.LOG, DType.F32));
+        assertFalse(vk.capabilities().supports(UnaryOp.EXP, DType.F64));
+        assertFalse(vk.capabilities().supports(UnaryOp.BITWISE_NOT, DType.F32));
+        assertTrue(vk.capabilities().supports(ContractionOp.DOT, DType.F32));
+        assertFalse(vk.capabilities().supports(ContractionOp.DOT, DType.S32));
+    }
+}
