@@ -46,7 +46,9 @@ public final class ReductionEmitter {
         String acc = Types.compute(accType);
 
         StringBuilder body = new StringBuilder();
-        body.append("    idx_t base = ").append(offset("o", keptDims(k), keptStrides(k), "q", body)).append(";\n");
+        // The decomposition statements go before the declaration that uses them.
+        String baseOffset = offset("o", keptDims(k), keptStrides(k), "q", body);
+        body.append("    idx_t base = ").append(baseOffset).append(";\n");
         body.append("    ").append(acc).append(" acc = ").append(identity(k, d, accType)).append(";\n");
         body.append("    for (idx_t r = idx_t(t); r < idx_t(").append(k.reducedCount()).append("); r += idx_t(").append(GROUP).append(")) {\n");
         StringBuilder inner = new StringBuilder();

@@ -1,0 +1,145 @@
+package dev.jburn.cuda;
+
+import dev.jburn.JBurnException;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Device memory in size classes, with freed blocks kept on per-class free lists for reuse:
+ * {@code cuMemAlloc} and {@code cuMemFree} synchronize the device and cost far more than a kernel.
+ *
+ * <p><b>Why a freed block can be reused at once, and when memory really goes back.</b> All of the
+ * engine's work runs in order on one stream. A block returned here (by {@code release()} or by a
+ * tensor's cleaner while kernels that read it are still queued) is handed out only to work that is
+ * queued later on the same stream, so that work runs after every kernel that used the block before.
+ * Returning a block therefore needs no synchronization; it is queued on a lock-free list (cleaner
+ * threads make no CUDA calls) and moved to the free lists at the next allocation. Only
+ * {@link #trim()} gives memory back to the driver, and it first waits for the stream to drain, so
+ * {@code cuMemFree} never pulls memory from under a queued kernel.
+ *
+ * <p>On out-of-memory the allocator trims its cache and retries once; if that fails it throws a
+ * {@link JBurnException} naming the requested and free bytes. Not thread-safe by itself except
+ * {@link #recycle}: the engine calls the rest under its lock.
+ */
+final class CachingAllocator {
+    /** Smallest class: 512 bytes (also keeps pointers aligned for every vector width). */
+    static final long MIN_CLASS = 512;
+    /** Up to this size classes are powers of two; above, multiples of it. */
+    static final long POW2_LIMIT = 1L << 20;
+
+    /** A device allocation: its pointer and the class size actually reserved. */
+    record Block(long pointer, long capacity) {}
+
+    private final DeviceMemory memory;
+    private final Map<Long, ArrayDeque<Block>> free = new HashMap<>();
+    private final ConcurrentLinkedQueue<Block> returned = new ConcurrentLinkedQueue<>();
+    private long cachedBytes;
+    private long liveBytes;
+    private long reservedBytes;
+    private volatile boolean closed;
+
+    CachingAllocator(DeviceMemory memory) { this.memory = memory; }
+
+    /**
+     * The reserved size for a request: powers of two from {@link #MIN_CLASS} up to 1 MiB, then whole
+     * MiB; 0 for 0. Few classes keep reuse likely; the 1 MiB step bounds the waste of large tensors.
+     */
+    static long sizeClass(long bytes) {
+        if (bytes < 0) throw new IllegalArgumentException("negative size " + bytes);
+        if (bytes == 0) return 0;
+        if (bytes <= MIN_CLASS) return MIN_CLASS;
+        if (bytes <= POW2_LIMIT) return Long.highestOneBit(bytes - 1) << 1;
+        long rounded = (bytes + POW2_LIMIT - 1) / POW2_LIMIT * POW2_LIMIT;
+        if (rounded < bytes) throw new IllegalArgumentException("size " + bytes + " too large");
+        return rounded;
+    }
+
+    /** A block of at least {@code bytes}; a zero-byte request gets the null block. */
+    Block allocate(long bytes, String op) {
+        if (closed) throw new JBurnException(op, "the cuda engine is closed");
+        long size = sizeClass(bytes);
+        if (size == 0) return new Block(0, 0);
+        drainReturned();
+        ArrayDeque<Block> list = free.get(size);
+        if (list != null && !list.isEmpty()) {
+            Block b = list.pop();
+            cachedBytes -= size;
+            liveBytes += size;
+            return b;
+        }
+        long p = memory.allocate(size);
+        if (p == 0) {
+            trim();
+            p = memory.allocate(size);
+        }
+        if (p == 0) {
+            long[] info = memory.info();
+            throw new JBurnException(op, "out of device memory: requested " + bytes + " bytes (" + size
+                    + " reserved), " + info[0] + " of " + info[1] + " bytes free on the device, "
+                    + liveBytes + " bytes held by live tensors");
+        }
+        reservedBytes += size;
+        liveBytes += size;
+        return new Block(p, size);
+    }
+
+    /**
+     * Returns a block for reuse; safe from any thread (a cleaner's), without CUDA calls: see the
+     * class comment for why stream order makes immediate reuse safe.
+     */
+    void recycle(Block b) {
+        if (b.capacity() == 0 || closed) return;
+        returned.add(b);
+    }
+
+    private void drainReturned() {
+        for (Block b; (b = returned.poll()) != null; ) {
+            free.computeIfAbsent(b.capacity(), k -> new ArrayDeque<>()).push(b);
+            cachedBytes += b.capacity();
+            liveBytes -= b.capacity();
+        }
+    }
+
+    /** Waits for queued work, then frees every cached block. */
+    void trim() {
+        drainReturned();
+        if (cachedBytes == 0) return;
+        memory.synchronize();
+        for (ArrayDeque<Block> list : free.values()) {
+            for (Block b : list) {
+                memory.free(b.pointer());
+                reservedBytes -= b.capacity();
+            }
+        }
+        free.clear();
+        cachedBytes = 0;
+    }
+
+    /** Bytes in blocks handed out and not yet returned. */
+    long liveBytes() {
+        drainReturned();
+        return liveBytes;
+    }
+
+    /** Bytes kept for reuse. */
+    long cachedBytes() {
+        drainReturned();
+        return cachedBytes;
+    }
+
+    /** Bytes obtained from the device and not given back. */
+    long reservedBytes() { return reservedBytes; }
+
+    /**
+     * Frees everything cached; blocks still held by live tensors are freed by the driver when the
+     * context goes, and their later release is ignored.
+     */
+    void close() {
+        trim();
+        closed = true;
+        returned.clear();
+    }
+}

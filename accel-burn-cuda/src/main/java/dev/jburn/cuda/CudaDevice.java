@@ -1,0 +1,80 @@
+package dev.jburn.cuda;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One GPU as the engine uses it: its primary context (shared with cuBLAS and any other library in
+ * the process), one stream on which all the engine's work runs in order, and the lock that makes
+ * the engine safe from several threads.
+ *
+ * <p>A CUDA context is current per OS thread. {@link #enter()} takes the lock and makes the
+ * context current on the calling thread if this thread has not done so yet (a thread-local check,
+ * no driver call after the first time). A virtual thread may move between carrier threads, so for
+ * virtual threads the context is set on every entry; the calls inside an entry do not block, so the
+ * thread stays on its carrier until it leaves. Keeping CUDA work on platform threads is cheaper.
+ */
+final class CudaDevice implements AutoCloseable {
+    final CudaDriver driver;
+    final int device;
+    final int ccMajor, ccMinor;
+    final String name;
+    private final MemorySegment context;
+    final MemorySegment stream;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Per engine instance, so a later engine on a re-retained context sets it again. */
+    private final ThreadLocal<Boolean> currentHere = new ThreadLocal<>();
+    private boolean closed;
+
+    CudaDevice(CudaDriver driver, int ordinal) {
+        this.driver = driver;
+        this.device = driver.device(ordinal);
+        this.ccMajor = driver.attribute(CudaDriver.ATTR_COMPUTE_CAPABILITY_MAJOR, device);
+        this.ccMinor = driver.attribute(CudaDriver.ATTR_COMPUTE_CAPABILITY_MINOR, device);
+        this.name = driver.deviceName(device);
+        this.context = driver.primaryContextRetain(device);
+        driver.setCurrent(context);
+        currentHere.set(Boolean.TRUE);
+        this.stream = driver.streamCreate();
+    }
+
+    /** Held while CUDA calls run: the lock, with this device's context current on the thread. */
+    final class Entry implements AutoCloseable {
+        private Entry() {}
+
+        @Override public void close() { lock.unlock(); }
+    }
+
+    /** Takes the lock and makes the context current; close the entry to unlock. */
+    Entry enter() {
+        lock.lock();
+        try {
+            if (closed) throw new dev.jburn.JBurnException("cuda", "the cuda engine is closed");
+            Thread t = Thread.currentThread();
+            if (t.isVirtual() || currentHere.get() == null) {
+                driver.setCurrent(context);
+                if (!t.isVirtual()) currentHere.set(Boolean.TRUE);
+            }
+            return new Entry();
+        } catch (RuntimeException e) {
+            lock.unlock();
+            throw e;
+        }
+    }
+
+    /** Waits for every queued kernel and copy. */
+    void synchronize(String op) { driver.streamSynchronize(stream, op); }
+
+    /** {@code sm_XY}. */
+    String arch() { return "sm_" + ccMajor + ccMinor; }
+
+    /** Destroys the stream and releases the primary context; call inside an entry, last. */
+    @Override
+    public void close() {
+        if (closed) return;
+        driver.streamSynchronize(stream, "close");
+        driver.streamDestroy(stream);
+        driver.primaryContextRelease(device);
+        closed = true;
+    }
+}

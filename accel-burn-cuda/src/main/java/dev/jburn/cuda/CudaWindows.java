@@ -1,0 +1,101 @@
+package dev.jburn.cuda;
+
+import dev.jburn.DType;
+import dev.jburn.Shape;
+import dev.jburn.op.WindowOp;
+import dev.jburn.spi.Buffer;
+import dev.jburn.spi.Operand;
+import dev.jburn.spi.WindowSpec;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Window reductions ({@link WindowPlan}) and window scatters ({@link WindowScatterKernels}) on the
+ * GPU; each returns null where it has no kernel, and the backend falls back.
+ */
+final class CudaWindows {
+    private final CudaBackend backend;
+
+    CudaWindows(CudaBackend backend) { this.backend = backend; }
+
+    /** Window sums, products, maxima and minima as identity padding, a strided gather of the windows and a generated reduction ({@link WindowPlan}). */
+    Buffer reduce(WindowOp op, Operand x, WindowSpec spec) {
+        WindowPlan plan = WindowPlan.covers(op, x.dtype()) ? WindowPlan.of(x.shape(), spec) : null;
+        if (plan == null) return null;
+        DType t = x.dtype();
+        int es = t.byteSize();
+        boolean padding = false;
+        for (int i = 0; i < plan.padLo().length; i++) padding |= plan.padLo()[i] != 0 || plan.padHi()[i] != 0;
+        Buffer identity = null, padded = null, windows = null, result = null;
+        try (var _ = backend.device().enter(); Arena a = Arena.ofConfined()) {
+            Operand src = x;
+            if (padding) {
+                MemorySegment bits = a.allocate(8);
+                bits.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0, WindowPlan.identityBits(op, t));
+                identity = backend.upload(bits.asSlice(0, es));
+                padded = backend.pad(x, new Operand(identity, t, Shape.of()), plan.padLo(), plan.padHi(), new int[plan.padLo().length]);
+                src = new Operand(padded, t, plan.padded());
+            }
+            windows = backend.gatherView(src, plan.windows(), op.opName());
+            result = backend.generated().reduce(WindowPlan.reduction(op), new Operand(windows, t, Shape.of(plan.windows().dims())), plan.reduceAxes(), t);
+        } finally {
+            // Stream order makes releasing the temporaries safe before the kernels have run (see CachingAllocator).
+            for (Buffer b : new Buffer[] {identity, padded, windows}) if (b != null) b.release();
+        }
+        return result;
+    }
+
+    /** Window scatters as a selecting kernel and an accumulating kernel ({@link WindowScatterKernels}), in the cpu engine's order. */
+    Buffer scatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) {
+        boolean max = switch (op) {
+            case WINDOW_SCATTER_MAX -> true;
+            case WINDOW_SCATTER_MIN -> false;
+            case WINDOW_SUM, WINDOW_PRODUCT, WINDOW_MAX, WINDOW_MIN -> {
+                throw new dev.jburn.JBurnException(op.opName(), "is not a window scatter");
+            }
+        };
+        int rank = x.shape().rank();
+        DType t = source.dtype();
+        if (!WindowScatterKernels.covers(t) || rank == 0 || rank > StridedView.MAX_RANK) return null;
+        long[] in = new long[rank], win = new long[rank], st = new long[rank], dil = new long[rank], lo = new long[rank];
+        long windowSize = 1;
+        for (int i = 0; i < rank; i++) {
+            in[i] = x.shape().dim(i);
+            win[i] = spec.dims()[i];
+            st[i] = spec.strides()[i];
+            dil[i] = spec.dilations()[i];
+            lo[i] = spec.padLow()[i];
+            windowSize *= win[i];
+        }
+        long[] outDims = WindowScatterKernels.windows(x.shape(), spec);
+        long windows = 1;
+        for (long o : outDims) windows *= o;
+        long n = x.size();
+        try (var _ = backend.device().enter(); Arena a = Arena.ofConfined()) {
+            CudaBuffer out = backend.newBuffer(n * t.byteSize(), op.opName());
+            if (n == 0) return out;
+            CudaBuffer sel = backend.newBuffer(windows * 8, op.opName());
+            try {
+                if (windows > 0) {
+                    backend.launch(WindowScatterKernels.select(x.dtype(), max), WindowScatterKernels.SELECT_ENTRY, LineKernels.blocks(windows),
+                            LineKernels.THREADS, 0, new KernelArgs(a).pointer(CudaBackend.ptr(x)).pointer(sel.pointer()).i64(windows).i32(rank)
+                                    .longs(StridedView.padded(in)).longs(StridedView.padded(outDims)).longs(StridedView.padded(win))
+                                    .longs(StridedView.padded(st)).longs(StridedView.padded(dil)).longs(StridedView.padded(lo)).i64(windowSize),
+                            op.opName());
+                }
+                backend.launch(WindowScatterKernels.scatter(t), WindowScatterKernels.SCATTER_ENTRY, LineKernels.blocks(n), LineKernels.THREADS, 0,
+                        new KernelArgs(a).pointer(CudaBackend.ptr(source)).pointer(CudaBackend.ptr(init)).pointer(sel.pointer()).pointer(out.pointer()).i64(n).i32(rank)
+                                .longs(StridedView.padded(in)).longs(StridedView.padded(outDims)).longs(StridedView.padded(win))
+                                .longs(StridedView.padded(st)).longs(StridedView.padded(dil)).longs(StridedView.padded(lo)).i64(windowSize),
+                        op.opName());
+            } catch (RuntimeException ex) {
+                out.release();
+                throw ex;
+            } finally {
+                sel.release();
+            }
+            return out;
+        }
+    }
+}
