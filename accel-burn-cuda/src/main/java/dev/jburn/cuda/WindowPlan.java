@@ -62,7 +62,8 @@ record WindowPlan(int[] padLo, int[] padHi, Shape padded, StridedView windows, i
                 case F32 -> Float.floatToRawIntBits(max ? Float.NEGATIVE_INFINITY : Float.POSITIVE_INFINITY) & 0xffffffffL;
                 case F16 -> max ? 0xfc00 : 0x7c00;
                 case BF16 -> max ? 0xff80 : 0x7f80;
-                case U8, U16, U32, U64, PRED -> max ? 0 : -1L;
+                case PRED -> max ? 0 : 1; // false and true: a PRED byte holds 0 or 1, never 0xFF
+                case U8, U16, U32, U64 -> max ? 0 : -1L;
                 case S8, S16, S32, S64 -> max ? 1L << (t.bits() - 1) : ~(1L << (t.bits() - 1)) & (t.bits() == 64 ? -1L : (1L << t.bits()) - 1);
             };
             case ARGMAX, ARGMIN, MEAN, LOG_SUM_EXP -> throw new IllegalArgumentException(op.opName() + " has no identity here");

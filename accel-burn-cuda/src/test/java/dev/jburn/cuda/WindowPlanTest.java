@@ -90,6 +90,9 @@ class WindowPlanTest {
     void identitiesAndCoverage() {
         assertEquals(0x80, WindowPlan.identityBits(WindowOp.WINDOW_MAX, DType.S8) & 0xff);
         assertEquals(0x7f, WindowPlan.identityBits(WindowOp.WINDOW_MIN, DType.S8));
+        // PRED holds 0 or 1: min over nothing is true (1), not 0xFF (found on the H200 by the kit's empty-reduction case)
+        assertEquals(1, WindowPlan.identityBits(dev.jburn.op.ReduceOp.REDUCE_MIN, DType.PRED));
+        assertEquals(0, WindowPlan.identityBits(dev.jburn.op.ReduceOp.REDUCE_MAX, DType.PRED));
         assertEquals(Long.MIN_VALUE, WindowPlan.identityBits(WindowOp.WINDOW_MAX, DType.S64));
         assertEquals(0xffff, WindowPlan.identityBits(WindowOp.WINDOW_MIN, DType.U16) & 0xffff);
         assertEquals(0xfc00, WindowPlan.identityBits(WindowOp.WINDOW_MAX, DType.F16));
