@@ -55,6 +55,9 @@ public final class VulkanBackend extends HostFallbackBackend {
             dev.close();
             throw e;
         }
+        // NVIDIA's driver tears itself down in the process's exit handlers; a device still alive then
+        // (or a cleaner freeing into it) crashed the JVM at exit on the H200. Close first, in order.
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "jburn-vulkan-shutdown"));
     }
 
     @Override public String name() { return "vulkan"; }
@@ -221,11 +224,11 @@ public final class VulkanBackend extends HostFallbackBackend {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) return;
         closed = true;
+        queue.close(); // waits for a submission in flight, then refuses new ones: nothing below races a kernel
         pipelines.close();
-        queue.close();
         memory.close();
         dev.close();
     }
