@@ -183,7 +183,12 @@ public final class GradientCases {
                         g.uniform(-1, 1, 4, 4).add(Tensor.eye(4, dev.jburn.DType.F64).to(e).multiply(4.0)));
                 case DETERMINANT -> unaryFn("determinant", LinAlg::determinant,
                         g.uniform(-1, 1, 4, 4).add(Tensor.eye(4, dev.jburn.DType.F64).to(e).multiply(2.0)));
-                case SVD -> null;
+                case SVD -> unaryFn("svd", t -> {
+                    LinAlg.SVD f = LinAlg.svd(t, false);
+                    Tensor u = f.u(), vt = f.vt();
+                    return Tensor.concatenate(0, f.s(), u.multiply(u).reshape(-1), vt.multiply(vt).reshape(-1)); // squares: blind to signs
+                }, seed % 2 == 0 ? g.uniform(-1, 1, 4, 3).add(Tensor.of(new double[][] {{3, 0, 0}, {0, 1.5, 0}, {0, 0, 0.5}, {0, 0, 0}}).to(e))
+                        : g.uniform(-1, 1, 2, 4).add(Tensor.of(new double[][] {{3, 0, 0, 0}, {0, 1, 0, 0}}).to(e)));
             };
         };
     }

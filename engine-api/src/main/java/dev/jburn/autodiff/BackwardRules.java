@@ -91,14 +91,14 @@ final class BackwardRules {
             case Prim.Select _, Prim.Cast _, Prim.Reduce _, Prim.Transpose _, Prim.Broadcast _, Prim.Slice _,
                  Prim.PutSlice _, Prim.Pad _, Prim.Reverse _, Prim.Concatenate _, Prim.Gather _,
                  Prim.IndexedUpdate _, Prim.Sort _, Prim.Dot _, Prim.Reshape _, Prim.GradientMark _, Prim.Cond _,
-                 Prim.Cholesky _, Prim.TriangularSolve _, Prim.Lu _, Prim.Qr _, Prim.Eigh _ -> Differentiability.DIFFERENTIABLE;
+                 Prim.Cholesky _, Prim.TriangularSolve _, Prim.Lu _, Prim.Qr _, Prim.Eigh _, Prim.Svd _ -> Differentiability.DIFFERENTIABLE;
             case Prim.WindowReduce w -> switch (w.op()) {
                 case WINDOW_SUM, WINDOW_MAX, WINDOW_MIN, WINDOW_PRODUCT, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> Differentiability.DIFFERENTIABLE;
             };
             case Prim.ArgReduce _, Prim.Argsort _, Prim.Bitcast _ -> Differentiability.NOT_DIFFERENTIABLE;
             case Prim.Conv c -> Differentiability.DIFFERENTIABLE;
             case Prim.WindowScatter _ -> Differentiability.DIFFERENTIABLE;
-            case Prim.Svd _, Prim.WhileLoop _, Prim.Fused _ -> Differentiability.NOT_BUILT;
+            case Prim.WhileLoop _, Prim.Fused _ -> Differentiability.NOT_BUILT;
         };
     }
 

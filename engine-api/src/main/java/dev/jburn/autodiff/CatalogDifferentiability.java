@@ -66,8 +66,7 @@ final class CatalogDifferentiability {
             };
             case LinalgOp l -> switch (l) {
                 // vector norms, and matrix norms other than the spectral/nuclear ones (which use svd), differentiate through their decomposition
-                case NORM, CHOLESKY, TRIANGULAR_SOLVE, LU, QR, EIGH, SOLVE, INVERT, DETERMINANT -> DIFFERENTIABLE;
-                case SVD -> NOT_BUILT; // only the singular values have a rule; the singular vectors have none yet
+                case NORM, CHOLESKY, TRIANGULAR_SOLVE, LU, QR, EIGH, SVD, SOLVE, INVERT, DETERMINANT -> DIFFERENTIABLE;
             };
         };
     }

@@ -115,19 +115,54 @@ final class LinalgRules {
     }
 
     /**
-     * {@code svd}'s singular values: {@code ā = u·diag(s̄)·vᵀ} (reduced factors). Cotangents of
-     * {@code u} or {@code vᵀ} need the full rule, which is not built: they fail with a clear error.
+     * {@code a = u·diag(s)·vᵀ} (reduced, {@code k = min(m, n)}), Townsend (2016): with
+     * {@code F[i][j] = 1/(s[j]² - s[i]²)} off the diagonal,
+     * {@code ā = u·[(F∘(uᵀū - ūᵀu))·S + diag(s̄) + S·(F∘(vᵀv̄ - v̄ᵀv))]·vᵀ + (I - uuᵀ)·ū·S⁻¹·vᵀ + u·S⁻¹·v̄ᵀ·(I - vvᵀ)}.
+     * Valid for losses that do not depend on each singular pair's sign, with distinct nonzero
+     * singular values. With {@code fullMatrices} and a non-square matrix the extra singular vectors
+     * are not unique, so their cotangents are refused (as JAX does); the singular values always work.
      */
     static List<Tensor> svd(Prim.Svd prim, Tensor a, Tensor u, Tensor s, Tensor vt, Tensor gu, Tensor gs, Tensor gvt) {
         if (!a.dtype().isFloat() || (gu == null && gs == null && gvt == null)) return BackwardRules.none(1);
-        if (gu != null || gvt != null) {
-            throw new dev.jburn.JBurnException("svd", "gradients through svd's singular vectors are not built yet; "
-                    + "gradients of the singular values (norms, condition numbers) are");
-        }
         int k = s.shape().dim(-1);
-        Tensor uk = u.shape().dim(-1) == k ? u : sliceLast(u, k, true);
-        Tensor vtk = vt.shape().dim(-2) == k ? vt : sliceLast(vt, k, false);
-        return List.of(matmul(uk.multiply(gs.newAxis(gs.rank() - 1)), vtk));
+        boolean reducedU = u.shape().dim(-1) == k, reducedV = vt.shape().dim(-2) == k;
+        if ((gu != null && !reducedU) || (gvt != null && !reducedV)) {
+            throw new dev.jburn.JBurnException("svd", "gradients through the singular vectors of svd with full matrices are not "
+                    + "defined (the extra vectors are not unique) for shape " + a.shape() + "; use LinAlg.svd(a, false)");
+        }
+        Tensor uk = reducedU ? u : sliceLast(u, k, true);
+        Tensor v = mT(reducedV ? vt : sliceLast(vt, k, false));
+        Tensor row = s.newAxis(s.rank() - 1); // [..., 1, k]: scales columns
+        Tensor col = s.newAxis(s.rank());     // [..., k, 1]: scales rows
+        Tensor middle = gs == null ? null : diagEmbed(gs, k);
+        Tensor outer = null;
+        if (gu != null || gvt != null) {
+            Tensor s2 = s.multiply(s);
+            Tensor diff = s2.newAxis(s2.rank() - 1).subtract(s2.newAxis(s2.rank())); // [i][j] = s[j]² - s[i]²
+            Tensor off = offDiagonal(diff, k);
+            Tensor f = off.select(onesLike(diff).divide(off.select(diff, 1.0)), 0.0);
+            if (gu != null) {
+                Tensor utg = matmul(mT(uk), gu);
+                Tensor j = f.multiply(utg.subtract(mT(utg))).multiply(row);
+                middle = middle == null ? j : middle.add(j);
+                // (I - uuᵀ)·ū·S⁻¹·vᵀ, zero when u is square
+                Tensor perp = gu.subtract(matmul(uk, utg)).divide(row);
+                outer = matmul(perp, mT(v));
+            }
+            if (gvt != null) {
+                Tensor gv = mT(gvt);
+                Tensor vtg = matmul(mT(v), gv);
+                Tensor kk = f.multiply(vtg.subtract(mT(vtg))).multiply(col);
+                middle = middle == null ? kk : middle.add(kk);
+                // u·S⁻¹·v̄ᵀ·(I - vvᵀ), zero when v is square
+                Tensor perp = mT(gv).subtract(matmul(mT(vtg), mT(v)));
+                Tensor t = matmul(uk.divide(row), perp);
+                outer = outer == null ? t : outer.add(t);
+            }
+        }
+        Tensor g = middle == null ? null : matmul(matmul(uk, middle), mT(v));
+        if (outer != null) g = g == null ? outer : g.add(outer);
+        return List.of(g);
     }
 
     /** The first {@code k} columns ({@code columns}) or rows of the last two axes. */
