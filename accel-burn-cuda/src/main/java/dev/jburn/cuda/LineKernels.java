@@ -25,20 +25,9 @@ final class LineKernels {
 
     private LineKernels() {}
 
-    /** The C storage type of {@code t}. */
+    /** The C storage type of {@code t}: the shared emitter's CUDA dialect decides it, so both kinds of kernel agree. */
     static String storage(DType t) {
-        return switch (t) {
-            case PRED, U8 -> "unsigned char";
-            case S8 -> "signed char";
-            case U16, F16, BF16 -> "unsigned short";
-            case S16 -> "short";
-            case U32 -> "unsigned int";
-            case S32 -> "int";
-            case U64 -> "unsigned long long";
-            case S64 -> "long long";
-            case F32 -> "float";
-            case F64 -> "double";
-        };
+        return dev.jburn.kernels.Dialect.CUDA.storageType(t);
     }
 
     /** An expression reading element {@code idx} of {@code in} as a number to compare (double for floats). */
