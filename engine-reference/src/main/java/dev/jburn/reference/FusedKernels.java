@@ -30,8 +30,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * (directly, broadcast, or scalar constants), optionally ending in a sum, max or min over the
  * trailing axes (or all axes): then each block's chain is reduced row by row as soon as it is
  * computed, so {@code sum((p - y)^2)} reads {@code p} and {@code y} once and writes only the sums.
- * Anything else (select, cast, comparisons, other broadcasts or reductions) returns {@code null},
- * and the caller interprets the body.
+ * Comparisons (into PRED scratch) and {@code select} on them or on PRED inputs are covered too.
+ * Anything else (casts, integer or mixed float types, other broadcasts or reductions) returns
+ * {@code null}, and the caller interprets the body.
  */
 final class FusedKernels {
     /** Elements per block: a few blocks of scratch fit in L1/L2. */
@@ -64,6 +65,8 @@ final class FusedKernels {
     private sealed interface Step {}
     private record UnaryStep(VectorOps.Unary k, Slot x, Slot out) implements Step {}
     private record BinaryStep(VectorOps.Binary k, Slot a, Slot b, Slot out) implements Step {}
+    /** {@code out = pred ? a : b}; {@code pred} is a block of PRED bytes (an input or a comparison's scratch). */
+    private record SelectStep(Slot pred, Slot a, Slot b, Slot out) implements Step {}
 
     /**
      * @param size      elements the chain computes
@@ -172,6 +175,30 @@ final class FusedKernels {
                 case UnaryStep u -> unary(plan.dtype, u.k(), seg(u.x(), in, scratch, dst), idx(u.x(), start),
                         seg(u.out(), in, scratch, dst), idx(u.out(), start), n);
                 case BinaryStep b -> binary(plan.dtype, b, in, scratch, dst, start, n);
+                case SelectStep c -> select(plan.dtype, c, in, scratch, dst, start, n);
+            }
+        }
+    }
+
+    private static void select(DType t, SelectStep c, MemorySegment[] in, MemorySegment[] scratch, MemorySegment dst, long start, long n) {
+        MemorySegment p = seg(c.pred(), in, scratch, dst), o = seg(c.out(), in, scratch, dst);
+        long pi = idx(c.pred(), start), oi = idx(c.out(), start);
+        boolean sa = isScalar(c.a()), sb = isScalar(c.b());
+        MemorySegment a = sa ? null : seg(c.a(), in, scratch, dst), b = sb ? null : seg(c.b(), in, scratch, dst);
+        long ai = idx(c.a(), start), bi = idx(c.b(), start);
+        if (t == DType.F32) {
+            float ka = sa ? (float) scalarValue(t, c.a(), in) : 0, kb = sb ? (float) scalarValue(t, c.b(), in) : 0;
+            for (long i = 0; i < n; i++) {
+                boolean q = p.get(ValueLayout.JAVA_BYTE, pi + i) != 0;
+                float v = q ? (sa ? ka : a.getAtIndex(ValueLayout.JAVA_FLOAT, ai + i)) : (sb ? kb : b.getAtIndex(ValueLayout.JAVA_FLOAT, bi + i));
+                o.setAtIndex(ValueLayout.JAVA_FLOAT, oi + i, v);
+            }
+        } else {
+            double ka = sa ? scalarValue(t, c.a(), in) : 0, kb = sb ? scalarValue(t, c.b(), in) : 0;
+            for (long i = 0; i < n; i++) {
+                boolean q = p.get(ValueLayout.JAVA_BYTE, pi + i) != 0;
+                double v = q ? (sa ? ka : a.getAtIndex(ValueLayout.JAVA_DOUBLE, ai + i)) : (sb ? kb : b.getAtIndex(ValueLayout.JAVA_DOUBLE, bi + i));
+                o.setAtIndex(ValueLayout.JAVA_DOUBLE, oi + i, v);
             }
         }
     }
@@ -259,7 +286,7 @@ final class FusedKernels {
         Map<Integer, Slot> slots = new HashMap<>();
         for (int i = 0; i < body.inputs().size(); i++) {
             Value v = body.inputs().get(i);
-            if (v.dtype() != t) return null;
+            if (v.dtype() != t && !(v.dtype() == DType.PRED && v.shape().equals(shape))) return null;
             if (v.shape().equals(shape)) slots.put(v.id(), new Full(i));
             else if (v.shape().size() == 1) slots.put(v.id(), new ScalarInput(i));
             else return null;
@@ -269,7 +296,8 @@ final class FusedKernels {
         long cost = 0;
         for (Node n : body.nodes()) {
             Value v = n.outputs().getFirst();
-            if (v.dtype() != t) return null;
+            boolean comparison = n.prim() instanceof Prim.Binary cb && cb.op().isComparison();
+            if (v.dtype() != t && !(comparison && v.dtype() == DType.PRED)) return null;
             boolean isResult = v.id() == result.id();
             switch (n.prim()) {
                 case Prim.Constant c when c.shape().size() == 1 -> {
@@ -297,10 +325,18 @@ final class FusedKernels {
                     cost += k.cost();
                 }
                 case Prim.Binary b -> {
-                    VectorOps.Binary k = VectorOps.Binary.of(b.op(), t);
+                    VectorOps.Binary k = VectorOps.Binary.of(b.op(), n.inputs().get(0).dtype());
                     Slot x = slots.get(n.inputs().get(0).id()), y = slots.get(n.inputs().get(1).id());
-                    if (k == null || k.isComparison() || x == null || y == null || isScalar(x) && isScalar(y)) return null;
+                    if (k == null || n.inputs().get(0).dtype() != t || k.isComparison() != comparison
+                            || x == null || y == null || isScalar(x) && isScalar(y)) return null;
                     steps.add(new BinaryStep(k, x, y, out));
+                    cost += 1;
+                }
+                case Prim.Select sel -> {
+                    Slot p = slots.get(n.inputs().get(0).id()), x = slots.get(n.inputs().get(1).id()), y = slots.get(n.inputs().get(2).id());
+                    if (p == null || isScalar(p) || p instanceof Out || x == null || y == null
+                            || !n.inputs().get(0).shape().equals(shape)) return null;
+                    steps.add(new SelectStep(p, x, y, out));
                     cost += 1;
                 }
                 default -> {
@@ -318,6 +354,7 @@ final class FusedKernels {
                 toScratch.add(switch (step) {
                     case UnaryStep u -> u.out() instanceof Out ? new UnaryStep(u.k(), u.x(), r) : u;
                     case BinaryStep b -> b.out() instanceof Out ? new BinaryStep(b.k(), b.a(), b.b(), r) : b;
+                    case SelectStep c -> c.out() instanceof Out ? new SelectStep(c.pred(), c.a(), c.b(), r) : c;
                 });
             }
             if (toScratch.stream().anyMatch(FusedKernels::readsOut)) return null;
@@ -330,6 +367,7 @@ final class FusedKernels {
         return switch (s) {
             case UnaryStep u -> u.x() instanceof Out;
             case BinaryStep b -> b.a() instanceof Out || b.b() instanceof Out;
+            case SelectStep c -> c.pred() instanceof Out || c.a() instanceof Out || c.b() instanceof Out;
         };
     }
 
