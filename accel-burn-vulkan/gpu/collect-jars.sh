@@ -46,6 +46,15 @@ dpkg -x "$TMP"/libvulkan1_*.deb .gpu/vulkan
 rm -rf "$TMP"
 test -e .gpu/vulkan/usr/lib/x86_64-linux-gnu/libvulkan.so.1
 
+# 4. This machine's SPIR-V cache (if a Vulkan run filled it, e.g. the kit on lavapipe), packed small, so the GPU
+#    machine's first kit run does not spend minutes in shaderc (run-h200.sh unpacks it).
+SPV="${JBURN_VULKAN_CACHE:-$HOME/.cache/jburn/vulkan}"
+rm -f .gpu/vulkan-spv.tar.xz
+if [ -d "$SPV" ]; then
+  tar cJf .gpu/vulkan-spv.tar.xz -C "$(dirname "$SPV")" "$(basename "$SPV")"
+  echo "packed $(ls "$SPV" | wc -l) cached SPIR-V files into .gpu/vulkan-spv.tar.xz ($(du -h .gpu/vulkan-spv.tar.xz | cut -f1))"
+fi
+
 echo "collected into $ROOT/.gpu:"
 ls -la "$LIB"
 du -sh "$LIB" .gpu/vulkan
