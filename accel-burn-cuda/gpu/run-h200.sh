@@ -5,8 +5,8 @@
 # Logs go to $OUT/cuda-*.log. Prepare here with accel-burn-cuda/gpu/collect-jars.sh and
 # ../shared/gpu/make-runtime.sh, then send the checkout with .gpu, and run from the project root:
 #   bash accel-burn-cuda/gpu/run-h200.sh [quick]
-# Phase limits (seconds, together under the device tool's 600): COMPILE_TIMEOUT=90, TEST_TIMEOUT=240,
-# BENCH_TIMEOUT=150, TORCH_TIMEOUT=90.
+# Phase limits (seconds, together under the device tool's 600): COMPILE_TIMEOUT=90, TEST_TIMEOUT=200,
+# BENCH_TIMEOUT=150, MLP_TIMEOUT=60, TORCH_TIMEOUT=90. The kit itself took 119 s on the H200.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -26,18 +26,26 @@ echo "compile check exit code $?"
 grep -E "emitter compile check|FAIL|Exception" "$OUT/cuda-compile.log" | head -40
 
 echo "== tests (conformance kit + native checks)"
-timeout "${TEST_TIMEOUT:-240}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -jar .gpu/lib/junit-platform-console-standalone-1.11.4.jar execute \
+# testfeed prints each test as it ends, so a run cut short by its time limit still shows how far it got;
+# SIGQUIT first makes a hung JVM print its threads before it is killed.
+timeout -s QUIT -k 10 "${TEST_TIMEOUT:-200}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -jar .gpu/lib/junit-platform-console-standalone-1.11.4.jar execute \
     -cp "$cp" --select-class dev.jburn.cuda.CudaNativeTest --select-class dev.jburn.cuda.CudaConformanceTest \
-    --details=tree --details-theme=unicode --disable-banner > "$OUT/cuda-tests.log" 2>&1
+    --details=testfeed --disable-banner > "$OUT/cuda-tests.log" 2>&1
 echo "tests exit code $?"
 grep -E "tests (successful|failed|aborted|skipped)|containers (failed|aborted)" "$OUT/cuda-tests.log"
-grep -A3 "✘" "$OUT/cuda-tests.log" | cut -c1-400 | head -120
+echo "tests passed: $(grep -c ':: SUCCESSFUL' "$OUT/cuda-tests.log")"
+grep -A12 ":: FAILED\|:: ABORTED" "$OUT/cuda-tests.log" | cut -c1-400 | head -120
 
 echo "== bench (jburn)"
 timeout "${BENCH_TIMEOUT:-150}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -cp "$cp" dev.jburn.cuda.CudaBench "${1:-full}" > "$OUT/cuda-bench.log" 2>&1
 echo "bench exit code $?"
 sed -n '/^work (jburn cuda)/,$p' "$OUT/cuda-bench.log"
 grep -E "Exception|Error" "$OUT/cuda-bench.log" | head -10
+
+echo "== mlp training step (jburn)"
+timeout "${MLP_TIMEOUT:-60}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -cp "$cp" dev.jburn.cuda.MlpTrainStep cuda 200 > "$OUT/cuda-mlp.log" 2>&1
+echo "mlp exit code $?"
+grep -E "mlp train step|Exception" "$OUT/cuda-mlp.log" | head -5
 
 echo "== bench (torch peer)"
 PYTHONUNBUFFERED=1 timeout "${TORCH_TIMEOUT:-90}" python3 accel-burn-cuda/gpu/torch_peer.py "${1:-full}" > "$OUT/cuda-torch.log" 2>&1

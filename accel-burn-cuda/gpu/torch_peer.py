@@ -78,10 +78,34 @@ def main():
             a + a
     s = median_seconds(1, 5, adds)
     row("eager add of 8 f32 (dispatch)", s / ops * 1e6, "us/op")
+    mlp_step(quick)
     print()
     print(f"{'work (torch ' + torch.__version__ + ')':40s} {'median':>14s}  unit")
     for w, v, u in rows:
         print(f"{w:40s} {v:14.2f}  {u}")
+
+
+def mlp_step(quick):
+    """The step MlpTrainStep times: 784-256-10 MLP, ReLU, softmax cross-entropy, batch 128, SGD lr 0.1."""
+    g = torch.Generator(device="cuda").manual_seed(11)
+    w1 = (torch.randn(784, 256, device="cuda", generator=g) * 0.05).requires_grad_()
+    b1 = torch.zeros(256, device="cuda", requires_grad=True)
+    w2 = (torch.randn(256, 10, device="cuda", generator=g) * 0.05).requires_grad_()
+    b2 = torch.zeros(10, device="cuda", requires_grad=True)
+    x = torch.rand(128, 784, device="cuda", generator=g)
+    y = torch.randint(0, 10, (128,), device="cuda", generator=g)
+    params = [w1, b1, w2, b2]
+
+    def step():
+        loss = torch.nn.functional.cross_entropy(torch.relu(x @ w1 + b1) @ w2 + b2, y)
+        grads = torch.autograd.grad(loss, params)
+        with torch.no_grad():
+            for p, gr in zip(params, grads):
+                p -= 0.1 * gr
+        return loss
+
+    s = median_seconds(20, 5 if quick else 20, step)
+    row("mlp train step 784-256-10 b128", s * 1e3, "ms/step")
 
 
 if __name__ == "__main__":
