@@ -197,8 +197,9 @@ final class ElementwiseKernels {
         DeviceBuffer colsBuf = b.memory.upload(op.opName(), colsWord);
         try {
             Operand src = moved != null ? new Operand(moved, x.dtype(), x.shape()) : x;
-            KernelSource code = ReductionEmitter.emitRows(op, x.dtype(), out, Dialect.GLSL, features);
-            return dispatch(op.opName(), code, List.of(src, new Operand(colsBuf, DType.U32, Shape.of(1))), outBytes, rows, rows);
+            Pipelines.Pipeline p = pipelineFor(op.opName(), List.of("rows", op, x.dtype(), out), 3,
+                    () -> ReductionEmitter.emitRows(op, x.dtype(), out, Dialect.GLSL, features));
+            return dispatch(op.opName(), p, List.of(src, new Operand(colsBuf, DType.U32, Shape.of(1))), outBytes, rows, rows);
         } finally {
             colsBuf.release();
             if (moved != null) moved.release();
@@ -207,22 +208,48 @@ final class ElementwiseKernels {
 
     /** Runs an element-wise kernel over {@code inputs}; {@code null} when the emitter or the device cannot. */
     DeviceBuffer run(String op, ElementwiseKernel k, List<Operand> inputs) {
-        if (!GlslPrecision.trusted(k, b.dev.features.float64()) || !emits(k)) return null;
         long n = k.outShape().size();
         long outBytes = n * k.outType().byteSize();
         if (!fits(n, outBytes, inputs)) return null;
-        KernelSource src = Emitter.emit(k, Dialect.GLSL, features);
-        return dispatch(op, src, inputs, outBytes, n, groupsFor(n));
+        Pipelines.Pipeline p = pipelineFor(op, k, inputs.size() + 1, () -> GlslPrecision.trusted(k, b.dev.features.float64()) && emits(k)
+                ? Emitter.emit(k, Dialect.GLSL, features) : null);
+        return p == null ? null : dispatch(op, p, inputs, outBytes, n, groupsFor(n));
     }
 
     /** Runs a reduction kernel; {@code null} when the emitter or the device cannot. */
     DeviceBuffer reduce(String op, ReductionKernel k, List<Operand> inputs) {
-        if (!GlslPrecision.trusted(k.producer(), b.dev.features.float64()) || !ReductionEmitter.unsupported(k, Dialect.GLSL, features).isEmpty()) return null;
         long n = k.outShape().size();
         long outBytes = n * k.outType().byteSize();
         if (!fits(Math.max(n, k.inShape().size()), outBytes, inputs)) return null;
-        KernelSource src = ReductionEmitter.emit(k, Dialect.GLSL, features);
-        return dispatch(op, src, inputs, outBytes, n, n);
+        Pipelines.Pipeline p = pipelineFor(op, k, inputs.size() + 1, () -> GlslPrecision.trusted(k.producer(), b.dev.features.float64())
+                && ReductionEmitter.unsupported(k, Dialect.GLSL, features).isEmpty() ? ReductionEmitter.emit(k, Dialect.GLSL, features) : null);
+        return p == null ? null : dispatch(op, p, inputs, outBytes, n, n);
+    }
+
+    /** Marks a kernel the emitter or the device cannot run, in {@link #pipelines}. */
+    private static final Object UNSUPPORTED = new Object();
+    /** Bounds {@link #pipelines}: shape-specific kernels (Jit groups with broadcasts) must not grow it forever. */
+    private static final int MAX_CACHED = 4096;
+    /**
+     * Kernel IR → its pipeline (or {@link #UNSUPPORTED}): an eager op of a kernel seen before skips
+     * emitting, post-processing and hashing its source, which cost more than a small dispatch.
+     */
+    private final Map<Object, Object> pipelines = new ConcurrentHashMap<>();
+
+    private Pipelines.Pipeline pipelineFor(String op, Object kernel, int bindings, java.util.function.Supplier<KernelSource> emit) {
+        Object p = pipelines.get(kernel);
+        if (p == null) {
+            KernelSource src = emit.get();
+            if (src == null) {
+                p = UNSUPPORTED;
+            } else {
+                String code = preserveDenormals(noContraction(src.code()), b.dev.features.denormPreserve32());
+                p = b.pipelines.get(op, op, code, bindings, false, 1);
+            }
+            if (pipelines.size() >= MAX_CACHED) pipelines.clear();
+            pipelines.putIfAbsent(kernel, p);
+        }
+        return p == UNSUPPORTED ? null : (Pipelines.Pipeline) p;
     }
 
     /** Indices are 32-bit in the generated GLSL ({@code idx_t = uint}); buffers must be bindable. */
@@ -277,15 +304,13 @@ final class ElementwiseKernels {
     }
 
     /** Binds inputs 0..k-1 and the output k, pushes {@code n}, and dispatches {@code groups} work groups (x, then y). */
-    private DeviceBuffer dispatch(String op, KernelSource src, List<Operand> inputs, long outBytes, long n, long groups) {
+    private DeviceBuffer dispatch(String op, Pipelines.Pipeline p, List<Operand> inputs, long outBytes, long n, long groups) {
         List<DeviceBuffer> bufs = new ArrayList<>(inputs.size() + 1);
         for (Operand o : inputs) bufs.add(VulkanBackend.device(o.buffer(), op));
         DeviceBuffer out = b.memory.allocateUninitialized(op, outBytes);
         if (n == 0) return out;
         bufs.add(out);
         try {
-            String code = preserveDenormals(noContraction(src.code()), b.dev.features.denormPreserve32());
-            Pipelines.Pipeline p = b.pipelines.get(op, op, code, bufs.size(), false, 1);
             int gx = (int) Math.min(groups, 65535);
             int gy = (int) ((groups + gx - 1) / gx);
             if (gy > 65535) {

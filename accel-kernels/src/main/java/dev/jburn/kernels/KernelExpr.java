@@ -24,6 +24,19 @@ public sealed interface KernelExpr {
      */
     record Load(int input, long[] strides, DType type) implements KernelExpr {
         @Override public List<Integer> operands() { return List.of(); }
+
+        // Value semantics (the array's contents, not its identity), so equal kernels are equal
+        // keys: engines cache compiled kernels by their IR.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Load l && l.input == input && l.type == type && java.util.Arrays.equals(l.strides, strides);
+        }
+
+        @Override
+        public int hashCode() { return (input * 31 + type.hashCode()) * 31 + java.util.Arrays.hashCode(strides); }
+
+        @Override
+        public String toString() { return "Load[input=" + input + ", strides=" + java.util.Arrays.toString(strides) + ", type=" + type + "]"; }
     }
 
     /**

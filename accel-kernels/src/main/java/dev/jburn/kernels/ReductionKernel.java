@@ -67,6 +67,21 @@ public record ReductionKernel(ReduceOp op, ElementwiseKernel producer, int[] axe
         };
     }
 
+    // Value semantics for the axes array, so equal kernels are equal cache keys.
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ReductionKernel k && k.op == op && k.outType == outType && java.util.Arrays.equals(k.axes, axes)
+                && k.producer.equals(producer);
+    }
+
+    @Override
+    public int hashCode() { return ((op.hashCode() * 31 + producer.hashCode()) * 31 + java.util.Arrays.hashCode(axes)) * 31 + outType.hashCode(); }
+
+    @Override
+    public String toString() {
+        return "ReductionKernel[op=" + op + ", producer=" + producer + ", axes=" + java.util.Arrays.toString(axes) + ", outType=" + outType + "]";
+    }
+
     /** The shape of the input reduced. */
     public Shape inShape() { return producer.outShape(); }
 
