@@ -20,17 +20,18 @@ final class GlslPrecision {
 
     /**
      * Whether {@code op} on float type {@code t} is accurate enough in GLSL on a device with or
-     * without {@code shaderFloat64}. Integer types are always exact. {@code exp} of f32 (and of
-     * f16/bf16, computed in f32) is the shared emitter's double-precision version, so it needs f64.
+     * without {@code shaderFloat64}. Integer types are always exact. {@code exp, expm1, log, log1p,
+     * sinh, cosh, tanh} of f32 (and of f16/bf16, computed in f32) are the shared emitter's
+     * double-precision versions, and sigmoid is built on that exp, so they need f64.
      */
     static boolean trusted(UnaryOp op, DType t, boolean float64) {
         if (!t.isFloat()) return true;
         return switch (op) {
             case ABS, NEGATE, SIGN, SQRT, RSQRT, FLOOR, CEIL, ROUND, IS_NAN, IS_INFINITY, LOGICAL_NOT,
                  BITWISE_NOT, POPULATION_COUNT, COUNT_LEADING_ZEROS -> true;
-            case EXP -> float64 && t != DType.F64;
-            case EXPM1, LOG, LOG1P, CBRT, SIN, COS, TAN, ASIN, ACOS, ATAN, SINH, COSH, TANH,
-                 ASINH, ACOSH, ATANH, SIGMOID, ERF, ERFC, ERF_INV -> false;
+            // the shared emitter's double-precision versions (GlslExp, GlslMath); sigmoid is built on that exp
+            case EXP, EXPM1, LOG, LOG1P, SINH, COSH, TANH, SIGMOID -> float64 && t != DType.F64;
+            case CBRT, SIN, COS, TAN, ASIN, ACOS, ATAN, ASINH, ACOSH, ATANH, ERF, ERFC, ERF_INV -> false;
         };
     }
 

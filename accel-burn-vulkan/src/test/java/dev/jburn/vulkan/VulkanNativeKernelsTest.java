@@ -82,13 +82,28 @@ class VulkanNativeKernelsTest {
     }
 
     @Test
-    void logFallsBackAndIsCounted() {
+    void sinFallsBackAndIsCounted() {
         try (Tensor x = matrix(4, 5, 1f).to(vk)) {
-            long before = vk.fallbackCounts().getOrDefault("log:f32", 0L);
-            try (Tensor r = x.log()) {
+            long before = vk.fallbackCounts().getOrDefault("sin:f32", 0L);
+            try (Tensor r = x.sin()) {
                 assertSame(vk, r.engine());
             }
-            assertEquals(before + 1, vk.fallbackCounts().get("log:f32"));
+            assertEquals(before + 1, vk.fallbackCounts().get("sin:f32"));
+        }
+    }
+
+    @Test
+    void logTanhAndSigmoidRunNativelyWithF64() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(((VulkanBackend) vk.backend()).dev.features.float64(), "needs shaderFloat64");
+        try (Tensor x = matrix(4, 5, 1f).to(vk); Tensor host = matrix(4, 5, 1f)) {
+            long before = vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum();
+            try (Tensor l = x.log(); Tensor t = x.tanh(); Tensor s = x.negate().sigmoid(); Tensor p = x.log1p()) {
+                assertArrayEquals(host.log().toFloatArray(), l.toFloatArray(), 1e-6f);
+                assertArrayEquals(host.tanh().toFloatArray(), t.toFloatArray(), 1e-6f);
+                assertArrayEquals(host.negate().sigmoid().toFloatArray(), s.toFloatArray(), 1e-6f);
+                assertArrayEquals(host.log1p().toFloatArray(), p.toFloatArray(), 1e-6f);
+            }
+            assertEquals(before, vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum(), vk.fallbackCounts().toString());
         }
     }
 
@@ -173,10 +188,11 @@ class VulkanNativeKernelsTest {
         assertTrue(vk.capabilities().supports(BinaryOp.ADD, DType.F32));
         assertTrue(vk.capabilities().supports(UnaryOp.SQRT, DType.F32));
         assertTrue(vk.capabilities().supports(ReduceOp.SUM, DType.F32));
-        // f32 exp is the emitter's double-precision version; GLSL's log/sin/atan are not accurate
-        // enough (GlslPrecision) and run on the cpu, counted.
+        // f32 exp/log/tanh are the emitter's double-precision versions; GLSL's sin/atan are not
+        // accurate enough (GlslPrecision) and run on the cpu, counted.
         assertEquals(((VulkanBackend) vk.backend()).dev.features.float64(), vk.capabilities().supports(UnaryOp.EXP, DType.F32));
-        assertFalse(vk.capabilities().supports(UnaryOp.LOG, DType.F32));
+        assertEquals(((VulkanBackend) vk.backend()).dev.features.float64(), vk.capabilities().supports(UnaryOp.LOG, DType.F32));
+        assertFalse(vk.capabilities().supports(UnaryOp.SIN, DType.F32));
         assertFalse(vk.capabilities().supports(UnaryOp.EXP, DType.F64));
         assertFalse(vk.capabilities().supports(UnaryOp.BITWISE_NOT, DType.F32));
         assertTrue(vk.capabilities().supports(ContractionOp.DOT, DType.F32));

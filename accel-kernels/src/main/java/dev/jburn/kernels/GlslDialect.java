@@ -13,8 +13,8 @@ import java.util.Set;
 final class GlslDialect implements Dialect {
     /** Workgroup size of element-wise shaders; dispatch {@code ceil(n / 256)} groups, split over x and y beyond 65535. */
     static final int LOCAL_SIZE = 256;
-    private static final Set<String> MATH_F32 = Set.of("exp", "log", "sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan",
-            "floor", "ceil", "trunc", "fabs");
+    private static final Set<String> MATH_F32 = Set.of("exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
+            "acos", "atan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc", "fabs");
     private static final Set<String> MATH_F64 = Set.of("sqrt", "rsqrt", "floor", "ceil", "trunc", "fabs");
 
     @Override public String name() { return "glsl"; }
@@ -27,6 +27,7 @@ final class GlslDialect implements Dialect {
         if (f.storage16()) s.append("#extension GL_EXT_shader_16bit_storage : require\n");
         s.append("layout(local_size_x = ").append(LOCAL_SIZE).append(") in;\n");
         s.append(GlslExp.source(f.float64()));
+        s.append(GlslMath.source(f.float64()));
         s.append("""
                 #define u32 uint
                 #define i32 int
@@ -67,6 +68,7 @@ final class GlslDialect implements Dialect {
         return switch (fn) {
             case "rsqrt" -> "inversesqrt";
             case "exp" -> f64 ? "exp" : GlslExp.NAME; // the built-in is not accurate enough (GlslExp)
+            case "expm1", "log", "log1p", "sinh", "cosh", "tanh" -> GlslMath.name(fn); // likewise (GlslMath)
             case "fabs" -> "abs";
             default -> fn;
         };
