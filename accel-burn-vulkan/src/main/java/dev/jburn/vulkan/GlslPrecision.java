@@ -21,7 +21,7 @@ final class GlslPrecision {
     /**
      * Whether {@code op} on float type {@code t} is accurate enough in GLSL on a device with or
      * without {@code shaderFloat64}. Integer types are always exact. {@code exp, expm1, log, log1p,
-     * sinh, cosh, tanh} of f32 (and of f16/bf16, computed in f32) are the shared emitter's
+     * sinh, cosh, tanh, erf, erfc} of f32 (and of f16/bf16, computed in f32) are the shared emitter's
      * double-precision versions, and sigmoid is built on that exp, so they need f64.
      */
     static boolean trusted(UnaryOp op, DType t, boolean float64) {
@@ -30,8 +30,8 @@ final class GlslPrecision {
             case ABS, NEGATE, SIGN, SQRT, RSQRT, FLOOR, CEIL, ROUND, IS_NAN, IS_INFINITY, LOGICAL_NOT,
                  BITWISE_NOT, POPULATION_COUNT, COUNT_LEADING_ZEROS -> true;
             // the shared emitter's double-precision versions (GlslExp, GlslMath); sigmoid is built on that exp
-            case EXP, EXPM1, LOG, LOG1P, SINH, COSH, TANH, SIGMOID -> float64 && t != DType.F64;
-            case CBRT, SIN, COS, TAN, ASIN, ACOS, ATAN, ASINH, ACOSH, ATANH, ERF, ERFC, ERF_INV -> false;
+            case EXP, EXPM1, LOG, LOG1P, SINH, COSH, TANH, SIGMOID, ERF, ERFC -> float64 && t != DType.F64;
+            case CBRT, SIN, COS, TAN, ASIN, ACOS, ATAN, ASINH, ACOSH, ATANH, ERF_INV -> false;
         };
     }
 

@@ -93,11 +93,12 @@ class VulkanNativeKernelsTest {
     }
 
     @Test
-    void logTanhAndSigmoidRunNativelyWithF64() {
+    void logTanhSigmoidAndErfRunNativelyWithF64() {
         org.junit.jupiter.api.Assumptions.assumeTrue(((VulkanBackend) vk.backend()).dev.features.float64(), "needs shaderFloat64");
         try (Tensor x = matrix(4, 5, 1f).to(vk); Tensor host = matrix(4, 5, 1f)) {
             long before = vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum();
-            try (Tensor l = x.log(); Tensor t = x.tanh(); Tensor s = x.negate().sigmoid(); Tensor p = x.log1p()) {
+            try (Tensor l = x.log(); Tensor t = x.tanh(); Tensor s = x.negate().sigmoid(); Tensor p = x.log1p(); Tensor e = x.erf()) {
+                assertArrayEquals(host.erf().toFloatArray(), e.toFloatArray(), 1e-6f);
                 assertArrayEquals(host.log().toFloatArray(), l.toFloatArray(), 1e-6f);
                 assertArrayEquals(host.tanh().toFloatArray(), t.toFloatArray(), 1e-6f);
                 assertArrayEquals(host.negate().sigmoid().toFloatArray(), s.toFloatArray(), 1e-6f);

@@ -33,6 +33,9 @@ public sealed interface Dialect permits CudaDialect, GlslDialect {
     /** The name of a one-argument math function ({@code exp, log, sin, trunc, ...}) on compute type {@code f32} or {@code f64}, or null when the dialect lacks it for that type. */
     String math(String fn, boolean f64);
 
+    /** Whether the dialect's f32 {@code fn} exists only on devices with 64-bit floats (it is computed in double). */
+    default boolean needsFloat64(String fn) { return false; }
+
     /** The name of a two-argument math function ({@code fmod, pow, atan2}), or null when missing. */
     String math2(String fn, boolean f64);
 

@@ -139,6 +139,9 @@ public final class Emitter {
         private String math(String fn, DType t) {
             String name = d.math(fn, t == DType.F64);
             if (name == null) throw new Unsupported(d.name() + " has no exact " + fn + " on " + t.shortName());
+            if (t != DType.F64 && !f.float64() && d.needsFloat64(fn)) {
+                throw new Unsupported(d.name() + "'s " + fn + " on " + t.shortName() + " is computed in 64-bit floats, which the device lacks");
+            }
             return name;
         }
 

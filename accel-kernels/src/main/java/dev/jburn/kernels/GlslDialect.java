@@ -14,7 +14,7 @@ final class GlslDialect implements Dialect {
     /** Workgroup size of element-wise shaders; dispatch {@code ceil(n / 256)} groups, split over x and y beyond 65535. */
     static final int LOCAL_SIZE = 256;
     private static final Set<String> MATH_F32 = Set.of("exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
-            "acos", "atan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc", "fabs");
+            "acos", "atan", "sinh", "cosh", "tanh", "erf", "erfc", "floor", "ceil", "trunc", "fabs");
     private static final Set<String> MATH_F64 = Set.of("sqrt", "rsqrt", "floor", "ceil", "trunc", "fabs");
 
     @Override public String name() { return "glsl"; }
@@ -68,13 +68,16 @@ final class GlslDialect implements Dialect {
         return switch (fn) {
             case "rsqrt" -> "inversesqrt";
             case "exp" -> f64 ? "exp" : GlslExp.NAME; // the built-in is not accurate enough (GlslExp)
-            case "expm1", "log", "log1p", "sinh", "cosh", "tanh" -> GlslMath.name(fn); // likewise (GlslMath)
+            case "expm1", "log", "log1p", "sinh", "cosh", "tanh", "erf", "erfc" -> GlslMath.name(fn); // likewise (GlslMath)
             case "fabs" -> "abs";
             default -> fn;
         };
     }
 
     @Override public String math2(String fn, boolean f64) { return null; }
+
+    /** GLSL has no erf at all: {@link GlslMath}'s is computed in double. */
+    @Override public boolean needsFloat64(String fn) { return fn.equals("erf") || fn.equals("erfc"); }
 
     @Override public String f32Bits(int bits) { return String.format("uintBitsToFloat(0x%08xu)", bits); }
 

@@ -1,12 +1,13 @@
 package dev.jburn.kernels;
 
 /**
- * Single-precision {@code expm1, log, log1p, sinh, cosh, tanh} for GLSL, computed in double
+ * Single-precision {@code expm1, log, log1p, sinh, cosh, tanh, erf, erfc} for GLSL, computed in double
  * precision and rounded once, because the built-ins may be several ulps off (and GLSL has no
  * double-precision transcendentals to fall back on). Each is within about one f32 ulp: a double
  * {@code exp} core (range reduction by ln 2, degree-12 Taylor) and a double {@code log} core
  * ({@code atanh} series on a mantissa in [√½, √2)), with short series where a difference would
- * cancel ({@code |x|} tiny). Needs {@code shaderFloat64}; without it the names fall back to the
+ * cancel ({@code |x|} tiny); erf and erfc are fdlibm's rational approximations (as {@code ScalarMath}) in
+ * double. Needs {@code shaderFloat64}; without it the names fall back to the
  * built-ins, which the engines then do not trust (their kit tolerances are not guaranteed).
  */
 final class GlslMath {
@@ -15,7 +16,7 @@ final class GlslMath {
     /** The function the GLSL dialect uses for f32 {@code fn}, or null when this class has none. */
     static String name(String fn) {
         return switch (fn) {
-            case "expm1", "log", "log1p", "sinh", "cosh", "tanh" -> "jb_" + fn + "32";
+            case "expm1", "log", "log1p", "sinh", "cosh", "tanh", "erf", "erfc" -> "jb_" + fn + "32";
             default -> null;
         };
     }
@@ -112,6 +113,75 @@ final class GlslMath {
                   else { double e = jb_exp_d(a); s = 0.5LF * (e - 1.0LF / e); }
                   float r = float(s);
                   return x < 0.0 ? -r : r;
+                }
+                double jb_erfc_tail(double ax) {
+                  uint ix = unpackDouble2x32(ax).y & 0x7fffffffu;
+                  double s = 1.0LF / (ax * ax);
+                  double r, q;
+                  if (ix < 0x4006DB6Eu) {
+                    r = -9.86494403484714822705e-03LF + s * (-6.93858572707181764372e-01LF + s * (-1.05586262253232909814e+01LF + s * (-6.23753324503260060396e+01LF + s * (-1.62396669462573470355e+02LF + s * (-1.84605092906711035994e+02LF + s * (-8.12874355063065934246e+01LF + s * (-9.81432934416914548592e+00LF)))))));
+                    q = 1.0LF + s * (1.96512716674392571292e+01LF + s * (1.37657754143519042600e+02LF + s * (4.34565877475229228821e+02LF + s * (6.45387271733267880336e+02LF + s * (4.29008140027567833386e+02LF + s * (1.08635005541779435134e+02LF + s * (6.57024977031928170135e+00LF + s * (-6.04244152148580987438e-02LF))))))));
+                  } else {
+                    r = -9.86494292470009928597e-03LF + s * (-7.99283237680523006574e-01LF + s * (-1.77579549177547519889e+01LF + s * (-1.60636384855821916062e+02LF + s * (-6.37566443368389627722e+02LF + s * (-1.02509513161107724954e+03LF + s * (-4.83519191608651397019e+02LF))))));
+                    q = 1.0LF + s * (3.03380607434824582924e+01LF + s * (3.25792512996573918826e+02LF + s * (1.53672958608443695994e+03LF + s * (3.19985821950859553908e+03LF + s * (2.55305040643316442583e+03LF + s * (4.74528541206955367215e+02LF + s * (-2.24409524465858183362e+01LF)))))));
+                  }
+                  double z = packDouble2x32(uvec2(0u, unpackDouble2x32(ax).y));
+                  return jb_exp_d(-z * z - 0.5625LF) * jb_exp_d((z - ax) * (z + ax) + r / q) / ax;
+                }
+                float jb_erf32(float xf) {
+                  if (isnan(xf)) return xf;
+                  if (isinf(xf)) return xf > 0.0 ? 1.0 : -1.0;
+                  double x = double(xf);
+                  uint hx = unpackDouble2x32(x).y;
+                  uint ix = hx & 0x7fffffffu;
+                  bool neg = (hx >> 31) != 0u;
+                  double ax = abs(x);
+                  if (ix < 0x3feb0000u) {
+                    if (ix < 0x3e300000u) return float(x + 1.28379167095512586316e-01LF * x);
+                    double z = x * x;
+                    double r = 1.28379167095512558561e-01LF + z * (-3.25042107247001499370e-01LF + z * (-2.84817495755985104766e-02LF + z * (-5.77027029648944159157e-03LF + z * (-2.37630166566501626084e-05LF))));
+                    double s = 1.0LF + z * (3.97917223959155352819e-01LF + z * (6.50222499887672944485e-02LF + z * (5.08130628187576562776e-03LF + z * (1.32494738004321644526e-04LF + z * (-3.96022827877536812320e-06LF)))));
+                    return float(x + x * (r / s));
+                  }
+                  if (ix < 0x3ff40000u) {
+                    double s = ax - 1.0LF;
+                    double p = -2.36211856075265944077e-03LF + s * (4.14856118683748331666e-01LF + s * (-3.72207876035701323847e-01LF + s * (3.18346619901161753674e-01LF + s * (-1.10894694282396677476e-01LF + s * (3.54783043256182359371e-02LF + s * (-2.16637559486879084300e-03LF))))));
+                    double q = 1.0LF + s * (1.06420880400844228286e-01LF + s * (5.40397917702171048937e-01LF + s * (7.18286544141962662868e-02LF + s * (1.26171219808761642112e-01LF + s * (1.36370839120290507362e-02LF + s * (1.19844998467991074170e-02LF))))));
+                    return float(neg ? -8.45062911510467529297e-01LF - p / q : 8.45062911510467529297e-01LF + p / q);
+                  }
+                  if (ix >= 0x40180000u) return neg ? -1.0 : 1.0;
+                  double t = jb_erfc_tail(ax);
+                  return float(neg ? t - 1.0LF : 1.0LF - t);
+                }
+                float jb_erfc32(float xf) {
+                  if (isnan(xf)) return xf;
+                  if (isinf(xf)) return xf > 0.0 ? 0.0 : 2.0;
+                  double x = double(xf);
+                  uint hx = unpackDouble2x32(x).y;
+                  uint ix = hx & 0x7fffffffu;
+                  bool neg = (hx >> 31) != 0u;
+                  double ax = abs(x);
+                  if (ix < 0x3feb0000u) {
+                    if (ix < 0x3c700000u) return float(1.0LF - x);
+                    double z = x * x;
+                    double r = 1.28379167095512558561e-01LF + z * (-3.25042107247001499370e-01LF + z * (-2.84817495755985104766e-02LF + z * (-5.77027029648944159157e-03LF + z * (-2.37630166566501626084e-05LF))));
+                    double s = 1.0LF + z * (3.97917223959155352819e-01LF + z * (6.50222499887672944485e-02LF + z * (5.08130628187576562776e-03LF + z * (1.32494738004321644526e-04LF + z * (-3.96022827877536812320e-06LF)))));
+                    double y = r / s;
+                    if (hx < 0x3fd00000u || neg) return float(1.0LF - (x + x * y));
+                    return float(0.5LF - (x * y + (x - 0.5LF)));
+                  }
+                  if (ix < 0x3ff40000u) {
+                    double s = ax - 1.0LF;
+                    double p = -2.36211856075265944077e-03LF + s * (4.14856118683748331666e-01LF + s * (-3.72207876035701323847e-01LF + s * (3.18346619901161753674e-01LF + s * (-1.10894694282396677476e-01LF + s * (3.54783043256182359371e-02LF + s * (-2.16637559486879084300e-03LF))))));
+                    double q = 1.0LF + s * (1.06420880400844228286e-01LF + s * (5.40397917702171048937e-01LF + s * (7.18286544141962662868e-02LF + s * (1.26171219808761642112e-01LF + s * (1.36370839120290507362e-02LF + s * (1.19844998467991074170e-02LF))))));
+                    return float(neg ? 1.0LF + (8.45062911510467529297e-01LF + p / q) : (1.0LF - 8.45062911510467529297e-01LF) - p / q);
+                  }
+                  if (ix < 0x403c0000u) {
+                    if (neg && ix >= 0x40180000u) return 2.0;
+                    double t = jb_erfc_tail(ax);
+                    return float(neg ? 2.0LF - t : t);
+                  }
+                  return neg ? 2.0 : 0.0;
                 }
                 float jb_cosh32(float x) {
                   if (isnan(x)) return x;

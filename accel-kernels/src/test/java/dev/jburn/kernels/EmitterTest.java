@@ -41,6 +41,9 @@ class EmitterTest {
         assertThrows(Emitter.Unsupported.class, () -> Emitter.emit(addS64, Dialect.GLSL, NO_WIDE));
         var expF32 = ElementwiseKernel.unary(UnaryOp.EXP, DType.F32, DType.F32, Shape.of(3));
         assertEquals(Optional.empty(), Emitter.unsupported(expF32, Dialect.GLSL, NO_WIDE));
+        var erfF32 = ElementwiseKernel.unary(UnaryOp.ERF, DType.F32, DType.F32, Shape.of(3));
+        assertEquals(Optional.empty(), Emitter.unsupported(erfF32, Dialect.GLSL, DeviceFeatures.ALL));
+        assertTrue(Emitter.unsupported(erfF32, Dialect.GLSL, NO_WIDE).orElseThrow().contains("64-bit floats"));
     }
 
     @Test
