@@ -37,6 +37,28 @@ public final class ReductionEmitter {
     /** The reduction's source; throws {@code IllegalArgumentException} when {@link #unsupported} is not empty. */
     public static KernelSource emit(ReductionKernel k, Dialect d, DeviceFeatures f) {
         Emitter.requireStorage(k.outType(), f);
+        StringBuilder body = new StringBuilder();
+        // The decomposition statements go before the declaration that uses them.
+        String baseOffset = offset("o", keptDims(k), keptStrides(k), "q", body);
+        body.append("    idx_t base = ").append(baseOffset).append(";\n");
+        StringBuilder inner = new StringBuilder();
+        String innerOffset = offset("r", reducedDims(k), reducedStrides(k), "p", inner);
+        String acc = foldAndCombine(k, d, f, "idx_t(" + k.reducedCount() + ")", inner, innerOffset, k.producer().inputTypes().size(), body);
+
+        String entry = d == Dialect.CUDA ? CUDA_ENTRY : "main";
+        String code = Prelude.of(d, f) + d.openReduction(entry, k.producer().inputTypes(), k.outType(), acc) + body + d.closeReduction();
+        return new KernelSource(entry, code, k.producer().inputTypes(), k.outType());
+    }
+
+    /**
+     * Appends what every reduction kernel shares, after the statements that define {@code base}:
+     * each thread folds elements {@code t, t + 256, ...} below {@code count} (at input position
+     * {@code base + innerOffset}, after {@code inner}'s statements), the shared-memory tree combines
+     * the 256 partial results, and thread 0 stores output {@code o} at binding {@code outBinding}.
+     * Returns the accumulator's type.
+     */
+    private static String foldAndCombine(ReductionKernel k, Dialect d, DeviceFeatures f, String count, CharSequence inner,
+                                         String innerOffset, int outBinding, StringBuilder body) {
         DType in = k.producer().outType();
         boolean logical = switch (k.op()) {
             case ALL, ANY -> true;
@@ -44,15 +66,8 @@ public final class ReductionEmitter {
         };
         DType accType = logical ? DType.PRED : in;
         String acc = Types.compute(accType);
-
-        StringBuilder body = new StringBuilder();
-        // The decomposition statements go before the declaration that uses them.
-        String baseOffset = offset("o", keptDims(k), keptStrides(k), "q", body);
-        body.append("    idx_t base = ").append(baseOffset).append(";\n");
         body.append("    ").append(acc).append(" acc = ").append(identity(k, d, accType)).append(";\n");
-        body.append("    for (idx_t r = idx_t(t); r < idx_t(").append(k.reducedCount()).append("); r += idx_t(").append(GROUP).append(")) {\n");
-        StringBuilder inner = new StringBuilder();
-        String innerOffset = offset("r", reducedDims(k), reducedStrides(k), "p", inner);
+        body.append("    for (idx_t r = idx_t(t); r < ").append(count).append("; r += idx_t(").append(GROUP).append(")) {\n");
         body.append(inner);
         body.append("      idx_t i = base + ").append(innerOffset).append(";\n");
         String v = Emitter.statements(k.producer(), d, f, "      ", body);
@@ -66,11 +81,8 @@ public final class ReductionEmitter {
         body.append("      ").append(d.barrier()).append('\n');
         body.append("    }\n");
         String stored = d.toStorage(k.outType(), Types.toStorageBits(k.outType(), Types.wrap(k.outType(), "sh[0]")));
-        body.append("    if (t == 0u) ").append(d.write(k.producer().inputTypes().size(), "o", stored)).append('\n');
-
-        String entry = d == Dialect.CUDA ? CUDA_ENTRY : "main";
-        String code = Prelude.of(d, f) + d.openReduction(entry, k.producer().inputTypes(), k.outType(), acc) + body + d.closeReduction();
-        return new KernelSource(entry, code, k.producer().inputTypes(), k.outType());
+        body.append("    if (t == 0u) ").append(d.write(outBinding, "o", stored)).append('\n');
+        return acc;
     }
 
     /**
@@ -86,30 +98,10 @@ public final class ReductionEmitter {
         ElementwiseKernel load = new ElementwiseKernel(List.of(in, DType.U32), List.of(new KernelExpr.Load(0, null, in)), Shape.of(1));
         ReductionKernel k = new ReductionKernel(op, load, new int[] {0}, out);
         Emitter.requireStorage(out, f);
-        boolean logical = switch (op) {
-            case ALL, ANY -> true;
-            default -> false;
-        };
-        DType accType = logical ? DType.PRED : in;
-        String acc = Types.compute(accType);
         StringBuilder body = new StringBuilder();
         body.append("    idx_t cols = idx_t(").append(d.read(1, "0")).append(");\n");
         body.append("    idx_t base = o * cols;\n");
-        body.append("    ").append(acc).append(" acc = ").append(identity(k, d, accType)).append(";\n");
-        body.append("    for (idx_t r = idx_t(t); r < cols; r += idx_t(").append(GROUP).append(")) {\n");
-        body.append("      idx_t i = base + r;\n");
-        String v = Emitter.statements(load, d, f, "      ", body);
-        String element = logical ? "(" + v + " != " + Types.compute(in) + "(0) ? 1u : 0u)" : v;
-        body.append("      acc = ").append(combine(k, accType, "acc", element)).append(";\n");
-        body.append("    }\n");
-        body.append("    sh[t] = acc;\n");
-        body.append("    ").append(d.barrier()).append('\n');
-        body.append("    for (u32 s = ").append(GROUP / 2).append("u; s > 0u; s >>= 1) {\n");
-        body.append("      if (t < s) sh[t] = ").append(combine(k, accType, "sh[t]", "sh[t + s]")).append(";\n");
-        body.append("      ").append(d.barrier()).append('\n');
-        body.append("    }\n");
-        String stored = d.toStorage(out, Types.toStorageBits(out, Types.wrap(out, "sh[0]")));
-        body.append("    if (t == 0u) ").append(d.write(2, "o", stored)).append('\n');
+        String acc = foldAndCombine(k, d, f, "cols", "", "r", 2, body);
         String entry = d == Dialect.CUDA ? CUDA_ENTRY : "main";
         String code = Prelude.of(d, f) + d.openReduction(entry, load.inputTypes(), out, acc) + body + d.closeReduction();
         return new KernelSource(entry, code, load.inputTypes(), out);
