@@ -6,7 +6,8 @@ package dev.jburn.kernels;
  * (range reduction by ln 2, a degree-12 Taylor polynomial on |r| <= ln2/2, relative error below
  * 1e-15), then rounded once to f32; denormal results are built from their bits, so a driver that
  * flushes f32 denormals in arithmetic still returns them. Needs {@code shaderFloat64}; without it
- * the name falls back to the built-in. (Added for the Vulkan engine.)
+ * the name falls back to the built-in. Its double-precision core {@code jb_exp_d} also serves
+ * {@link GlslMath}. (Added for the Vulkan engine.)
  */
 final class GlslExp {
     private GlslExp() {}
@@ -17,13 +18,9 @@ final class GlslExp {
     static String source(boolean float64) {
         if (!float64) return "#define " + NAME + " exp\n";
         return """
-                float jb_exp32(float x) {
-                  if (isnan(x)) return x;
-                  if (x > 89.0) return uintBitsToFloat(0x7F800000u);
-                  if (x < -104.0) return 0.0;
-                  double xd = double(x);
-                  double k = floor(xd * 1.4426950408889634LF + 0.5LF);
-                  double r = (xd - k * 0.6931471803691238LF) - k * 1.9082149292705877e-10LF;
+                double jb_exp_d(double x) {
+                  double k = floor(x * 1.4426950408889634LF + 0.5LF);
+                  double r = (x - k * 0.6931471803691238LF) - k * 1.9082149292705877e-10LF;
                   double p = 1.0LF / 479001600.0LF;
                   p = p * r + 1.0LF / 39916800.0LF;
                   p = p * r + 1.0LF / 3628800.0LF;
@@ -37,11 +34,16 @@ final class GlslExp {
                   p = p * r + 0.5LF;
                   p = p * r + 1.0LF;
                   p = p * r + 1.0LF;
-                  int ki = int(k);
-                  double y = ldexp(p, ki);
+                  return ldexp(p, int(k));
+                }
+                float jb_exp32(float x) {
+                  if (isnan(x)) return x;
+                  if (x > 89.0) return uintBitsToFloat(0x7F800000u);
+                  if (x < -104.0) return 0.0;
+                  double y = jb_exp_d(double(x));
                   if (y >= 1.1754943508222875e-38LF) return float(y);
-                  double m = roundEven(ldexp(p, ki + 149));
-                  return uintBitsToFloat(uint(m));
+                  // a denormal f32 result, rounded from its bits (ldexp is exact: y is a normal double)
+                  return uintBitsToFloat(uint(roundEven(ldexp(y, 149))));
                 }
                 """;
     }

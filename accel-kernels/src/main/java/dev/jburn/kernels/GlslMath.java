@@ -4,7 +4,7 @@ package dev.jburn.kernels;
  * Single-precision {@code expm1, log, log1p, sinh, cosh, tanh, erf, erfc} for GLSL, computed in double
  * precision and rounded once, because the built-ins may be several ulps off (and GLSL has no
  * double-precision transcendentals to fall back on). Each is within about one f32 ulp: a double
- * {@code exp} core (range reduction by ln 2, degree-12 Taylor) and a double {@code log} core
+ * {@code exp} core ({@code jb_exp_d} of {@link GlslExp}, which comes first in the header) and a double {@code log} core
  * ({@code atanh} series on a mantissa in [√½, √2)), with short series where a difference would
  * cancel ({@code |x|} tiny); erf and erfc are fdlibm's rational approximations (as {@code ScalarMath}) in
  * double. Needs {@code shaderFloat64}; without it the names fall back to the
@@ -34,24 +34,6 @@ final class GlslMath {
                     """;
         }
         return """
-                double jb_exp_d(double x) {
-                  double k = floor(x * 1.4426950408889634LF + 0.5LF);
-                  double r = (x - k * 0.6931471803691238LF) - k * 1.9082149292705877e-10LF;
-                  double p = 1.0LF / 479001600.0LF;
-                  p = p * r + 1.0LF / 39916800.0LF;
-                  p = p * r + 1.0LF / 3628800.0LF;
-                  p = p * r + 1.0LF / 362880.0LF;
-                  p = p * r + 1.0LF / 40320.0LF;
-                  p = p * r + 1.0LF / 5040.0LF;
-                  p = p * r + 1.0LF / 720.0LF;
-                  p = p * r + 1.0LF / 120.0LF;
-                  p = p * r + 1.0LF / 24.0LF;
-                  p = p * r + 1.0LF / 6.0LF;
-                  p = p * r + 0.5LF;
-                  p = p * r + 1.0LF;
-                  p = p * r + 1.0LF;
-                  return ldexp(p, int(k));
-                }
                 double jb_log_d(double d) {
                   int e;
                   double m = frexp(d, e);
@@ -114,6 +96,18 @@ final class GlslMath {
                   float r = float(s);
                   return x < 0.0 ? -r : r;
                 }
+                // fdlibm's rational approximations shared by erf and erfc: |x| < 0.84375 (in z = x*x) and
+                // 0.84375 <= |x| < 1.25 (in s = |x| - 1)
+                double jb_erf_small(double z) {
+                  double r = 1.28379167095512558561e-01LF + z * (-3.25042107247001499370e-01LF + z * (-2.84817495755985104766e-02LF + z * (-5.77027029648944159157e-03LF + z * (-2.37630166566501626084e-05LF))));
+                  double s = 1.0LF + z * (3.97917223959155352819e-01LF + z * (6.50222499887672944485e-02LF + z * (5.08130628187576562776e-03LF + z * (1.32494738004321644526e-04LF + z * (-3.96022827877536812320e-06LF)))));
+                  return r / s;
+                }
+                double jb_erf_mid(double s) {
+                  double p = -2.36211856075265944077e-03LF + s * (4.14856118683748331666e-01LF + s * (-3.72207876035701323847e-01LF + s * (3.18346619901161753674e-01LF + s * (-1.10894694282396677476e-01LF + s * (3.54783043256182359371e-02LF + s * (-2.16637559486879084300e-03LF))))));
+                  double q = 1.0LF + s * (1.06420880400844228286e-01LF + s * (5.40397917702171048937e-01LF + s * (7.18286544141962662868e-02LF + s * (1.26171219808761642112e-01LF + s * (1.36370839120290507362e-02LF + s * (1.19844998467991074170e-02LF))))));
+                  return p / q;
+                }
                 double jb_erfc_tail(double ax) {
                   uint ix = unpackDouble2x32(ax).y & 0x7fffffffu;
                   double s = 1.0LF / (ax * ax);
@@ -138,16 +132,11 @@ final class GlslMath {
                   double ax = abs(x);
                   if (ix < 0x3feb0000u) {
                     if (ix < 0x3e300000u) return float(x + 1.28379167095512586316e-01LF * x);
-                    double z = x * x;
-                    double r = 1.28379167095512558561e-01LF + z * (-3.25042107247001499370e-01LF + z * (-2.84817495755985104766e-02LF + z * (-5.77027029648944159157e-03LF + z * (-2.37630166566501626084e-05LF))));
-                    double s = 1.0LF + z * (3.97917223959155352819e-01LF + z * (6.50222499887672944485e-02LF + z * (5.08130628187576562776e-03LF + z * (1.32494738004321644526e-04LF + z * (-3.96022827877536812320e-06LF)))));
-                    return float(x + x * (r / s));
+                    return float(x + x * jb_erf_small(x * x));
                   }
                   if (ix < 0x3ff40000u) {
-                    double s = ax - 1.0LF;
-                    double p = -2.36211856075265944077e-03LF + s * (4.14856118683748331666e-01LF + s * (-3.72207876035701323847e-01LF + s * (3.18346619901161753674e-01LF + s * (-1.10894694282396677476e-01LF + s * (3.54783043256182359371e-02LF + s * (-2.16637559486879084300e-03LF))))));
-                    double q = 1.0LF + s * (1.06420880400844228286e-01LF + s * (5.40397917702171048937e-01LF + s * (7.18286544141962662868e-02LF + s * (1.26171219808761642112e-01LF + s * (1.36370839120290507362e-02LF + s * (1.19844998467991074170e-02LF))))));
-                    return float(neg ? -8.45062911510467529297e-01LF - p / q : 8.45062911510467529297e-01LF + p / q);
+                    double pq = jb_erf_mid(ax - 1.0LF);
+                    return float(neg ? -8.45062911510467529297e-01LF - pq : 8.45062911510467529297e-01LF + pq);
                   }
                   if (ix >= 0x40180000u) return neg ? -1.0 : 1.0;
                   double t = jb_erfc_tail(ax);
@@ -164,17 +153,13 @@ final class GlslMath {
                   if (ix < 0x3feb0000u) {
                     if (ix < 0x3c700000u) return float(1.0LF - x);
                     double z = x * x;
-                    double r = 1.28379167095512558561e-01LF + z * (-3.25042107247001499370e-01LF + z * (-2.84817495755985104766e-02LF + z * (-5.77027029648944159157e-03LF + z * (-2.37630166566501626084e-05LF))));
-                    double s = 1.0LF + z * (3.97917223959155352819e-01LF + z * (6.50222499887672944485e-02LF + z * (5.08130628187576562776e-03LF + z * (1.32494738004321644526e-04LF + z * (-3.96022827877536812320e-06LF)))));
-                    double y = r / s;
+                    double y = jb_erf_small(z);
                     if (hx < 0x3fd00000u || neg) return float(1.0LF - (x + x * y));
                     return float(0.5LF - (x * y + (x - 0.5LF)));
                   }
                   if (ix < 0x3ff40000u) {
-                    double s = ax - 1.0LF;
-                    double p = -2.36211856075265944077e-03LF + s * (4.14856118683748331666e-01LF + s * (-3.72207876035701323847e-01LF + s * (3.18346619901161753674e-01LF + s * (-1.10894694282396677476e-01LF + s * (3.54783043256182359371e-02LF + s * (-2.16637559486879084300e-03LF))))));
-                    double q = 1.0LF + s * (1.06420880400844228286e-01LF + s * (5.40397917702171048937e-01LF + s * (7.18286544141962662868e-02LF + s * (1.26171219808761642112e-01LF + s * (1.36370839120290507362e-02LF + s * (1.19844998467991074170e-02LF))))));
-                    return float(neg ? 1.0LF + (8.45062911510467529297e-01LF + p / q) : (1.0LF - 8.45062911510467529297e-01LF) - p / q);
+                    double pq = jb_erf_mid(ax - 1.0LF);
+                    return float(neg ? 1.0LF + (8.45062911510467529297e-01LF + pq) : (1.0LF - 8.45062911510467529297e-01LF) - pq);
                   }
                   if (ix < 0x403c0000u) {
                     if (neg && ix >= 0x40180000u) return 2.0;
