@@ -25,7 +25,7 @@ final class CudaDialect implements Dialect {
                 #define D_HI(x) ((u32)((u64)__double_as_longlong(x) >> 32))
                 #define MSB32(x) (31 - __clz((int)(x)))
                 #define POPC32(x) ((u32)__popc((unsigned int)(x)))
-                """;
+                """ + CudaVectorFrame.TYPES;
     }
 
     @Override

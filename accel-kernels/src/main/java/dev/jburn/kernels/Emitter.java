@@ -5,6 +5,7 @@ import dev.jburn.op.BinaryOp;
 import dev.jburn.op.UnaryOp;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
 
@@ -47,11 +48,25 @@ public final class Emitter {
         types.add(k.outType());
         for (DType t : types) requireStorage(t, f);
         StringBuilder body = new StringBuilder();
-        String result = statements(k, d, f, "    ", body);
-        body.append("    ").append(d.write(types.size() - 1, "i", d.toStorage(k.outType(), Types.toStorageBits(k.outType(), result)))).append('\n');
-        String entry = d == Dialect.CUDA ? CUDA_ENTRY : "main";
-        String code = Prelude.of(d, f) + d.open(entry, k.inputTypes(), k.outType()) + body + d.close();
-        return new KernelSource(entry, code, k.inputTypes(), k.outType());
+        String result = statements(k, d, f, "    ", body, false);
+        String stored = d.toStorage(k.outType(), Types.toStorageBits(k.outType(), result));
+        if (d == Dialect.CUDA) {
+            StringBuilder lanes = new StringBuilder();
+            String laneResult = statements(k, d, f, "      ", lanes, true);
+            String code = Prelude.of(d, f) + CudaVectorFrame.kernel(CUDA_ENTRY, k.inputTypes(), k.outType(), contiguousInputs(k),
+                    lanes, body, d.toStorage(k.outType(), Types.toStorageBits(k.outType(), laneResult)), stored);
+            return new KernelSource(CUDA_ENTRY, code, k.inputTypes(), k.outType());
+        }
+        body.append("    ").append(d.write(types.size() - 1, "i", stored)).append('\n');
+        String code = Prelude.of(d, f) + d.open("main", k.inputTypes(), k.outType()) + body + d.close();
+        return new KernelSource("main", code, k.inputTypes(), k.outType());
+    }
+
+    /** The inputs that some load reads at the output's own position (those a vector frame loads wide). */
+    private static BitSet contiguousInputs(ElementwiseKernel k) {
+        BitSet s = new BitSet();
+        for (KernelExpr e : k.nodes()) if (e instanceof KernelExpr.Load l && l.strides() == null) s.set(l.input());
+        return s;
     }
 
     /**
@@ -59,6 +74,14 @@ public final class Emitter {
      * in scope) and returns the variable holding it.
      */
     static String statements(ElementwiseKernel k, Dialect d, DeviceFeatures f, String indent, StringBuilder body) {
+        return statements(k, d, f, indent, body, false);
+    }
+
+    /**
+     * As above; with {@code lanes}, contiguous loads read the element from {@link CudaVectorFrame#lane}
+     * (already loaded wide) instead of from memory.
+     */
+    static String statements(ElementwiseKernel k, Dialect d, DeviceFeatures f, String indent, StringBuilder body, boolean lanes) {
         for (DType t : k.inputTypes()) requireStorage(t, f);
         for (KernelExpr e : k.nodes()) requireCompute(e.type(), f);
         boolean strided = k.nodes().stream().anyMatch(e -> e instanceof KernelExpr.Load l && l.strides() != null);
@@ -66,7 +89,7 @@ public final class Emitter {
         List<KernelExpr> nodes = k.nodes();
         for (int n = 0; n < nodes.size(); n++) {
             KernelExpr e = nodes.get(n);
-            String expr = new Spelling(d, f, nodes).node(e);
+            String expr = new Spelling(d, f, nodes, lanes).node(e);
             body.append(indent).append(Types.compute(e.type())).append(" v").append(n).append(" = ")
                     .append(Types.wrap(e.type(), expr)).append(";\n");
         }
@@ -101,10 +124,11 @@ public final class Emitter {
     }
 
     /** The expression of one node in terms of earlier ones ({@code v0, v1, ...}). */
-    private record Spelling(Dialect d, DeviceFeatures f, List<KernelExpr> nodes) {
+    private record Spelling(Dialect d, DeviceFeatures f, List<KernelExpr> nodes, boolean lanes) {
         String node(KernelExpr e) {
             return switch (e) {
-                case KernelExpr.Load l -> Types.fromStorage(l.type(), d.read(l.input(), index(l.strides())));
+                case KernelExpr.Load l -> Types.fromStorage(l.type(), lanes && l.strides() == null
+                        ? CudaVectorFrame.lane(l.input()) : d.read(l.input(), index(l.strides())));
                 case KernelExpr.Literal c -> literal(c);
                 case KernelExpr.Unary u -> unary(u.op(), nodes.get(u.x()).type(), "v" + u.x());
                 case KernelExpr.Binary b -> binary(b.op(), nodes.get(b.a()).type(), "v" + b.a(), "v" + b.b());
