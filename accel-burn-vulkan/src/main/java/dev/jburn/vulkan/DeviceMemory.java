@@ -17,13 +17,15 @@ import static org.lwjgl.vulkan.VK10.*;
 
 /**
  * Tensor memory through VMA (sub-allocated from a few large {@code VkDeviceMemory} blocks, not one
- * allocation per tensor) and the copies between it and the host. Memory that happens to be host
+ * allocation per tensor), with freed buffers kept for reuse by size class ({@link BufferCache}), and
+ * the copies between it and the host. Memory that happens to be host
  * visible (integrated GPUs, lavapipe) is mapped and copied directly; otherwise the copy goes
  * through a temporary host-visible staging buffer and a transfer command.
  */
 final class DeviceMemory {
-    /** Allocation granularity: sizes are rounded up so {@code vkCmdFillBuffer} and 4-byte shader access stay in bounds. */
-    private static final long ROUND = 16;
+    /** At most this share of the device's free memory (when the engine starts) is kept in the cache, and never more than {@link #CACHE_MAX}. */
+    private static final int CACHE_SHARE = 4;
+    private static final long CACHE_MAX = 8L << 30;
 
     private final VulkanDevice dev;
     private final CommandQueue queue;
@@ -31,18 +33,21 @@ final class DeviceMemory {
     final AtomicLong liveBuffers = new AtomicLong();
     /** Every allocation not yet freed, so {@link #close} can free them before the allocator goes. */
     private final java.util.Set<DeviceBuffer.Allocation> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final BufferCache cache;
     private boolean closed;
 
     DeviceMemory(VulkanDevice dev, CommandQueue queue, boolean forceStaging) {
         this.dev = dev;
         this.queue = queue;
         this.forceStaging = forceStaging;
+        this.cache = new BufferCache(Math.min(CACHE_MAX, dev.freeDeviceBytes() / CACHE_SHARE));
     }
 
     /** A new buffer of {@code byteSize} bytes, contents undefined. */
     DeviceBuffer allocateUninitialized(String op, long byteSize) {
         if (byteSize < 0) throw new JBurnException(op, "negative buffer size " + byteSize);
-        long size = Math.max(ROUND, (byteSize + ROUND - 1) / ROUND * ROUND);
+        // Sizes are rounded up to a cache class (at least 256 bytes), so vkCmdFillBuffer and 4-byte shader access stay in bounds.
+        long size = BufferCache.sizeClass(byteSize);
         // Vulkan does not report a too-large buffer as an error (it is invalid usage): refuse it here.
         if (size > dev.features.maxAllocation()) {
             throw new JBurnException(op, "out of device memory: requested " + byteSize + " bytes, more than the largest allocation "
@@ -51,7 +56,8 @@ final class DeviceMemory {
         try {
             return new DeviceBuffer(create(op, byteSize, size));
         } catch (JBurnException first) {
-            // Forgotten tensors free their memory through the GC; give it one chance before failing.
+            // Cached buffers go first; then forgotten tensors free their memory through the GC: one chance before failing.
+            releaseCached();
             System.gc();
             try {
                 Thread.sleep(20);
@@ -63,6 +69,17 @@ final class DeviceMemory {
     }
 
     private DeviceBuffer.Allocation create(String op, long byteSize, long size) {
+        synchronized (this) {
+            if (closed) throw new JBurnException(op, "the vulkan engine is closed");
+            BufferCache.Entry e = cache.take(size);
+            if (e != null) {
+                DeviceBuffer.Allocation a = new DeviceBuffer.Allocation(this, e.buffer(), e.allocation(), byteSize, size,
+                        e.hostVisible(), e.hostReadable());
+                live.add(a);
+                liveBuffers.incrementAndGet();
+                return a;
+            }
+        }
         try (MemoryStack stack = MemoryStack.stackPush()) {
             VkBufferCreateInfo bci = VkBufferCreateInfo.calloc(stack).sType$Default().size(size)
                     .usage(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT)
@@ -172,9 +189,19 @@ final class DeviceMemory {
      */
     synchronized void free(DeviceBuffer.Allocation a) {
         if (closed || !live.remove(a)) return;
-        vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
         liveBuffers.decrementAndGet();
+        if (!cache.offer(new BufferCache.Entry(a.buffer, a.allocation, a.allocatedSize, a.hostVisible, a.hostReadable))) {
+            vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
+        }
     }
+
+    /** Frees every cached buffer (they are not in use: only freed buffers are cached). */
+    synchronized void releaseCached() {
+        for (BufferCache.Entry e : cache.drain()) vmaDestroyBuffer(dev.allocator, e.buffer(), e.allocation());
+    }
+
+    /** Bytes of freed buffers kept for reuse. */
+    synchronized long cachedBytes() { return cache.cachedBytes(); }
 
     synchronized boolean isClosed() { return closed; }
 
@@ -184,6 +211,7 @@ final class DeviceMemory {
         for (DeviceBuffer.Allocation a : live) vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
         liveBuffers.addAndGet(-live.size());
         live.clear();
+        releaseCached();
         closed = true;
     }
 

@@ -6,7 +6,10 @@ package dev.jburn.vulkan;
  * of C, each invocation an {@code R×R} block strided by 16 (so neighbouring invocations read
  * neighbouring shared words), stepping through K 16 at a time. R is 8 for f32 (128×128 tiles: 16
  * shared loads per 64 multiply-adds) and 4 for f64 (its tiles stay within 32 KB of shared memory).
- * Bounds are checked at the edges, so any M, N, K work. The compiler may fuse each multiply-add
+ * Bounds are checked at the edges, so any M, N, K work. Every fixed-count loop is marked
+ * {@code [[unroll]]}: a driver that keeps such a loop rolled must put {@code acc} in local memory,
+ * which is many times slower than registers. The A tile has one word of padding
+ * per row so the transposing stores into it do not all hit one shared-memory bank. The compiler may fuse each multiply-add
  * (as the cpu engine's GEMM does); a dot's rounding is within the kit's tolerance either way.
  */
 final class GemmShader {
@@ -25,6 +28,7 @@ final class GemmShader {
         int tile = 16 * r;
         return """
                 #version 450
+                #extension GL_EXT_control_flow_attributes : require
                 // jburn tiled GEMM, %1$s, %2$dx%2$d per invocation
                 layout(local_size_x = 16, local_size_y = 16) in;
                 layout(std430, binding = 0) readonly buffer A { %1$s a[]; };
@@ -33,7 +37,7 @@ final class GemmShader {
                 layout(std430, binding = 3) readonly buffer Params { uint p[]; };
                 const uint R = %2$du;
                 const uint T = %3$du;
-                shared %1$s As[16][T];
+                shared %1$s As[16][T + 1u];
                 shared %1$s Bs[16][T];
                 void main() {
                     uint M = p[1], N = p[2], K = p[3];
@@ -43,9 +47,9 @@ final class GemmShader {
                     uint row0 = gl_WorkGroupID.y * T, col0 = gl_WorkGroupID.x * T;
                     uint aOff = batch * M * K, bOff = batch * K * N, cOff = batch * M * N;
                     %1$s acc[R][R];
-                    for (uint i = 0u; i < R; i++) for (uint j = 0u; j < R; j++) acc[i][j] = %1$s(0);
+                    [[unroll]] for (uint i = 0u; i < R; i++) [[unroll]] for (uint j = 0u; j < R; j++) acc[i][j] = %1$s(0);
                     for (uint k0 = 0u; k0 < K; k0 += 16u) {
-                        for (uint l = 0u; l < R; l++) {
+                        [[unroll]] for (uint l = 0u; l < R; l++) {
                             uint idx = tid + l * 256u;
                             uint ar = idx >> 4, ak = idx & 15u;
                             uint gr = row0 + ar, gk = k0 + ak;
@@ -59,18 +63,18 @@ final class GemmShader {
                             Bs[bk][bc] = bv;
                         }
                         barrier();
-                        for (uint kk = 0u; kk < 16u; kk++) {
+                        [[unroll]] for (uint kk = 0u; kk < 16u; kk++) {
                             %1$s av[R], bv[R];
-                            for (uint i = 0u; i < R; i++) av[i] = As[kk][ty + 16u * i];
-                            for (uint j = 0u; j < R; j++) bv[j] = Bs[kk][tx + 16u * j];
-                            for (uint i = 0u; i < R; i++) for (uint j = 0u; j < R; j++) acc[i][j] += av[i] * bv[j];
+                            [[unroll]] for (uint i = 0u; i < R; i++) av[i] = As[kk][ty + 16u * i];
+                            [[unroll]] for (uint j = 0u; j < R; j++) bv[j] = Bs[kk][tx + 16u * j];
+                            [[unroll]] for (uint i = 0u; i < R; i++) [[unroll]] for (uint j = 0u; j < R; j++) acc[i][j] += av[i] * bv[j];
                         }
                         barrier();
                     }
-                    for (uint i = 0u; i < R; i++) {
+                    [[unroll]] for (uint i = 0u; i < R; i++) {
                         uint r = row0 + ty + 16u * i;
                         if (r >= M) continue;
-                        for (uint j = 0u; j < R; j++) {
+                        [[unroll]] for (uint j = 0u; j < R; j++) {
                             uint col = col0 + tx + 16u * j;
                             if (col < N) c[cOff + r * N + col] = acc[i][j];
                         }

@@ -101,11 +101,16 @@ final class Pipelines implements AutoCloseable {
 
     private Pipeline build(String op, String name, String source, int bindingCount, boolean usesParams, int pushWords) {
         byte[] spirv = compiler.spirv(op, name, source);
+        // SPIR-V goes on the heap, not LWJGL's 64 KB thread stack: an unrolled GEMM or a long fused group is larger.
+        ByteBuffer code = org.lwjgl.system.MemoryUtil.memAlloc(spirv.length).put(spirv).flip();
         try (MemoryStack stack = MemoryStack.stackPush()) {
             LongBuffer lp = stack.mallocLong(1);
-            ByteBuffer code = stack.malloc(spirv.length).put(spirv).flip();
-            VulkanErrors.check(vkCreateShaderModule(dev.device, VkShaderModuleCreateInfo.calloc(stack).sType$Default().pCode(code), null, lp),
-                    op, "vkCreateShaderModule(" + name + ")");
+            try {
+                VulkanErrors.check(vkCreateShaderModule(dev.device, VkShaderModuleCreateInfo.calloc(stack).sType$Default().pCode(code), null, lp),
+                        op, "vkCreateShaderModule(" + name + ")");
+            } finally {
+                org.lwjgl.system.MemoryUtil.memFree(code);
+            }
             long module = lp.get(0);
             VkDescriptorSetLayoutBinding.Buffer bindings = VkDescriptorSetLayoutBinding.calloc(bindingCount, stack);
             for (int i = 0; i < bindingCount; i++) {

@@ -79,8 +79,19 @@ public final class VulkanBackend extends HostFallbackBackend {
                 compiler.diskHits.get(), memory.liveBuffers.get());
     }
 
-    /** VMA's view of device memory in use. */
-    public MemoryStats memoryStats() { return dev.memoryStats(); }
+    /** VMA's view of device memory in use, with the bytes the engine keeps cached for reuse. */
+    public MemoryStats memoryStats() { return dev.memoryStats(memory.cachedBytes()); }
+
+    /**
+     * Frees the buffers of closed tensors that the engine keeps for reuse (like
+     * {@code torch.cuda.empty_cache()}): for another process, or before measuring memory. The
+     * engine does this by itself when an allocation fails.
+     *
+     * <pre>{@code
+     * ((VulkanBackend) Engine.select("vulkan").backend()).releaseCachedMemory();
+     * }</pre>
+     */
+    public void releaseCachedMemory() { memory.releaseCached(); }
 
     /**
      * Engine counters.

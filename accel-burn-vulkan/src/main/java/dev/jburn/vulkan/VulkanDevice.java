@@ -156,12 +156,12 @@ final class VulkanDevice implements AutoCloseable {
     }
 
     /** VMA's totals: live allocations and their bytes, and the device memory blocks behind them. */
-    MemoryStats memoryStats() {
+    MemoryStats memoryStats(long cachedBytes) {
         try (MemoryStack stack = MemoryStack.stackPush()) {
             VmaTotalStatistics s = VmaTotalStatistics.calloc(stack);
             vmaCalculateStatistics(allocator, s);
             var t = s.total().statistics();
-            return new MemoryStats(t.allocationCount(), t.allocationBytes(), t.blockCount(), t.blockBytes());
+            return new MemoryStats(t.allocationCount(), t.allocationBytes(), t.blockCount(), t.blockBytes(), cachedBytes);
         }
     }
 

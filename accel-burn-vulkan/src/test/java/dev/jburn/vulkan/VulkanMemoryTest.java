@@ -30,6 +30,7 @@ class VulkanMemoryTest {
     @Test
     void closingTensorsReturnsTheirAllocations() {
         VulkanBackend b = backend(vk);
+        b.releaseCachedMemory();
         MemoryStats before = b.memoryStats();
         for (int round = 0; round < 200; round++) {
             try (Tensor t = Tensor.zeros(Shape.of(256, 33), DType.F32).to(vk);
@@ -38,6 +39,8 @@ class VulkanMemoryTest {
             }
         }
         // Tensors of the default engine may have lived on vulkan too; what matters is that none is left.
+        assertTrue(b.memoryStats().cachedBytes() > 0, "closed buffers are kept for reuse");
+        b.releaseCachedMemory();
         MemoryStats after = b.memoryStats();
         assertEquals(before.allocations(), after.allocations(), () -> "before " + before + ", after " + after);
         assertEquals(before.allocationBytes(), after.allocationBytes());
@@ -46,11 +49,44 @@ class VulkanMemoryTest {
     @Test
     void aBigAllocationIsReturnedOnClose() {
         VulkanBackend b = backend(vk);
+        b.releaseCachedMemory();
         long base = b.memoryStats().allocationBytes();
         Tensor t = Tensor.zeros(Shape.of(1 << 22), DType.F32).to(vk);
         assertTrue(b.memoryStats().allocationBytes() >= base + (4L << 22));
         t.close();
+        MemoryStats closed = b.memoryStats();
+        assertEquals(base, closed.allocationBytes() - closed.cachedBytes(), closed::toString);
+        b.releaseCachedMemory();
         assertEquals(base, b.memoryStats().allocationBytes());
+    }
+
+    @Test
+    void aClosedBufferServesTheNextRequestOfItsSizeClass() {
+        VulkanBackend b = backend(vk);
+        b.releaseCachedMemory();
+        Tensor first = Tensor.zeros(Shape.of(1 << 20), DType.F32).to(vk);
+        first.close();
+        MemoryStats cached = b.memoryStats();
+        assertTrue(cached.cachedBytes() >= 4L << 20, cached::toString);
+        // A slightly smaller request falls in the same class: no new VMA allocation.
+        try (Tensor second = Tensor.zeros(Shape.of((1 << 20) - 1000), DType.F32).to(vk)) {
+            MemoryStats now = b.memoryStats();
+            assertEquals(cached.allocations(), now.allocations(), now::toString);
+            assertEquals(cached.cachedBytes() - BufferCache.sizeClass(4L << 20), now.cachedBytes());
+            float[] back = second.toFloatArray();
+            assertEquals(0f, back[back.length - 1]); // zeros() still zero-fills a reused buffer
+        }
+    }
+
+    @Test
+    void sizeClassesWasteLittle() {
+        assertEquals(256, BufferCache.sizeClass(1));
+        assertEquals(1024, BufferCache.sizeClass(1000));
+        assertEquals(1 << 20, BufferCache.sizeClass(1 << 20));
+        for (long n : new long[] {(1 << 20) + 1, 3_000_000, 64L << 20, (64L << 20) + 7, 1_000_000_007L}) {
+            long c = BufferCache.sizeClass(n);
+            assertTrue(c >= n && c <= n + n / 15, n + " -> " + c);
+        }
     }
 
     @Test
