@@ -12,6 +12,7 @@
 #   JBURN_GPU_JAVA   java to use (default .gpu/jdk/bin/java)
 #   VK_DRIVER_FILES  ICD manifest (default /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json)
 #   JBURN_VULKAN_DEVICE  -Djburn.vulkan.device (index or name substring)
+#   KIT_TIMEOUT, TESTS_TIMEOUT, BENCH_TIMEOUT  phase limits in seconds (300, 90, 90), under the device tool's 600
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
@@ -57,7 +58,8 @@ NATIVES="${TMPDIR:-/tmp}/jburn-lwjgl-$$"
 JVM=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss8m
      -Dorg.lwjgl.system.memoryBackend=ffm
      "-Dorg.lwjgl.system.SharedLibraryExtractPath=$NATIVES"
-     "-Djburn.vulkan.cacheDir=$ROOT/.gpu/cache")
+     "-Djburn.vulkan.cacheDir=$ROOT/.gpu/cache"
+     "-XX:ErrorFile=$OUT/hs_err_%p.log" -XX:ErrorLogTimeout=20)
 # SPIR-V compiled elsewhere (collect-jars.sh packs this machine's cache, ~160 KB compressed): shaderc output
 # depends only on the GLSL source and shaderc's version, so every source the GPU's kernels share with the
 # packing machine's is a cache hit here, instead of ~1,700 compilations of ~0.2 s on a cold cache.
@@ -85,9 +87,15 @@ if ! grep -q '^PROBE true' "$OUT/vulkan-probe.log"; then
   exit 1
 fi
 
+echo "== exit (a JVM that used the device must end cleanly; driver libraries pinned, then not)"
+for pin in true false; do
+  timeout -k 5 60 "$JAVA" "${JVM[@]}" -Djburn.vulkan.pinDriver=$pin -cp "$CP" dev.jburn.vulkan.ExitProbe > "$OUT/vulkan-exit-$pin.log" 2>&1
+  echo "pinDriver=$pin: exit status $? ($(grep -c 'EXIT PROBE' "$OUT/vulkan-exit-$pin.log") probe line, $(grep -c SIGSEGV "$OUT/vulkan-exit-$pin.log") SIGSEGV lines)"
+done
+
 if [ "$KIT" = 1 ]; then
   echo "== conformance kit (log: $OUT/vulkan-conformance.log)"
-  "$JAVA" "${JVM[@]}" -jar "$CONSOLE" execute -cp "$CP" \
+  timeout -s QUIT -k 10 "${KIT_TIMEOUT:-300}" "$JAVA" "${JVM[@]}" -jar "$CONSOLE" execute -cp "$CP" \
       --select-class dev.jburn.vulkan.VulkanConformanceTest \
       --details=testfeed --details-theme=ascii --disable-banner \
       --reports-dir "$OUT/vulkan-junit-kit" > "$OUT/vulkan-conformance.log" 2>&1 || STATUS=1
@@ -100,7 +108,7 @@ if [ "$KIT" = 1 ]; then
   for c in $(list_jar "$TESTS_JAR" | grep -E '^dev/jburn/vulkan/[A-Za-z]+Test\.class$' | grep -v ConformanceTest); do
     c="${c%.class}"; SELECT+=(--select-class "${c//\//.}")
   done
-  "$JAVA" "${JVM[@]}" -jar "$CONSOLE" execute -cp "$CP" "${SELECT[@]}" \
+  timeout -s QUIT -k 10 "${TESTS_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" -jar "$CONSOLE" execute -cp "$CP" "${SELECT[@]}" \
       --details=tree --details-theme=ascii --disable-banner \
       --reports-dir "$OUT/vulkan-junit-tests" > "$OUT/vulkan-tests.log" 2>&1 || STATUS=1
   tail -n 15 "$OUT/vulkan-tests.log"
@@ -109,11 +117,11 @@ fi
 if [ "$BENCH" = 1 ]; then
   echo "== benchmark (log: $OUT/vulkan-bench.log)"
   if [ "$SMALL" = 1 ]; then SIZES=(--gemm 512 --fused 1048576 --runs 3 --warmup 1); else SIZES=(--gemm 4096 --fused 16777216 --runs 7 --warmup 2); fi
-  "$JAVA" "${JVM[@]}" -cp "$CP" dev.jburn.vulkan.VulkanBench "${SIZES[@]}" > "$OUT/vulkan-bench.log" 2>&1 || STATUS=1
+  timeout -k 5 "${BENCH_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" -cp "$CP" dev.jburn.vulkan.VulkanBench "${SIZES[@]}" > "$OUT/vulkan-bench.log" 2>&1 || STATUS=1
   cat "$OUT/vulkan-bench.log"
   if [ "$SMALL" = 0 ] && command -v python3 >/dev/null && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
     echo "== torch, same work, same call (log: $OUT/vulkan-torch.log)"
-    python3 "$ROOT/accel-burn-vulkan/gpu/torch_peer.py" 4096 16777216 > "$OUT/vulkan-torch.log" 2>&1 || STATUS=1
+    timeout 60 python3 "$ROOT/accel-burn-vulkan/gpu/torch_peer.py" 4096 16777216 > "$OUT/vulkan-torch.log" 2>&1 || STATUS=1
     cat "$OUT/vulkan-torch.log"
   fi
 fi

@@ -55,8 +55,8 @@ public final class VulkanBackend extends HostFallbackBackend {
             dev.close();
             throw e;
         }
-        // NVIDIA's driver tears itself down in the process's exit handlers; a device still alive then
-        // (or a cleaner freeing into it) crashed the JVM at exit on the H200. Close first, in order.
+        // Close in order before the process's exit handlers run, so no cleaner frees into a dead device.
+        // (The driver's own threads are kept safe by DriverPin.)
         Runtime.getRuntime().addShutdownHook(new Thread(this::close, "jburn-vulkan-shutdown"));
     }
 

@@ -66,12 +66,15 @@ final class VulkanDevice implements AutoCloseable {
 
     /** Opens the device the configuration selects; a {@link JBurnException} with the reason when there is none. */
     static VulkanDevice open(VulkanConfig config) {
+        java.util.Set<String> before = DriverPin.loadedLibraries();
         VulkanInstance vk = VulkanInstance.open();
         try {
             DeviceChoice.Result choice = DeviceChoice.choose(vk.candidates(), config.device());
             if (choice.device().isEmpty()) throw new JBurnException("vulkan", choice.reason());
             VkPhysicalDevice pd = vk.physicalDevices().get(choice.device().get().index());
-            return create(vk, pd);
+            VulkanDevice d = create(vk, pd);
+            if (config.pinDriver()) DriverPin.pinLoadedSince(before);
+            return d;
         } catch (RuntimeException e) {
             vk.close();
             throw e;

@@ -63,6 +63,14 @@ public final class VulkanBench {
             });
             System.out.printf("eager a*b+c f32[%d]: median %.3f ms, %.1f GB/s (counting only the 4 tensors)%n", m, e * 1e3, bytes / e / 1e9);
         }
+        try (Tensor small = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8}).to(vk)) {
+            int ops = 2000;
+            double s = median(1, 5, () -> {
+                for (int i = 0; i < ops - 1; i++) small.add(small).close();
+                return small.add(small);
+            });
+            System.out.printf("eager dispatch (add f32[8], each waited for): %.2f us/op%n", s / ops * 1e6);
+        }
         System.out.println("fallbacks: " + vk.fallbackCounts());
         System.out.println("stats: " + b.stats());
         System.out.println("memory: " + b.memoryStats());
