@@ -47,7 +47,10 @@ rm -rf "$TMP"
 test -e .gpu/vulkan/usr/lib/x86_64-linux-gnu/libvulkan.so.1
 
 # 4. This machine's SPIR-V cache (if a Vulkan run filled it, e.g. the kit on lavapipe), packed small, so the GPU
-#    machine's first kit run does not spend minutes in shaderc (run-h200.sh unpacks it).
+#    machine's first kit run does not spend minutes in shaderc (run-h200.sh unpacks it). Kernels depend on the
+#    generated shapes, so fill it with the seed run-h200.sh uses:
+#      mvn -o -pl accel-burn-vulkan test -Dtest=VulkanConformanceTest -DQT_SEED=20261130 -Djburn.vulkan.cacheDir=/tmp/spv
+#      JBURN_VULKAN_CACHE=/tmp/spv accel-burn-vulkan/gpu/collect-jars.sh
 SPV="${JBURN_VULKAN_CACHE:-$HOME/.cache/jburn/vulkan}"
 rm -f .gpu/vulkan-spv.tar.xz
 if [ -d "$SPV" ]; then

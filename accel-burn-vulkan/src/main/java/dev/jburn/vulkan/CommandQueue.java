@@ -17,6 +17,7 @@ import org.lwjgl.vulkan.VkDescriptorPoolSize;
 import org.lwjgl.vulkan.VkDescriptorSetAllocateInfo;
 import org.lwjgl.vulkan.VkFenceCreateInfo;
 import org.lwjgl.vulkan.VkMemoryBarrier;
+import org.lwjgl.vulkan.VkQueryPoolCreateInfo;
 import org.lwjgl.vulkan.VkSubmitInfo;
 import org.lwjgl.vulkan.VkWriteDescriptorSet;
 
@@ -60,6 +61,13 @@ final class CommandQueue implements AutoCloseable {
     private final MemorySegment paramMemory;
     final AtomicLong dispatches = new AtomicLong();
     final AtomicLong submissions = new AtomicLong();
+    /**
+     * Device time of the submissions made while {@link #timing} is on, from a timestamp at each
+     * one's start and end (off by default: on lavapipe the query costs about as much as a small dispatch).
+     */
+    final AtomicLong deviceNanos = new AtomicLong();
+    volatile boolean timing;
+    private final long queryPool;
     private volatile boolean lost;
     private boolean closed;
 
@@ -93,6 +101,13 @@ final class CommandQueue implements AutoCloseable {
             paramBuffer = lp.get(0);
             paramAllocation = pp.get(0);
             paramMemory = MemorySegment.ofAddress(info.pMappedData()).reinterpret(PARAM_BYTES);
+            if (dev.timestamps) {
+                VkQueryPoolCreateInfo qpi = VkQueryPoolCreateInfo.calloc(stack).sType$Default().queryType(VK_QUERY_TYPE_TIMESTAMP).queryCount(2);
+                VulkanErrors.check(vkCreateQueryPool(dev.device, qpi, null, lp), "vulkan", "vkCreateQueryPool");
+                queryPool = lp.get(0);
+            } else {
+                queryPool = VK_NULL_HANDLE;
+            }
         }
     }
 
@@ -218,9 +233,15 @@ final class CommandQueue implements AutoCloseable {
             VulkanErrors.check(vkBeginCommandBuffer(cmd, VkCommandBufferBeginInfo.calloc(stack).sType$Default()
                     .flags(VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT)), op, "vkBeginCommandBuffer");
             r = new Recorder(stack);
+            boolean timed = timing && queryPool != VK_NULL_HANDLE;
             try {
+                if (timed) {
+                    vkCmdResetQueryPool(cmd, queryPool, 0, 2);
+                    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queryPool, 0);
+                }
                 body.accept(r);
                 r.finish();
+                if (timed) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queryPool, 1);
             } finally {
                 VulkanErrors.check(vkEndCommandBuffer(cmd), op, "vkEndCommandBuffer");
             }
@@ -232,6 +253,12 @@ final class CommandQueue implements AutoCloseable {
             VulkanErrors.check(res, op, "vkQueueSubmit/vkWaitForFences");
             VulkanErrors.check(vkResetFences(dev.device, stack.longs(fence)), op, "vkResetFences");
             submissions.incrementAndGet();
+            if (timed) {
+                LongBuffer ticks = stack.mallocLong(2);
+                if (vkGetQueryPoolResults(dev.device, queryPool, 0, 2, ticks, 8, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+                    deviceNanos.addAndGet((long) ((ticks.get(1) - ticks.get(0)) * (double) dev.timestampPeriod));
+                }
+            }
         } finally {
             vkResetDescriptorPool(dev.device, descriptorPool, 0);
             if (r != null) Reference.reachabilityFence(r.keepAlive);
@@ -247,6 +274,7 @@ final class CommandQueue implements AutoCloseable {
             closed = true;
             vkQueueWaitIdle(dev.queue);
             vmaDestroyBuffer(dev.allocator, paramBuffer, paramAllocation);
+            if (queryPool != VK_NULL_HANDLE) vkDestroyQueryPool(dev.device, queryPool, null);
             vkDestroyDescriptorPool(dev.device, descriptorPool, null);
             vkDestroyFence(dev.device, fence, null);
             vkDestroyCommandPool(dev.device, commandPool, null);

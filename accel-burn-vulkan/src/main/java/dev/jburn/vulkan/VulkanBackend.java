@@ -35,6 +35,8 @@ public final class VulkanBackend extends HostFallbackBackend {
     final ElementwiseKernels elementwise;
     final IotaKernels iotas;
     private final FusedGraphs fused;
+    /** Whether the device's f32 arithmetic flushes subnormals to zero, measured at start. */
+    final boolean flushesF32Subnormals;
     private volatile boolean closed;
 
     VulkanBackend(VulkanConfig config) {
@@ -51,12 +53,12 @@ public final class VulkanBackend extends HostFallbackBackend {
             this.elementwise = new ElementwiseKernels(this);
             this.fused = new FusedGraphs(elementwise);
             this.iotas = new IotaKernels(this);
+            this.flushesF32Subnormals = SubnormalProbe.flushes(elementwise, memory);
         } catch (RuntimeException e) {
             dev.close();
             throw e;
         }
         // Close in order before the process's exit handlers run, so no cleaner frees into a dead device.
-        // (The driver's own threads are kept safe by DriverPin.)
         Runtime.getRuntime().addShutdownHook(new Thread(this::close, "jburn-vulkan-shutdown"));
     }
 
@@ -76,8 +78,23 @@ public final class VulkanBackend extends HostFallbackBackend {
     /** Counters: kernel dispatches, queue submissions, pipelines created, shaders compiled by shaderc. */
     public Stats stats() {
         return new Stats(queue.dispatches.get(), queue.submissions.get(), pipelines.created.get(), compiler.compiled.get(),
-                compiler.diskHits.get(), memory.liveBuffers.get());
+                compiler.diskHits.get(), memory.liveBuffers.get(), queue.deviceNanos.get());
     }
+
+    /**
+     * Turns on (or off) measuring each submission's time on the device with GPU timestamps, summed
+     * in {@link Stats#deviceNanos()}: for profiling, since the queries cost a little per dispatch.
+     * Does nothing on a queue without timestamps.
+     *
+     * <pre>{@code
+     * VulkanBackend b = (VulkanBackend) Engine.select("vulkan").backend();
+     * b.measureDeviceTime(true);
+     * long before = b.stats().deviceNanos();
+     * x.add(y).close();
+     * long kernelNanos = b.stats().deviceNanos() - before;
+     * }</pre>
+     */
+    public void measureDeviceTime(boolean on) { queue.timing = on; }
 
     /** VMA's view of device memory in use, with the bytes the engine keeps cached for reuse. */
     public MemoryStats memoryStats() { return dev.memoryStats(memory.cachedBytes()); }
@@ -102,8 +119,10 @@ public final class VulkanBackend extends HostFallbackBackend {
      * @param shadersCompiled   shaders compiled by shaderc (not found in the disk cache)
      * @param shaderDiskHits    shaders loaded from the disk cache
      * @param liveBuffers       device buffers not yet freed
+     * @param deviceNanos       device time of the submissions made while {@link #measureDeviceTime} was on (GPU timestamps)
      */
-    public record Stats(long dispatches, long submissions, long pipelinesCreated, long shadersCompiled, long shaderDiskHits, long liveBuffers) {}
+    public record Stats(long dispatches, long submissions, long pipelinesCreated, long shadersCompiled, long shaderDiskHits, long liveBuffers,
+                        long deviceNanos) {}
 
     // ---- memory -----------------------------------------------------------------------------
 

@@ -29,6 +29,10 @@ final class VulkanCapabilities implements Capabilities {
 
     VulkanCapabilities(VulkanBackend b) { this.b = b; }
 
+    /** Measured when the engine starts ({@link SubnormalProbe}). */
+    @Override
+    public boolean flushesF32Subnormals() { return b.flushesF32Subnormals; }
+
     @Override
     public boolean supports(Op op, DType dtype) {
         return switch (op) {

@@ -12,19 +12,9 @@ import java.nio.file.Path;
  * @param cacheDir      where SPIR-V binaries and the pipeline cache are stored; {@code null} disables the disk cache
  * @param forceStaging  copy through a host-visible staging buffer even when device memory is host
  *                      visible (exercises the discrete-GPU transfer path on integrated/CPU devices)
- * @param pinDriver     keep the driver's libraries loaded until the process ends ({@link DriverPin});
- *                      on by default, off only to diagnose exit problems
  */
-public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean pinDriver) {
-    /** As {@link #VulkanConfig(String, Path, boolean, boolean)} with the driver pinned. */
-    public VulkanConfig(String device, Path cacheDir, boolean forceStaging) {
-        this(device, cacheDir, forceStaging, true);
-    }
-
-    /**
-     * {@code -Djburn.vulkan.device}, {@code -Djburn.vulkan.cacheDir} (default {@code ~/.cache/jburn/vulkan};
-     * {@code none} disables), {@code -Djburn.vulkan.forceStaging}, {@code -Djburn.vulkan.pinDriver} (default true).
-     */
+public record VulkanConfig(String device, Path cacheDir, boolean forceStaging) {
+    /** {@code -Djburn.vulkan.device}, {@code -Djburn.vulkan.cacheDir} (default {@code ~/.cache/jburn/vulkan}; {@code none} disables), {@code -Djburn.vulkan.forceStaging}. */
     public static VulkanConfig fromSystemProperties() {
         String device = System.getProperty("jburn.vulkan.device");
         if (device != null && device.isBlank()) device = null;
@@ -35,15 +25,12 @@ public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, b
         } else {
             cache = dir.equalsIgnoreCase("none") ? null : Path.of(dir);
         }
-        return new VulkanConfig(device == null ? null : device.trim(), cache, Boolean.getBoolean("jburn.vulkan.forceStaging"),
-                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.pinDriver", "true").trim()));
+        return new VulkanConfig(device == null ? null : device.trim(), cache, Boolean.getBoolean("jburn.vulkan.forceStaging"));
     }
 
-    public VulkanConfig withDevice(String d) { return new VulkanConfig(d, cacheDir, forceStaging, pinDriver); }
+    public VulkanConfig withDevice(String d) { return new VulkanConfig(d, cacheDir, forceStaging); }
 
-    public VulkanConfig withCacheDir(Path p) { return new VulkanConfig(device, p, forceStaging, pinDriver); }
+    public VulkanConfig withCacheDir(Path p) { return new VulkanConfig(device, p, forceStaging); }
 
-    public VulkanConfig withForceStaging(boolean on) { return new VulkanConfig(device, cacheDir, on, pinDriver); }
-
-    public VulkanConfig withPinDriver(boolean on) { return new VulkanConfig(device, cacheDir, forceStaging, on); }
+    public VulkanConfig withForceStaging(boolean on) { return new VulkanConfig(device, cacheDir, on); }
 }

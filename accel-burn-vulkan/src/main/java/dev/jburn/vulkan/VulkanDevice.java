@@ -47,6 +47,9 @@ final class VulkanDevice implements AutoCloseable {
     final int vendorId;
     final int deviceId;
     final int driverVersion;
+    /** Nanoseconds per timestamp tick, and whether the compute queue writes timestamps at all. */
+    final float timestampPeriod;
+    final boolean timestamps;
 
     private VulkanDevice(VulkanInstance vk, VkPhysicalDevice physical, VkDevice device, VkQueue queue, int queueFamily,
                          long allocator, VulkanFeatures features, VkPhysicalDeviceProperties props) {
@@ -62,19 +65,28 @@ final class VulkanDevice implements AutoCloseable {
         this.vendorId = props.vendorID();
         this.deviceId = props.deviceID();
         this.driverVersion = props.driverVersion();
+        this.timestampPeriod = props.limits().timestampPeriod();
+        this.timestamps = props.limits().timestampComputeAndGraphics() || timestampBits(physical, queueFamily) > 0;
+    }
+
+    private static int timestampBits(VkPhysicalDevice d, int family) {
+        try (MemoryStack stack = MemoryStack.stackPush()) {
+            java.nio.IntBuffer n = stack.mallocInt(1);
+            vkGetPhysicalDeviceQueueFamilyProperties(d, n, null);
+            org.lwjgl.vulkan.VkQueueFamilyProperties.Buffer q = org.lwjgl.vulkan.VkQueueFamilyProperties.calloc(n.get(0), stack);
+            vkGetPhysicalDeviceQueueFamilyProperties(d, n, q);
+            return q.get(family).timestampValidBits();
+        }
     }
 
     /** Opens the device the configuration selects; a {@link JBurnException} with the reason when there is none. */
     static VulkanDevice open(VulkanConfig config) {
-        java.util.Set<String> before = DriverPin.loadedLibraries();
         VulkanInstance vk = VulkanInstance.open();
         try {
             DeviceChoice.Result choice = DeviceChoice.choose(vk.candidates(), config.device());
             if (choice.device().isEmpty()) throw new JBurnException("vulkan", choice.reason());
             VkPhysicalDevice pd = vk.physicalDevices().get(choice.device().get().index());
-            VulkanDevice d = create(vk, pd);
-            if (config.pinDriver()) DriverPin.pinLoadedSince(before);
-            return d;
+            return create(vk, pd);
         } catch (RuntimeException e) {
             vk.close();
             throw e;

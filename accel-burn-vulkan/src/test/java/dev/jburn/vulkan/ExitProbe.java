@@ -3,20 +3,61 @@ package dev.jburn.vulkan;
 import dev.jburn.Engine;
 import dev.jburn.Tensor;
 
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 /**
- * Opens the Vulkan engine, runs a few kernels, prints a line and lets the JVM exit normally: the
- * exit status says whether the process ended cleanly (the H200 once died with SIGSEGV here, in a
- * driver thread). Run by {@code gpu/run-h200.sh} with {@code -Djburn.vulkan.pinDriver=true} and
- * {@code false}. Not a test.
+ * Opens the Vulkan engine, runs a few kernels, prints a line and ends the JVM one of several ways;
+ * the exit status says whether the process ended cleanly (the H200 dies with SIGSEGV at exit in a
+ * thread of NVIDIA's EGL driver library). Run by {@code gpu/run-h200.sh}. Not a test.
+ *
+ * <pre>
+ * java ... dev.jburn.vulkan.ExitProbe [plain | close-wait | underscore-exit]
+ * </pre>
+ * {@code plain} returns from main; {@code close-wait} closes the engine, waits until the process
+ * has no more threads than before the engine opened (at most 2 s), then returns;
+ * {@code underscore-exit} closes the engine and ends with libc's {@code _exit(0)}, which skips the
+ * C exit handlers and library destructors.
  */
 public final class ExitProbe {
     private ExitProbe() {}
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Throwable {
+        String mode = args.length > 0 ? args[0] : "plain";
+        int threadsBefore = threads();
         Engine vk = Engine.select("vulkan");
         try (Tensor a = Tensor.of(new float[] {1, 2, 3, 4}).to(vk).reshape(2, 2);
              Tensor b = a.add(a).dot(a)) {
-            System.out.println("EXIT PROBE " + ((VulkanBackend) vk.backend()).config() + " result " + java.util.Arrays.toString(b.toFloatArray()));
+            System.out.println("EXIT PROBE " + mode + " " + ((VulkanBackend) vk.backend()).config() + " result "
+                    + java.util.Arrays.toString(b.toFloatArray()) + "; native threads before " + threadsBefore + ", now " + threads());
+        }
+        switch (mode) {
+            case "plain" -> { }
+            case "close-wait" -> {
+                vk.backend().close();
+                long end = System.nanoTime() + 2_000_000_000L;
+                while (threads() > threadsBefore && System.nanoTime() < end) Thread.sleep(20);
+                System.out.println("after close: " + threads() + " threads");
+            }
+            case "underscore-exit" -> {
+                vk.backend().close();
+                System.out.flush();
+                Linker l = Linker.nativeLinker();
+                l.downcallHandle(l.defaultLookup().find("_exit").orElseThrow(), FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT)).invoke(0);
+            }
+            default -> throw new IllegalArgumentException("unknown mode " + mode);
+        }
+    }
+
+    /** Threads of this process (Linux), -1 where that cannot be read. */
+    private static int threads() {
+        try (var s = Files.list(Path.of("/proc/self/task"))) {
+            return (int) s.count();
+        } catch (Exception e) {
+            return -1;
         }
     }
 }

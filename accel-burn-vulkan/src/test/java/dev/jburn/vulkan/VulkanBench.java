@@ -37,13 +37,19 @@ public final class VulkanBench {
         }
         Engine vk = Engine.select("vulkan");
         VulkanBackend b = (VulkanBackend) vk.backend();
-        System.out.println("device: " + b.deviceDescription());
+        System.out.println("device: " + b.deviceDescription() + (vk.backend().capabilities().flushesF32Subnormals() ? ", flushes f32 subnormals" : ""));
 
         try (Tensor a0 = random(vk, n * (long) n, 1); Tensor c0 = random(vk, n * (long) n, 2);
              Tensor a = a0.reshape(n, n); Tensor c = c0.reshape(n, n)) {
             double s = median(warmup, runs, () -> a.dot(c));
             double flops = 2.0 * n * n * n;
             System.out.printf("gemm f32 %dx%d·%dx%d: median %.3f ms, %.1f GFLOP/s%n", n, n, n, n, s * 1e3, flops / s / 1e9);
+            b.measureDeviceTime(true);
+            long d0 = b.stats().deviceNanos();
+            for (int i = 0; i < runs; i++) a.dot(c).close();
+            double dev = (b.stats().deviceNanos() - d0) / 1e9 / runs;
+            b.measureDeviceTime(false);
+            System.out.printf("  device time per call (GPU timestamps): %.3f ms, %.1f GFLOP/s%n", dev * 1e3, flops / dev / 1e9);
         }
 
         CompiledFunction fma = Jit.compileList(in -> List.of(in.get(0).multiply(in.get(1)).add(in.get(2))));
@@ -56,6 +62,12 @@ public final class VulkanBench {
             double s = median(warmup, runs, () -> fma.apply(List.of(x, y, z)).getFirst());
             double bytes = 4.0 * 4 * m;
             System.out.printf("fused a*b+c f32[%d] (Jit): median %.3f ms, %.1f GB/s%n", m, s * 1e3, bytes / s / 1e9);
+            b.measureDeviceTime(true);
+            long d0 = b.stats().deviceNanos();
+            for (int i = 0; i < runs; i++) fma.apply(List.of(x, y, z)).getFirst().close();
+            double dev = (b.stats().deviceNanos() - d0) / 1e9 / runs;
+            b.measureDeviceTime(false);
+            System.out.printf("  device time per call (GPU timestamps): %.3f ms, %.1f GB/s%n", dev * 1e3, bytes / dev / 1e9);
             double e = median(warmup, runs, () -> {
                 try (Tensor t = x.multiply(y)) {
                     return t.add(z);

@@ -34,6 +34,8 @@ final class CastSpec {
         }
         if (Double.isNaN(r)) return "got NaN from the number " + exact(x, i);
         BigDecimal exact = exact(x, i);
+        // An engine that flushes f32 subnormals may give zero for any value below f32's smallest normal.
+        if (r == 0 && Subnormals.flushed() && Subnormals.affects(to) && exact.abs().compareTo(new BigDecimal(Float.MIN_NORMAL)) < 0) return null;
         if (exactlyRepresentable(to, exact)) {
             return new BigDecimal(r).compareTo(exact) == 0 && (exact.signum() != 0 || Math.copySign(1, r) > 0) ? null
                     : "expected exactly " + exact.stripTrailingZeros().toPlainString() + " (representable in " + to.shortName() + "), got " + r;

@@ -1,6 +1,8 @@
 package dev.jburn.conformance;
 
 import dev.jburn.Engine;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 
 /**
  * The root of every contract: the engine under test. Implement it once, through
@@ -12,4 +14,15 @@ public interface EngineContract {
      * instance, not a new engine per call.
      */
     Engine engine();
+
+    /** Applies what the engine declares about f32 subnormals ({@link Subnormals}) to the test about to run. */
+    @BeforeEach
+    default void applySubnormalPolicy() {
+        Subnormals.setFlushed(engine().backend().capabilities().flushesF32Subnormals());
+    }
+
+    @AfterEach
+    default void resetSubnormalPolicy() {
+        Subnormals.setFlushed(false);
+    }
 }

@@ -60,7 +60,7 @@ public final class TensorAssert {
 
     private static boolean matches(DType t, TensorCase e, TensorCase a, int i, Tolerance tol) {
         if (!t.isFloat()) return e.longAt(i) == a.longAt(i);
-        return tol.accepts(t, e.doubleAt(i), a.doubleAt(i));
+        return tol.accepts(t, e.doubleAt(i), a.doubleAt(i)) || Subnormals.flushedMatch(t, e.doubleAt(i), a.doubleAt(i));
     }
 
     private static String describe(DType t, TensorCase e, TensorCase a, int i, TensorCase[] inputs) {

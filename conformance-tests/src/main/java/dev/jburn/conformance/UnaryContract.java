@@ -173,7 +173,9 @@ public interface UnaryContract extends EngineContract {
                 double rel = 4.0 * ulps * Math.scalb(1.0, -FloatFormats.mantissaBits(d)) * (1 + Math.abs(Math.log(v)));
                 double bound = (v == 0 ? 0 : rel * v) + FloatFormats.minSubnormal(d); // exp(log(0)) = exp(-Inf) = 0
                 boolean overflowAllowed = y == Double.POSITIVE_INFINITY && v + bound > FloatFormats.maxFinite(d);
-                if (!(Math.abs(y - v) <= bound) && !overflowAllowed) {
+                // A result that may land below f32's smallest normal may be flushed to zero by an engine that flushes.
+                boolean flushAllowed = y == 0 && Subnormals.flushed() && Subnormals.affects(d) && v - bound < Float.MIN_NORMAL;
+                if (!(Math.abs(y - v) <= bound) && !overflowAllowed && !flushAllowed) {
                     bad.append("\n    at flat index ").append(i).append(": exp(log(").append(v).append(")) = ").append(y)
                             .append(", allowed |difference| <= ").append(bound);
                 }

@@ -1,0 +1,40 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.Engine;
+import dev.jburn.Tensor;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Device time is summed only while asked for, and only from GPU timestamps. */
+class VulkanDeviceTimeTest {
+    private static VulkanBackend b;
+    private static Engine vk;
+
+    @BeforeAll
+    static void requireDevice() {
+        var a = new VulkanProvider().availability();
+        assumeTrue(a.available(), () -> "no Vulkan device: " + a.reason());
+        vk = Engine.select("vulkan");
+        b = (VulkanBackend) vk.backend();
+    }
+
+    @Test
+    void submissionsAreTimedOnlyWhileMeasuring() {
+        assumeTrue(b.dev.timestamps, "the compute queue writes no timestamps");
+        try (Tensor x = Tensor.of(new float[1 << 16]).to(vk)) {
+            long before = b.stats().deviceNanos();
+            x.add(x).close();
+            assertEquals(before, b.stats().deviceNanos(), "off by default");
+            b.measureDeviceTime(true);
+            try {
+                x.add(x).close();
+            } finally {
+                b.measureDeviceTime(false);
+            }
+            assertTrue(b.stats().deviceNanos() > before, "a dispatch takes some device time");
+        }
+    }
+}
