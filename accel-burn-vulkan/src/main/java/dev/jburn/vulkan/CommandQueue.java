@@ -66,6 +66,8 @@ final class CommandQueue implements AutoCloseable {
      * one's start and end (off by default: on lavapipe the query costs about as much as a small dispatch).
      */
     final AtomicLong deviceNanos = new AtomicLong();
+    /** Host time spent in {@code vkQueueSubmit} plus {@code vkWaitForFences} while {@link #timing} is on. */
+    final AtomicLong submitWaitNanos = new AtomicLong();
     volatile boolean timing;
     private final long queryPool;
     private volatile boolean lost;
@@ -247,8 +249,10 @@ final class CommandQueue implements AutoCloseable {
             }
             if (r.paramOffset > 0) vmaFlushAllocation(dev.allocator, paramAllocation, 0, VK_WHOLE_SIZE);
             VkSubmitInfo si = VkSubmitInfo.calloc(stack).sType$Default().pCommandBuffers(stack.pointers(cmd));
+            long t0 = System.nanoTime();
             int res = vkQueueSubmit(dev.queue, si, fence);
             if (res == VK_SUCCESS) res = vkWaitForFences(dev.device, stack.longs(fence), true, FENCE_TIMEOUT_NS);
+            if (timed) submitWaitNanos.addAndGet(System.nanoTime() - t0);
             if (res == VK_ERROR_DEVICE_LOST) lost = true;
             VulkanErrors.check(res, op, "vkQueueSubmit/vkWaitForFences");
             VulkanErrors.check(vkResetFences(dev.device, stack.longs(fence)), op, "vkResetFences");

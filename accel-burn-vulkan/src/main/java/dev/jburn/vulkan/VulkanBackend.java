@@ -78,7 +78,7 @@ public final class VulkanBackend extends HostFallbackBackend {
     /** Counters: kernel dispatches, queue submissions, pipelines created, shaders compiled by shaderc. */
     public Stats stats() {
         return new Stats(queue.dispatches.get(), queue.submissions.get(), pipelines.created.get(), compiler.compiled.get(),
-                compiler.diskHits.get(), memory.liveBuffers.get(), queue.deviceNanos.get());
+                compiler.diskHits.get(), memory.liveBuffers.get(), queue.deviceNanos.get(), queue.submitWaitNanos.get());
     }
 
     /**
@@ -120,9 +120,10 @@ public final class VulkanBackend extends HostFallbackBackend {
      * @param shaderDiskHits    shaders loaded from the disk cache
      * @param liveBuffers       device buffers not yet freed
      * @param deviceNanos       device time of the submissions made while {@link #measureDeviceTime} was on (GPU timestamps)
+     * @param submitWaitNanos   host time of the same submissions from {@code vkQueueSubmit} until their fence signalled
      */
     public record Stats(long dispatches, long submissions, long pipelinesCreated, long shadersCompiled, long shaderDiskHits, long liveBuffers,
-                        long deviceNanos) {}
+                        long deviceNanos, long submitWaitNanos) {}
 
     // ---- memory -----------------------------------------------------------------------------
 

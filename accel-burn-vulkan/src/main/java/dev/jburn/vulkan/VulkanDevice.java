@@ -194,10 +194,13 @@ final class VulkanDevice implements AutoCloseable {
 
     @Override
     public void close() {
+        int threads = DriverThreads.count();
         vkDeviceWaitIdle(device);
         vmaDestroyAllocator(allocator);
         vkDestroyDevice(device, null);
         vk.close();
+        // Only GPU drivers were seen to need it; a CPU driver (lavapipe) has no threads left once the destroy calls return.
+        if (!isCpu()) DriverThreads.awaitSettled(threads);
     }
 
     /** Lists device names without opening a device (for diagnostics). */

@@ -45,10 +45,14 @@ public final class VulkanBench {
             double flops = 2.0 * n * n * n;
             System.out.printf("gemm f32 %dx%d·%dx%d: median %.3f ms, %.1f GFLOP/s%n", n, n, n, n, s * 1e3, flops / s / 1e9);
             b.measureDeviceTime(true);
-            long d0 = b.stats().deviceNanos();
+            long d0 = b.stats().deviceNanos(), w0 = b.stats().submitWaitNanos(), t0 = System.nanoTime();
             for (int i = 0; i < runs; i++) a.dot(c).close();
+            double wall = (System.nanoTime() - t0) / 1e9 / runs;
             double dev = (b.stats().deviceNanos() - d0) / 1e9 / runs;
+            double wait = (b.stats().submitWaitNanos() - w0) / 1e9 / runs;
             b.measureDeviceTime(false);
+            System.out.printf("  per call: wall %.3f ms = submit+fence wait %.3f ms (device %.3f ms) + host %.3f ms%n",
+                    wall * 1e3, wait * 1e3, dev * 1e3, (wall - wait) * 1e3);
             System.out.printf("  device time per call (GPU timestamps): %.3f ms, %.1f GFLOP/s%n", dev * 1e3, flops / dev / 1e9);
         }
 
@@ -63,10 +67,14 @@ public final class VulkanBench {
             double bytes = 4.0 * 4 * m;
             System.out.printf("fused a*b+c f32[%d] (Jit): median %.3f ms, %.1f GB/s%n", m, s * 1e3, bytes / s / 1e9);
             b.measureDeviceTime(true);
-            long d0 = b.stats().deviceNanos();
+            long d0 = b.stats().deviceNanos(), w0 = b.stats().submitWaitNanos(), t0 = System.nanoTime();
             for (int i = 0; i < runs; i++) fma.apply(List.of(x, y, z)).getFirst().close();
+            double wall = (System.nanoTime() - t0) / 1e9 / runs;
             double dev = (b.stats().deviceNanos() - d0) / 1e9 / runs;
+            double wait = (b.stats().submitWaitNanos() - w0) / 1e9 / runs;
             b.measureDeviceTime(false);
+            System.out.printf("  per call: wall %.3f ms = submit+fence wait %.3f ms (device %.3f ms) + host %.3f ms%n",
+                    wall * 1e3, wait * 1e3, dev * 1e3, (wall - wait) * 1e3);
             System.out.printf("  device time per call (GPU timestamps): %.3f ms, %.1f GB/s%n", dev * 1e3, bytes / dev / 1e9);
             double e = median(warmup, runs, () -> {
                 try (Tensor t = x.multiply(y)) {

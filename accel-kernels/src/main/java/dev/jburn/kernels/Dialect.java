@@ -36,6 +36,12 @@ public sealed interface Dialect permits CudaDialect, GlslDialect {
     /** Whether the dialect's f32 {@code fn} exists only on devices with 64-bit floats (it is computed in double). */
     default boolean needsFloat64(String fn) { return false; }
 
+    /**
+     * The correctly rounded quotient {@code a / b} of compute type {@code f64} or {@code f32}, on a
+     * device that has (or lacks) 64-bit floats. The language's {@code /} where it is exact.
+     */
+    default String divide(boolean f64, boolean deviceHasFloat64, String a, String b) { return "(" + a + " / " + b + ")"; }
+
     /** The name of a two-argument math function ({@code fmod, pow, atan2}), or null when missing. */
     String math2(String fn, boolean f64);
 

@@ -243,7 +243,7 @@ public final class Emitter {
                     case ADD -> "(" + a + " + " + b + ")";
                     case SUBTRACT -> "(" + a + " - " + b + ")";
                     case MULTIPLY -> "(" + a + " * " + b + ")";
-                    case DIVIDE -> "(" + a + " / " + b + ")";
+                    case DIVIDE -> d.divide(t == DType.F64, f.float64(), a, b);
                     case REMAINDER -> math2("fmod", t) + "(" + a + ", " + b + ")";
                     case POW -> math2("pow", t) + "(" + a + ", " + b + ")";
                     case ATAN2 -> math2("atan2", t) + "(" + a + ", " + b + ")";

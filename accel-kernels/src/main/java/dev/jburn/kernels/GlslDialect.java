@@ -76,6 +76,17 @@ final class GlslDialect implements Dialect {
 
     @Override public String math2(String fn, boolean f64) { return null; }
 
+    /**
+     * Vulkan lets f32 division be 2.5 ulp off, and NVIDIA's driver takes that freedom (a reciprocal
+     * and a multiply: 2.5/1.5 is one ulp off, 255/3.4e38 is 0). A double quotient rounded to f32 is
+     * the correctly rounded f32 quotient (53 ≥ 2·24 + 2 bits, so the double rounding is harmless),
+     * so that is how f32 divides where the device has f64.
+     */
+    @Override
+    public String divide(boolean f64, boolean deviceHasFloat64, String a, String b) {
+        return f64 || !deviceHasFloat64 ? "(" + a + " / " + b + ")" : "f32(f64(" + a + ") / f64(" + b + "))";
+    }
+
     /** GLSL has no erf at all: {@link GlslMath}'s is computed in double. */
     @Override public boolean needsFloat64(String fn) { return fn.equals("erf") || fn.equals("erfc"); }
 
