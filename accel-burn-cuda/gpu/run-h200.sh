@@ -5,6 +5,7 @@
 # Logs go to $OUT/cuda-*.log. Prepare here with accel-burn-cuda/gpu/collect-jars.sh and
 # ../shared/gpu/make-runtime.sh, then send the checkout with .gpu, and run from the project root:
 #   bash accel-burn-cuda/gpu/run-h200.sh [quick]
+# TESTS_ONLY=1 stops after the tests; TESTS_FILE=<file of class#method lines> runs only those tests.
 # Phase limits (seconds, together under the device tool's 600): COMPILE_TIMEOUT=90, TEST_TIMEOUT=200,
 # BENCH_TIMEOUT=150, MLP_TIMEOUT=60, TORCH_TIMEOUT=90. The kit itself took 119 s on the H200.
 set -uo pipefail
@@ -28,13 +29,18 @@ grep -E "emitter compile check|FAIL|Exception" "$OUT/cuda-compile.log" | head -4
 echo "== tests (conformance kit + native checks)"
 # testfeed prints each test as it ends, so a run cut short by its time limit still shows how far it got;
 # SIGQUIT first makes a hung JVM print its threads before it is killed.
+# TESTS_FILE: run only the test methods listed there (one class#method per line), e.g. those a cut-short run did not reach.
+select=(--select-class dev.jburn.cuda.CudaNativeTest --select-class dev.jburn.cuda.CudaConformanceTest)
+if [ -n "${TESTS_FILE:-}" ]; then select=(); while read -r m; do [ -n "$m" ] && select+=(--select-method "$m"); done < "$TESTS_FILE"; fi
 timeout -s QUIT -k 10 "${TEST_TIMEOUT:-200}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -jar .gpu/lib/junit-platform-console-standalone-1.11.4.jar execute \
-    -cp "$cp" --select-class dev.jburn.cuda.CudaNativeTest --select-class dev.jburn.cuda.CudaConformanceTest \
+    -cp "$cp" "${select[@]}" \
     --details=testfeed --disable-banner > "$OUT/cuda-tests.log" 2>&1
 echo "tests exit code $?"
 grep -E "tests (successful|failed|aborted|skipped)|containers (failed|aborted)" "$OUT/cuda-tests.log"
 echo "tests passed: $(grep -c ':: SUCCESSFUL' "$OUT/cuda-tests.log")"
 grep -A12 ":: FAILED\|:: ABORTED" "$OUT/cuda-tests.log" | cut -c1-400 | head -120
+
+if [ -n "${TESTS_ONLY:-}" ]; then exit 0; fi
 
 echo "== bench (jburn)"
 timeout "${BENCH_TIMEOUT:-150}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -cp "$cp" dev.jburn.cuda.CudaBench "${1:-full}" > "$OUT/cuda-bench.log" 2>&1

@@ -88,7 +88,7 @@ if ! grep -q '^PROBE true' "$OUT/vulkan-probe.log"; then
 fi
 
 echo "== exit (a JVM that used the device must end cleanly)"
-for mode in plain close underscore-exit; do
+for mode in ${EXIT_MODES:-plain close close-other-thread}; do
   timeout -k 5 60 "$JAVA" "${JVM[@]}" -cp "$CP" dev.jburn.vulkan.ExitProbe $mode > "$OUT/vulkan-exit-$mode.log" 2>&1
   echo "$mode: exit status $?; $(grep -h 'EXIT PROBE\|after close' "$OUT/vulkan-exit-$mode.log" | cut -c1-60,150-260 | tr '\n' ' ') $(grep -c SIGSEGV "$OUT/vulkan-exit-$mode.log") SIGSEGV lines"
 done

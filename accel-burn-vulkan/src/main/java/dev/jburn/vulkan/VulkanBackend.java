@@ -39,14 +39,36 @@ public final class VulkanBackend extends HostFallbackBackend {
     final boolean flushesF32Subnormals;
     private volatile boolean closed;
 
+    /** Where the Vulkan objects are created and destroyed (NVIDIA's driver needs one thread for both). */
+    private final DeviceThread owner = new DeviceThread();
+
+    /** The objects that hold Vulkan handles, created together on the {@link #owner} thread. */
+    private record Handles(VulkanDevice dev, CommandQueue queue, DeviceMemory memory, Pipelines pipelines) {}
+
     VulkanBackend(VulkanConfig config) {
         this.config = config;
-        this.dev = VulkanDevice.open(config);
+        this.compiler = new ShaderCompiler(config.cacheDir());
+        Handles h;
         try {
-            this.queue = new CommandQueue(dev);
-            this.memory = new DeviceMemory(dev, queue, config.forceStaging());
-            this.compiler = new ShaderCompiler(config.cacheDir());
-            this.pipelines = new Pipelines(dev, compiler, config.cacheDir());
+            h = owner.call(() -> {
+                VulkanDevice d = VulkanDevice.open(config);
+                try {
+                    CommandQueue q = new CommandQueue(d);
+                    return new Handles(d, q, new DeviceMemory(d, q, config.forceStaging()), new Pipelines(d, compiler, config.cacheDir()));
+                } catch (RuntimeException e) {
+                    d.close();
+                    throw e;
+                }
+            });
+        } catch (RuntimeException e) {
+            owner.shutdown();
+            throw e;
+        }
+        this.dev = h.dev();
+        this.queue = h.queue();
+        this.memory = h.memory();
+        this.pipelines = h.pipelines();
+        try {
             this.movement = new MovementKernels(this);
             this.dots = new DotKernels(this, movement);
             this.gathers = new GatherKernels(this, movement);
@@ -55,7 +77,7 @@ public final class VulkanBackend extends HostFallbackBackend {
             this.iotas = new IotaKernels(this);
             this.flushesF32Subnormals = SubnormalProbe.flushes(elementwise, memory);
         } catch (RuntimeException e) {
-            dev.close();
+            close();
             throw e;
         }
         // Close in order before the process's exit handlers run, so no cleaner frees into a dead device.
@@ -254,13 +276,23 @@ public final class VulkanBackend extends HostFallbackBackend {
         throw new JBurnException(op, "buffer of another engine (" + b.getClass().getSimpleName() + ") passed to the vulkan engine");
     }
 
+    /** Whether {@link #close} has run. */
+    boolean isClosed() { return closed; }
+
     @Override
     public synchronized void close() {
         if (closed) return;
         closed = true;
-        queue.close(); // waits for a submission in flight, then refuses new ones: nothing below races a kernel
-        pipelines.close();
-        memory.close();
-        dev.close();
+        try {
+            owner.call(() -> {
+                queue.close(); // waits for a submission in flight, then refuses new ones: nothing below races a kernel
+                pipelines.close();
+                memory.close();
+                dev.close();
+                return null;
+            });
+        } finally {
+            owner.shutdown();
+        }
     }
 }

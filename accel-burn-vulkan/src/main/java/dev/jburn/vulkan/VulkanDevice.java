@@ -81,6 +81,8 @@ final class VulkanDevice implements AutoCloseable {
 
     /** Opens the device the configuration selects; a {@link JBurnException} with the reason when there is none. */
     static VulkanDevice open(VulkanConfig config) {
+        // Loaded now: close() may run in a shutdown hook, when a test runner's class loader is already closed.
+        DriverThreads.count();
         VulkanInstance vk = VulkanInstance.open();
         try {
             DeviceChoice.Result choice = DeviceChoice.choose(vk.candidates(), config.device());

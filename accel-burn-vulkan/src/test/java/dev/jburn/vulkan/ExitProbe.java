@@ -15,11 +15,12 @@ import java.nio.file.Path;
  * thread of NVIDIA's EGL driver library). Run by {@code gpu/run-h200.sh}. Not a test.
  *
  * <pre>
- * java ... dev.jburn.vulkan.ExitProbe [plain | close | underscore-exit]
+ * java ... dev.jburn.vulkan.ExitProbe [plain | close | close-other-thread | underscore-exit]
  * </pre>
- * {@code plain} returns from main (the engine's shutdown hook closes it); {@code close} closes the
- * engine, then returns; {@code underscore-exit} closes the engine and ends with libc's
- * {@code _exit(0)}, which skips the C exit handlers and library destructors (the control).
+ * {@code plain} returns from main (the engine's shutdown hook closes it, and another hook reports
+ * the thread count meanwhile); {@code close} closes the engine on the main thread, then returns;
+ * {@code close-other-thread} closes it from a second thread; {@code underscore-exit} closes the
+ * engine and ends with libc's {@code _exit(0)}, which skips the C exit handlers (the control).
  */
 public final class ExitProbe {
     private ExitProbe() {}
@@ -34,11 +35,24 @@ public final class ExitProbe {
                     + java.util.Arrays.toString(b.toFloatArray()) + "; native threads before " + threadsBefore + ", now " + threads());
         }
         switch (mode) {
-            case "plain" -> { }
+            case "plain" -> Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                // Reports, from another hook, what the engine's hook leaves behind.
+                for (int i = 0; i < 60; i++) {
+                    System.out.println("shutdown +" + i * 10 + " ms: " + threads() + " threads, engine "
+                            + (((VulkanBackend) vk.backend()).isClosed() ? "closed" : "open"));
+                    try { Thread.sleep(10); } catch (InterruptedException e) { return; }
+                }
+            }));
             case "close" -> {
                 long t0 = System.nanoTime();
                 vk.backend().close();
                 System.out.println("after close (" + (System.nanoTime() - t0) / 1_000_000 + " ms): " + threads() + " threads");
+            }
+            case "close-other-thread" -> {
+                Thread t = new Thread(() -> vk.backend().close(), "closer");
+                t.start();
+                t.join();
+                System.out.println("closed on another thread: " + threads() + " threads");
             }
             case "underscore-exit" -> {
                 vk.backend().close();
