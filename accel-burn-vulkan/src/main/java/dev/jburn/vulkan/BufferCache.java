@@ -22,6 +22,7 @@ final class BufferCache {
     private final Map<Long, ArrayDeque<Entry>> bySize = new HashMap<>();
     private long cachedBytes;
     private int cachedBuffers;
+    private long reuses;
 
     BufferCache(long limitBytes) { this.limitBytes = limitBytes; }
 
@@ -44,6 +45,7 @@ final class BufferCache {
         Entry e = q.pop();
         cachedBytes -= e.size();
         cachedBuffers--;
+        reuses++;
         return e;
     }
 
@@ -67,6 +69,9 @@ final class BufferCache {
     }
 
     long cachedBytes() { return cachedBytes; }
+
+    /** Requests served from the cache so far. */
+    long reuses() { return reuses; }
 
     int cachedBuffers() { return cachedBuffers; }
 }

@@ -203,6 +203,9 @@ final class DeviceMemory {
     /** Bytes of freed buffers kept for reuse. */
     synchronized long cachedBytes() { return cache.cachedBytes(); }
 
+    /** Allocations served from the cache so far. */
+    synchronized long cacheReuses() { return cache.reuses(); }
+
     synchronized boolean isClosed() { return closed; }
 
     /** Frees every live allocation (the device is idle) so the allocator can be destroyed; later frees do nothing. */

@@ -1,5 +1,6 @@
 package dev.jburn.vulkan;
 
+import dev.jburn.graph.Graph;
 import dev.jburn.graph.Node;
 import dev.jburn.graph.Prim;
 import dev.jburn.kernels.ElementwiseKernel;
@@ -7,8 +8,11 @@ import dev.jburn.kernels.ReductionKernel;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
 
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.WeakHashMap;
 
 /**
  * Runs a Jit fusion group ({@link Prim.Fused}) as one shader: an element-wise chain becomes one
@@ -19,20 +23,27 @@ import java.util.Optional;
  */
 final class FusedGraphs implements dev.jburn.graph.Interpreter.NodeRunner {
     private final ElementwiseKernels kernels;
+    /** The kernel IR of each fusion body, built once per compiled graph rather than on every call. */
+    private final Map<Graph, Optional<Object>> irs = Collections.synchronizedMap(new WeakHashMap<>());
 
     FusedGraphs(ElementwiseKernels kernels) { this.kernels = kernels; }
 
     @Override
     public List<Buffer> run(Node node, List<Operand> inputs, List<Boolean> reusable) {
         if (!(node.prim() instanceof Prim.Fused f)) return null;
-        Optional<ElementwiseKernel> ew = ElementwiseKernel.fused(f.body());
-        Buffer out = null;
-        if (ew.isPresent()) {
-            out = kernels.run("fused", ew.get(), inputs);
-        } else {
-            Optional<ReductionKernel> red = ReductionKernel.fused(f.body());
-            if (red.isPresent()) out = kernels.reduce("fused", red.get(), inputs);
-        }
+        Optional<Object> ir = irs.computeIfAbsent(f.body(), FusedGraphs::ir);
+        Buffer out = switch (ir.orElse(null)) {
+            case ElementwiseKernel ew -> kernels.run("fused", ew, inputs);
+            case ReductionKernel red -> kernels.reduce("fused", red, inputs);
+            case null, default -> null;
+        };
         return out == null ? null : List.of(out);
+    }
+
+    /** An element-wise chain's kernel, else a chain ending in a reduction's, else empty. */
+    private static Optional<Object> ir(Graph body) {
+        Optional<ElementwiseKernel> ew = ElementwiseKernel.fused(body);
+        if (ew.isPresent()) return Optional.of(ew.get());
+        return ReductionKernel.fused(body).map(r -> r);
     }
 }

@@ -9,5 +9,6 @@ package dev.jburn.vulkan;
  * @param blockBytes      the blocks' bytes
  * @param cachedBytes     bytes of freed tensor buffers kept for reuse (counted in {@code allocationBytes});
  *                        {@link VulkanBackend#releaseCachedMemory()} frees them
+ * @param cacheReuses     tensor buffers served from that cache so far (each one a VMA allocation saved)
  */
-public record MemoryStats(long allocations, long allocationBytes, long blocks, long blockBytes, long cachedBytes) {}
+public record MemoryStats(long allocations, long allocationBytes, long blocks, long blockBytes, long cachedBytes, long cacheReuses) {}

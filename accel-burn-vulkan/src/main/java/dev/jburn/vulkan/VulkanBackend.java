@@ -119,7 +119,7 @@ public final class VulkanBackend extends HostFallbackBackend {
     public void measureDeviceTime(boolean on) { queue.timing = on; }
 
     /** VMA's view of device memory in use, with the bytes the engine keeps cached for reuse. */
-    public MemoryStats memoryStats() { return dev.memoryStats(memory.cachedBytes()); }
+    public MemoryStats memoryStats() { return dev.memoryStats(memory.cachedBytes(), memory.cacheReuses()); }
 
     /**
      * Frees the buffers of closed tensors that the engine keeps for reuse (like

@@ -173,12 +173,12 @@ final class VulkanDevice implements AutoCloseable {
     }
 
     /** VMA's totals: live allocations and their bytes, and the device memory blocks behind them. */
-    MemoryStats memoryStats(long cachedBytes) {
+    MemoryStats memoryStats(long cachedBytes, long cacheReuses) {
         try (MemoryStack stack = MemoryStack.stackPush()) {
             VmaTotalStatistics s = VmaTotalStatistics.calloc(stack);
             vmaCalculateStatistics(allocator, s);
             var t = s.total().statistics();
-            return new MemoryStats(t.allocationCount(), t.allocationBytes(), t.blockCount(), t.blockBytes(), cachedBytes);
+            return new MemoryStats(t.allocationCount(), t.allocationBytes(), t.blockCount(), t.blockBytes(), cachedBytes, cacheReuses);
         }
     }
 

@@ -72,6 +72,7 @@ class VulkanMemoryTest {
         try (Tensor second = Tensor.zeros(Shape.of((1 << 20) - 1000), DType.F32).to(vk)) {
             MemoryStats now = b.memoryStats();
             assertEquals(cached.allocations(), now.allocations(), now::toString);
+            assertEquals(cached.cacheReuses() + 1, now.cacheReuses(), now::toString);
             assertEquals(cached.cachedBytes() - BufferCache.sizeClass(4L << 20), now.cachedBytes());
             float[] back = second.toFloatArray();
             assertEquals(0f, back[back.length - 1]); // zeros() still zero-fills a reused buffer
