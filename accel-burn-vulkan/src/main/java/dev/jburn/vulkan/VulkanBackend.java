@@ -35,6 +35,8 @@ public final class VulkanBackend extends HostFallbackBackend {
     final ElementwiseKernels elementwise;
     final IotaKernels iotas;
     private final FusedGraphs fused;
+    /** Answers from the kernels' own checks (stateless, so one instance serves every call). */
+    private final Capabilities capabilities = new VulkanCapabilities(this);
     /** Whether the device's f32 arithmetic flushes subnormals to zero, measured at start. */
     final boolean flushesF32Subnormals;
     private volatile boolean closed;
@@ -88,7 +90,7 @@ public final class VulkanBackend extends HostFallbackBackend {
 
     @Override
     public Capabilities capabilities() {
-        return new VulkanCapabilities(this);
+        return capabilities;
     }
 
     /** The device this engine runs on, as one line. */
