@@ -1,0 +1,68 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.DType;
+import dev.jburn.Engine;
+import dev.jburn.Shape;
+import dev.jburn.Tensor;
+import dev.jburn.graph.CompiledFunction;
+import dev.jburn.graph.Jit;
+import org.lwjgl.system.MemoryStack;
+import org.lwjgl.vulkan.VkBufferCreateInfo;
+
+import java.util.List;
+
+import static org.lwjgl.vulkan.VK10.*;
+
+/**
+ * A little of everything the Vulkan engine records: element-wise ops with broadcasting and casts
+ * over several dtypes, reductions, movement (transpose, slice, pad, concatenate, putSlice, reverse), gather,
+ * iota, f32 and f64 GEMM, a Jit-fused chain and a fused reduction, staging copies, freed and
+ * reused buffers, then close. {@link VulkanValidationTest} runs it under the Khronos validation
+ * layer with synchronization validation. With the argument {@code invalid} it also makes one
+ * deliberately invalid call, to show the layer's reports reach the test.
+ */
+public final class ValidationWorkload {
+    private ValidationWorkload() {}
+
+    public static void main(String[] args) {
+        Engine vk = Engine.select("vulkan");
+        VulkanBackend b = (VulkanBackend) vk.backend();
+        try (var scope = Tensor.scope()) {
+            Tensor a = Tensor.iota(Shape.of(4, 6), DType.F32).to(vk);
+            Tensor row = Tensor.of(1f, 2f, 3f, 4f, 5f, 6f).to(vk);
+            Tensor c = a.multiply(row).add(1.0).exp().divide(a.add(2.0));
+            Tensor i = Tensor.iota(Shape.of(4, 6), DType.S32).to(vk);
+            Tensor h = i.asType(DType.F16).add(i.asType(DType.F16));
+            Tensor u8 = i.asType(DType.U8).bitwiseAnd(Tensor.of(7).asType(DType.U8).to(vk));
+            c.sum(new int[] {1}).toFloatArray();
+            a.max(new int[] {0}).toFloatArray();
+            Tensor.concatenate(0, a.transpose().slice(new int[] {1, 0}, new int[] {3, 4}), a.transpose().reverse(new int[] {0})).toFloatArray();
+            a.pad(0.0, new int[][] {{1, 1, 1}, {0, -1, 0}}).toFloatArray();
+            a.putSlice(new int[] {1, 2}, row.reshape(2, 3)).toFloatArray(); // two copies into one buffer, ordered by a barrier
+            a.take(Tensor.of(3, 0, 2).to(vk), 0).toFloatArray();
+            a.greater(5).select(a, row.negate()).toFloatArray();
+            Tensor f64 = a.asType(DType.F64);
+            f64.dot(f64.transpose()).toDoubleArray();
+            Tensor m = Tensor.iota(Shape.of(130, 70), DType.F32).to(vk).multiply(0.01);
+            m.dot(m.transpose()).sum().toFloatArray();
+            h.toFloatArray();
+            u8.toIntArray();
+            CompiledFunction chain = Jit.compileList(in -> List.of(in.get(0).multiply(in.get(1)).add(1.0).exp().sum(new int[] {1})));
+            for (int k = 0; k < 3; k++) chain.apply(List.of(a, row)).getFirst().toFloatArray();
+        }
+        for (int k = 0; k < 50; k++) {
+            try (Tensor t = Tensor.zeros(Shape.of(1000 + k), DType.F32).to(vk); Tensor u = t.add(1.0)) {
+                u.toFloatArray();
+            }
+        }
+        if (args.length > 0 && args[0].equals("invalid")) {
+            try (MemoryStack s = MemoryStack.stackPush()) {
+                VkBufferCreateInfo ci = VkBufferCreateInfo.calloc(s).sType$Default().size(0).usage(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+                java.nio.LongBuffer lp = s.mallocLong(1);
+                if (vkCreateBuffer(b.dev.device, ci, null, lp) == VK_SUCCESS) vkDestroyBuffer(b.dev.device, lp.get(0), null);
+            }
+        }
+        b.close();
+        System.out.println("WORKLOAD done");
+    }
+}
