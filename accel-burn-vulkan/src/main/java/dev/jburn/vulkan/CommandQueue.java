@@ -22,7 +22,6 @@ import org.lwjgl.vulkan.VkSubmitInfo;
 import org.lwjgl.vulkan.VkWriteDescriptorSet;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.ref.Reference;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,18 +33,27 @@ import static org.lwjgl.util.vma.Vma.*;
 import static org.lwjgl.vulkan.VK10.*;
 
 /**
- * The one queue everything runs on. A {@link #submit} records commands into the single command
- * buffer, submits it and waits for its fence, all under one lock: submissions are serialized and
- * none is in flight when {@code submit} returns. That is what makes freeing memory simple
- * ({@link DeviceBuffer}): every buffer a submission binds is held strongly reachable until its
- * fence has signalled.
+ * The one queue everything runs on. A {@link #submit} records commands into one of a few
+ * command buffers ("frames"), submits it and returns without waiting: the device runs it while
+ * the caller goes on. A frame is waited for only when it comes round again, or when the host
+ * must see results ({@link #waitIdle}, which downloads call). Submissions are serialized under
+ * one lock and run in order; each starts with a barrier on everything before it.
  *
- * <p>Kernel parameters (shapes, strides) go into a small persistently mapped ring buffer, bound as
- * each dispatch's last storage buffer; the ring and the descriptor pool are reset per submission.
+ * <p>Lifetimes: every buffer a submission binds stays strongly reachable until its frame's fence
+ * has signalled, and {@link DeviceMemory} defers freeing a released buffer until every
+ * submission made before the release has finished ({@link #submittedSerial()},
+ * {@link #completedSerial()}), so neither an explicit release nor the cleaner frees memory a
+ * queued kernel still uses.
+ *
+ * <p>Kernel parameters (shapes, strides) go into a persistently mapped buffer, one region per
+ * frame, bound as each dispatch's last storage buffer; a frame's region and descriptor pool are
+ * reset when the frame is reused.
  */
 final class CommandQueue implements AutoCloseable {
     /** Bytes of kernel parameters one submission may use. */
     static final long PARAM_BYTES = 1 << 16;
+    /** Submissions that may be in flight at once. */
+    static final int FRAMES = 4;
     private static final int MAX_SETS = 64;
     private static final int MAX_BINDINGS = 16;
     private static final long FENCE_TIMEOUT_NS = 600L * 1_000_000_000L;
@@ -53,12 +61,12 @@ final class CommandQueue implements AutoCloseable {
     private final VulkanDevice dev;
     private final ReentrantLock lock = new ReentrantLock();
     private final long commandPool;
-    private final VkCommandBuffer cmd;
-    private final long fence;
-    private final long descriptorPool;
+    private final Frame[] frames = new Frame[FRAMES];
+    private int nextFrame;
     private final long paramBuffer;
     private final long paramAllocation;
     private final MemorySegment paramMemory;
+    private final long queryPool;
     final AtomicLong dispatches = new AtomicLong();
     final AtomicLong submissions = new AtomicLong();
     /**
@@ -66,12 +74,34 @@ final class CommandQueue implements AutoCloseable {
      * one's start and end (off by default: on lavapipe the query costs about as much as a small dispatch).
      */
     final AtomicLong deviceNanos = new AtomicLong();
-    /** Host time spent in {@code vkQueueSubmit} plus {@code vkWaitForFences} while {@link #timing} is on. */
+    /** Host time spent in {@code vkQueueSubmit} and waiting on fences while {@link #timing} is on. */
     final AtomicLong submitWaitNanos = new AtomicLong();
     volatile boolean timing;
-    private final long queryPool;
+    private volatile long submitted;
+    private volatile long completed;
+    /** Called with the serial of each submission once it has finished (under the queue's lock). */
+    private volatile java.util.function.LongConsumer onCompleted = s -> { };
     private volatile boolean lost;
     private boolean closed;
+
+    /** One command buffer with what its submission holds until it has finished. */
+    private final class Frame {
+        final int index;
+        final VkCommandBuffer cmd;
+        final long fence;
+        final long descriptorPool;
+        final List<Object> keepAlive = new ArrayList<>();
+        long serial;
+        boolean pending;
+        boolean timed;
+
+        Frame(int index, VkCommandBuffer cmd, long fence, long descriptorPool) {
+            this.index = index;
+            this.cmd = cmd;
+            this.fence = fence;
+            this.descriptorPool = descriptorPool;
+        }
+    }
 
     CommandQueue(VulkanDevice dev) {
         this.dev = dev;
@@ -81,30 +111,32 @@ final class CommandQueue implements AutoCloseable {
                     .flags(VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT).queueFamilyIndex(dev.queueFamily);
             VulkanErrors.check(vkCreateCommandPool(dev.device, pci, null, lp), "vulkan", "vkCreateCommandPool");
             commandPool = lp.get(0);
-            PointerBuffer pp = stack.mallocPointer(1);
+            PointerBuffer pp = stack.mallocPointer(FRAMES);
             VkCommandBufferAllocateInfo cai = VkCommandBufferAllocateInfo.calloc(stack).sType$Default()
-                    .commandPool(commandPool).level(VK_COMMAND_BUFFER_LEVEL_PRIMARY).commandBufferCount(1);
+                    .commandPool(commandPool).level(VK_COMMAND_BUFFER_LEVEL_PRIMARY).commandBufferCount(FRAMES);
             VulkanErrors.check(vkAllocateCommandBuffers(dev.device, cai, pp), "vulkan", "vkAllocateCommandBuffers");
-            cmd = new VkCommandBuffer(pp.get(0), dev.device);
-            VulkanErrors.check(vkCreateFence(dev.device, VkFenceCreateInfo.calloc(stack).sType$Default(), null, lp), "vulkan", "vkCreateFence");
-            fence = lp.get(0);
             VkDescriptorPoolSize.Buffer sizes = VkDescriptorPoolSize.calloc(1, stack)
                     .type(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).descriptorCount(MAX_SETS * MAX_BINDINGS);
             VkDescriptorPoolCreateInfo dpi = VkDescriptorPoolCreateInfo.calloc(stack).sType$Default().maxSets(MAX_SETS).pPoolSizes(sizes);
-            VulkanErrors.check(vkCreateDescriptorPool(dev.device, dpi, null, lp), "vulkan", "vkCreateDescriptorPool");
-            descriptorPool = lp.get(0);
+            for (int f = 0; f < FRAMES; f++) {
+                VulkanErrors.check(vkCreateFence(dev.device, VkFenceCreateInfo.calloc(stack).sType$Default(), null, lp), "vulkan", "vkCreateFence");
+                long fence = lp.get(0);
+                VulkanErrors.check(vkCreateDescriptorPool(dev.device, dpi, null, lp), "vulkan", "vkCreateDescriptorPool");
+                frames[f] = new Frame(f, new VkCommandBuffer(pp.get(f), dev.device), fence, lp.get(0));
+            }
 
-            VkBufferCreateInfo bci = VkBufferCreateInfo.calloc(stack).sType$Default().size(PARAM_BYTES)
+            VkBufferCreateInfo bci = VkBufferCreateInfo.calloc(stack).sType$Default().size(PARAM_BYTES * FRAMES)
                     .usage(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT).sharingMode(VK_SHARING_MODE_EXCLUSIVE);
             VmaAllocationCreateInfo aci = VmaAllocationCreateInfo.calloc(stack).usage(VMA_MEMORY_USAGE_AUTO)
                     .flags(VMA_ALLOCATION_CREATE_HOST_ACCESS_SEQUENTIAL_WRITE_BIT | VMA_ALLOCATION_CREATE_MAPPED_BIT);
             VmaAllocationInfo info = VmaAllocationInfo.calloc(stack);
-            VulkanErrors.check(vmaCreateBuffer(dev.allocator, bci, aci, lp, pp, info), "vulkan", "vmaCreateBuffer(params)");
+            PointerBuffer pa = stack.mallocPointer(1);
+            VulkanErrors.check(vmaCreateBuffer(dev.allocator, bci, aci, lp, pa, info), "vulkan", "vmaCreateBuffer(params)");
             paramBuffer = lp.get(0);
-            paramAllocation = pp.get(0);
-            paramMemory = MemorySegment.ofAddress(info.pMappedData()).reinterpret(PARAM_BYTES);
+            paramAllocation = pa.get(0);
+            paramMemory = MemorySegment.ofAddress(info.pMappedData()).reinterpret(PARAM_BYTES * FRAMES);
             if (dev.timestamps) {
-                VkQueryPoolCreateInfo qpi = VkQueryPoolCreateInfo.calloc(stack).sType$Default().queryType(VK_QUERY_TYPE_TIMESTAMP).queryCount(2);
+                VkQueryPoolCreateInfo qpi = VkQueryPoolCreateInfo.calloc(stack).sType$Default().queryType(VK_QUERY_TYPE_TIMESTAMP).queryCount(2 * FRAMES);
                 VulkanErrors.check(vkCreateQueryPool(dev.device, qpi, null, lp), "vulkan", "vkCreateQueryPool");
                 queryPool = lp.get(0);
             } else {
@@ -112,6 +144,15 @@ final class CommandQueue implements AutoCloseable {
             }
         }
     }
+
+    /** The serial of the latest submission (0 before the first). */
+    long submittedSerial() { return submitted; }
+
+    /** Every submission up to this serial has finished. */
+    long completedSerial() { return completed; }
+
+    /** Sets what runs when a submission has finished (the memory manager's deferred frees). */
+    void onCompleted(java.util.function.LongConsumer c) { this.onCompleted = c; }
 
     /** A compute pipeline as the recorder binds it. */
     interface Bindable {
@@ -125,15 +166,19 @@ final class CommandQueue implements AutoCloseable {
         int pushWords();
     }
 
-    /** Records the commands of one submission; barriers between commands are inserted for you. */
+    /** Records the commands of one submission; barriers before and between commands are inserted for you. */
     final class Recorder {
         private final MemoryStack stack;
-        private final List<Object> keepAlive = new ArrayList<>();
+        private final Frame frame;
+        private final VkCommandBuffer cmd;
         private long paramOffset;
         private int sets;
-        private boolean first = true;
 
-        private Recorder(MemoryStack stack) { this.stack = stack; }
+        private Recorder(MemoryStack stack, Frame frame) {
+            this.stack = stack;
+            this.frame = frame;
+            this.cmd = frame.cmd;
+        }
 
         /**
          * Dispatches {@code p} on {@code buffers} (binding {@code i} is {@code buffers[i]}) with
@@ -149,7 +194,7 @@ final class CommandQueue implements AutoCloseable {
             try (MemoryStack s = stack.push()) {
                 LongBuffer set = s.mallocLong(1);
                 VkDescriptorSetAllocateInfo ai = VkDescriptorSetAllocateInfo.calloc(s).sType$Default()
-                        .descriptorPool(descriptorPool).pSetLayouts(s.longs(p.setLayout()));
+                        .descriptorPool(frame.descriptorPool).pSetLayouts(s.longs(p.setLayout()));
                 VulkanErrors.check(vkAllocateDescriptorSets(dev.device, ai, set), op, "vkAllocateDescriptorSets");
                 VkWriteDescriptorSet.Buffer writes = VkWriteDescriptorSet.calloc(n, s);
                 for (int i = 0; i < n; i++) {
@@ -157,13 +202,14 @@ final class CommandQueue implements AutoCloseable {
                     if (i < buffers.size()) {
                         DeviceBuffer b = buffers.get(i);
                         if (!b.isAlive()) throw new JBurnException(op, "operand buffer already freed");
-                        keepAlive.add(b);
+                        frame.keepAlive.add(b);
                         info.buffer(b.handle()).offset(0).range(VK_WHOLE_SIZE);
                     } else {
                         long bytes = Math.max(4, 4L * params.length);
                         if (paramOffset + bytes > PARAM_BYTES) throw new IllegalStateException(op + ": kernel parameters overflow");
-                        MemorySegment.copy(params, 0, paramMemory, java.lang.foreign.ValueLayout.JAVA_INT, paramOffset, params.length);
-                        info.buffer(paramBuffer).offset(paramOffset).range(bytes);
+                        long at = frame.index * PARAM_BYTES + paramOffset;
+                        MemorySegment.copy(params, 0, paramMemory, java.lang.foreign.ValueLayout.JAVA_INT, at, params.length);
+                        info.buffer(paramBuffer).offset(at).range(bytes);
                         long align = Math.max(16, dev.features.minStorageBufferOffsetAlignment());
                         paramOffset += (bytes + align - 1) / align * align;
                     }
@@ -198,13 +244,13 @@ final class CommandQueue implements AutoCloseable {
         }
 
         /** Keeps {@code o} reachable until the submission has finished. */
-        void keep(Object o) { keepAlive.add(o); }
+        void keep(Object o) { frame.keepAlive.add(o); }
 
+        /**
+         * Orders this command after every earlier one, in this submission and in those before it:
+         * their writes become visible to it, and it writes only after they have read.
+         */
         private void barrier() {
-            if (first) {
-                first = false;
-                return;
-            }
             try (MemoryStack s = stack.push()) {
                 VkMemoryBarrier.Buffer b = VkMemoryBarrier.calloc(1, s).sType$Default()
                         .srcAccessMask(VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT)
@@ -224,49 +270,90 @@ final class CommandQueue implements AutoCloseable {
         }
     }
 
-    /** Records {@code body}, submits it and waits until the device has finished it. */
+    /** Records {@code body} and submits it; returns without waiting for the device. */
     void submit(String op, Consumer<Recorder> body) {
         lock.lock();
-        Recorder r = null;
+        Frame f = null;
         try (MemoryStack stack = MemoryStack.stackPush()) {
             if (closed) throw new JBurnException(op, "the vulkan engine is closed");
             if (lost) throw new JBurnException(op, "the Vulkan device was lost earlier; restart the process");
-            VulkanErrors.check(vkResetCommandBuffer(cmd, 0), op, "vkResetCommandBuffer");
-            VulkanErrors.check(vkBeginCommandBuffer(cmd, VkCommandBufferBeginInfo.calloc(stack).sType$Default()
+            f = frames[nextFrame];
+            if (f.pending) await(op, f);
+            VulkanErrors.check(vkResetCommandBuffer(f.cmd, 0), op, "vkResetCommandBuffer");
+            VulkanErrors.check(vkResetDescriptorPool(dev.device, f.descriptorPool, 0), op, "vkResetDescriptorPool");
+            VulkanErrors.check(vkBeginCommandBuffer(f.cmd, VkCommandBufferBeginInfo.calloc(stack).sType$Default()
                     .flags(VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT)), op, "vkBeginCommandBuffer");
-            r = new Recorder(stack);
-            boolean timed = timing && queryPool != VK_NULL_HANDLE;
+            Recorder r = new Recorder(stack, f);
+            f.timed = timing && queryPool != VK_NULL_HANDLE;
             try {
-                if (timed) {
-                    vkCmdResetQueryPool(cmd, queryPool, 0, 2);
-                    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queryPool, 0);
+                if (f.timed) {
+                    vkCmdResetQueryPool(f.cmd, queryPool, 2 * f.index, 2);
+                    vkCmdWriteTimestamp(f.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queryPool, 2 * f.index);
                 }
                 body.accept(r);
                 r.finish();
-                if (timed) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queryPool, 1);
+                if (f.timed) vkCmdWriteTimestamp(f.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queryPool, 2 * f.index + 1);
             } finally {
-                VulkanErrors.check(vkEndCommandBuffer(cmd), op, "vkEndCommandBuffer");
+                VulkanErrors.check(vkEndCommandBuffer(f.cmd), op, "vkEndCommandBuffer");
             }
-            if (r.paramOffset > 0) vmaFlushAllocation(dev.allocator, paramAllocation, 0, VK_WHOLE_SIZE);
-            VkSubmitInfo si = VkSubmitInfo.calloc(stack).sType$Default().pCommandBuffers(stack.pointers(cmd));
+            if (r.paramOffset > 0) vmaFlushAllocation(dev.allocator, paramAllocation, f.index * PARAM_BYTES, PARAM_BYTES);
+            VkSubmitInfo si = VkSubmitInfo.calloc(stack).sType$Default().pCommandBuffers(stack.pointers(f.cmd));
             long t0 = System.nanoTime();
-            int res = vkQueueSubmit(dev.queue, si, fence);
-            if (res == VK_SUCCESS) res = vkWaitForFences(dev.device, stack.longs(fence), true, FENCE_TIMEOUT_NS);
-            if (timed) submitWaitNanos.addAndGet(System.nanoTime() - t0);
+            int res = vkQueueSubmit(dev.queue, si, f.fence);
+            if (f.timed) submitWaitNanos.addAndGet(System.nanoTime() - t0);
             if (res == VK_ERROR_DEVICE_LOST) lost = true;
-            VulkanErrors.check(res, op, "vkQueueSubmit/vkWaitForFences");
-            VulkanErrors.check(vkResetFences(dev.device, stack.longs(fence)), op, "vkResetFences");
+            VulkanErrors.check(res, op, "vkQueueSubmit");
+            f.pending = true;
+            f.serial = submitted + 1;
+            submitted = f.serial;
+            nextFrame = (nextFrame + 1) % FRAMES;
             submissions.incrementAndGet();
-            if (timed) {
+            f = null;
+        } finally {
+            // A submission that failed before vkQueueSubmit holds nothing: drop what it recorded.
+            if (f != null && !f.pending) f.keepAlive.clear();
+            lock.unlock();
+        }
+    }
+
+    /** Records {@code body}, submits it and waits until the device has finished it (and everything before it). */
+    void submitAndWait(String op, Consumer<Recorder> body) {
+        submit(op, body);
+        waitIdle(op);
+    }
+
+    /** Waits until every submission so far has finished. */
+    void waitIdle(String op) {
+        lock.lock();
+        try {
+            for (int k = 1; k <= FRAMES; k++) {
+                Frame f = frames[(nextFrame + k - 1) % FRAMES]; // oldest first
+                if (f.pending) await(op, f);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits for {@code f}'s fence, then releases what it held (called under the lock). */
+    private void await(String op, Frame f) {
+        try (MemoryStack stack = MemoryStack.stackPush()) {
+            long t0 = System.nanoTime();
+            int res = vkWaitForFences(dev.device, stack.longs(f.fence), true, FENCE_TIMEOUT_NS);
+            if (f.timed) submitWaitNanos.addAndGet(System.nanoTime() - t0);
+            if (res == VK_ERROR_DEVICE_LOST) lost = true;
+            VulkanErrors.check(res, op, "vkWaitForFences");
+            VulkanErrors.check(vkResetFences(dev.device, stack.longs(f.fence)), op, "vkResetFences");
+            if (f.timed) {
                 LongBuffer ticks = stack.mallocLong(2);
-                if (vkGetQueryPoolResults(dev.device, queryPool, 0, 2, ticks, 8, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+                if (vkGetQueryPoolResults(dev.device, queryPool, 2 * f.index, 2, ticks, 8, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
                     deviceNanos.addAndGet((long) ((ticks.get(1) - ticks.get(0)) * (double) dev.timestampPeriod));
                 }
             }
-        } finally {
-            vkResetDescriptorPool(dev.device, descriptorPool, 0);
-            if (r != null) Reference.reachabilityFence(r.keepAlive);
-            lock.unlock();
+            f.pending = false;
+            f.keepAlive.clear();
+            completed = Math.max(completed, f.serial);
+            onCompleted.accept(completed);
         }
     }
 
@@ -277,10 +364,15 @@ final class CommandQueue implements AutoCloseable {
             if (closed) return;
             closed = true;
             vkQueueWaitIdle(dev.queue);
+            for (Frame f : frames) {
+                f.pending = false;
+                f.keepAlive.clear();
+                vkDestroyFence(dev.device, f.fence, null);
+                vkDestroyDescriptorPool(dev.device, f.descriptorPool, null);
+            }
+            completed = submitted;
             vmaDestroyBuffer(dev.allocator, paramBuffer, paramAllocation);
             if (queryPool != VK_NULL_HANDLE) vkDestroyQueryPool(dev.device, queryPool, null);
-            vkDestroyDescriptorPool(dev.device, descriptorPool, null);
-            vkDestroyFence(dev.device, fence, null);
             vkDestroyCommandPool(dev.device, commandPool, null);
         } finally {
             lock.unlock();

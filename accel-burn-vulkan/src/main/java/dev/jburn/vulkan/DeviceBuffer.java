@@ -9,14 +9,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A tensor's device memory: one {@code VkBuffer} bound to a VMA allocation, reference counted.
  *
- * <p><b>When memory is freed.</b> {@link #release()} dropping the last reference frees at once:
- * the caller held that reference, so no kernel can be using the buffer. A forgotten tensor is
- * different: a kernel may have taken this buffer from the tensor just before the tensor became
- * unreachable. So this buffer frees itself ({@link #freedWhenUnreachable()}): a {@link Cleaner}
- * on this Java object frees the memory once the object itself is unreachable. Every submission
- * keeps the buffers it binds strongly reachable until its fence has signalled
- * ({@link CommandQueue}), and submissions are waited for before they return, so when the cleaner
- * runs no queued work can touch the memory.
+ * <p><b>When memory is freed.</b> Kernels are queued, not waited for ({@link CommandQueue}), so
+ * freeing goes through {@link DeviceMemory#free}, which holds a released buffer back until every
+ * submission made before the release has finished, then caches or destroys it. Releasing the last
+ * reference ({@link #release()}) hands it over at once. A forgotten tensor is different: a kernel
+ * may have taken this buffer from the tensor just before the tensor became unreachable. So this
+ * buffer frees itself ({@link #freedWhenUnreachable()}): a {@link Cleaner} on this Java object
+ * hands the memory over once the object itself is unreachable, and every submission keeps the
+ * buffers it binds strongly reachable until its fence has signalled.
  */
 final class DeviceBuffer implements Buffer {
     private static final Cleaner CLEANER = Cleaner.create();

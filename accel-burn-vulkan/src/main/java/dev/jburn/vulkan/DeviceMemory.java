@@ -34,13 +34,18 @@ final class DeviceMemory {
     /** Every allocation not yet freed, so {@link #close} can free them before the allocator goes. */
     private final java.util.Set<DeviceBuffer.Allocation> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final BufferCache cache;
+    /** Released buffers a queued submission may still use, with the serial it must finish first (in release order). */
+    private final java.util.ArrayDeque<Deferred> deferred = new java.util.ArrayDeque<>();
     private boolean closed;
+
+    private record Deferred(BufferCache.Entry entry, long serial) {}
 
     DeviceMemory(VulkanDevice dev, CommandQueue queue, boolean forceStaging) {
         this.dev = dev;
         this.queue = queue;
         this.forceStaging = forceStaging;
         this.cache = new BufferCache(Math.min(CACHE_MAX, dev.freeDeviceBytes() / CACHE_SHARE));
+        queue.onCompleted(this::reclaim);
     }
 
     /** A new buffer of {@code byteSize} bytes, contents undefined. */
@@ -56,7 +61,9 @@ final class DeviceMemory {
         try {
             return new DeviceBuffer(create(op, byteSize, size));
         } catch (JBurnException first) {
-            // Cached buffers go first; then forgotten tensors free their memory through the GC: one chance before failing.
+            // Buffers released while still queued, and cached ones, go first; then forgotten tensors free
+            // their memory through the GC: one chance before failing.
+            queue.waitIdle(op);
             releaseCached();
             System.gc();
             try {
@@ -136,7 +143,8 @@ final class DeviceMemory {
             try (Staging s = new Staging(op, host.byteSize())) {
                 MemorySegment.copy(host, 0, s.mapped, 0, host.byteSize());
                 vmaFlushAllocation(dev.allocator, s.allocation, 0, VK_WHOLE_SIZE);
-                queue.submit(op, r -> {
+                // Waited for: the staging buffer goes when this block ends.
+                queue.submitAndWait(op, r -> {
                     r.keep(b);
                     r.copy(s.buffer, 0, b.handle(), 0, host.byteSize());
                 });
@@ -154,10 +162,11 @@ final class DeviceMemory {
         if (n == 0) return;
         if (!src.isAlive()) throw new JBurnException(op, "download from a freed buffer");
         if (src.alloc.hostReadable && !forceStaging) {
+            queue.waitIdle(op); // a queued kernel may still be writing it
             withMapping(op, src.alloc, m -> MemorySegment.copy(m, offset, dst, 0, n), false);
         } else {
             try (Staging s = new Staging(op, n)) {
-                queue.submit(op, r -> {
+                queue.submitAndWait(op, r -> {
                     r.keep(src);
                     r.copy(src.handle(), offset, s.buffer, 0, n);
                 });
@@ -190,9 +199,21 @@ final class DeviceMemory {
     synchronized void free(DeviceBuffer.Allocation a) {
         if (closed || !live.remove(a)) return;
         liveBuffers.decrementAndGet();
-        if (!cache.offer(new BufferCache.Entry(a.buffer, a.allocation, a.allocatedSize, a.hostVisible, a.hostReadable))) {
-            vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
-        }
+        BufferCache.Entry e = new BufferCache.Entry(a.buffer, a.allocation, a.allocatedSize, a.hostVisible, a.hostReadable);
+        // Submissions return before the device is done; one made before this release may still use the buffer.
+        long serial = queue.submittedSerial();
+        if (serial > queue.completedSerial()) deferred.add(new Deferred(e, serial));
+        else recycle(e);
+    }
+
+    /** Recycles the released buffers whose submissions have all finished (the queue calls it as they do). */
+    synchronized void reclaim(long completed) {
+        while (!deferred.isEmpty() && deferred.peek().serial() <= completed) recycle(deferred.poll().entry());
+    }
+
+    private void recycle(BufferCache.Entry e) {
+        if (closed) return;
+        if (!cache.offer(e)) vmaDestroyBuffer(dev.allocator, e.buffer(), e.allocation());
     }
 
     /** Frees every cached buffer (they are not in use: only freed buffers are cached). */
@@ -214,6 +235,8 @@ final class DeviceMemory {
         for (DeviceBuffer.Allocation a : live) vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
         liveBuffers.addAndGet(-live.size());
         live.clear();
+        for (Deferred d : deferred) vmaDestroyBuffer(dev.allocator, d.entry().buffer(), d.entry().allocation());
+        deferred.clear();
         releaseCached();
         closed = true;
     }

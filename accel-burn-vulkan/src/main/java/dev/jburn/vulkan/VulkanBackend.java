@@ -120,8 +120,27 @@ public final class VulkanBackend extends HostFallbackBackend {
      */
     public void measureDeviceTime(boolean on) { queue.timing = on; }
 
-    /** VMA's view of device memory in use, with the bytes the engine keeps cached for reuse. */
-    public MemoryStats memoryStats() { return dev.memoryStats(memory.cachedBytes(), memory.cacheReuses()); }
+    /**
+     * VMA's view of device memory in use, with the bytes the engine keeps cached for reuse. Waits
+     * for queued work first, so buffers released while a kernel still used them are counted as cached.
+     */
+    public MemoryStats memoryStats() {
+        queue.waitIdle("memoryStats");
+        return dev.memoryStats(memory.cachedBytes(), memory.cacheReuses());
+    }
+
+    /**
+     * Waits until every kernel submitted so far has finished. Operations return once their work is
+     * queued; reading a result waits by itself, so this is for timing and for measuring memory.
+     *
+     * <pre>{@code
+     * long t0 = System.nanoTime();
+     * Tensor y = x.multiply(x);
+     * ((VulkanBackend) x.engine().backend()).synchronize();
+     * long nanos = System.nanoTime() - t0;
+     * }</pre>
+     */
+    public void synchronize() { queue.waitIdle("synchronize"); }
 
     /**
      * Frees the buffers of closed tensors that the engine keeps for reuse (like
@@ -132,19 +151,22 @@ public final class VulkanBackend extends HostFallbackBackend {
      * ((VulkanBackend) Engine.select("vulkan").backend()).releaseCachedMemory();
      * }</pre>
      */
-    public void releaseCachedMemory() { memory.releaseCached(); }
+    public void releaseCachedMemory() {
+        queue.waitIdle("releaseCachedMemory"); // buffers released while still queued become cached first
+        memory.releaseCached();
+    }
 
     /**
      * Engine counters.
      *
      * @param dispatches        compute dispatches recorded
-     * @param submissions       queue submissions (each waited for)
+     * @param submissions       queue submissions
      * @param pipelinesCreated  distinct compute pipelines built
      * @param shadersCompiled   shaders compiled by shaderc (not found in the disk cache)
      * @param shaderDiskHits    shaders loaded from the disk cache
      * @param liveBuffers       device buffers not yet freed
      * @param deviceNanos       device time of the submissions made while {@link #measureDeviceTime} was on (GPU timestamps)
-     * @param submitWaitNanos   host time of the same submissions from {@code vkQueueSubmit} until their fence signalled
+     * @param submitWaitNanos   host time spent in {@code vkQueueSubmit} and waiting on those submissions' fences
      */
     public record Stats(long dispatches, long submissions, long pipelinesCreated, long shadersCompiled, long shaderDiskHits, long liveBuffers,
                         long deviceNanos, long submitWaitNanos) {}

@@ -45,8 +45,10 @@ public final class VulkanBench {
             double flops = 2.0 * n * n * n;
             System.out.printf("gemm f32 %dx%d·%dx%d: median %.3f ms, %.1f GFLOP/s%n", n, n, n, n, s * 1e3, flops / s / 1e9);
             b.measureDeviceTime(true);
+            b.synchronize();
             long d0 = b.stats().deviceNanos(), w0 = b.stats().submitWaitNanos(), t0 = System.nanoTime();
             for (int i = 0; i < runs; i++) a.dot(c).close();
+            b.synchronize();
             double wall = (System.nanoTime() - t0) / 1e9 / runs;
             double dev = (b.stats().deviceNanos() - d0) / 1e9 / runs;
             double wait = (b.stats().submitWaitNanos() - w0) / 1e9 / runs;
@@ -67,8 +69,10 @@ public final class VulkanBench {
             double bytes = 4.0 * 4 * m;
             System.out.printf("fused a*b+c f32[%d] (Jit): median %.3f ms, %.1f GB/s%n", m, s * 1e3, bytes / s / 1e9);
             b.measureDeviceTime(true);
+            b.synchronize();
             long d0 = b.stats().deviceNanos(), w0 = b.stats().submitWaitNanos(), t0 = System.nanoTime();
             for (int i = 0; i < runs; i++) fma.apply(List.of(x, y, z)).getFirst().close();
+            b.synchronize();
             double wall = (System.nanoTime() - t0) / 1e9 / runs;
             double dev = (b.stats().deviceNanos() - d0) / 1e9 / runs;
             double wait = (b.stats().submitWaitNanos() - w0) / 1e9 / runs;
@@ -89,7 +93,7 @@ public final class VulkanBench {
                 for (int i = 0; i < ops - 1; i++) small.add(small).close();
                 return small.add(small);
             });
-            System.out.printf("eager dispatch (add f32[8], each waited for): %.2f us/op%n", s / ops * 1e6);
+            System.out.printf("eager dispatch (add f32[8], %d in a row, then synchronize): %.2f us/op%n", ops, s / ops * 1e6);
         }
         System.out.println("fallbacks: " + vk.fallbackCounts());
         System.out.println("stats: " + b.stats());
@@ -113,13 +117,19 @@ public final class VulkanBench {
         }
     }
 
-    /** Seconds per call, median over {@code runs} after {@code warmup} untimed calls; each result is closed. */
+    /**
+     * Seconds per call, median over {@code runs} after {@code warmup} untimed calls; each call is
+     * timed until the device has finished it ({@code synchronize}); each result is closed.
+     */
     private static double median(int warmup, int runs, Supplier<Tensor> op) {
+        VulkanBackend b = (VulkanBackend) Engine.select("vulkan").backend();
         for (int i = 0; i < warmup; i++) op.get().close();
+        b.synchronize();
         double[] t = new double[runs];
         for (int i = 0; i < runs; i++) {
             long t0 = System.nanoTime();
             Tensor r = op.get();
+            b.synchronize();
             t[i] = (System.nanoTime() - t0) / 1e9;
             r.close();
         }

@@ -25,12 +25,15 @@ class VulkanDeviceTimeTest {
     void submissionsAreTimedOnlyWhileMeasuring() {
         assumeTrue(b.dev.timestamps, "the compute queue writes no timestamps");
         try (Tensor x = Tensor.of(new float[1 << 16]).to(vk)) {
+            b.synchronize();
             long before = b.stats().deviceNanos();
             x.add(x).close();
+            b.synchronize();
             assertEquals(before, b.stats().deviceNanos(), "off by default");
             b.measureDeviceTime(true);
             try {
                 x.add(x).close();
+                b.synchronize(); // the time is read when the submission has finished
             } finally {
                 b.measureDeviceTime(false);
             }

@@ -34,7 +34,7 @@ class VulkanValidationTest {
                 khronos_validation.report_flags = error,warn
                 khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG
                 khronos_validation.log_filename = stdout
-                khronos_validation.enables = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT
+                khronos_validation.enables = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT,VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT
                 """);
     }
 
