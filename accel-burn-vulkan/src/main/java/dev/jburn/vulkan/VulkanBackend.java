@@ -124,7 +124,9 @@ public final class VulkanBackend extends HostFallbackBackend {
      * VMA's view of device memory in use, with the bytes the engine keeps cached for reuse. Waits
      * for queued work first, so buffers released while a kernel still used them are counted as cached.
      */
-    public MemoryStats memoryStats() {
+    public synchronized MemoryStats memoryStats() {
+        // After close the allocator is gone: asking it would read freed native memory.
+        if (closed) throw new JBurnException("memoryStats", "the vulkan engine is closed");
         queue.waitIdle("memoryStats");
         return dev.memoryStats(memory.cachedBytes(), memory.cacheReuses());
     }

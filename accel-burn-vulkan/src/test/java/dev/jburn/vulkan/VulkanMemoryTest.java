@@ -119,6 +119,9 @@ class VulkanMemoryTest {
         VulkanBackend b = backend(e);
         e.backend().close();
         assertEquals(0, b.stats().liveBuffers());
+        assertThrows(dev.jburn.JBurnException.class, b::memoryStats, "the allocator is gone: a clear error, not a read of freed memory");
+        b.synchronize();
+        b.releaseCachedMemory();
         assertThrows(dev.jburn.JBurnException.class, () -> kept.add(kept).close());
         kept.close(); // a release after close does nothing
         System.gc();
