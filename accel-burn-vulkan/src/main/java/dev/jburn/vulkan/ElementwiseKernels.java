@@ -41,7 +41,7 @@ final class ElementwiseKernels {
     // ---- capability answers: the same emitter check the kernels make ------------------------------
 
     boolean supportsUnary(UnaryOp op, DType t) {
-        if (!GlslPrecision.trusted(op, t, b.dev.features.float64())) return false;
+        if (!GlslPrecision.trusted(op, t, b.dev.features.float64(), b.dev.features.int64())) return false;
         return emittable.computeIfAbsent(op.opName() + ":" + t, k -> {
             try {
                 return emits(ElementwiseKernel.unary(op, t, op.resultType(t), Shape.of(4)));
@@ -211,7 +211,7 @@ final class ElementwiseKernels {
         long n = k.outShape().size();
         long outBytes = n * k.outType().byteSize();
         if (!fits(n, outBytes, inputs)) return null;
-        Pipelines.Pipeline p = pipelineFor(op, k, inputs.size() + 1, () -> GlslPrecision.trusted(k, b.dev.features.float64()) && emits(k)
+        Pipelines.Pipeline p = pipelineFor(op, k, inputs.size() + 1, () -> GlslPrecision.trusted(k, b.dev.features.float64(), b.dev.features.int64()) && emits(k)
                 ? Emitter.emit(k, Dialect.GLSL, features) : null);
         return p == null ? null : dispatch(op, p, inputs, outBytes, n, groupsFor(n));
     }
@@ -221,7 +221,7 @@ final class ElementwiseKernels {
         long n = k.outShape().size();
         long outBytes = n * k.outType().byteSize();
         if (!fits(Math.max(n, k.inShape().size()), outBytes, inputs)) return null;
-        Pipelines.Pipeline p = pipelineFor(op, k, inputs.size() + 1, () -> GlslPrecision.trusted(k.producer(), b.dev.features.float64())
+        Pipelines.Pipeline p = pipelineFor(op, k, inputs.size() + 1, () -> GlslPrecision.trusted(k.producer(), b.dev.features.float64(), b.dev.features.int64())
                 && ReductionEmitter.unsupported(k, Dialect.GLSL, features).isEmpty() ? ReductionEmitter.emit(k, Dialect.GLSL, features) : null);
         return p == null ? null : dispatch(op, p, inputs, outBytes, n, n);
     }

@@ -13,32 +13,35 @@ import dev.jburn.op.UnaryOp;
  * exp 52 ulp near overflow, log of denormals). So those ops run on the cpu engine instead,
  * counted as fallbacks, except f32 {@code exp}, which the emitter computes in double precision;
  * arithmetic, comparisons, min/max, abs, floor/ceil/round, sqrt/rsqrt (2-2.5
- * ulp in the spec) and every integer op stay on the device.
+ * ulp in the spec) and every integer op stay on the device; so do f32 {@code sin}, {@code cos} and
+ * {@code tan}, computed by {@code GlslTrig} with an exact argument reduction (they need f64 and int64).
  */
 final class GlslPrecision {
     private GlslPrecision() {}
 
     /**
      * Whether {@code op} on float type {@code t} is accurate enough in GLSL on a device with or
-     * without {@code shaderFloat64}. Integer types are always exact. {@code exp, expm1, log, log1p,
+     * without {@code shaderFloat64} and {@code shaderInt64}. Integer types are always exact. {@code exp, expm1, log, log1p,
      * sinh, cosh, tanh, erf, erfc} of f32 (and of f16/bf16, computed in f32) are the shared emitter's
      * double-precision versions, and sigmoid is built on that exp, so they need f64.
      */
-    static boolean trusted(UnaryOp op, DType t, boolean float64) {
+    static boolean trusted(UnaryOp op, DType t, boolean float64, boolean int64) {
         if (!t.isFloat()) return true;
         return switch (op) {
             case ABS, NEGATE, SIGN, SQRT, RSQRT, FLOOR, CEIL, ROUND, IS_NAN, IS_INFINITY, LOGICAL_NOT,
                  BITWISE_NOT, POPULATION_COUNT, COUNT_LEADING_ZEROS -> true;
             // the shared emitter's double-precision versions (GlslExp, GlslMath); sigmoid is built on that exp
             case EXP, EXPM1, LOG, LOG1P, SINH, COSH, TANH, SIGMOID, ERF, ERFC -> float64 && t != DType.F64;
-            case CBRT, SIN, COS, TAN, ASIN, ACOS, ATAN, ASINH, ACOSH, ATANH, ERF_INV -> false;
+            // GlslTrig: exact argument reduction with 64-bit integers, then double precision
+            case SIN, COS, TAN -> float64 && int64 && t != DType.F64;
+            case CBRT, ASIN, ACOS, ATAN, ASINH, ACOSH, ATANH, ERF_INV -> false;
         };
     }
 
     /** Whether every node of {@code k} is trusted. */
-    static boolean trusted(ElementwiseKernel k, boolean float64) {
+    static boolean trusted(ElementwiseKernel k, boolean float64, boolean int64) {
         for (KernelExpr e : k.nodes()) {
-            if (e instanceof KernelExpr.Unary u && !trusted(u.op(), k.nodes().get(u.x()).type(), float64)) return false;
+            if (e instanceof KernelExpr.Unary u && !trusted(u.op(), k.nodes().get(u.x()).type(), float64, int64)) return false;
         }
         return true;
     }

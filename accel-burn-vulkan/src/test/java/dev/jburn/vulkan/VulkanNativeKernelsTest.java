@@ -82,13 +82,44 @@ class VulkanNativeKernelsTest {
     }
 
     @Test
-    void sinFallsBackAndIsCounted() {
+    void atanFallsBackAndIsCounted() {
         try (Tensor x = matrix(4, 5, 1f).to(vk)) {
-            long before = vk.fallbackCounts().getOrDefault("sin:f32", 0L);
-            try (Tensor r = x.sin()) {
+            long before = vk.fallbackCounts().getOrDefault("atan:f32", 0L);
+            try (Tensor r = x.atan()) {
                 assertSame(vk, r.engine());
             }
-            assertEquals(before + 1, vk.fallbackCounts().get("sin:f32"));
+            assertEquals(before + 1, vk.fallbackCounts().get("atan:f32"));
+        }
+    }
+
+    @Test
+    void sinCosTanRunNativelyWithinAnUlpOverTheWholeRange() {
+        var f = ((VulkanBackend) vk.backend()).dev.features;
+        org.junit.jupiter.api.Assumptions.assumeTrue(f.float64() && f.int64(), "needs shaderFloat64 and shaderInt64");
+        float[] v = {0f, -0f, 1e-30f, 0.5f, -0.7853981f, 0.7853982f, 1.5707964f, -3.1415927f, 4.712389f, 6.2831855f, 100f,
+                12345.678f, -103993f, 1e6f, 8.388608e6f, 1.6777216e7f, 3e9f, -1e20f, 1e30f, 3.4028235e38f, -3.4028235e38f,
+                Float.MIN_NORMAL, 2.5e-5f, 710f, -88.7f, 1.0e15f, 7.1e22f, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY};
+        try (Tensor host = Tensor.of(v); Tensor x = host.to(vk)) {
+            long before = vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum();
+            try (Tensor s = x.sin(); Tensor c = x.cos(); Tensor t = x.tan();
+                 Tensor hs = host.sin(); Tensor hc = host.cos(); Tensor ht = host.tan()) {
+                assertWithinAnUlp(hs.toFloatArray(), s.toFloatArray(), v, "sin");
+                assertWithinAnUlp(hc.toFloatArray(), c.toFloatArray(), v, "cos");
+                assertWithinAnUlp(ht.toFloatArray(), t.toFloatArray(), v, "tan");
+            }
+            assertEquals(before, vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum(), vk.fallbackCounts().toString());
+        }
+    }
+
+    private static void assertWithinAnUlp(float[] want, float[] got, float[] x, String fn) {
+        for (int i = 0; i < want.length; i++) {
+            if (Float.isNaN(want[i])) {
+                assertTrue(Float.isNaN(got[i]), fn + "(" + x[i] + ") = " + got[i] + ", expected NaN");
+                continue;
+            }
+            int a = Float.floatToRawIntBits(want[i]), b = Float.floatToRawIntBits(got[i]);
+            long ua = a < 0 ? (long) Integer.MIN_VALUE - a : a, ub = b < 0 ? (long) Integer.MIN_VALUE - b : b;
+            assertTrue(Math.abs(ua - ub) <= 1, fn + "(" + x[i] + ") = " + got[i] + ", expected " + want[i]);
         }
     }
 
@@ -189,11 +220,14 @@ class VulkanNativeKernelsTest {
         assertTrue(vk.capabilities().supports(BinaryOp.ADD, DType.F32));
         assertTrue(vk.capabilities().supports(UnaryOp.SQRT, DType.F32));
         assertTrue(vk.capabilities().supports(ReduceOp.SUM, DType.F32));
-        // f32 exp/log/tanh are the emitter's double-precision versions; GLSL's sin/atan are not
-        // accurate enough (GlslPrecision) and run on the cpu, counted.
-        assertEquals(((VulkanBackend) vk.backend()).dev.features.float64(), vk.capabilities().supports(UnaryOp.EXP, DType.F32));
-        assertEquals(((VulkanBackend) vk.backend()).dev.features.float64(), vk.capabilities().supports(UnaryOp.LOG, DType.F32));
-        assertFalse(vk.capabilities().supports(UnaryOp.SIN, DType.F32));
+        // f32 exp/log/tanh are the emitter's double-precision versions, sin/cos/tan GlslTrig's; GLSL's
+        // atan is not accurate enough (GlslPrecision) and runs on the cpu, counted.
+        var f = ((VulkanBackend) vk.backend()).dev.features;
+        assertEquals(f.float64(), vk.capabilities().supports(UnaryOp.EXP, DType.F32));
+        assertEquals(f.float64(), vk.capabilities().supports(UnaryOp.LOG, DType.F32));
+        assertEquals(f.float64() && f.int64(), vk.capabilities().supports(UnaryOp.SIN, DType.F32));
+        assertFalse(vk.capabilities().supports(UnaryOp.ATAN, DType.F32));
+        assertFalse(vk.capabilities().supports(UnaryOp.SIN, DType.F64));
         assertFalse(vk.capabilities().supports(UnaryOp.EXP, DType.F64));
         assertFalse(vk.capabilities().supports(UnaryOp.BITWISE_NOT, DType.F32));
         assertTrue(vk.capabilities().supports(ContractionOp.DOT, DType.F32));

@@ -28,6 +28,7 @@ final class GlslDialect implements Dialect {
         s.append("layout(local_size_x = ").append(LOCAL_SIZE).append(") in;\n");
         s.append(GlslExp.source(f.float64()));
         s.append(GlslMath.source(f.float64()));
+        s.append(GlslTrig.source(f.float64(), f.int64()));
         s.append("""
                 #define u32 uint
                 #define i32 int
@@ -69,6 +70,7 @@ final class GlslDialect implements Dialect {
             case "rsqrt" -> "inversesqrt";
             case "exp" -> f64 ? "exp" : GlslExp.NAME; // the built-in is not accurate enough (GlslExp)
             case "expm1", "log", "log1p", "sinh", "cosh", "tanh", "erf", "erfc" -> GlslMath.name(fn); // likewise (GlslMath)
+            case "sin", "cos", "tan" -> f64 ? fn : GlslTrig.name(fn); // likewise, with an exact argument reduction (GlslTrig)
             case "fabs" -> "abs";
             default -> fn;
         };
