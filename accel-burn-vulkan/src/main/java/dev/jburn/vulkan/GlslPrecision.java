@@ -14,7 +14,8 @@ import dev.jburn.op.UnaryOp;
  * counted as fallbacks, except f32 {@code exp}, which the emitter computes in double precision;
  * arithmetic, comparisons, min/max, abs, floor/ceil/round, sqrt/rsqrt (2-2.5
  * ulp in the spec) and every integer op stay on the device; so do f32 {@code sin}, {@code cos} and
- * {@code tan}, computed by {@code GlslTrig} with an exact argument reduction (they need f64 and int64).
+ * {@code tan}, computed by {@code GlslTrig} with an exact argument reduction (they need f64 and int64),
+ * and its {@code asin}, {@code acos}, {@code atan} (f64).
  */
 final class GlslPrecision {
     private GlslPrecision() {}
@@ -34,7 +35,8 @@ final class GlslPrecision {
             case EXP, EXPM1, LOG, LOG1P, SINH, COSH, TANH, SIGMOID, ERF, ERFC -> float64 && t != DType.F64;
             // GlslTrig: exact argument reduction with 64-bit integers, then double precision
             case SIN, COS, TAN -> float64 && int64 && t != DType.F64;
-            case CBRT, ASIN, ACOS, ATAN, ASINH, ACOSH, ATANH, ERF_INV -> false;
+            case ASIN, ACOS, ATAN -> float64 && t != DType.F64;
+            case CBRT, ASINH, ACOSH, ATANH, ERF_INV -> false;
         };
     }
 

@@ -82,13 +82,30 @@ class VulkanNativeKernelsTest {
     }
 
     @Test
-    void atanFallsBackAndIsCounted() {
+    void asinhFallsBackAndIsCounted() {
         try (Tensor x = matrix(4, 5, 1f).to(vk)) {
-            long before = vk.fallbackCounts().getOrDefault("atan:f32", 0L);
-            try (Tensor r = x.atan()) {
+            long before = vk.fallbackCounts().getOrDefault("asinh:f32", 0L);
+            try (Tensor r = x.asinh()) {
                 assertSame(vk, r.engine());
             }
-            assertEquals(before + 1, vk.fallbackCounts().get("atan:f32"));
+            assertEquals(before + 1, vk.fallbackCounts().get("asinh:f32"));
+        }
+    }
+
+    @Test
+    void asinAcosAtanRunNativelyWithinAnUlp() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(((VulkanBackend) vk.backend()).dev.features.float64(), "needs shaderFloat64");
+        float[] v = {0f, -0f, 1e-30f, 1e-4f, 0.25f, -0.4375f, 0.5f, 0.6875f, -0.99f, 0.99999994f, 1f, -1f, 1.0000001f, -2f, 1.1875f,
+                2.4375f, 100f, -1e20f, 3.4028235e38f, Float.MIN_NORMAL, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY};
+        try (Tensor host = Tensor.of(v); Tensor x = host.to(vk)) {
+            long before = vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum();
+            try (Tensor s = x.asin(); Tensor c = x.acos(); Tensor t = x.atan();
+                 Tensor hs = host.asin(); Tensor hc = host.acos(); Tensor ht = host.atan()) {
+                assertWithinAnUlp(hs.toFloatArray(), s.toFloatArray(), v, "asin");
+                assertWithinAnUlp(hc.toFloatArray(), c.toFloatArray(), v, "acos");
+                assertWithinAnUlp(ht.toFloatArray(), t.toFloatArray(), v, "atan");
+            }
+            assertEquals(before, vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum(), vk.fallbackCounts().toString());
         }
     }
 
@@ -220,13 +237,14 @@ class VulkanNativeKernelsTest {
         assertTrue(vk.capabilities().supports(BinaryOp.ADD, DType.F32));
         assertTrue(vk.capabilities().supports(UnaryOp.SQRT, DType.F32));
         assertTrue(vk.capabilities().supports(ReduceOp.SUM, DType.F32));
-        // f32 exp/log/tanh are the emitter's double-precision versions, sin/cos/tan GlslTrig's; GLSL's
-        // atan is not accurate enough (GlslPrecision) and runs on the cpu, counted.
+        // f32 exp/log/tanh are the emitter's double-precision versions, sin/cos/tan/atan GlslTrig's; GLSL's
+        // asinh is not accurate enough (GlslPrecision) and runs on the cpu, counted.
         var f = ((VulkanBackend) vk.backend()).dev.features;
         assertEquals(f.float64(), vk.capabilities().supports(UnaryOp.EXP, DType.F32));
         assertEquals(f.float64(), vk.capabilities().supports(UnaryOp.LOG, DType.F32));
         assertEquals(f.float64() && f.int64(), vk.capabilities().supports(UnaryOp.SIN, DType.F32));
-        assertFalse(vk.capabilities().supports(UnaryOp.ATAN, DType.F32));
+        assertEquals(f.float64(), vk.capabilities().supports(UnaryOp.ATAN, DType.F32));
+        assertFalse(vk.capabilities().supports(UnaryOp.ASINH, DType.F32));
         assertFalse(vk.capabilities().supports(UnaryOp.SIN, DType.F64));
         assertFalse(vk.capabilities().supports(UnaryOp.EXP, DType.F64));
         assertFalse(vk.capabilities().supports(UnaryOp.BITWISE_NOT, DType.F32));

@@ -70,7 +70,7 @@ final class GlslDialect implements Dialect {
             case "rsqrt" -> "inversesqrt";
             case "exp" -> f64 ? "exp" : GlslExp.NAME; // the built-in is not accurate enough (GlslExp)
             case "expm1", "log", "log1p", "sinh", "cosh", "tanh", "erf", "erfc" -> GlslMath.name(fn); // likewise (GlslMath)
-            case "sin", "cos", "tan" -> f64 ? fn : GlslTrig.name(fn); // likewise, with an exact argument reduction (GlslTrig)
+            case "sin", "cos", "tan", "asin", "acos", "atan" -> f64 ? fn : GlslTrig.name(fn); // likewise (GlslTrig)
             case "fabs" -> "abs";
             default -> fn;
         };
