@@ -42,8 +42,6 @@ import java.util.function.Supplier;
  */
 final class GeneratedKernels {
     static final int THREADS = 256;
-    /** Elements each thread of an element-wise kernel handles per step (the CUDA frame's vector width). */
-    static final int PER_THREAD = 4;
     private static final Optional<Launchable> NONE = Optional.empty();
 
     /** An emitted kernel and how to size its grid. */
@@ -272,10 +270,10 @@ final class GeneratedKernels {
 
     /**
      * An element-wise kernel over {@code n} outputs: {@link #THREADS}-thread blocks, one thread per
-     * {@link #PER_THREAD} elements (the emitted frame's vector width), looping on a grid stride.
+     * {@link Emitter#CUDA_ELEMENTS_PER_THREAD} elements (the emitted frame's vector width), looping on a grid stride.
      */
     private Buffer launch(KernelSource s, List<Operand> in, long n, DType outType, String op) {
-        long threads = (n + PER_THREAD - 1) / PER_THREAD;
+        long threads = (n + Emitter.CUDA_ELEMENTS_PER_THREAD - 1) / Emitter.CUDA_ELEMENTS_PER_THREAD;
         return launch(s, in, n, outType, op, (int) Math.max(1, Math.min((threads + THREADS - 1) / THREADS, 1L << 16)), THREADS);
     }
 

@@ -28,6 +28,9 @@ public final class Emitter {
     /** The CUDA kernel's name in every generated source. */
     public static final String CUDA_ENTRY = "jburn_elementwise";
 
+    /** Elements each thread of a CUDA element-wise kernel handles per grid-stride step (size the grid by it). */
+    public static final int CUDA_ELEMENTS_PER_THREAD = CudaVectorFrame.WIDTH;
+
     /** Why {@code k} cannot be emitted for {@code d} on a device with {@code f}, or empty when it can. */
     public static Optional<String> unsupported(ElementwiseKernel k, Dialect d, DeviceFeatures f) {
         try {
