@@ -130,30 +130,28 @@ final class GlslTrig {
                   if ((bits >> 31) != 0u) { f = -f; q = (4u - q) & 3u; }
                   return f * 1.5707963267948966LF;
                 }
-                float jb_sin32(float x) {
+                // r and the quadrant q with x = r + q*pi/2 (mod 2*pi), |r| <= pi/4, for a finite f32 x.
+                double jb_quadrant(float x, out uint q) {
+                  q = 0u;
+                  return abs(double(x)) < 0.7853981633974483LF ? double(x) : jb_rem_pio2(x, q);
+                }
+                // sin(x + shift*pi/2): shift 0 is sin, 1 is cos.
+                float jb_sin_shifted(float x, uint shift) {
                   if (isnan(x)) return x;
                   if (isinf(x)) return uintBitsToFloat(0x7FC00000u);
-                  if (abs(double(x)) < 0.7853981633974483LF) return float(jb_ksin(double(x)));
                   uint q;
-                  double r = jb_rem_pio2(x, q);
+                  double r = jb_quadrant(x, q);
+                  q += shift;
                   double v = (q & 1u) == 0u ? jb_ksin(r) : jb_kcos(r);
                   return float((q & 2u) == 0u ? v : -v);
                 }
-                float jb_cos32(float x) {
-                  if (isnan(x)) return x;
-                  if (isinf(x)) return uintBitsToFloat(0x7FC00000u);
-                  if (abs(double(x)) < 0.7853981633974483LF) return float(jb_kcos(double(x)));
-                  uint q;
-                  double r = jb_rem_pio2(x, q);
-                  double v = (q & 1u) == 0u ? jb_kcos(r) : jb_ksin(r);
-                  return float(((q + 1u) & 2u) == 0u ? v : -v);
-                }
+                float jb_sin32(float x) { return jb_sin_shifted(x, 0u); }
+                float jb_cos32(float x) { return jb_sin_shifted(x, 1u); }
                 float jb_tan32(float x) {
                   if (isnan(x)) return x;
                   if (isinf(x)) return uintBitsToFloat(0x7FC00000u);
-                  if (abs(double(x)) < 0.7853981633974483LF) return float(jb_ksin(double(x)) / jb_kcos(double(x)));
                   uint q;
-                  double r = jb_rem_pio2(x, q);
+                  double r = jb_quadrant(x, q);
                   return float((q & 1u) == 0u ? jb_ksin(r) / jb_kcos(r) : -jb_kcos(r) / jb_ksin(r));
                 }
                 """;
