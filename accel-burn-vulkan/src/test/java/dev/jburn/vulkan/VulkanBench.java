@@ -44,17 +44,7 @@ public final class VulkanBench {
             double s = median(warmup, runs, () -> a.dot(c));
             double flops = 2.0 * n * n * n;
             System.out.printf("gemm f32 %dx%d·%dx%d: median %.3f ms, %.1f GFLOP/s%n", n, n, n, n, s * 1e3, flops / s / 1e9);
-            b.measureDeviceTime(true);
-            b.synchronize();
-            long d0 = b.stats().deviceNanos(), w0 = b.stats().submitWaitNanos(), t0 = System.nanoTime();
-            for (int i = 0; i < runs; i++) a.dot(c).close();
-            b.synchronize();
-            double wall = (System.nanoTime() - t0) / 1e9 / runs;
-            double dev = (b.stats().deviceNanos() - d0) / 1e9 / runs;
-            double wait = (b.stats().submitWaitNanos() - w0) / 1e9 / runs;
-            b.measureDeviceTime(false);
-            System.out.printf("  per call: wall %.3f ms = submit+fence wait %.3f ms (device %.3f ms) + host %.3f ms%n",
-                    wall * 1e3, wait * 1e3, dev * 1e3, (wall - wait) * 1e3);
+            double dev = breakdown(b, runs, () -> a.dot(c));
             System.out.printf("  device time per call (GPU timestamps): %.3f ms, %.1f GFLOP/s%n", dev * 1e3, flops / dev / 1e9);
         }
 
@@ -68,17 +58,7 @@ public final class VulkanBench {
             double s = median(warmup, runs, () -> fma.apply(List.of(x, y, z)).getFirst());
             double bytes = 4.0 * 4 * m;
             System.out.printf("fused a*b+c f32[%d] (Jit): median %.3f ms, %.1f GB/s%n", m, s * 1e3, bytes / s / 1e9);
-            b.measureDeviceTime(true);
-            b.synchronize();
-            long d0 = b.stats().deviceNanos(), w0 = b.stats().submitWaitNanos(), t0 = System.nanoTime();
-            for (int i = 0; i < runs; i++) fma.apply(List.of(x, y, z)).getFirst().close();
-            b.synchronize();
-            double wall = (System.nanoTime() - t0) / 1e9 / runs;
-            double dev = (b.stats().deviceNanos() - d0) / 1e9 / runs;
-            double wait = (b.stats().submitWaitNanos() - w0) / 1e9 / runs;
-            b.measureDeviceTime(false);
-            System.out.printf("  per call: wall %.3f ms = submit+fence wait %.3f ms (device %.3f ms) + host %.3f ms%n",
-                    wall * 1e3, wait * 1e3, dev * 1e3, (wall - wait) * 1e3);
+            double dev = breakdown(b, runs, () -> fma.apply(List.of(x, y, z)).getFirst());
             System.out.printf("  device time per call (GPU timestamps): %.3f ms, %.1f GB/s%n", dev * 1e3, bytes / dev / 1e9);
             double e = median(warmup, runs, () -> {
                 try (Tensor t = x.multiply(y)) {
@@ -115,6 +95,26 @@ public final class VulkanBench {
         try (t) {
             return t.to(vk);
         }
+    }
+
+    /**
+     * Runs {@code op} {@code runs} times with device timing on, prints a call's wall time, the part
+     * of it spent in {@code vkQueueSubmit} and fence waits, and the device's busy time (which, with
+     * submissions not waited for, overlaps the host's work), and returns the device seconds per call.
+     */
+    private static double breakdown(VulkanBackend b, int runs, Supplier<Tensor> op) {
+        b.measureDeviceTime(true);
+        b.synchronize();
+        long d0 = b.stats().deviceNanos(), w0 = b.stats().submitWaitNanos(), t0 = System.nanoTime();
+        for (int i = 0; i < runs; i++) op.get().close();
+        b.synchronize();
+        double wall = (System.nanoTime() - t0) / 1e9 / runs;
+        double dev = (b.stats().deviceNanos() - d0) / 1e9 / runs;
+        double wait = (b.stats().submitWaitNanos() - w0) / 1e9 / runs;
+        b.measureDeviceTime(false);
+        System.out.printf("  per call: wall %.3f ms, of which %.3f ms in submit and fence waits; device busy %.3f ms%n",
+                wall * 1e3, wait * 1e3, dev * 1e3);
+        return dev;
     }
 
     /**
