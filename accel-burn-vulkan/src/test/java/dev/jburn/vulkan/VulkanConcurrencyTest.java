@@ -14,7 +14,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.*;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Several threads use one engine at once: submissions interleave on the queue, results are read
@@ -26,9 +25,7 @@ class VulkanConcurrencyTest {
 
     @BeforeAll
     static void requireDevice() {
-        var a = new VulkanProvider().availability();
-        assumeTrue(a.available(), () -> "no Vulkan device: " + a.reason());
-        vk = Engine.select("vulkan");
+        vk = TestDevice.engine();
     }
 
     @Test

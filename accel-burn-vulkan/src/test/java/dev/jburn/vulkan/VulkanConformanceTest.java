@@ -2,15 +2,13 @@ package dev.jburn.vulkan;
 
 import dev.jburn.Engine;
 import dev.jburn.conformance.ConformanceKit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The whole conformance kit on the Vulkan engine; skipped when no Vulkan device is available. */
 class VulkanConformanceTest implements ConformanceKit {
     @BeforeAll
     static void requireDevice() {
-        var a = new VulkanProvider().availability();
-        Assumptions.assumeTrue(a.available(), () -> "no Vulkan device: " + a.reason());
+        TestDevice.require();
     }
 
     @Override

@@ -15,9 +15,7 @@ class VulkanDeviceTimeTest {
 
     @BeforeAll
     static void requireDevice() {
-        var a = new VulkanProvider().availability();
-        assumeTrue(a.available(), () -> "no Vulkan device: " + a.reason());
-        vk = Engine.select("vulkan");
+        vk = TestDevice.engine();
         b = (VulkanBackend) vk.backend();
     }
 

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** A Jit-compiled element-wise chain runs on the device as one shader and equals eager evaluation. */
 class VulkanFusedJitTest {
@@ -18,9 +17,7 @@ class VulkanFusedJitTest {
 
     @BeforeAll
     static void requireDevice() {
-        var a = new VulkanProvider().availability();
-        assumeTrue(a.available(), () -> "no Vulkan device: " + a.reason());
-        vk = Engine.select("vulkan");
+        vk = TestDevice.engine();
     }
 
     private static Tensor values(int n, float phase) {

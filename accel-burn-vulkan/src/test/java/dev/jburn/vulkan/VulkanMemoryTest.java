@@ -12,7 +12,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.*;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Device memory comes back: closed tensors free their VMA allocations, forgotten ones through the GC. */
 class VulkanMemoryTest {
@@ -20,9 +19,7 @@ class VulkanMemoryTest {
 
     @BeforeAll
     static void requireDevice() {
-        var a = new VulkanProvider().availability();
-        assumeTrue(a.available(), () -> "no Vulkan device: " + a.reason());
-        vk = Engine.select("vulkan");
+        vk = TestDevice.engine();
     }
 
     private static VulkanBackend backend(Engine e) { return (VulkanBackend) e.backend(); }

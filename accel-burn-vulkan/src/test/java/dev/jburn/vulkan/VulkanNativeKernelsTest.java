@@ -25,9 +25,7 @@ class VulkanNativeKernelsTest {
 
     @BeforeAll
     static void requireDevice() {
-        var a = new VulkanProvider().availability();
-        assumeTrue(a.available(), () -> "no Vulkan device: " + a.reason());
-        vk = Engine.select("vulkan");
+        vk = TestDevice.engine();
         cpu = Engine.select("cpu");
     }
 

@@ -24,8 +24,7 @@ class VulkanValidationTest {
 
     @BeforeAll
     static void requireLayer() throws Exception {
-        var a = new VulkanProvider().availability();
-        assumeTrue(a.available(), () -> "no Vulkan device: " + a.reason());
+        TestDevice.require();
         assumeTrue(Files.exists(Path.of("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json")),
                 "no Khronos validation layer (apt-get install vulkan-validationlayers)");
         settings = Files.createTempFile("vk_layer_settings", ".txt");
