@@ -78,6 +78,21 @@ public final class HostKernelCheck {
         };
     }
 
+    /**
+     * Compiles {@code src} into the shared library {@code lib} ({@code cxx -O1 -shared -fPIC -w} plus
+     * {@code flags}); on failure prints the compiler's first lines, naming {@code what}, and returns false.
+     */
+    private static boolean compile(String cxx, Path src, Path lib, String what, String... flags) throws java.io.IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(cxx, "-O1"));
+        cmd.addAll(List.of(flags));
+        cmd.addAll(List.of("-shared", "-fPIC", "-w", "-o", lib.toString(), src.toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes());
+        if (p.waitFor() == 0) return true;
+        System.out.println("host compile of " + what + " failed:\n" + log.lines().limit(40).reduce("", (a, b) -> a + b + "\n"));
+        return false;
+    }
+
     private static final List<Path> TEMP = new ArrayList<>();
 
     /** A temporary folder for sources and libraries, deleted when {@link #run} ends (a loaded library may be unlinked on Linux). */
@@ -151,13 +166,7 @@ public final class HostKernelCheck {
         Path src = dir.resolve("kernels.cpp"), lib = dir.resolve("libkernels.so");
         Files.writeString(src, cpp);
         long t0 = System.nanoTime();
-        Process p = new ProcessBuilder(cxx, "-O1", "-std=c++17", "-shared", "-fPIC", "-ffp-contract=off", "-w", "-o", lib.toString(), src.toString())
-                .redirectErrorStream(true).start();
-        String log = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) {
-            System.out.println("host compile failed:\n" + log.lines().limit(40).reduce("", (a, b) -> a + b + "\n"));
-            return -1;
-        }
+        if (!compile(cxx, src, lib, "element-wise kernels", "-std=c++17", "-ffp-contract=off")) return -1;
         System.out.printf("%d kernels compiled on the host in %.1f s%n", cases.size(), (System.nanoTime() - t0) * 1e-9);
 
         Backend cpu = Engine.select("cpu").backend();
@@ -235,12 +244,7 @@ public final class HostKernelCheck {
         Path dir = tempDir("jburn-hostw");
         Path src = dir.resolve("scatters.cpp"), lib = dir.resolve("libscatters.so");
         Files.writeString(src, cpp);
-        Process p = new ProcessBuilder(cxx, "-O1", "-std=c++17", "-shared", "-fPIC", "-w", "-o", lib.toString(), src.toString()).redirectErrorStream(true).start();
-        String log = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) {
-            System.out.println("host compile of window scatters failed:\n" + log.lines().limit(20).reduce("", (a, b) -> a + b + "\n"));
-            return -1;
-        }
+        if (!compile(cxx, src, lib, "window scatters", "-std=c++17")) return -1;
         java.lang.foreign.StructLayout dims = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(8, JAVA_LONG));
         Backend cpu = Engine.select("cpu").backend();
         Random rnd = new Random(29);
@@ -318,12 +322,7 @@ public final class HostKernelCheck {
         Path dir = tempDir("jburn-hostu");
         Path src = dir.resolve("updates.cpp"), lib = dir.resolve("libupdates.so");
         Files.writeString(src, cpp);
-        Process p = new ProcessBuilder(cxx, "-O1", "-std=c++17", "-shared", "-fPIC", "-w", "-o", lib.toString(), src.toString()).redirectErrorStream(true).start();
-        String log = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) {
-            System.out.println("host compile of indexed updates failed:\n" + log.lines().limit(20).reduce("", (a, b) -> a + b + "\n"));
-            return -1;
-        }
+        if (!compile(cxx, src, lib, "indexed updates", "-std=c++17")) return -1;
         java.lang.foreign.StructLayout dims = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(8, JAVA_LONG));
         Backend cpu = Engine.select("cpu").backend();
         Random rnd = new Random(23);
@@ -435,13 +434,7 @@ public final class HostKernelCheck {
             Path dir = tempDir("jburn-hostf");
             Path src = dir.resolve("fused.cpp"), lib = dir.resolve("libfused.so");
             Files.writeString(src, cpp);
-            Process p = new ProcessBuilder(cxx, "-O1", "-std=c++20", "-shared", "-fPIC", "-pthread", "-ffp-contract=off", "-w", "-o", lib.toString(), src.toString())
-                    .redirectErrorStream(true).start();
-            String log = new String(p.getInputStream().readAllBytes());
-            if (p.waitFor() != 0) {
-                System.out.println("host compile of fused " + f.label() + " failed:\n" + log.lines().limit(20).reduce("", (a, b) -> a + b + "\n"));
-                return -1;
-            }
+            if (!compile(cxx, src, lib, "fused " + f.label(), "-std=c++20", "-pthread", "-ffp-contract=off")) return -1;
             try (Arena arena = Arena.ofShared()) {
                 SymbolLookup lookup = SymbolLookup.libraryLookup(lib, arena);
                 java.lang.foreign.MemoryLayout[] layout = new java.lang.foreign.MemoryLayout[node.inputs().size() + 2];
@@ -546,13 +539,7 @@ public final class HostKernelCheck {
         Path dir = tempDir("jburn-hostr");
         Path src = dir.resolve("reductions.cpp"), lib = dir.resolve("libreductions.so");
         Files.writeString(src, cpp);
-        Process p = new ProcessBuilder(cxx, "-O1", "-std=c++20", "-shared", "-fPIC", "-pthread", "-ffp-contract=off", "-w", "-o", lib.toString(), src.toString())
-                .redirectErrorStream(true).start();
-        String log = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) {
-            System.out.println("host compile of reductions failed:\n" + log.lines().limit(40).reduce("", (a, b) -> a + b + "\n"));
-            return -1;
-        }
+        if (!compile(cxx, src, lib, "reductions", "-std=c++20", "-pthread", "-ffp-contract=off")) return -1;
         Backend cpu = Engine.select("cpu").backend();
         Random rnd = new Random(17);
         int mismatches = 0;
@@ -652,13 +639,7 @@ public final class HostKernelCheck {
         }
         Path src = dir.resolve("lines.cpp"), lib = dir.resolve("liblines.so");
         Files.writeString(src, cpp);
-        Process p = new ProcessBuilder(cxx, "-O1", "-std=c++17", "-shared", "-fPIC", "-ffp-contract=off", "-w", "-o", lib.toString(), src.toString())
-                .redirectErrorStream(true).start();
-        String log = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) {
-            System.out.println("host compile of line kernels failed:\n" + log.lines().limit(40).reduce("", (a, b) -> a + b + "\n"));
-            return -1;
-        }
+        if (!compile(cxx, src, lib, "line kernels", "-std=c++17", "-ffp-contract=off")) return -1;
         Backend cpu = Engine.select("cpu").backend();
         Random rnd = new Random(13);
         int mismatches = 0;
