@@ -14,18 +14,8 @@ final class GatherShader {
 
     /** Bindings: 0 x, 1 indices (as uint words), 2 output, 3 error flag (uint), 4 parameters. */
     static String source(int elementBytes, int indexBytes, boolean signedIndex) {
-        String type = switch (elementBytes) {
-            case 1 -> "uint8_t";
-            case 2 -> "uint16_t";
-            case 4 -> "uint";
-            case 8 -> "uvec2";
-            default -> throw new IllegalArgumentException("element width " + elementBytes);
-        };
-        String ext = switch (elementBytes) {
-            case 1 -> "#extension GL_EXT_shader_8bit_storage : require\n";
-            case 2 -> "#extension GL_EXT_shader_16bit_storage : require\n";
-            default -> "";
-        };
+        String type = StridedCopyShader.elementType(elementBytes);
+        String ext = StridedCopyShader.storageExtension(elementBytes);
         String read = elementBytes <= 2 ? type + "(uint(x[so]))" : "x[so]";
         String index = indexBytes == 8
                 ? "uint lo = idx[2u * e], hi = idx[2u * e + 1u]; bool ok = hi == 0u && lo < dim; uint v = lo;"

@@ -21,20 +21,30 @@ final class StridedCopyShader {
     static final int PER_AXIS = 7;
     static final int GROUP = 256;
 
-    /** Bindings: 0 source, 1 destination, 2 pad value (element 0), 3 parameters. */
-    static String source(int elementBytes) {
-        String type = switch (elementBytes) {
+    /** The GLSL type a shader moves elements of {@code bytes} bytes as (bit patterns, whatever the dtype). */
+    static String elementType(int bytes) {
+        return switch (bytes) {
             case 1 -> "uint8_t";
             case 2 -> "uint16_t";
             case 4 -> "uint";
             case 8 -> "uvec2";
-            default -> throw new IllegalArgumentException("element width " + elementBytes);
+            default -> throw new IllegalArgumentException("element width " + bytes);
         };
-        String ext = switch (elementBytes) {
+    }
+
+    /** The extension line that element type needs in a storage buffer (empty for 4 and 8 bytes). */
+    static String storageExtension(int bytes) {
+        return switch (bytes) {
             case 1 -> "#extension GL_EXT_shader_8bit_storage : require\n";
             case 2 -> "#extension GL_EXT_shader_16bit_storage : require\n";
             default -> "";
         };
+    }
+
+    /** Bindings: 0 source, 1 destination, 2 pad value (element 0), 3 parameters. */
+    static String source(int elementBytes) {
+        String type = elementType(elementBytes);
+        String ext = storageExtension(elementBytes);
         // 8/16-bit storage allows loads and stores plus conversions to 32 bits; go through uint.
         String load = elementBytes <= 2 ? type + "(uint(%s))" : "%s";
         return """
