@@ -13,6 +13,8 @@
 #   VK_DRIVER_FILES  ICD manifest (default /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json)
 #   JBURN_VULKAN_DEVICE  -Djburn.vulkan.device (index or name substring)
 #   KIT_TIMEOUT, TESTS_TIMEOUT, BENCH_TIMEOUT  phase limits in seconds (300, 90, 90), under the device tool's 600
+#   BENCH_JAVA_OPTS  extra JVM options for the benchmark, e.g. -XX:StartFlightRecording=filename=$OUT/bench.jfr
+#                    (then: jfr print --events jdk.ExecutionSample bench.jfr, on any machine)
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
@@ -119,7 +121,7 @@ fi
 if [ "$BENCH" = 1 ]; then
   echo "== benchmark (log: $OUT/vulkan-bench.log)"
   if [ "$SMALL" = 1 ]; then SIZES=(--gemm 512 --fused 1048576 --runs 3 --warmup 1); else SIZES=(--gemm 4096 --fused 16777216 --runs 7 --warmup 2); fi
-  timeout -k 5 "${BENCH_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" -cp "$CP" dev.jburn.vulkan.VulkanBench "${SIZES[@]}" > "$OUT/vulkan-bench.log" 2>&1 || STATUS=1
+  timeout -k 5 "${BENCH_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" ${BENCH_JAVA_OPTS:-} -cp "$CP" dev.jburn.vulkan.VulkanBench "${SIZES[@]}" > "$OUT/vulkan-bench.log" 2>&1 || STATUS=1
   cat "$OUT/vulkan-bench.log"
   if [ "$SMALL" = 0 ] && command -v python3 >/dev/null && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
     echo "== torch, same work, same call (log: $OUT/vulkan-torch.log)"

@@ -6,7 +6,6 @@ import dev.jburn.spi.Operand;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
 import java.util.List;
 
 /** {@code gather} on the device ({@link GatherShader}); 32- and 64-bit indices, any element width the device can bind. */
@@ -23,6 +22,65 @@ final class GatherKernels {
         return t.isInteger() && (t.byteSize() == 4 || t.byteSize() == 8);
     }
 
+    /**
+     * Where index rows point in a tensor of shape {@code x}: dims and strides (elements) of the
+     * indexed axes, in index order, and of the other axes (the slice) in order. Kernel parameters
+     * are {@code lead ++ [k, sliceRank] ++ (dim, stride) per indexed axis ++ (dim, stride) per slice axis}.
+     */
+    record SliceLayout(int[] indexed, int[] indexedStrides, int[] slice, int[] sliceStrides, long sliceSize) {
+        static SliceLayout of(dev.jburn.Shape x, int[] axes) {
+            long[] xs = CopyPlan.strides(x);
+            boolean[] gathered = new boolean[x.rank()];
+            for (int a : axes) gathered[a] = true;
+            int[] dims = new int[axes.length], strides = new int[axes.length];
+            for (int j = 0; j < axes.length; j++) {
+                dims[j] = x.dim(axes[j]);
+                strides[j] = (int) xs[axes[j]];
+            }
+            int[] sd = new int[x.rank() - axes.length], ss = new int[sd.length];
+            long size = 1;
+            for (int i = 0, d = 0; i < x.rank(); i++) {
+                if (gathered[i]) continue;
+                sd[d] = x.dim(i);
+                ss[d++] = (int) xs[i];
+                size *= x.dim(i);
+            }
+            return new SliceLayout(dims, strides, sd, ss, size);
+        }
+
+        int[] params(int... lead) {
+            int k = indexed.length;
+            int[] p = new int[lead.length + 2 + 2 * k + 2 * slice.length];
+            System.arraycopy(lead, 0, p, 0, lead.length);
+            int at = lead.length;
+            p[at++] = k;
+            p[at++] = slice.length;
+            for (int j = 0; j < k; j++) {
+                p[at++] = indexed[j];
+                p[at++] = indexedStrides[j];
+            }
+            for (int d = 0; d < slice.length; d++) {
+                p[at++] = slice[d];
+                p[at++] = sliceStrides[d];
+            }
+            return p;
+        }
+    }
+
+    /**
+     * {@code out}, or {@code null} (and {@code out} released) when the kernel set {@code flag}: an index
+     * was out of range, and the cpu engine is to raise the exact error. Reading the flag waits for the kernel.
+     */
+    static DeviceBuffer keptUnlessFlagged(VulkanBackend b, String op, DeviceBuffer out, DeviceBuffer flag) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment f = arena.allocate(4);
+            b.memory.download(op, flag, 0, f);
+            if (f.get(ValueLayout.JAVA_INT, 0) == 0) return out;
+        }
+        out.release();
+        return null;
+    }
+
     /** The result; {@code null} to fall back (unsupported types, sizes past 32 bits, or an index out of range). */
     DeviceBuffer gather(Operand x, Operand indices, int[] axes) {
         DType t = x.dtype();
@@ -30,16 +88,8 @@ final class GatherKernels {
         int[] id = indices.shape().dims();
         long rows = 1;
         for (int i = 0; i < id.length - 1; i++) rows *= id[i];
-        long[] xs = CopyPlan.strides(x.shape());
-        boolean[] gathered = new boolean[x.shape().rank()];
-        for (int a : axes) gathered[a] = true;
-        List<long[]> slice = new ArrayList<>();
-        long sliceSize = 1;
-        for (int i = 0; i < x.shape().rank(); i++) {
-            if (gathered[i]) continue;
-            slice.add(new long[] {x.shape().dim(i), xs[i]});
-            sliceSize *= x.shape().dim(i);
-        }
+        SliceLayout layout = SliceLayout.of(x.shape(), axes);
+        long sliceSize = layout.sliceSize();
         long n = rows * sliceSize;
         long lim = Integer.MAX_VALUE;
         if (n >= lim || x.size() >= lim || indices.size() >= lim) return null;
@@ -47,21 +97,7 @@ final class GatherKernels {
         if (!movement.bindable(outBytes) || !movement.bindable(x.buffer().byteSize()) || !movement.bindable(indices.buffer().byteSize())) return null;
         DeviceBuffer out = b.memory.allocateUninitialized("gather", outBytes);
         if (n == 0) return out;
-        int k = axes.length;
-        int[] params = new int[5 + 2 * k + 2 * slice.size()];
-        params[0] = (int) n;
-        params[1] = (int) rows;
-        params[2] = (int) sliceSize;
-        params[3] = k;
-        params[4] = slice.size();
-        for (int j = 0; j < k; j++) {
-            params[5 + 2 * j] = x.shape().dim(axes[j]);
-            params[6 + 2 * j] = (int) xs[axes[j]];
-        }
-        for (int d = 0; d < slice.size(); d++) {
-            params[5 + 2 * k + 2 * d] = (int) slice.get(d)[0];
-            params[6 + 2 * k + 2 * d] = (int) slice.get(d)[1];
-        }
+        int[] params = layout.params((int) n, (int) rows, (int) sliceSize);
         DeviceBuffer flag = b.memory.allocate("gather", 4);
         try {
             DeviceBuffer src = VulkanBackend.device(x.buffer(), "gather");
@@ -69,15 +105,7 @@ final class GatherKernels {
             Pipelines.Pipeline p = b.pipelines.get("gather", "gather" + t.byteSize(),
                     GatherShader.source(t.byteSize(), indices.dtype().byteSize(), indices.dtype().isSigned()), 5, true);
             b.queue.submit("gather", r -> r.dispatch("gather", p, List.of(src, idx, out, flag), params, movement.groups(n), 1, 1));
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment f = arena.allocate(4);
-                b.memory.download("gather", flag, 0, f);
-                if (f.get(ValueLayout.JAVA_INT, 0) != 0) {
-                    out.release();
-                    return null;
-                }
-            }
-            return out;
+            return keptUnlessFlagged(b, "gather", out, flag);
         } catch (RuntimeException e) {
             out.release();
             throw e;

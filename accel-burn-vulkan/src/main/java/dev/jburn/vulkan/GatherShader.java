@@ -12,16 +12,24 @@ final class GatherShader {
 
     static final int GROUP = 256;
 
+    /**
+     * GLSL statements that read index word(s) {@code e} of {@code idx[]} into {@code uint v} and set
+     * {@code bool ok} when it is below {@code dim} (64-bit indices: in range only when the high word is zero).
+     */
+    static String readIndex(int indexBytes, boolean signedIndex) {
+        return indexBytes == 8
+                ? "uint lo = idx[2u * e], hi = idx[2u * e + 1u]; bool ok = hi == 0u && lo < dim; uint v = lo;"
+                : signedIndex
+                ? "int sv = int(idx[e]); bool ok = sv >= 0 && uint(sv) < dim; uint v = uint(sv);"
+                : "uint v = idx[e]; bool ok = v < dim;";
+    }
+
     /** Bindings: 0 x, 1 indices (as uint words), 2 output, 3 error flag (uint), 4 parameters. */
     static String source(int elementBytes, int indexBytes, boolean signedIndex) {
         String type = StridedCopyShader.elementType(elementBytes);
         String ext = StridedCopyShader.storageExtension(elementBytes);
         String read = elementBytes <= 2 ? type + "(uint(x[so]))" : "x[so]";
-        String index = indexBytes == 8
-                ? "uint lo = idx[2u * e], hi = idx[2u * e + 1u]; bool ok = hi == 0u && lo < dim; uint v = lo;"
-                : signedIndex
-                ? "int sv = int(idx[e]); bool ok = sv >= 0 && uint(sv) < dim; uint v = uint(sv);"
-                : "uint v = idx[e]; bool ok = v < dim;";
+        String index = readIndex(indexBytes, signedIndex);
         return """
                 #version 450
                 %s// jburn gather, %d-byte elements, %d-byte %s indices

@@ -15,7 +15,8 @@ import dev.jburn.op.UnaryOp;
  * arithmetic, comparisons, min/max, abs, floor/ceil/round, sqrt/rsqrt (2-2.5
  * ulp in the spec) and every integer op stay on the device; so do f32 {@code sin}, {@code cos} and
  * {@code tan}, computed by {@code GlslTrig} with an exact argument reduction (they need f64 and int64),
- * and its {@code asin}, {@code acos}, {@code atan} (f64).
+ * its {@code asin}, {@code acos}, {@code atan}, and {@code GlslMath}'s {@code asinh}, {@code acosh},
+ * {@code atanh}, {@code cbrt} and the prelude's {@code erfInv} (f64). Every f64 transcendental runs on the cpu.
  */
 final class GlslPrecision {
     private GlslPrecision() {}
@@ -35,8 +36,8 @@ final class GlslPrecision {
             case EXP, EXPM1, LOG, LOG1P, SINH, COSH, TANH, SIGMOID, ERF, ERFC -> float64 && t != DType.F64;
             // GlslTrig: exact argument reduction with 64-bit integers, then double precision
             case SIN, COS, TAN -> float64 && int64 && t != DType.F64;
-            case ASIN, ACOS, ATAN -> float64 && t != DType.F64;
-            case CBRT, ASINH, ACOSH, ATANH, ERF_INV -> false;
+            // GlslMath / the prelude, in double: logs of cancellation-free arguments, Newton cube roots, Nx's erfInv polynomial
+            case ASIN, ACOS, ATAN, CBRT, ASINH, ACOSH, ATANH, ERF_INV -> float64 && t != DType.F64;
         };
     }
 

@@ -32,6 +32,8 @@ public final class VulkanBackend extends HostFallbackBackend {
     final MovementKernels movement;
     final DotKernels dots;
     final GatherKernels gathers;
+    final IndexUpdateKernels indexUpdates;
+    final ArgReduceKernels argReductions;
     final ElementwiseKernels elementwise;
     final IotaKernels iotas;
     private final FusedGraphs fused;
@@ -74,6 +76,8 @@ public final class VulkanBackend extends HostFallbackBackend {
             this.movement = new MovementKernels(this);
             this.dots = new DotKernels(this, movement);
             this.gathers = new GatherKernels(this, movement);
+            this.indexUpdates = new IndexUpdateKernels(this, movement);
+            this.argReductions = new ArgReduceKernels(this);
             this.elementwise = new ElementwiseKernels(this);
             this.fused = new FusedGraphs(elementwise);
             this.iotas = new IotaKernels(this);
@@ -289,6 +293,20 @@ public final class VulkanBackend extends HostFallbackBackend {
     public Buffer gather(Operand x, Operand indices, int[] axes) {
         Buffer r = gathers.gather(x, indices, axes);
         return r != null ? r : super.gather(x, indices, axes);
+    }
+
+    /** On the device: one work group per line, with the cpu engine's NaN and tie rules. */
+    @Override
+    public Buffer argReduce(ReduceOp op, Operand x, int axis, boolean tieBreakHigh, DType out) {
+        Buffer r = argReductions.argReduce(op, x, axis, tieBreakHigh, out);
+        return r != null ? r : super.argReduce(op, x, axis, tieBreakHigh, out);
+    }
+
+    /** On the device, in row order (exact sums, last write wins); an out-of-range index falls back like gather's. */
+    @Override
+    public Buffer indexedUpdate(Operand target, Operand indices, Operand updates, int[] axes, boolean accumulate) {
+        Buffer r = indexUpdates.update(target, indices, updates, axes, accumulate);
+        return r != null ? r : super.indexedUpdate(target, indices, updates, axes, accumulate);
     }
 
     @Override

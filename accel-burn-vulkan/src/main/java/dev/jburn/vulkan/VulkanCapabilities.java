@@ -47,7 +47,8 @@ final class VulkanCapabilities implements Capabilities {
             case ReduceOp r -> switch (r) {
                 case SUM, PRODUCT, REDUCE_MAX, REDUCE_MIN, ALL, ANY -> b.elementwise.supportsReduce(r, dtype);
                 case MEAN -> b.elementwise.supportsReduce(ReduceOp.SUM, dtype) && b.elementwise.supportsBinary(BinaryOp.DIVIDE, dtype.toFloating());
-                case ARGMAX, ARGMIN, LOG_SUM_EXP -> false;
+                case ARGMAX, ARGMIN -> b.argReductions.supports(dtype, DType.S32); // the index type of Tensor.argmax
+                case LOG_SUM_EXP -> false;
             };
             case ShapeOp s -> switch (s) {
                 case RESHAPE, SQUEEZE, NEW_AXIS -> true; // views
@@ -60,7 +61,8 @@ final class VulkanCapabilities implements Capabilities {
             case IndexOp i -> switch (i) {
                 // dtype is the gathered tensor's; the index type is checked per call (32/64-bit run natively)
                 case GATHER, TAKE, TAKE_ALONG_AXIS -> b.movement.supports(dtype);
-                case INDEXED_ADD, INDEXED_PUT -> false;
+                case INDEXED_ADD -> b.indexUpdates.supports(dtype, true);
+                case INDEXED_PUT -> b.indexUpdates.supports(dtype, false);
             };
             case SortOp s -> false;
             case CreationOp c -> switch (c) {

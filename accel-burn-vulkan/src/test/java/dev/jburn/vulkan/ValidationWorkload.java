@@ -15,7 +15,7 @@ import static org.lwjgl.vulkan.VK10.*;
 
 /**
  * A little of everything the Vulkan engine records: element-wise ops with broadcasting and casts
- * over several dtypes, reductions, movement (transpose, slice, pad, concatenate, putSlice, reverse), gather,
+ * over several dtypes, reductions, arg reductions, movement (transpose, slice, pad, concatenate, putSlice, reverse), gather, indexed add/put,
  * iota, f32 and f64 GEMM, a Jit-fused chain and a fused reduction, staging copies, freed and
  * reused buffers, then close. {@link VulkanValidationTest} runs it under the Khronos validation
  * layer with synchronization validation. With the argument {@code invalid} it also makes one
@@ -41,6 +41,12 @@ public final class ValidationWorkload {
             a.putSlice(new int[] {1, 2}, row.reshape(2, 3)).toFloatArray(); // two copies into one buffer, ordered by a barrier
             a.take(Tensor.of(3, 0, 2).to(vk), 0).toFloatArray();
             a.greater(5).select(a, row.negate()).toFloatArray();
+            Tensor rows = Tensor.of(new int[] {2, 0, 2}).reshape(3, 1).to(vk);
+            a.indexedAdd(rows, a.slice(new int[] {0, 0}, new int[] {3, 6})).toFloatArray(); // a copy, then a scatter, in one submission
+            a.indexedPut(rows, row.reshape(1, 6).broadcast(Shape.of(3, 6))).toFloatArray();
+            a.asinh().cbrt().toFloatArray();
+            a.transpose().argmax(1).toIntArray(); // a transpose, then the arg reduction
+            a.argmin().toIntArray();
             Tensor f64 = a.asType(DType.F64);
             f64.dot(f64.transpose()).toDoubleArray();
             Tensor m = Tensor.iota(Shape.of(130, 70), DType.F32).to(vk).multiply(0.01);

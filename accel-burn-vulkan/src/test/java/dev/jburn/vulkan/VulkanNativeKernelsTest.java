@@ -80,14 +80,25 @@ class VulkanNativeKernelsTest {
     }
 
     @Test
-    void asinhFallsBackAndIsCounted() {
-        try (Tensor x = matrix(4, 5, 1f).to(vk)) {
-            long before = vk.fallbackCounts().getOrDefault("asinh:f32", 0L);
-            try (Tensor r = x.asinh()) {
+    void f64ExpFallsBackAndIsCounted() {
+        // GLSL has no double-precision exp, and the emitter's is f32-only: f64 transcendentals run on the cpu.
+        try (Tensor x = matrix(4, 5, 1f).asType(DType.F64).to(vk)) {
+            long before = vk.fallbackCounts().getOrDefault("exp:f64", 0L);
+            try (Tensor r = x.exp()) {
                 assertSame(vk, r.engine());
             }
-            assertEquals(before + 1, vk.fallbackCounts().get("asinh:f32"));
+            assertEquals(before + 1, vk.fallbackCounts().get("exp:f64"));
         }
+    }
+
+    @Test
+    void inverseHyperbolicsCbrtAndErfInvRunNativelyWithinAnUlp() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(((VulkanBackend) vk.backend()).dev.features.float64(), "needs shaderFloat64");
+        float[] v = {0f, -0f, 1e-30f, 1e-4f, -2e-4f, 0.001f, 0.25f, -0.4375f, 0.5f, 0.6875f, -0.99f, 0.99999994f, 1f, -1f, 1.0000001f,
+                -2f, 1.1875f, 2.4375f, 27f, -8f, 100f, -1e20f, 3e8f, 3.4028235e38f, Float.MIN_NORMAL, Float.MIN_VALUE, -1.1754942e-38f,
+                Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY};
+        assertNativeWithinAnUlp(v, Map.of("asinh", Tensor::asinh, "acosh", Tensor::acosh, "atanh", Tensor::atanh,
+                "cbrt", Tensor::cbrt, "erfInv", Tensor::erfInv));
     }
 
     @Test
@@ -110,7 +121,8 @@ class VulkanNativeKernelsTest {
 
     /** Each of {@code ops} (by name) on {@code v} runs on the device, without fallback, within an ulp of the cpu engine. */
     private static void assertNativeWithinAnUlp(float[] v, Map<String, Function<Tensor, Tensor>> ops) {
-        try (Tensor host = Tensor.of(v); Tensor x = host.to(vk)) {
+        // on the cpu explicitly: where vulkan is the default engine (a GPU), Tensor.of would put it there
+        try (Tensor host = Tensor.of(v).to(cpu); Tensor x = host.to(vk)) {
             long before = vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum();
             for (var op : ops.entrySet()) {
                 try (Tensor got = op.getValue().apply(x); Tensor want = op.getValue().apply(host)) {
@@ -136,7 +148,7 @@ class VulkanNativeKernelsTest {
     @Test
     void logTanhSigmoidAndErfRunNativelyWithF64() {
         org.junit.jupiter.api.Assumptions.assumeTrue(((VulkanBackend) vk.backend()).dev.features.float64(), "needs shaderFloat64");
-        try (Tensor x = matrix(4, 5, 1f).to(vk); Tensor host = matrix(4, 5, 1f)) {
+        try (Tensor x = matrix(4, 5, 1f).to(vk); Tensor host = matrix(4, 5, 1f).to(cpu)) {
             long before = vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum();
             try (Tensor l = x.log(); Tensor t = x.tanh(); Tensor s = x.negate().sigmoid(); Tensor p = x.log1p(); Tensor e = x.erf()) {
                 assertArrayEquals(host.erf().toFloatArray(), e.toFloatArray(), 1e-6f);
@@ -191,6 +203,54 @@ class VulkanNativeKernelsTest {
     }
 
     @Test
+    void indexedAddAndPutRunOnTheDeviceInRowOrder() {
+        Tensor x = matrix(9, 7, 1f);
+        // duplicates: row 4 three times, so the sum order and the last write matter
+        Tensor rows = Tensor.of(new int[] {4, 0, 8, 4, 4}).reshape(5, 1);
+        Tensor upd = matrix(5, 7, 3f);
+        assertNative("indexedAdd", new Tensor[] {x, rows, upd}, t -> t[0].indexedAdd(t[1], t[2]), 0);
+        assertNative("indexedPut", new Tensor[] {x, rows, upd}, t -> t[0].indexedPut(t[1], t[2]), 0);
+        Tensor cells = Tensor.of(new long[] {1, 6, 8, 0, 1, 6}).reshape(3, 2);
+        Tensor three = Tensor.of(0.5f, -2f, 1e-3f);
+        assertNative("indexedAdd s64 cells", new Tensor[] {x, cells, three}, t -> t[0].indexedAdd(t[1], t[2]), 0);
+        Tensor cols = Tensor.of(new int[] {6, 1, 6}).reshape(3, 1);
+        assertNative("indexedAdd on axis 1", new Tensor[] {x, cols, matrix(3, 9, 2f)}, t -> t[0].indexedAdd(t[1], t[2], new int[] {1}), 0);
+        for (DType d : new DType[] {DType.S32, DType.U8, DType.S64, DType.S16}) {
+            assertNative("indexedAdd " + d, new Tensor[] {x.multiply(Tensor.of(50f)).asType(d), rows, upd.multiply(Tensor.of(90f)).asType(d)},
+                    t -> t[0].indexedAdd(t[1], t[2]), 0);
+        }
+        try (Tensor xv = x.to(vk); Tensor bad = Tensor.of(new int[] {2, 9}).reshape(2, 1).to(vk); Tensor u = matrix(2, 7, 1f).to(vk)) {
+            var e = assertThrows(dev.jburn.JBurnException.class, () -> xv.indexedAdd(bad, u).close());
+            assertTrue(e.getMessage().contains("out of bounds"), e.getMessage());
+        }
+    }
+
+    @Test
+    void argmaxAndArgminRunOnTheDeviceWithTheCpuTieAndNaNRules() {
+        // ties (3 twice, ±0), NaNs (the last one wins), and a row longer than a work group
+        float[] v = new float[3 * 700];
+        for (int i = 0; i < v.length; i++) v[i] = (float) Math.floor(Math.sin(i * 1.7) * 3);
+        v[5] = Float.NaN;
+        v[700 + 9] = -0f;
+        v[2 * 700 + 650] = Float.NaN;
+        v[2 * 700 + 30] = Float.NaN;
+        Tensor x = Tensor.of(v).reshape(3, 700);
+        for (boolean high : new boolean[] {false, true}) {
+            assertNative("argmax rows " + high, new Tensor[] {x}, t -> t[0].argmax(1, false, high), 0);
+            assertNative("argmin rows " + high, new Tensor[] {x}, t -> t[0].argmin(1, false, high), 0);
+            assertNative("argmax cols " + high, new Tensor[] {x}, t -> t[0].argmax(0, false, high), 0);
+            assertNative("argmin flat", new Tensor[] {x}, t -> t[0].argmin(), 0);
+            assertNative("argmax flat", new Tensor[] {x}, t -> t[0].argmax(), 0);
+        }
+        assertNative("argmax of an empty tensor", new Tensor[] {Tensor.zeros(Shape.of(2, 0, 3), DType.F32)}, t -> t[0].argmax(2), 0);
+        for (DType d : new DType[] {DType.S32, DType.U8, DType.S64, DType.S16, DType.BF16, DType.F16}) {
+            Tensor xd = matrix(5, 37, 40f).asType(d);
+            assertNative("argmax " + d, new Tensor[] {xd}, t -> t[0].argmax(1, false, false), 0);
+            assertNative("argmin " + d, new Tensor[] {xd}, t -> t[0].argmin(0, true, true), 0);
+        }
+    }
+
+    @Test
     void f64DotRunsOnTheDeviceWhenItHasF64() {
         assumeTrue(((VulkanBackend) vk.backend()).dev.features.float64(), "no shaderFloat64");
         Tensor a = matrix(67, 19, 1f).asType(DType.F64);
@@ -230,18 +290,23 @@ class VulkanNativeKernelsTest {
         assertTrue(vk.capabilities().supports(BinaryOp.ADD, DType.F32));
         assertTrue(vk.capabilities().supports(UnaryOp.SQRT, DType.F32));
         assertTrue(vk.capabilities().supports(ReduceOp.SUM, DType.F32));
-        // f32 exp/log/tanh are the emitter's double-precision versions, sin/cos/tan/atan GlslTrig's; GLSL's
-        // asinh is not accurate enough (GlslPrecision) and runs on the cpu, counted.
+        // f32 exp/log/tanh/asinh/cbrt are the emitter's double-precision versions, sin/cos/tan/atan GlslTrig's;
+        // GLSL has no accurate f64 transcendentals (GlslPrecision): those run on the cpu, counted.
         var f = ((VulkanBackend) vk.backend()).dev.features;
         assertEquals(f.float64(), vk.capabilities().supports(UnaryOp.EXP, DType.F32));
         assertEquals(f.float64(), vk.capabilities().supports(UnaryOp.LOG, DType.F32));
         assertEquals(f.float64() && f.int64(), vk.capabilities().supports(UnaryOp.SIN, DType.F32));
         assertEquals(f.float64(), vk.capabilities().supports(UnaryOp.ATAN, DType.F32));
-        assertFalse(vk.capabilities().supports(UnaryOp.ASINH, DType.F32));
+        assertEquals(f.float64(), vk.capabilities().supports(UnaryOp.ASINH, DType.F32));
+        assertEquals(f.float64(), vk.capabilities().supports(UnaryOp.ERF_INV, DType.BF16));
+        assertFalse(vk.capabilities().supports(UnaryOp.CBRT, DType.F64));
         assertFalse(vk.capabilities().supports(UnaryOp.SIN, DType.F64));
         assertFalse(vk.capabilities().supports(UnaryOp.EXP, DType.F64));
         assertFalse(vk.capabilities().supports(UnaryOp.BITWISE_NOT, DType.F32));
         assertTrue(vk.capabilities().supports(ContractionOp.DOT, DType.F32));
         assertFalse(vk.capabilities().supports(ContractionOp.DOT, DType.S32));
+        assertTrue(vk.capabilities().supports(dev.jburn.op.IndexOp.INDEXED_ADD, DType.F32));
+        assertTrue(vk.capabilities().supports(dev.jburn.op.IndexOp.INDEXED_PUT, DType.F32));
+        assertFalse(vk.capabilities().supports(dev.jburn.op.IndexOp.INDEXED_ADD, DType.BF16), "bf16 sums round per add on the cpu");
     }
 }

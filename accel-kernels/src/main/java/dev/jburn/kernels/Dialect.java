@@ -33,6 +33,13 @@ public sealed interface Dialect permits CudaDialect, GlslDialect {
     /** The name of a one-argument math function ({@code exp, log, sin, trunc, ...}) on compute type {@code f32} or {@code f64}, or null when the dialect lacks it for that type. */
     String math(String fn, boolean f64);
 
+    /**
+     * A double-precision log for helpers whose results are rounded to f32 (erfInv of f32), on a
+     * device with 64-bit floats: accurate to a few double ulps, not necessarily the f64 {@code log}
+     * op's. Null when the dialect has none.
+     */
+    default String log64() { return math("log", true); }
+
     /** Whether the dialect's f32 {@code fn} exists only on devices with 64-bit floats (it is computed in double). */
     default boolean needsFloat64(String fn) { return false; }
 

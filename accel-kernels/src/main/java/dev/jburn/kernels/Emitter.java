@@ -183,7 +183,7 @@ public final class Emitter {
                          ASINH, ACOSH, ATANH, ERF, ERFC, FLOOR, CEIL -> math(op.name().toLowerCase(java.util.Locale.ROOT), t) + "(" + x + ")";
                     case ERF_INV -> {
                         if (t == DType.F64) yield math("erfinv", t) + "(" + x + ")";
-                        if (!f.float64() || d.math("log", true) == null) throw new Unsupported(d.name() + " has no exact erfInv on " + t.shortName());
+                        if (!f.float64() || d.log64() == null) throw new Unsupported(d.name() + " has no exact erfInv on " + t.shortName());
                         yield "f32(jb_erfinv_nx(f64(" + x + ")))";
                     }
                     case SIGMOID -> {

@@ -14,7 +14,7 @@ final class GlslDialect implements Dialect {
     /** Workgroup size of element-wise shaders; dispatch {@code ceil(n / 256)} groups, split over x and y beyond 65535. */
     static final int LOCAL_SIZE = 256;
     private static final Set<String> MATH_F32 = Set.of("exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
-            "acos", "atan", "sinh", "cosh", "tanh", "erf", "erfc", "floor", "ceil", "trunc", "fabs");
+            "acos", "atan", "sinh", "cosh", "tanh", "erf", "erfc", "asinh", "acosh", "atanh", "cbrt", "floor", "ceil", "trunc", "fabs");
     private static final Set<String> MATH_F64 = Set.of("sqrt", "rsqrt", "floor", "ceil", "trunc", "fabs");
 
     @Override public String name() { return "glsl"; }
@@ -69,7 +69,7 @@ final class GlslDialect implements Dialect {
         return switch (fn) {
             case "rsqrt" -> "inversesqrt";
             case "exp" -> f64 ? "exp" : GlslExp.NAME; // the built-in is not accurate enough (GlslExp)
-            case "expm1", "log", "log1p", "sinh", "cosh", "tanh", "erf", "erfc" -> GlslMath.name(fn); // likewise (GlslMath)
+            case "expm1", "log", "log1p", "sinh", "cosh", "tanh", "erf", "erfc", "asinh", "acosh", "atanh", "cbrt" -> GlslMath.name(fn); // likewise (GlslMath)
             case "sin", "cos", "tan", "asin", "acos", "atan" -> f64 ? fn : GlslTrig.name(fn); // likewise (GlslTrig)
             case "fabs" -> "abs";
             default -> fn;
@@ -89,8 +89,17 @@ final class GlslDialect implements Dialect {
         return f64 || !deviceHasFloat64 ? "(" + a + " / " + b + ")" : "f32(f64(" + a + ") / f64(" + b + "))";
     }
 
-    /** GLSL has no erf at all: {@link GlslMath}'s is computed in double. */
-    @Override public boolean needsFloat64(String fn) { return fn.equals("erf") || fn.equals("erfc"); }
+    /** GLSL has no erf, erfc and cbrt, and no accurate inverse hyperbolics: {@link GlslMath}'s are computed in double. */
+    @Override
+    public boolean needsFloat64(String fn) {
+        return switch (fn) {
+            case "erf", "erfc", "asinh", "acosh", "atanh", "cbrt" -> true;
+            default -> false;
+        };
+    }
+
+    /** GLSL has no double-precision log; {@link GlslMath}'s double core is within a few double ulps, plenty for f32 results. */
+    @Override public String log64() { return "jb_log_d"; }
 
     @Override public String f32Bits(int bits) { return String.format("uintBitsToFloat(0x%08xu)", bits); }
 

@@ -1,14 +1,17 @@
 package dev.jburn.kernels;
 
 /**
- * Single-precision {@code expm1, log, log1p, sinh, cosh, tanh, erf, erfc} for GLSL, computed in double
+ * Single-precision {@code expm1, log, log1p, sinh, cosh, tanh, erf, erfc, asinh, acosh, atanh, cbrt} for GLSL, computed in double
  * precision and rounded once, because the built-ins may be several ulps off (and GLSL has no
  * double-precision transcendentals to fall back on). Each is within about one f32 ulp: a double
  * {@code exp} core ({@code jb_exp_d} of {@link GlslExp}, which comes first in the header) and a double {@code log} core
  * ({@code atanh} series on a mantissa in [√½, √2)), with short series where a difference would
  * cancel ({@code |x|} tiny); erf and erfc are fdlibm's rational approximations (as {@code ScalarMath}) in
- * double. Needs {@code shaderFloat64}; without it the names fall back to the
- * built-ins, which the engines then do not trust (their kit tolerances are not guaranteed).
+ * double; the inverse hyperbolic functions are logarithms of arguments formed without cancellation
+ * (every f32 input is exact in double), with series where the result is tiny; cbrt is three Newton
+ * steps in double from a single-precision guess. Needs {@code shaderFloat64}; without it the first eight
+ * fall back to the built-ins, which the engines then do not trust (their kit tolerances are not
+ * guaranteed), and the last four do not exist ({@link GlslDialect#needsFloat64}).
  */
 final class GlslMath {
     private GlslMath() {}
@@ -16,7 +19,7 @@ final class GlslMath {
     /** The function the GLSL dialect uses for f32 {@code fn}, or null when this class has none. */
     static String name(String fn) {
         return switch (fn) {
-            case "expm1", "log", "log1p", "sinh", "cosh", "tanh", "erf", "erfc" -> "jb_" + fn + "32";
+            case "expm1", "log", "log1p", "sinh", "cosh", "tanh", "erf", "erfc", "asinh", "acosh", "atanh", "cbrt" -> "jb_" + fn + "32";
             default -> null;
         };
     }
@@ -167,6 +170,46 @@ final class GlslMath {
                     return float(neg ? 2.0LF - t : t);
                   }
                   return neg ? 2.0 : 0.0;
+                }
+                float jb_asinh32(float x) {
+                  if (isnan(x) || isinf(x) || x == 0.0) return x;
+                  double a = abs(double(x));
+                  double r;
+                  if (a < 0.001LF) { double a2 = a * a; r = a * (1.0LF - a2 * (1.0LF / 6.0LF - a2 * (3.0LF / 40.0LF))); }
+                  else if (a > 268435456.0LF) r = jb_log_d(a) + 0.6931471805599453LF;
+                  else r = jb_log_d(a + sqrt(a * a + 1.0LF));
+                  float f = float(r);
+                  return x < 0.0 ? -f : f;
+                }
+                float jb_acosh32(float x) {
+                  if (isnan(x) || x < 1.0) return uintBitsToFloat(0x7FC00000u);
+                  if (isinf(x)) return x;
+                  double a = double(x);
+                  if (a > 268435456.0LF) return float(jb_log_d(a) + 0.6931471805599453LF);
+                  return float(jb_log_d(a + sqrt(a * a - 1.0LF))); // a*a - 1 is exact for an f32 a
+                }
+                float jb_atanh32(float x) {
+                  if (isnan(x) || abs(x) > 1.0) return uintBitsToFloat(0x7FC00000u);
+                  if (x == 0.0) return x;
+                  if (abs(x) == 1.0) return x * uintBitsToFloat(0x7F800000u);
+                  double a = abs(double(x));
+                  double r;
+                  if (a < 0.0001LF) { double a2 = a * a; r = a * (1.0LF + a2 * (1.0LF / 3.0LF + a2 * 0.2LF)); }
+                  else r = 0.5LF * jb_log_d((1.0LF + a) / (1.0LF - a)); // 1 ± a exact for an f32 a
+                  float f = float(r);
+                  return x < 0.0 ? -f : f;
+                }
+                float jb_cbrt32(float x) {
+                  if (isnan(x) || isinf(x) || x == 0.0) return x;
+                  int e;
+                  double m = frexp(abs(double(x)), e); // m in [0.5, 1); subnormal f32 inputs are normal doubles
+                  int q = (e + 300) / 3;                // GLSL leaves / and % of negative ints undefined: shift e up first
+                  int r = e + 300 - 3 * q;
+                  m = ldexp(m, r);                      // m in [0.5, 4), e - r = 3 * (q - 100)
+                  double y = double(exp2(log2(float(m)) / 3.0));
+                  for (int i = 0; i < 3; i++) y -= (y * y * y - m) / (3.0LF * y * y);
+                  float f = float(ldexp(y, q - 100));
+                  return x < 0.0 ? -f : f;
                 }
                 float jb_cosh32(float x) {
                   if (isnan(x)) return x;

@@ -18,7 +18,7 @@ final class Prelude {
         if (f.float64()) {
             s.append(floatHelpers(d, true, f));
             s.append(F64_TO_F32_ODD.replace("$fabs", d.math("fabs", true)));
-            if (d.math("log", true) != null) s.append(ERFINV_NX.replace("$log", d.math("log", true)));
+            if (d.log64() != null) s.append(ERFINV_NX.replace("$log", d.log64()));
         }
         s.append(INT_TEMPLATE.replace("$I", "i32").replace("$U", "u32"));
         if (f.int64()) {
