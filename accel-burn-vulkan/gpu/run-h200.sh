@@ -120,7 +120,7 @@ fi
 
 if [ "$BENCH" = 1 ]; then
   echo "== benchmark (log: $OUT/vulkan-bench.log)"
-  if [ "$SMALL" = 1 ]; then SIZES=(--gemm 512 --fused 1048576 --runs 3 --warmup 1); else SIZES=(--gemm 4096 --fused 16777216 --runs 7 --warmup 2); fi
+  if [ "$SMALL" = 1 ]; then SIZES=(--gemm 512 --fused 1048576 --runs 3 --warmup 1); else SIZES=(--gemm 4096 --fused 16777216 --runs 31 --warmup 200); fi
   timeout -k 5 "${BENCH_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" ${BENCH_JAVA_OPTS:-} -cp "$CP" dev.jburn.vulkan.VulkanBench "${SIZES[@]}" > "$OUT/vulkan-bench.log" 2>&1 || STATUS=1
   cat "$OUT/vulkan-bench.log"
   if [ "$SMALL" = 0 ] && command -v python3 >/dev/null && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then

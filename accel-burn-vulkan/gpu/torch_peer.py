@@ -8,7 +8,7 @@ import time
 import torch
 
 
-def median_seconds(work, warm=3, reps=9):
+def median_seconds(work, warm=20, reps=31):
     for _ in range(warm):
         work()
     torch.cuda.synchronize()
@@ -35,6 +35,15 @@ def main():
     print(f"torch a*b+c f32[{m}] (two kernels): median {s * 1e3:.3f} ms, {16.0 * m / s * 1e-9:.1f} GB/s", flush=True)
     s = median_seconds(lambda: torch.addcmul(z, x, y))
     print(f"torch addcmul f32[{m}] (one kernel): median {s * 1e3:.3f} ms, {16.0 * m / s * 1e-9:.1f} GB/s", flush=True)
+    small = torch.arange(1, 9, dtype=torch.float32, device="cuda")
+    ops = 2000
+
+    def dispatches():
+        for _ in range(ops):
+            small + small
+
+    s = median_seconds(dispatches, warm=1, reps=5)
+    print(f"torch eager dispatch (add f32[8], {ops} in a row, then synchronize): {s / ops * 1e6:.2f} us/op", flush=True)
 
 
 if __name__ == "__main__":

@@ -33,11 +33,14 @@ import static org.lwjgl.util.vma.Vma.*;
 import static org.lwjgl.vulkan.VK10.*;
 
 /**
- * The one queue everything runs on. A {@link #submit} records commands into one of a few
- * command buffers ("frames"), submits it and returns without waiting: the device runs it while
- * the caller goes on. A frame is waited for only when it comes round again, or when the host
- * must see results ({@link #waitIdle}, which downloads call). Submissions are serialized under
- * one lock and run in order; each starts with a barrier on everything before it.
+ * The one queue everything runs on. A {@link #submit} records commands into the open one of a
+ * few command buffers ("frames") and returns without waiting: the device runs them while the
+ * caller goes on. The open frame is submitted to the device at once when the device is idle, and
+ * otherwise collects further submissions until the device has caught up, the frame is full, or
+ * the host must see results ({@link #waitIdle}, which downloads call): a stream of small ops then
+ * costs one {@code vkQueueSubmit} per batch instead of one per op. A frame is waited for only when
+ * it comes round again, or in {@link #waitIdle}. Recording is serialized under one lock and runs
+ * in order; each op's commands start with a barrier on everything before them.
  *
  * <p>Lifetimes: every buffer a submission binds stays strongly reachable until its frame's fence
  * has signalled, and {@link DeviceMemory} defers freeing a released buffer until every
@@ -54,7 +57,12 @@ final class CommandQueue implements AutoCloseable {
     static final long PARAM_BYTES = 1 << 16;
     /** Submissions that may be in flight at once. */
     static final int FRAMES = 4;
-    private static final int MAX_SETS = 64;
+    /** Descriptor sets (dispatches) one frame may hold. */
+    private static final int MAX_SETS = 128;
+    /** The most dispatches one {@link #submit} body records (concatenate's part limit); a frame is closed before it could overflow. */
+    static final int MAX_SETS_PER_BODY = 48;
+    /** A frame this full is submitted even while the device is still busy with the one before. */
+    private static final int FLUSH_SETS = 32;
     private static final int MAX_BINDINGS = 16;
     private static final long FENCE_TIMEOUT_NS = 600L * 1_000_000_000L;
 
@@ -77,8 +85,13 @@ final class CommandQueue implements AutoCloseable {
     /** Host time spent in {@code vkQueueSubmit} and waiting on fences while {@link #timing} is on. */
     final AtomicLong submitWaitNanos = new AtomicLong();
     volatile boolean timing;
+    /** The serial of the latest frame submitted to the device. */
     private volatile long submitted;
+    /** The serial of the latest frame anything was recorded into: {@link #submitted}, or one more while a frame is open. */
+    private volatile long recorded;
     private volatile long completed;
+    /** The frame being recorded into, not yet submitted; null when none. */
+    private Frame open;
     /** Called with the serial of each submission once it has finished (under the queue's lock). */
     private volatile java.util.function.LongConsumer onCompleted = s -> { };
     private volatile boolean lost;
@@ -94,6 +107,8 @@ final class CommandQueue implements AutoCloseable {
         long serial;
         boolean pending;
         boolean timed;
+        long paramOffset;
+        int sets;
 
         Frame(int index, VkCommandBuffer cmd, long fence, long descriptorPool) {
             this.index = index;
@@ -145,8 +160,11 @@ final class CommandQueue implements AutoCloseable {
         }
     }
 
-    /** The serial of the latest submission (0 before the first). */
-    long submittedSerial() { return submitted; }
+    /**
+     * The serial the latest recorded work will complete under (0 before the first): a buffer released
+     * now may still be used by everything up to it, submitted or still in the open frame.
+     */
+    long submittedSerial() { return recorded; }
 
     /** Every submission up to this serial has finished. */
     long completedSerial() { return completed; }
@@ -171,8 +189,6 @@ final class CommandQueue implements AutoCloseable {
         private final MemoryStack stack;
         private final Frame frame;
         private final VkCommandBuffer cmd;
-        private long paramOffset;
-        private int sets;
 
         private Recorder(MemoryStack stack, Frame frame) {
             this.stack = stack;
@@ -189,7 +205,7 @@ final class CommandQueue implements AutoCloseable {
             int n = buffers.size() + (p.usesParams() ? 1 : 0);
             if (n != p.bindingCount()) throw new IllegalStateException(op + ": pipeline takes " + p.bindingCount() + " bindings, got " + n);
             if (gx <= 0 || gy <= 0 || gz <= 0) return;
-            if (++sets > MAX_SETS) throw new IllegalStateException(op + ": more than " + MAX_SETS + " dispatches in one submission");
+            if (++frame.sets > MAX_SETS) throw new IllegalStateException(op + ": more than " + MAX_SETS + " dispatches in one submission");
             barrier();
             try (MemoryStack s = stack.push()) {
                 LongBuffer set = s.mallocLong(1);
@@ -206,12 +222,12 @@ final class CommandQueue implements AutoCloseable {
                         info.buffer(b.handle()).offset(0).range(VK_WHOLE_SIZE);
                     } else {
                         long bytes = Math.max(4, 4L * params.length);
-                        if (paramOffset + bytes > PARAM_BYTES) throw new IllegalStateException(op + ": kernel parameters overflow");
-                        long at = frame.index * PARAM_BYTES + paramOffset;
+                        if (frame.paramOffset + bytes > PARAM_BYTES) throw new IllegalStateException(op + ": kernel parameters overflow");
+                        long at = frame.index * PARAM_BYTES + frame.paramOffset;
                         MemorySegment.copy(params, 0, paramMemory, java.lang.foreign.ValueLayout.JAVA_INT, at, params.length);
                         info.buffer(paramBuffer).offset(at).range(bytes);
                         long align = Math.max(16, dev.features.minStorageBufferOffsetAlignment());
-                        paramOffset += (bytes + align - 1) / align * align;
+                        frame.paramOffset += (bytes + align - 1) / align * align;
                     }
                     writes.get(i).sType$Default().dstSet(set.get(0)).dstBinding(i).descriptorCount(1)
                             .descriptorType(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).pBufferInfo(info);
@@ -270,33 +286,82 @@ final class CommandQueue implements AutoCloseable {
         }
     }
 
-    /** Records {@code body} and submits it; returns without waiting for the device. */
+    /**
+     * Records {@code body} into the open frame (opening one if needed) and returns without waiting for
+     * the device; the frame goes to the device at once if the device is idle (see the class comment).
+     */
     void submit(String op, Consumer<Recorder> body) {
         lock.lock();
-        Frame f = null;
         try (MemoryStack stack = MemoryStack.stackPush()) {
             if (closed) throw new JBurnException(op, "the vulkan engine is closed");
             if (lost) throw new JBurnException(op, "the Vulkan device was lost earlier; restart the process");
-            f = frames[nextFrame];
-            if (f.pending) await(op, f);
+            Frame f = open;
+            if (f != null && (f.sets > MAX_SETS - MAX_SETS_PER_BODY || f.paramOffset > PARAM_BYTES / 2)) {
+                flush(op);
+                f = null;
+            }
+            if (f == null) f = begin(op);
+            // Whatever happens in body, the frame stays consistent: a failed op leaves at most a barrier
+            // and commands on buffers its recording keeps alive.
+            body.accept(new Recorder(stack, f));
+            if (f.sets >= FLUSH_SETS || deviceIdle(op)) flush(op);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Opens the next frame for recording (waiting for its previous submission if still running). Under the lock. */
+    private Frame begin(String op) {
+        Frame f = frames[nextFrame];
+        if (f.pending) await(op, f);
+        try (MemoryStack stack = MemoryStack.stackPush()) {
             VulkanErrors.check(vkResetCommandBuffer(f.cmd, 0), op, "vkResetCommandBuffer");
             VulkanErrors.check(vkResetDescriptorPool(dev.device, f.descriptorPool, 0), op, "vkResetDescriptorPool");
             VulkanErrors.check(vkBeginCommandBuffer(f.cmd, VkCommandBufferBeginInfo.calloc(stack).sType$Default()
                     .flags(VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT)), op, "vkBeginCommandBuffer");
-            Recorder r = new Recorder(stack, f);
-            f.timed = timing && queryPool != VK_NULL_HANDLE;
+        }
+        f.sets = 0;
+        f.paramOffset = 0;
+        f.keepAlive.clear();
+        f.timed = timing && queryPool != VK_NULL_HANDLE;
+        if (f.timed) {
+            vkCmdResetQueryPool(f.cmd, queryPool, 2 * f.index, 2);
+            vkCmdWriteTimestamp(f.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queryPool, 2 * f.index);
+        }
+        f.serial = submitted + 1;
+        recorded = f.serial;
+        open = f;
+        return f;
+    }
+
+    /**
+     * True when no submitted frame is still running (fence queries, no wait); finished frames are
+     * retired on the way, so what they held is freed early. Under the lock.
+     */
+    private boolean deviceIdle(String op) {
+        boolean idle = true;
+        for (int k = 1; k <= FRAMES; k++) {
+            Frame f = frames[(nextFrame + k) % FRAMES]; // oldest first; the open frame is never pending
+            if (!f.pending) continue;
+            if (vkGetFenceStatus(dev.device, f.fence) == VK_SUCCESS) await(op, f);
+            else idle = false;
+        }
+        return idle;
+    }
+
+    /** Ends the open frame and submits it to the device (nothing when none is open). Under the lock. */
+    private void flush(String op) {
+        Frame f = open;
+        if (f == null) return;
+        open = null;
+        try (MemoryStack stack = MemoryStack.stackPush()) {
             try {
-                if (f.timed) {
-                    vkCmdResetQueryPool(f.cmd, queryPool, 2 * f.index, 2);
-                    vkCmdWriteTimestamp(f.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queryPool, 2 * f.index);
-                }
-                body.accept(r);
-                r.finish();
+                new Recorder(stack, f).finish();
                 if (f.timed) vkCmdWriteTimestamp(f.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queryPool, 2 * f.index + 1);
             } finally {
                 VulkanErrors.check(vkEndCommandBuffer(f.cmd), op, "vkEndCommandBuffer");
             }
-            if (r.paramOffset > 0) vmaFlushAllocation(dev.allocator, paramAllocation, f.index * PARAM_BYTES, PARAM_BYTES);
+            if (f.paramOffset > 0) vmaFlushAllocation(dev.allocator, paramAllocation, f.index * PARAM_BYTES, PARAM_BYTES);
             VkSubmitInfo si = VkSubmitInfo.calloc(stack).sType$Default().pCommandBuffers(stack.pointers(f.cmd));
             long t0 = System.nanoTime();
             int res = vkQueueSubmit(dev.queue, si, f.fence);
@@ -304,15 +369,14 @@ final class CommandQueue implements AutoCloseable {
             if (res == VK_ERROR_DEVICE_LOST) lost = true;
             VulkanErrors.check(res, op, "vkQueueSubmit");
             f.pending = true;
-            f.serial = submitted + 1;
             submitted = f.serial;
             nextFrame = (nextFrame + 1) % FRAMES;
             submissions.incrementAndGet();
-            f = null;
-        } finally {
-            // A submission that failed before vkQueueSubmit holds nothing: drop what it recorded.
-            if (f != null && !f.pending) f.keepAlive.clear();
-            lock.unlock();
+        } catch (RuntimeException e) {
+            // Not submitted, so nothing of it runs: drop what it held. The next frame takes the same serial
+            // (submitted is unchanged), so frees deferred to this serial wait for that one instead.
+            f.keepAlive.clear();
+            throw e;
         }
     }
 
@@ -322,10 +386,11 @@ final class CommandQueue implements AutoCloseable {
         waitIdle(op);
     }
 
-    /** Waits until every submission so far has finished. */
+    /** Submits the open frame and waits until every submission so far has finished. */
     void waitIdle(String op) {
         lock.lock();
         try {
+            flush(op);
             for (int k = 1; k <= FRAMES; k++) {
                 Frame f = frames[(nextFrame + k - 1) % FRAMES]; // oldest first
                 if (f.pending) await(op, f);
@@ -363,6 +428,7 @@ final class CommandQueue implements AutoCloseable {
         try {
             if (closed) return;
             closed = true;
+            open = null; // recorded but never needed: nobody waited for it
             vkQueueWaitIdle(dev.queue);
             for (Frame f : frames) {
                 f.pending = false;
@@ -370,7 +436,7 @@ final class CommandQueue implements AutoCloseable {
                 vkDestroyFence(dev.device, f.fence, null);
                 vkDestroyDescriptorPool(dev.device, f.descriptorPool, null);
             }
-            completed = submitted;
+            completed = recorded;
             vmaDestroyBuffer(dev.allocator, paramBuffer, paramAllocation);
             if (queryPool != VK_NULL_HANDLE) vkDestroyQueryPool(dev.device, queryPool, null);
             vkDestroyCommandPool(dev.device, commandPool, null);
