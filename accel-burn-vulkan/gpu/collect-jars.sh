@@ -31,6 +31,10 @@ done
 # Keep natives for linux x86_64 only (the GPU machine), nothing for other platforms.
 rm -f "$LIB"/*natives-{windows,macos,linux-arm64,linux-arm32,linux-riscv64,linux-ppc64le,freebsd}*.jar 2>/dev/null || true
 
+# The device tool carries at most 64 MiB: LWJGL's Vulkan Video std headers (org/lwjgl/vulkan/video, ~0.5 MB
+# packed) are never loaded by the engine, so they stay behind.
+zip -q -d "$LIB"/lwjgl-vulkan-*.jar 'org/lwjgl/vulkan/video/*' || true
+
 # 2. The JUnit console launcher.
 "$MVN" -B -q $OFFLINE dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:$CONSOLE_VERSION \
   -DoutputDirectory="$ROOT/$LIB"
