@@ -35,10 +35,12 @@ import static org.lwjgl.vulkan.VK10.*;
 /**
  * The one queue everything runs on. A {@link #submit} records commands into the open one of a
  * few command buffers ("frames") and returns without waiting: the device runs them while the
- * caller goes on. The open frame is submitted to the device at once when the device is idle, and
- * otherwise collects further submissions until the device has caught up, the frame is full, or
- * the host must see results ({@link #waitIdle}, which downloads call): a stream of small ops then
- * costs one {@code vkQueueSubmit} per batch instead of one per op. A frame is waited for only when
+ * caller goes on. The open frame is submitted to the device as soon as it holds work worth a
+ * submission (a large dispatch or copy, or {@value #FLUSH_SETS} small ones), or when the host
+ * must see results ({@link #waitIdle}, which downloads call): a stream of small ops then costs one
+ * {@code vkQueueSubmit} per batch instead of one per op (on the H200 a submission costs ~25 µs, and
+ * the tiny kernel finished before the next op was recorded, so "submit when the device is idle"
+ * batched almost nothing). A frame is waited for only when
  * it comes round again, or in {@link #waitIdle}. Recording is serialized under one lock and runs
  * in order; each op's commands start with a barrier on everything before them.
  *
@@ -61,8 +63,19 @@ final class CommandQueue implements AutoCloseable {
     private static final int MAX_SETS = 128;
     /** The most dispatches one {@link #submit} body records (concatenate's part limit); a frame is closed before it could overflow. */
     static final int MAX_SETS_PER_BODY = 48;
-    /** A frame this full is submitted even while the device is still busy with the one before. */
-    private static final int FLUSH_SETS = 32;
+    /** A frame with this many dispatches is submitted. */
+    static final int FLUSH_SETS = 32;
+    /**
+     * A frame with this much work (work groups dispatched, or copied/filled bytes / 1024) is submitted at
+     * once, so a large kernel starts while the host goes on: 256 groups of an element-wise kernel are 64K elements.
+     */
+    static final long FLUSH_WORK = 256;
+    /**
+     * How long a wait polls the fence before blocking in the driver (whose wake-up costs tens of µs);
+     * not on a CPU device such as lavapipe, whose own threads need the cores a spinning host would hold.
+     */
+    private static final long SPIN_NS = 200_000;
+    private final long spinNs;
     private static final int MAX_BINDINGS = 16;
     private static final long FENCE_TIMEOUT_NS = 600L * 1_000_000_000L;
 
@@ -109,6 +122,7 @@ final class CommandQueue implements AutoCloseable {
         boolean timed;
         long paramOffset;
         int sets;
+        long work;
 
         Frame(int index, VkCommandBuffer cmd, long fence, long descriptorPool) {
             this.index = index;
@@ -120,6 +134,7 @@ final class CommandQueue implements AutoCloseable {
 
     CommandQueue(VulkanDevice dev) {
         this.dev = dev;
+        this.spinNs = dev.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : SPIN_NS;
         try (MemoryStack stack = MemoryStack.stackPush()) {
             LongBuffer lp = stack.mallocLong(1);
             VkCommandPoolCreateInfo pci = VkCommandPoolCreateInfo.calloc(stack).sType$Default()
@@ -240,6 +255,7 @@ final class CommandQueue implements AutoCloseable {
                     vkCmdPushConstants(cmd, p.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, params);
                 }
                 vkCmdDispatch(cmd, gx, gy, gz);
+                frame.work += (long) gx * gy * gz;
             }
             dispatches.incrementAndGet();
         }
@@ -250,6 +266,7 @@ final class CommandQueue implements AutoCloseable {
             barrier();
             try (MemoryStack s = stack.push()) {
                 vkCmdCopyBuffer(cmd, src, dst, VkBufferCopy.calloc(1, s).srcOffset(srcOffset).dstOffset(dstOffset).size(size));
+                frame.work += size >>> 10;
             }
         }
 
@@ -257,6 +274,7 @@ final class CommandQueue implements AutoCloseable {
         void zero(long buffer) {
             barrier();
             vkCmdFillBuffer(cmd, buffer, 0, VK_WHOLE_SIZE, 0);
+            frame.work += FLUSH_WORK; // the size is the buffer's: count it as large
         }
 
         /** Keeps {@code o} reachable until the submission has finished. */
@@ -288,7 +306,7 @@ final class CommandQueue implements AutoCloseable {
 
     /**
      * Records {@code body} into the open frame (opening one if needed) and returns without waiting for
-     * the device; the frame goes to the device at once if the device is idle (see the class comment).
+     * the device; the frame goes to the device once it holds enough work (see the class comment).
      */
     void submit(String op, Consumer<Recorder> body) {
         lock.lock();
@@ -304,7 +322,7 @@ final class CommandQueue implements AutoCloseable {
             // Whatever happens in body, the frame stays consistent: a failed op leaves at most a barrier
             // and commands on buffers its recording keeps alive.
             body.accept(new Recorder(stack, f));
-            if (f.sets >= FLUSH_SETS || deviceIdle(op)) flush(op);
+            if (f.sets >= FLUSH_SETS || f.work >= FLUSH_WORK) flush(op);
         } finally {
             lock.unlock();
         }
@@ -321,6 +339,7 @@ final class CommandQueue implements AutoCloseable {
                     .flags(VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT)), op, "vkBeginCommandBuffer");
         }
         f.sets = 0;
+        f.work = 0;
         f.paramOffset = 0;
         f.keepAlive.clear();
         f.timed = timing && queryPool != VK_NULL_HANDLE;
@@ -332,21 +351,6 @@ final class CommandQueue implements AutoCloseable {
         recorded = f.serial;
         open = f;
         return f;
-    }
-
-    /**
-     * True when no submitted frame is still running (fence queries, no wait); finished frames are
-     * retired on the way, so what they held is freed early. Under the lock.
-     */
-    private boolean deviceIdle(String op) {
-        boolean idle = true;
-        for (int k = 1; k <= FRAMES; k++) {
-            Frame f = frames[(nextFrame + k) % FRAMES]; // oldest first; the open frame is never pending
-            if (!f.pending) continue;
-            if (vkGetFenceStatus(dev.device, f.fence) == VK_SUCCESS) await(op, f);
-            else idle = false;
-        }
-        return idle;
     }
 
     /** Ends the open frame and submits it to the device (nothing when none is open). Under the lock. */
@@ -404,7 +408,11 @@ final class CommandQueue implements AutoCloseable {
     private void await(String op, Frame f) {
         try (MemoryStack stack = MemoryStack.stackPush()) {
             long t0 = System.nanoTime();
-            int res = vkWaitForFences(dev.device, stack.longs(f.fence), true, FENCE_TIMEOUT_NS);
+            int res = vkGetFenceStatus(dev.device, f.fence);
+            for (long until = t0 + spinNs; res == VK_NOT_READY && System.nanoTime() < until; res = vkGetFenceStatus(dev.device, f.fence)) {
+                Thread.onSpinWait();
+            }
+            if (res == VK_NOT_READY) res = vkWaitForFences(dev.device, stack.longs(f.fence), true, FENCE_TIMEOUT_NS);
             if (f.timed) submitWaitNanos.addAndGet(System.nanoTime() - t0);
             if (res == VK_ERROR_DEVICE_LOST) lost = true;
             VulkanErrors.check(res, op, "vkWaitForFences");

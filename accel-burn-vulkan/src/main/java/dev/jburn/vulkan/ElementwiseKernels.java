@@ -213,7 +213,8 @@ final class ElementwiseKernels {
         if (!fits(n, outBytes, inputs)) return null;
         Pipelines.Pipeline p = pipelineFor(op, k, inputs.size() + 1, () -> GlslPrecision.trusted(k, b.dev.features.float64(), b.dev.features.int64()) && emits(k)
                 ? Emitter.emit(k, Dialect.GLSL, features) : null);
-        return p == null ? null : dispatch(op, p, inputs, outBytes, n, groupsFor(n));
+        long per = Emitter.elementsPerInvocation(k, Dialect.GLSL); // 4-byte outputs: four elements per invocation
+        return p == null ? null : dispatch(op, p, inputs, outBytes, n, groupsFor((n + per - 1) / per));
     }
 
     /** Runs a reduction kernel; {@code null} when the emitter or the device cannot. */
@@ -243,7 +244,7 @@ final class ElementwiseKernels {
             if (src == null) {
                 p = UNSUPPORTED;
             } else {
-                String code = preserveDenormals(noContraction(src.code()), b.dev.features.denormPreserve32());
+                String code = FloatControls.apply(noContraction(src.code()), b.dev.features);
                 p = b.pipelines.get(op, op, code, bindings, false, 1);
             }
             if (pipelines.size() >= MAX_CACHED) pipelines.clear();
@@ -277,30 +278,6 @@ final class ElementwiseKernels {
      */
     static String noContraction(String glsl) {
         return FLOAT_VALUE.matcher(glsl).replaceAll("$1precise $2 $3 = ");
-    }
-
-    /** SPIR-V ids (from the SPIR-V spec) of the DenormPreserve capability and execution mode. */
-    static final int DENORM_PRESERVE_CAPABILITY = 4464;
-    static final int DENORM_PRESERVE_MODE = 4459;
-
-    /**
-     * Asks the driver to keep subnormal floats ({@code DenormPreserve} execution modes, through
-     * {@code GL_EXT_spirv_intrinsics}). Without a float-controls mode the denormal behaviour is the
-     * driver's choice, and graphics drivers commonly flush f32 subnormals to zero, which the kit
-     * (and Nx on the cpu) does not. Only f32, and only when the device reports it can: glslang
-     * keeps one {@code spirv_execution_mode} per mode id, so a second width would replace the first;
-     * f64 subnormals are not flushed by GPUs' double-precision units anyway.
-     */
-    static String preserveDenormals(String glsl, boolean f32) {
-        if (!f32) return glsl;
-        int version = glsl.indexOf('\n', glsl.indexOf("#version")) + 1;
-        int body = glsl.indexOf("\nlayout(") + 1;
-        if (version <= 0 || body <= version) return glsl;
-        StringBuilder modes = new StringBuilder();
-        modes.append("spirv_execution_mode(capabilities = [").append(DENORM_PRESERVE_CAPABILITY).append("], ")
-                .append(DENORM_PRESERVE_MODE).append(", 32);\n");
-        return glsl.substring(0, version) + "#extension GL_EXT_spirv_intrinsics : require\n"
-                + glsl.substring(version, body) + modes + glsl.substring(body);
     }
 
     /** Binds inputs 0..k-1 and the output k, pushes {@code n}, and dispatches {@code groups} work groups (x, then y). */

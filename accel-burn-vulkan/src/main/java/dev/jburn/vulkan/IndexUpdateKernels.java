@@ -43,7 +43,7 @@ final class IndexUpdateKernels {
             DeviceBuffer idx = VulkanBackend.device(indices.buffer(), op);
             IndexUpdateShader.Accumulator acc = accumulate ? IndexUpdateShader.accumulator(t, b.dev.features) : null;
             String source = IndexUpdateShader.source(acc, t.byteSize(), indices.dtype().byteSize(), indices.dtype().isSigned());
-            if (t.isFloat()) source = ElementwiseKernels.preserveDenormals(source, b.dev.features.denormPreserve32());
+            if (t.isFloat()) source = FloatControls.apply(source, b.dev.features);
             Pipelines.Pipeline p = b.pipelines.get(op, op + t.byteSize(), source, 5, true);
             int[] params = layout.params((int) layout.sliceSize(), (int) rows);
             int groups = (int) Math.max(1, Math.min((layout.sliceSize() + IndexUpdateShader.GROUP - 1) / IndexUpdateShader.GROUP,

@@ -118,7 +118,7 @@ final class VulkanDevice implements AutoCloseable {
                     props.limits().maxComputeWorkGroupCount(0), props.limits().maxComputeWorkGroupCount(2),
                     props.limits().minStorageBufferOffsetAlignment(),
                     Math.min(m3.maxMemoryAllocationSize(), largestHeap),
-                    fc.shaderDenormPreserveFloat32(), fc.shaderDenormPreserveFloat64());
+                    fc.shaderDenormPreserveFloat32(), fc.shaderDenormPreserveFloat64(), fc.shaderSignedZeroInfNanPreserveFloat32());
 
             // Enable exactly what is present.
             VkPhysicalDevice16BitStorageFeatures e16 = VkPhysicalDevice16BitStorageFeatures.calloc(stack).sType$Default()

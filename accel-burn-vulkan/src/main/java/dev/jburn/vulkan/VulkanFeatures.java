@@ -17,11 +17,13 @@ package dev.jburn.vulkan;
  * @param maxAllocation  largest single allocation the device allows ({@code maxMemoryAllocationSize}, capped by the largest heap)
  * @param denormPreserve32 shaders may ask to keep f32 subnormals ({@code shaderDenormPreserveFloat32})
  * @param denormPreserve64 the same for f64
+ * @param infNanPreserve32 shaders may ask that f32 infinities, NaNs and signed zeros be kept
+ *                         ({@code shaderSignedZeroInfNanPreserveFloat32}); without asking, a compiler may assume there are none
  */
 record VulkanFeatures(boolean float64, boolean int64, boolean int16, boolean float16, boolean int8,
                       boolean storage8, boolean storage16, long maxStorageBufferRange,
                       int maxWorkGroupCountX, int maxWorkGroupCountZ, long minStorageBufferOffsetAlignment,
-                      long maxAllocation, boolean denormPreserve32, boolean denormPreserve64) {
+                      long maxAllocation, boolean denormPreserve32, boolean denormPreserve64, boolean infNanPreserve32) {
 
     /** What the shared kernel emitter ({@code accel-kernels}) may use on this device. */
     dev.jburn.kernels.DeviceFeatures forEmitter() {
@@ -40,6 +42,7 @@ record VulkanFeatures(boolean float64, boolean int64, boolean int16, boolean flo
         if (storage16) b.append(" storage16");
         if (denormPreserve32) b.append(" denormPreserve32");
         if (denormPreserve64) b.append(" denormPreserve64");
+        if (infNanPreserve32) b.append(" infNanPreserve32");
         return b.toString().trim();
     }
 }

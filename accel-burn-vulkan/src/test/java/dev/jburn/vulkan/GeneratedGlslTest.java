@@ -30,23 +30,35 @@ class GeneratedGlslTest {
     }
 
     @Test
-    void denormalPreservationCompilesToTheSpirvExecutionMode(@TempDir Path dir) {
+    void floatControlsCompileToTheSpirvExecutionModes(@TempDir Path dir) {
         String src = ElementwiseKernels.noContraction(Emitter.emit(
                 ElementwiseKernel.binary(BinaryOp.ADD, DType.F32, Shape.of(8), Shape.of(8), Shape.of(8), DType.F32), Dialect.GLSL, LAVAPIPE).code());
-        assertEquals(src, ElementwiseKernels.preserveDenormals(src, false));
-        String kept = ElementwiseKernels.preserveDenormals(src, true);
-        byte[] spirv = new ShaderCompiler(dir).spirv("add", "denorm", kept);
+        assertEquals(src, FloatControls.apply(src, features(false, false)));
+        int[][] both = modes(new ShaderCompiler(dir).spirv("add", "controls", FloatControls.apply(src, features(true, true))));
+        assertArrayEquals(new int[] {1, 1}, both[0], "OpCapability DenormPreserve, SignedZeroInfNanPreserve");
+        assertArrayEquals(new int[] {1, 1}, both[1], "OpExecutionMode DenormPreserve 32, SignedZeroInfNanPreserve 32");
+        int[][] infNan = modes(new ShaderCompiler(dir).spirv("add", "controls", FloatControls.apply(src, features(false, true))));
+        assertArrayEquals(new int[] {0, 1}, infNan[0]);
+        assertArrayEquals(new int[] {0, 1}, infNan[1]);
+    }
+
+    private static VulkanFeatures features(boolean denorm32, boolean infNan32) {
+        return new VulkanFeatures(true, true, true, true, true, true, true, 1L << 30, 65535, 65535, 16, 1L << 30, denorm32, false, infNan32);
+    }
+
+    /** Counts of {capabilities, 32-bit execution modes} in SPIR-V: {DenormPreserve, SignedZeroInfNanPreserve}. */
+    private static int[][] modes(byte[] spirv) {
         java.nio.IntBuffer words = java.nio.ByteBuffer.wrap(spirv).order(java.nio.ByteOrder.LITTLE_ENDIAN).asIntBuffer();
-        boolean capability = false;
-        int modes = 0;
+        int[] capabilities = new int[2], modes = new int[2];
         for (int i = 5; i < words.limit(); ) {
             int w = words.get(i), op = w & 0xFFFF, count = w >>> 16;
-            if (op == 17 && words.get(i + 1) == ElementwiseKernels.DENORM_PRESERVE_CAPABILITY) capability = true; // OpCapability
-            if (op == 16 && words.get(i + 2) == ElementwiseKernels.DENORM_PRESERVE_MODE && words.get(i + 3) == 32) modes++; // OpExecutionMode
+            if (op == 17 && words.get(i + 1) == FloatControls.DENORM_PRESERVE_CAPABILITY) capabilities[0]++; // OpCapability
+            if (op == 17 && words.get(i + 1) == FloatControls.SIGNED_ZERO_INF_NAN_PRESERVE_CAPABILITY) capabilities[1]++;
+            if (op == 16 && words.get(i + 2) == FloatControls.DENORM_PRESERVE_MODE && words.get(i + 3) == 32) modes[0]++; // OpExecutionMode
+            if (op == 16 && words.get(i + 2) == FloatControls.SIGNED_ZERO_INF_NAN_PRESERVE_MODE && words.get(i + 3) == 32) modes[1]++;
             i += Math.max(count, 1);
         }
-        assertTrue(capability, "OpCapability DenormPreserve");
-        assertEquals(1, modes, "OpExecutionMode DenormPreserve 32");
+        return new int[][] {capabilities, modes};
     }
 
     @Test

@@ -51,18 +51,37 @@ public final class Emitter {
         types.add(k.outType());
         for (DType t : types) requireStorage(t, f);
         StringBuilder body = new StringBuilder();
-        String result = statements(k, d, f, "    ", body, false);
+        String result = statements(k, d, f, "    ", body, null);
         String stored = d.toStorage(k.outType(), Types.toStorageBits(k.outType(), result));
         if (d == Dialect.CUDA) {
             StringBuilder lanes = new StringBuilder();
-            String laneResult = statements(k, d, f, "      ", lanes, true);
-            String code = Prelude.of(d, f) + CudaVectorFrame.kernel(CUDA_ENTRY, k.inputTypes(), k.outType(), contiguousInputs(k),
+            BitSet wide = contiguousInputs(k);
+            String laneResult = statements(k, d, f, "      ", lanes, wide);
+            String code = Prelude.of(d, f) + CudaVectorFrame.kernel(CUDA_ENTRY, k.inputTypes(), k.outType(), wide,
                     lanes, body, d.toStorage(k.outType(), Types.toStorageBits(k.outType(), laneResult)), stored);
             return new KernelSource(CUDA_ENTRY, code, k.inputTypes(), k.outType());
+        }
+        if (d == Dialect.GLSL && GlslVectorFrame.applies(k.outType())) {
+            StringBuilder scalar = new StringBuilder(), lanes = new StringBuilder();
+            BitSet wide = GlslVectorFrame.wideInputs(k.inputTypes(), contiguousInputs(k));
+            String scalarResult = statements(k, d, f, "      ", scalar, null);
+            String laneResult = statements(k, d, f, "      ", lanes, wide);
+            String code = Prelude.of(d, f) + GlslVectorFrame.kernel(k.inputTypes(), k.outType(), wide, lanes, scalar,
+                    d.toStorage(k.outType(), Types.toStorageBits(k.outType(), laneResult)), d.toStorage(k.outType(), Types.toStorageBits(k.outType(), scalarResult)));
+            return new KernelSource("main", code, k.inputTypes(), k.outType());
         }
         body.append("    ").append(d.write(types.size() - 1, "i", stored)).append('\n');
         String code = Prelude.of(d, f) + d.open("main", k.inputTypes(), k.outType()) + body + d.close();
         return new KernelSource("main", code, k.inputTypes(), k.outType());
+    }
+
+    /**
+     * Output elements one invocation (GLSL) or thread (CUDA) of {@code k}'s kernel computes: size the
+     * grid for {@code ceil(n / this)} of them.
+     */
+    public static int elementsPerInvocation(ElementwiseKernel k, Dialect d) {
+        if (d == Dialect.CUDA) return CudaVectorFrame.WIDTH;
+        return d == Dialect.GLSL && GlslVectorFrame.applies(k.outType()) ? GlslVectorFrame.WIDTH : 1;
     }
 
     /** The inputs that some load reads at the output's own position (those a vector frame loads wide). */
@@ -77,14 +96,15 @@ public final class Emitter {
      * in scope) and returns the variable holding it.
      */
     static String statements(ElementwiseKernel k, Dialect d, DeviceFeatures f, String indent, StringBuilder body) {
-        return statements(k, d, f, indent, body, false);
+        return statements(k, d, f, indent, body, null);
     }
 
     /**
-     * As above; with {@code lanes}, contiguous loads read the element from {@link CudaVectorFrame#lane}
-     * (already loaded wide) instead of from memory.
+     * As above; contiguous loads of the inputs in {@code lanes} (null: none) read the element from the
+     * vector frame's lane ({@link CudaVectorFrame#lane}, {@link GlslVectorFrame#lane}; already loaded wide)
+     * instead of from memory.
      */
-    static String statements(ElementwiseKernel k, Dialect d, DeviceFeatures f, String indent, StringBuilder body, boolean lanes) {
+    static String statements(ElementwiseKernel k, Dialect d, DeviceFeatures f, String indent, StringBuilder body, BitSet lanes) {
         for (DType t : k.inputTypes()) requireStorage(t, f);
         for (KernelExpr e : k.nodes()) requireCompute(e.type(), f);
         boolean strided = k.nodes().stream().anyMatch(e -> e instanceof KernelExpr.Load l && l.strides() != null);
@@ -127,11 +147,12 @@ public final class Emitter {
     }
 
     /** The expression of one node in terms of earlier ones ({@code v0, v1, ...}). */
-    private record Spelling(Dialect d, DeviceFeatures f, List<KernelExpr> nodes, boolean lanes) {
+    private record Spelling(Dialect d, DeviceFeatures f, List<KernelExpr> nodes, BitSet lanes) {
         String node(KernelExpr e) {
             return switch (e) {
-                case KernelExpr.Load l -> Types.fromStorage(l.type(), lanes && l.strides() == null
-                        ? CudaVectorFrame.lane(l.input()) : d.read(l.input(), index(l.strides())));
+                case KernelExpr.Load l -> Types.fromStorage(l.type(), lanes != null && l.strides() == null && lanes.get(l.input())
+                        ? (d == Dialect.CUDA ? CudaVectorFrame.lane(l.input()) : GlslVectorFrame.lane(l.input(), l.type()))
+                        : d.read(l.input(), index(l.strides())));
                 case KernelExpr.Literal c -> literal(c);
                 case KernelExpr.Unary u -> unary(u.op(), nodes.get(u.x()).type(), "v" + u.x());
                 case KernelExpr.Binary b -> binary(b.op(), nodes.get(b.a()).type(), "v" + b.a(), "v" + b.b());

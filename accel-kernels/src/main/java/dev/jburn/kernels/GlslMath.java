@@ -94,7 +94,7 @@ final class GlslMath {
                   double a = abs(double(x));
                   double s;
                   if (a < 0.0009765625LF) { double a2 = a * a; s = a * (1.0LF + a2 * (1.0LF / 6.0LF + a2 * (1.0LF / 120.0LF))); }
-                  else if (a > 89.5LF) s = 1.0e300LF * 1.0e300LF;
+                  else if (a > 89.5LF) s = packDouble2x32(uvec2(0u, 0x7FF00000u)); // +inf as a constant: NVIDIA's compiler mangled an infinity made by arithmetic
                   else { double e = jb_exp_d(a); s = 0.5LF * (e - 1.0LF / e); }
                   float r = float(s);
                   return x < 0.0 ? -r : r;
@@ -191,7 +191,7 @@ final class GlslMath {
                 float jb_atanh32(float x) {
                   if (isnan(x) || abs(x) > 1.0) return uintBitsToFloat(0x7FC00000u);
                   if (x == 0.0) return x;
-                  if (abs(x) == 1.0) return x * uintBitsToFloat(0x7F800000u);
+                  if (abs(x) == 1.0) return uintBitsToFloat(x > 0.0 ? 0x7F800000u : 0xFF800000u); // not x * inf: NVIDIA returned garbage for that
                   double a = abs(double(x));
                   double r;
                   if (a < 0.0001LF) { double a2 = a * a; r = a * (1.0LF + a2 * (1.0LF / 3.0LF + a2 * 0.2LF)); }

@@ -140,7 +140,7 @@ final class Prelude {
     private static final String ERFINV_NX = """
             FN f64 jb_erfinv_nx(f64 y) {
               if (!(y >= -1.0 && y <= 1.0)) return f64(U2F(0x7FC00000u));
-              if (y == 1.0 || y == -1.0) return y * f64(U2F(0x7F800000u));
+              if (y == 1.0 || y == -1.0) return f64(U2F(y > 0.0 ? 0x7F800000u : 0xFF800000u)); // a constant: NVIDIA's Vulkan compiler mangled y * inf
               if (y == 0.0) return y;
               f64 w = -$log((1.0 - y) * (1.0 + y));
               f64 p;
