@@ -120,7 +120,15 @@ class VulkanNativeKernelsTest {
     }
 
     /** Each of {@code ops} (by name) on {@code v} runs on the device, without fallback, within an ulp of the cpu engine. */
-    private static void assertNativeWithinAnUlp(float[] v, Map<String, Function<Tensor, Tensor>> ops) {
+    private static void assertNativeWithinAnUlp(float[] values, Map<String, Function<Tensor, Tensor>> ops) {
+        // A device that flushes f32 subnormals (declared, as NVIDIA's driver does) sees them as zero: leave them out there.
+        float[] v = values;
+        if (vk.capabilities().flushesF32Subnormals()) {
+            java.util.List<Float> normal = new java.util.ArrayList<>();
+            for (float x : values) if (x == 0 || !(Math.abs(x) < Float.MIN_NORMAL)) normal.add(x);
+            v = new float[normal.size()];
+            for (int i = 0; i < v.length; i++) v[i] = normal.get(i);
+        }
         // on the cpu explicitly: where vulkan is the default engine (a GPU), Tensor.of would put it there
         try (Tensor host = Tensor.of(v).to(cpu); Tensor x = host.to(vk)) {
             long before = vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum();
@@ -139,6 +147,8 @@ class VulkanNativeKernelsTest {
                 assertTrue(Float.isNaN(got[i]), fn + "(" + x[i] + ") = " + got[i] + ", expected NaN");
                 continue;
             }
+            // a flushing device may give zero for a subnormal result (declared; the kit allows the same)
+            if (got[i] == 0 && want[i] != 0 && Math.abs(want[i]) < Float.MIN_NORMAL && vk.capabilities().flushesF32Subnormals()) continue;
             int a = Float.floatToRawIntBits(want[i]), b = Float.floatToRawIntBits(got[i]);
             long ua = a < 0 ? (long) Integer.MIN_VALUE - a : a, ub = b < 0 ? (long) Integer.MIN_VALUE - b : b;
             assertTrue(Math.abs(ua - ub) <= 1, fn + "(" + x[i] + ") = " + got[i] + ", expected " + want[i]);
