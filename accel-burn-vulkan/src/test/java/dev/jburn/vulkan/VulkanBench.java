@@ -39,6 +39,18 @@ public final class VulkanBench {
         VulkanBackend b = (VulkanBackend) vk.backend();
         System.out.println("device: " + b.deviceDescription() + (vk.backend().capabilities().flushesF32Subnormals() ? ", flushes f32 subnormals" : ""));
 
+        // The JVM compiles the dispatch path after thousands of calls; time what a long-running program sees.
+        CompiledFunction fma = Jit.compileList(in -> List.of(in.get(0).multiply(in.get(1)).add(in.get(2))));
+        try (Tensor small = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8}).to(vk)) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < 20_000; i++) {
+                small.add(small).close();
+                fma.apply(List.of(small, small, small)).getFirst().close();
+            }
+            b.synchronize();
+            System.out.printf("warm-up: 20000 eager adds and Jit calls on f32[8] in %.2f s%n", (System.nanoTime() - t0) / 1e9);
+        }
+
         try (Tensor a0 = random(vk, n * (long) n, 1); Tensor c0 = random(vk, n * (long) n, 2);
              Tensor a = a0.reshape(n, n); Tensor c = c0.reshape(n, n)) {
             double s = median(warmup, runs, () -> a.dot(c));
@@ -48,7 +60,6 @@ public final class VulkanBench {
             System.out.printf("  device time per call (GPU timestamps): %.3f ms, %.1f GFLOP/s%n", dev * 1e3, flops / dev / 1e9);
         }
 
-        CompiledFunction fma = Jit.compileList(in -> List.of(in.get(0).multiply(in.get(1)).add(in.get(2))));
         try (Tensor x = random(vk, m, 3); Tensor y = random(vk, m, 4); Tensor z = random(vk, m, 5)) {
             long before = b.stats().dispatches();
             try (Tensor r = fma.apply(List.of(x, y, z)).getFirst()) {
@@ -69,11 +80,16 @@ public final class VulkanBench {
         }
         try (Tensor small = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8}).to(vk)) {
             int ops = 2000;
-            double s = median(1, 5, () -> {
+            double s = median(1, 9, () -> {
                 for (int i = 0; i < ops - 1; i++) small.add(small).close();
                 return small.add(small);
             });
             System.out.printf("eager dispatch (add f32[8], %d in a row, then synchronize): %.2f us/op%n", ops, s / ops * 1e6);
+            double j = median(1, 9, () -> {
+                for (int i = 0; i < ops - 1; i++) fma.apply(List.of(small, small, small)).getFirst().close();
+                return fma.apply(List.of(small, small, small)).getFirst();
+            });
+            System.out.printf("Jit dispatch (fused a*b+c on f32[8], %d in a row, then synchronize): %.2f us/call%n", ops, j / ops * 1e6);
         }
         System.out.println("fallbacks: " + vk.fallbackCounts());
         System.out.println("stats: " + b.stats());
