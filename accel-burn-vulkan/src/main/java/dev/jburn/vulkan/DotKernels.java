@@ -52,7 +52,8 @@ final class DotKernels {
             DeviceBuffer db = bt != null ? bt : VulkanBackend.device(bb.buffer(), "dot");
             DeviceBuffer c = b.memory.allocateUninitialized("dot", outElements * es);
             try {
-                Pipelines.Pipeline p = b.pipelines.get("dot", "gemm-" + out.shortName(), GemmShader.source(out == DType.F64), 4, true);
+                boolean wide = GemmShader.wideLoads(k, n);
+                Pipelines.Pipeline p = b.pipelines.get("dot", "gemm-" + out.shortName() + (wide ? "-wide" : ""), GemmShader.source(out == DType.F64, wide), 4, true);
                 int[] params = {(int) batch, (int) m, (int) n, (int) k};
                 int tile = GemmShader.tile(out == DType.F64);
                 int gx = (int) ((n + tile - 1) / tile), gy = (int) ((m + tile - 1) / tile);

@@ -21,9 +21,21 @@ final class GemmShader {
     /** Rows (and columns) of C per work group. */
     static int tile(boolean f64) { return 16 * perThread(f64); }
 
-    /** Bindings: 0 A, 1 B, 2 C, 3 parameters {@code [batch, M, N, K]}. */
-    static String source(boolean f64) {
-        return f64 ? strided(true) : vec4Blocks();
+    /**
+     * Bindings: 0 A, 1 B, 2 C, 3 parameters {@code [batch, M, N, K]}. {@code wideLoads} (f32 only, and only
+     * when {@code K} and {@code N} are multiples of 4, see {@link #wideLoads}) reads A and B from global
+     * memory as {@code vec4}s: a quarter of the load instructions.
+     */
+    static String source(boolean f64, boolean wideLoads) {
+        return f64 ? strided(true) : vec4Blocks(wideLoads);
+    }
+
+    /**
+     * Whether a product with these {@code K} and {@code N} may use wide loads: every row of A and B then
+     * starts on a 16-byte boundary, and a {@code vec4} that starts inside the matrix ends inside it.
+     */
+    static boolean wideLoads(long k, long n) {
+        return k % 4 == 0 && n % 4 == 0;
     }
 
     /**
@@ -34,14 +46,47 @@ final class GemmShader {
      * of B cover 128 contiguous bytes (no bank conflict) and its reads of A are one broadcast. The A
      * tile's rows are padded by one {@code vec4} against conflicts of the transposing stores.
      */
-    private static String vec4Blocks() {
+    private static String vec4Blocks(boolean wideLoads) {
+        String scalarLoads = """
+                        [[unroll]] for (uint l = 0u; l < 8u; l++) {
+                            uint idx = tid + l * 256u;
+                            uint ar = idx >> 4, ak = idx & 15u;
+                            uint gr = row0 + ar, gk = k0 + ak;
+                            float av = 0.0;
+                            if (gr < M && gk < K) av = a[aOff + gr * K + gk];
+                            As[ak][ar >> 2][ar & 3u] = av;
+                            uint bk = idx >> 7, bc = idx & 127u;
+                            uint gk2 = k0 + bk, gc = col0 + bc;
+                            float bv = 0.0;
+                            if (gk2 < K && gc < N) bv = b[bOff + gk2 * N + gc];
+                            Bs[bk][bc >> 2][bc & 3u] = bv;
+                        }
+                """;
+        // A: 128 rows x 4 vec4s along k; B: 16 rows x 32 vec4s along n; two of each per invocation.
+        String vectorLoads = """
+                        [[unroll]] for (uint l = 0u; l < 2u; l++) {
+                            uint idx = tid + l * 256u;
+                            uint ar = idx >> 2, aq = idx & 3u;
+                            uint gr = row0 + ar, gk = k0 + 4u * aq;
+                            vec4 av = vec4(0.0);
+                            if (gr < M && gk < K) av = a4[(aOff + gr * K + gk) >> 2];
+                            [[unroll]] for (uint e = 0u; e < 4u; e++) As[4u * aq + e][ar >> 2][ar & 3u] = av[e];
+                            uint bk = idx >> 5, bq = idx & 31u;
+                            uint gk2 = k0 + bk, gc = col0 + 4u * bq;
+                            vec4 bv = vec4(0.0);
+                            if (gk2 < K && gc < N) bv = b4[(bOff + gk2 * N + gc) >> 2];
+                            Bs[bk][bq] = bv;
+                        }
+                """;
         return """
                 #version 450
                 #extension GL_EXT_control_flow_attributes : require
-                // jburn tiled GEMM, float, 8x8 per invocation as 2x2 blocks of 4x4, vec4 shared reads
+                // jburn tiled GEMM, float, 8x8 per invocation as 2x2 blocks of 4x4, vec4 shared reads%s
                 layout(local_size_x = 16, local_size_y = 16) in;
                 layout(std430, binding = 0) readonly buffer A { float a[]; };
                 layout(std430, binding = 1) readonly buffer B { float b[]; };
+                layout(std430, binding = 0) readonly buffer A4 { vec4 a4[]; };
+                layout(std430, binding = 1) readonly buffer B4 { vec4 b4[]; };
                 layout(std430, binding = 2) writeonly buffer C { float c[]; };
                 layout(std430, binding = 3) readonly buffer Params { uint p[]; };
                 const uint T = 128u;
@@ -57,20 +102,7 @@ final class GemmShader {
                     vec4 acc[8][2];
                     [[unroll]] for (uint i = 0u; i < 8u; i++) { acc[i][0] = vec4(0.0); acc[i][1] = vec4(0.0); }
                     for (uint k0 = 0u; k0 < K; k0 += 16u) {
-                        [[unroll]] for (uint l = 0u; l < 8u; l++) {
-                            uint idx = tid + l * 256u;
-                            uint ar = idx >> 4, ak = idx & 15u;
-                            uint gr = row0 + ar, gk = k0 + ak;
-                            float av = 0.0;
-                            if (gr < M && gk < K) av = a[aOff + gr * K + gk];
-                            As[ak][ar >> 2][ar & 3u] = av;
-                            uint bk = idx >> 7, bc = idx & 127u;
-                            uint gk2 = k0 + bk, gc = col0 + bc;
-                            float bv = 0.0;
-                            if (gk2 < K && gc < N) bv = b[bOff + gk2 * N + gc];
-                            Bs[bk][bc >> 2][bc & 3u] = bv;
-                        }
-                        barrier();
+                %s        barrier();
                         [[unroll]] for (uint kk = 0u; kk < 16u; kk++) {
                             vec4 a0 = As[kk][ty], a1 = As[kk][16u + ty];
                             vec4 b0 = Bs[kk][tx], b1 = Bs[kk][16u + tx];
@@ -94,7 +126,7 @@ final class GemmShader {
                         }
                     }
                 }
-                """;
+                """.formatted(wideLoads ? ", vec4 global loads" : "", wideLoads ? vectorLoads : scalarLoads);
     }
 
     /** The original layout: each invocation's R×R block strided by 16 (f64 uses it: R = 4). */

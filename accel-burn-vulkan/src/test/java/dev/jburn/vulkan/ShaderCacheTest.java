@@ -47,7 +47,8 @@ class ShaderCacheTest {
     void everyShippedShaderCompiles(@TempDir Path dir) {
         ShaderCompiler c = new ShaderCompiler(dir);
         for (int w : new int[] {1, 2, 4, 8}) assertTrue(c.spirv("test", "copy" + w, StridedCopyShader.source(w)).length > 0);
-        assertTrue(c.spirv("test", "gemm-f32", GemmShader.source(false)).length > 0);
-        assertTrue(c.spirv("test", "gemm-f64", GemmShader.source(true)).length > 0);
+        assertTrue(c.spirv("test", "gemm-f32", GemmShader.source(false, false)).length > 0);
+        assertTrue(c.spirv("test", "gemm-f32-wide", GemmShader.source(false, true)).length > 0);
+        assertTrue(c.spirv("test", "gemm-f64", GemmShader.source(true, false)).length > 0);
     }
 }

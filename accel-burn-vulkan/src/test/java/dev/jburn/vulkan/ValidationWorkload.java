@@ -51,6 +51,8 @@ public final class ValidationWorkload {
             f64.dot(f64.transpose()).toDoubleArray();
             Tensor m = Tensor.iota(Shape.of(130, 70), DType.F32).to(vk).multiply(0.01);
             m.dot(m.transpose()).sum().toFloatArray();
+            Tensor w = Tensor.iota(Shape.of(36, 20), DType.F32).to(vk).multiply(0.01);
+            w.dot(w.transpose().slice(new int[] {0, 0}, new int[] {20, 32})).toFloatArray(); // K, N multiples of 4: vec4 loads
             h.toFloatArray();
             u8.toIntArray();
             CompiledFunction chain = Jit.compileList(in -> List.of(in.get(0).multiply(in.get(1)).add(1.0).exp().sum(new int[] {1})));

@@ -193,6 +193,11 @@ class VulkanNativeKernelsTest {
     void f32DotRunsOnTheDevice() {
         assertNative("dot", new Tensor[] {matrix(70, 33, 1f), matrix(33, 65, 2f)}, t -> t[0].dot(t[1]), 1e-5);
         assertNative("dot past one tile", new Tensor[] {matrix(131, 70, 1f), matrix(70, 257, 2f)}, t -> t[0].dot(t[1]), 1e-5);
+        // K and N multiples of 4: the kernel with vec4 global loads (M, K and N still not multiples of the tile)
+        assertNative("dot, wide loads", new Tensor[] {matrix(133, 68, 1f), matrix(68, 260, 2f)}, t -> t[0].dot(t[1]), 1e-5);
+        Tensor aw = matrix(2 * 37, 20, 1f).reshape(2, 37, 20);
+        Tensor bw = matrix(2 * 20, 36, 2f).reshape(2, 20, 36);
+        assertNative("batched dot, wide loads", new Tensor[] {aw, bw}, t -> t[0].dot(new int[] {2}, new int[] {0}, t[1], new int[] {1}, new int[] {0}), 1e-5);
         // Batched with a contraction axis that is not last: the operands are transposed on the device first.
         Tensor a = matrix(3 * 9, 4, 1f).reshape(3, 9, 4);
         Tensor b = matrix(3 * 9, 5, 2f).reshape(3, 9, 5);
