@@ -62,22 +62,26 @@ final class GemmShader {
                             Bs[bk][bc >> 2][bc & 3u] = bv;
                         }
                 """;
-        // A: 128 rows x 4 vec4s along k; B: 16 rows x 32 vec4s along n; two of each per invocation, fetched
-        // into registers one K step ahead, so the global loads of the next tile overlap this tile's arithmetic.
-        String prologue = "vec4 pa[2], pb[2];\n" + fetch("0u");
-        String stage = """
+        // A: 128 rows x 4 vec4s along k; B: 16 rows x 32 vec4s along n; two of each per invocation.
+        String vectorLoads = """
                         [[unroll]] for (uint l = 0u; l < 2u; l++) {
                             uint idx = tid + l * 256u;
                             uint ar = idx >> 2, aq = idx & 3u;
-                            [[unroll]] for (uint e = 0u; e < 4u; e++) As[4u * aq + e][ar >> 2][ar & 3u] = pa[l][e];
-                            Bs[idx >> 5][idx & 31u] = pb[l];
+                            uint gr = row0 + ar, gk = k0 + 4u * aq;
+                            vec4 av = vec4(0.0);
+                            if (gr < M && gk < K) av = a4[(aOff + gr * K + gk) >> 2];
+                            [[unroll]] for (uint e = 0u; e < 4u; e++) As[4u * aq + e][ar >> 2][ar & 3u] = av[e];
+                            uint bk = idx >> 5, bq = idx & 31u;
+                            uint gk2 = k0 + bk, gc = col0 + 4u * bq;
+                            vec4 bv = vec4(0.0);
+                            if (gk2 < K && gc < N) bv = b4[(bOff + gk2 * N + gc) >> 2];
+                            Bs[bk][bq] = bv;
                         }
                 """;
-        String prefetch = "if (k0 + 16u < K) {\n" + fetch("k0 + 16u") + "}\n";
         return """
                 #version 450
                 #extension GL_EXT_control_flow_attributes : require
-                // jburn tiled GEMM, float, 8x8 per invocation as 2x2 blocks of 4x4, vec4 shared reads%1$s
+                // jburn tiled GEMM, float, 8x8 per invocation as 2x2 blocks of 4x4, vec4 shared reads%s
                 layout(local_size_x = 16, local_size_y = 16) in;
                 layout(std430, binding = 0) readonly buffer A { float a[]; };
                 layout(std430, binding = 1) readonly buffer B { float b[]; };
@@ -97,10 +101,8 @@ final class GemmShader {
                     uint aOff = batch * M * K, bOff = batch * K * N, cOff = batch * M * N;
                     vec4 acc[8][2];
                     [[unroll]] for (uint i = 0u; i < 8u; i++) { acc[i][0] = vec4(0.0); acc[i][1] = vec4(0.0); }
-                %2$s
                     for (uint k0 = 0u; k0 < K; k0 += 16u) {
-                %3$s        barrier();
-                %4$s
+                %s        barrier();
                         [[unroll]] for (uint kk = 0u; kk < 16u; kk++) {
                             vec4 a0 = As[kk][ty], a1 = As[kk][16u + ty];
                             vec4 b0 = Bs[kk][tx], b1 = Bs[kk][16u + tx];
@@ -124,21 +126,7 @@ final class GemmShader {
                         }
                     }
                 }
-                """.formatted(wideLoads ? ", vec4 global loads one K step ahead" : "",
-                wideLoads ? prologue : "", wideLoads ? stage : scalarLoads, wideLoads ? prefetch : "");
-    }
-
-    /** GLSL that fetches the A and B {@code vec4}s of the K step starting at {@code kBase} into {@code pa} and {@code pb}. */
-    private static String fetch(String kBase) {
-        return """
-                [[unroll]] for (uint l = 0u; l < 2u; l++) {
-                    uint idx = tid + l * 256u;
-                    uint gr = row0 + (idx >> 2), gk = %1$s + 4u * (idx & 3u);
-                    pa[l] = (gr < M && gk < K) ? a4[(aOff + gr * K + gk) >> 2] : vec4(0.0);
-                    uint gk2 = %1$s + (idx >> 5), gc = col0 + 4u * (idx & 31u);
-                    pb[l] = (gk2 < K && gc < N) ? b4[(bOff + gk2 * N + gc) >> 2] : vec4(0.0);
-                }
-                """.formatted(kBase);
+                """.formatted(wideLoads ? ", vec4 global loads" : "", wideLoads ? vectorLoads : scalarLoads);
     }
 
     /** The original layout: each invocation's R×R block strided by 16 (f64 uses it: R = 4). */
