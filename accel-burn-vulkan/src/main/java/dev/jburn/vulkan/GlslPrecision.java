@@ -16,7 +16,8 @@ import dev.jburn.op.UnaryOp;
  * ulp in the spec) and every integer op stay on the device; so do f32 {@code sin}, {@code cos} and
  * {@code tan}, computed by {@code GlslTrig} with an exact argument reduction (they need f64 and int64),
  * its {@code asin}, {@code acos}, {@code atan}, and {@code GlslMath}'s {@code asinh}, {@code acosh},
- * {@code atanh}, {@code cbrt} and the prelude's {@code erfInv} (f64). Every f64 transcendental runs on the cpu.
+ * {@code atanh}, {@code cbrt} and the prelude's {@code erfInv} (f64); of f64 itself {@code exp, expm1, log,
+ * log1p, sinh, cosh, tanh} and sigmoid ({@code GlslMath64}), the other f64 transcendentals run on the cpu.
  */
 final class GlslPrecision {
     private GlslPrecision() {}
@@ -33,7 +34,9 @@ final class GlslPrecision {
             case ABS, NEGATE, SIGN, SQRT, RSQRT, FLOOR, CEIL, ROUND, IS_NAN, IS_INFINITY, LOGICAL_NOT,
                  BITWISE_NOT, POPULATION_COUNT, COUNT_LEADING_ZEROS -> true;
             // the shared emitter's double-precision versions (GlslExp, GlslMath); sigmoid is built on that exp
-            case EXP, EXPM1, LOG, LOG1P, SINH, COSH, TANH, SIGMOID, ERF, ERFC -> float64 && t != DType.F64;
+            // ... and for f64 GlslMath64's (exp, expm1, log, log1p, sinh, cosh, tanh; sigmoid on that exp)
+            case EXP, EXPM1, LOG, LOG1P, SINH, COSH, TANH, SIGMOID -> float64;
+            case ERF, ERFC -> float64 && t != DType.F64;
             // GlslTrig: exact argument reduction with 64-bit integers, then double precision
             case SIN, COS, TAN -> float64 && int64 && t != DType.F64;
             // GlslMath / the prelude, in double: logs of cancellation-free arguments, Newton cube roots, Nx's erfInv polynomial

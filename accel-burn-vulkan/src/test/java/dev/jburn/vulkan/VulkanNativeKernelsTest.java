@@ -80,14 +80,38 @@ class VulkanNativeKernelsTest {
     }
 
     @Test
-    void f64ExpFallsBackAndIsCounted() {
-        // GLSL has no double-precision exp, and the emitter's is f32-only: f64 transcendentals run on the cpu.
+    void f64SinFallsBackAndIsCounted() {
+        // GLSL has no double-precision sin, and the emitter has none of its own for f64: it runs on the cpu.
         try (Tensor x = matrix(4, 5, 1f).asType(DType.F64).to(vk)) {
-            long before = vk.fallbackCounts().getOrDefault("exp:f64", 0L);
-            try (Tensor r = x.exp()) {
+            long before = vk.fallbackCounts().getOrDefault("sin:f64", 0L);
+            try (Tensor r = x.sin()) {
                 assertSame(vk, r.engine());
             }
-            assertEquals(before + 1, vk.fallbackCounts().get("exp:f64"));
+            assertEquals(before + 1, vk.fallbackCounts().get("sin:f64"));
+        }
+    }
+
+    @Test
+    void f64ExpLogFamilyRunsNatively() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(((VulkanBackend) vk.backend()).dev.features.float64(), "needs shaderFloat64");
+        double[] v = {0, -0.0, 1e-300, 4.9e-324, -2.5e-310, 1e-17, -3e-9, 0.0078125, -0.01, 0.015625, 0.5, -0.75, 1, -1, 2.5, 20, -20,
+                22.5, 40, -41, 100, -700, 705, 709.5, 710.2, -744.9, -746, 1e300, Double.MAX_VALUE, Double.MIN_NORMAL,
+                Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+        Map<String, Function<Tensor, Tensor>> ops = Map.of("exp", Tensor::exp, "expm1", Tensor::expm1, "log", Tensor::log,
+                "log1p", Tensor::log1p, "sinh", Tensor::sinh, "cosh", Tensor::cosh, "tanh", Tensor::tanh, "sigmoid", Tensor::sigmoid);
+        try (Tensor host = Tensor.of(v).to(cpu); Tensor x = host.to(vk)) {
+            long before = vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum();
+            for (var op : ops.entrySet()) {
+                try (Tensor got = op.getValue().apply(x); Tensor want = op.getValue().apply(host)) {
+                    double[] g = got.toDoubleArray(), w = want.toDoubleArray();
+                    for (int i = 0; i < v.length; i++) {
+                        String at = op.getKey() + "(" + v[i] + ") = " + g[i] + ", expected " + w[i];
+                        if (Double.isNaN(w[i]) || Double.isInfinite(w[i]) || w[i] == 0) assertEquals(w[i], g[i], 0.0, at);
+                        else assertTrue(Math.abs(g[i] - w[i]) <= Math.max(4 * Math.ulp(w[i]), 1e-13 * Math.abs(w[i])), at);
+                    }
+                }
+            }
+            assertEquals(before, vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum(), vk.fallbackCounts().toString());
         }
     }
 
@@ -316,7 +340,7 @@ class VulkanNativeKernelsTest {
         assertEquals(f.float64(), vk.capabilities().supports(UnaryOp.ERF_INV, DType.BF16));
         assertFalse(vk.capabilities().supports(UnaryOp.CBRT, DType.F64));
         assertFalse(vk.capabilities().supports(UnaryOp.SIN, DType.F64));
-        assertFalse(vk.capabilities().supports(UnaryOp.EXP, DType.F64));
+        assertEquals(f.float64(), vk.capabilities().supports(UnaryOp.EXP, DType.F64));
         assertFalse(vk.capabilities().supports(UnaryOp.BITWISE_NOT, DType.F32));
         assertTrue(vk.capabilities().supports(ContractionOp.DOT, DType.F32));
         assertFalse(vk.capabilities().supports(ContractionOp.DOT, DType.S32));

@@ -7,15 +7,17 @@ import java.util.Set;
 
 /**
  * GLSL 4.50 compute shaders (compiled by shaderc for Vulkan). GLSL has no double-precision
- * transcendental functions, and its {@code mod}, {@code pow} and {@code atan} leave the IEEE edge
- * cases undefined, so those are reported missing and run elsewhere.
+ * transcendental functions: {@code exp, expm1, log, log1p, sinh, cosh, tanh} of f64 are
+ * {@link GlslMath64}'s, the others (sin, erf, ...) are reported missing; its {@code mod}, {@code pow}
+ * and {@code atan} leave the IEEE edge cases undefined, so those are reported missing too and run elsewhere.
  */
 final class GlslDialect implements Dialect {
     /** Workgroup size of element-wise shaders; dispatch {@code ceil(n / 256)} groups, split over x and y beyond 65535. */
     static final int LOCAL_SIZE = 256;
     private static final Set<String> MATH_F32 = Set.of("exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
             "acos", "atan", "sinh", "cosh", "tanh", "erf", "erfc", "asinh", "acosh", "atanh", "cbrt", "floor", "ceil", "trunc", "fabs");
-    private static final Set<String> MATH_F64 = Set.of("sqrt", "rsqrt", "floor", "ceil", "trunc", "fabs");
+    private static final Set<String> MATH_F64 = Set.of("exp", "expm1", "log", "log1p", "sinh", "cosh", "tanh",
+            "sqrt", "rsqrt", "floor", "ceil", "trunc", "fabs");
 
     @Override public String name() { return "glsl"; }
 
@@ -28,6 +30,7 @@ final class GlslDialect implements Dialect {
         s.append("layout(local_size_x = ").append(LOCAL_SIZE).append(") in;\n");
         s.append(GlslExp.source(f.float64()));
         s.append(GlslMath.source(f.float64()));
+        if (f.float64()) s.append(GlslMath64.source());
         s.append(GlslTrig.source(f.float64(), f.int64()));
         s.append("""
                 #define u32 uint
@@ -68,8 +71,9 @@ final class GlslDialect implements Dialect {
         if (!(f64 ? MATH_F64 : MATH_F32).contains(fn)) return null;
         return switch (fn) {
             case "rsqrt" -> "inversesqrt";
-            case "exp" -> f64 ? "exp" : GlslExp.NAME; // the built-in is not accurate enough (GlslExp)
-            case "expm1", "log", "log1p", "sinh", "cosh", "tanh", "erf", "erfc", "asinh", "acosh", "atanh", "cbrt" -> GlslMath.name(fn); // likewise (GlslMath)
+            case "exp" -> f64 ? GlslMath64.name(fn) : GlslExp.NAME; // the built-in is not accurate enough (GlslExp); GLSL has no double exp (GlslMath64)
+            case "expm1", "log", "log1p", "sinh", "cosh", "tanh" -> f64 ? GlslMath64.name(fn) : GlslMath.name(fn); // likewise
+            case "erf", "erfc", "asinh", "acosh", "atanh", "cbrt" -> GlslMath.name(fn);
             case "sin", "cos", "tan", "asin", "acos", "atan" -> f64 ? fn : GlslTrig.name(fn); // likewise (GlslTrig)
             case "fabs" -> "abs";
             default -> fn;
