@@ -18,7 +18,8 @@ final class GlslExp {
     static String source(boolean float64) {
         if (!float64) return "#define " + NAME + " exp\n";
         return """
-                double jb_exp_d(double x) {
+                // exp(x) = jb_exp_core(x, e) * 2^e, the core in [√½, √2]
+                double jb_exp_core(double x, out int e) {
                   double k = floor(x * 1.4426950408889634LF + 0.5LF);
                   double r = (x - k * 0.6931471803691238LF) - k * 1.9082149292705877e-10LF;
                   double p = 1.0LF / 479001600.0LF;
@@ -34,7 +35,13 @@ final class GlslExp {
                   p = p * r + 0.5LF;
                   p = p * r + 1.0LF;
                   p = p * r + 1.0LF;
-                  return ldexp(p, int(k));
+                  e = int(k);
+                  return p;
+                }
+                double jb_exp_d(double x) {
+                  int e;
+                  double p = jb_exp_core(x, e);
+                  return ldexp(p, e);
                 }
                 float jb_exp32(float x) {
                   if (isnan(x)) return x;

@@ -3,7 +3,7 @@ package dev.jburn.kernels;
 /**
  * Double-precision {@code exp, expm1, log, log1p, sinh, cosh, tanh} for GLSL, which has no
  * double-precision transcendentals at all. Built on the double cores that serve the f32 versions
- * ({@code jb_exp_d} of {@link GlslExp}: range reduction by ln 2 with a two-part constant and a
+ * ({@code jb_exp_core} of {@link GlslExp}: range reduction by ln 2 with a two-part constant and a
  * degree-12 polynomial; {@code jb_log_d} of {@link GlslMath}: an atanh series on a mantissa in
  * [√½, √2)), each within a few ulp (relative error about 1e-15), with the edges handled
  * explicitly: overflow and underflow thresholds, subnormal results through an exact power-of-two
@@ -30,22 +30,8 @@ final class GlslMath64 {
                   if (isnan(x)) return x;
                   if (x > 709.782712893384LF) return jb_inf64(false);
                   if (x < -745.1332191019412LF) return 0.0LF;
-                  double k = floor(x * 1.4426950408889634LF + 0.5LF);
-                  double r = (x - k * 0.6931471803691238LF) - k * 1.9082149292705877e-10LF;
-                  double p = 1.0LF / 479001600.0LF;
-                  p = p * r + 1.0LF / 39916800.0LF;
-                  p = p * r + 1.0LF / 3628800.0LF;
-                  p = p * r + 1.0LF / 362880.0LF;
-                  p = p * r + 1.0LF / 40320.0LF;
-                  p = p * r + 1.0LF / 5040.0LF;
-                  p = p * r + 1.0LF / 720.0LF;
-                  p = p * r + 1.0LF / 120.0LF;
-                  p = p * r + 1.0LF / 24.0LF;
-                  p = p * r + 1.0LF / 6.0LF;
-                  p = p * r + 0.5LF;
-                  p = p * r + 1.0LF;
-                  p = p * r + 1.0LF;
-                  int e = int(k);
+                  int e;
+                  double p = jb_exp_core(x, e);
                   if (e > 1023) return ldexp(p, e - 1) * 2.0LF;
                   if (e < -1021) return ldexp(p, e + 1000) * 9.332636185032189e-302LF; // 2^-1000: one rounding into the subnormals
                   return ldexp(p, e);
