@@ -82,6 +82,9 @@ final class GlslMath64 {
                   }
                   return jb_log64(1.0LF + x);
                 }
+                // a - ln 2 for 512 <= a < 1024: the high part of ln 2 (32 significant bits) comes off exactly. Not
+                // exp(a/2)^2/2: on the H200 that overflowed to +Inf for cosh(710.2) = 1.36e308.
+                double jb_minus_ln2(double a) { return (a - 0.6931471803691238LF) - 1.9082149292705877e-10LF; }
                 double jb_sinh64(double x) {
                   if (isnan(x) || x == 0.0LF) return x;
                   double a = abs(x), s;
@@ -91,8 +94,7 @@ final class GlslMath64 {
                   } else if (a > 710.5LF) {
                     s = jb_inf64(false);
                   } else if (a > 700.0LF) {
-                    double t = jb_exp64(0.5LF * a); // exp(a) itself would overflow before sinh does
-                    s = (0.5LF * t) * t;
+                    s = jb_exp64(jb_minus_ln2(a)); // e^a / 2 (e^-a is below an ulp): exp(a) itself would overflow before sinh does
                   } else {
                     double e = jb_exp64(a);
                     s = 0.5LF * (e - 1.0LF / e);
@@ -103,10 +105,7 @@ final class GlslMath64 {
                   if (isnan(x)) return x;
                   double a = abs(x);
                   if (a > 710.5LF) return jb_inf64(false);
-                  if (a > 700.0LF) {
-                    double t = jb_exp64(0.5LF * a);
-                    return (0.5LF * t) * t;
-                  }
+                  if (a > 700.0LF) return jb_exp64(jb_minus_ln2(a));
                   double e = jb_exp64(a);
                   return 0.5LF * (e + 1.0LF / e);
                 }
