@@ -51,28 +51,29 @@ public final class Emitter {
         types.add(k.outType());
         for (DType t : types) requireStorage(t, f);
         StringBuilder body = new StringBuilder();
-        String result = statements(k, d, f, "    ", body, null);
-        String stored = d.toStorage(k.outType(), Types.toStorageBits(k.outType(), result));
+        String stored = storedValue(k, d, statements(k, d, f, "    ", body, null));
         if (d == Dialect.CUDA) {
             StringBuilder lanes = new StringBuilder();
             BitSet wide = contiguousInputs(k);
-            String laneResult = statements(k, d, f, "      ", lanes, wide);
-            String code = Prelude.of(d, f) + CudaVectorFrame.kernel(CUDA_ENTRY, k.inputTypes(), k.outType(), wide,
-                    lanes, body, d.toStorage(k.outType(), Types.toStorageBits(k.outType(), laneResult)), stored);
+            String laneStored = storedValue(k, d, statements(k, d, f, "      ", lanes, wide));
+            String code = Prelude.of(d, f) + CudaVectorFrame.kernel(CUDA_ENTRY, k.inputTypes(), k.outType(), wide, lanes, body, laneStored, stored);
             return new KernelSource(CUDA_ENTRY, code, k.inputTypes(), k.outType());
         }
         if (d == Dialect.GLSL && GlslVectorFrame.applies(k.outType())) {
-            StringBuilder scalar = new StringBuilder(), lanes = new StringBuilder();
+            StringBuilder lanes = new StringBuilder();
             BitSet wide = GlslVectorFrame.wideInputs(k.inputTypes(), contiguousInputs(k));
-            String scalarResult = statements(k, d, f, "      ", scalar, null);
-            String laneResult = statements(k, d, f, "      ", lanes, wide);
-            String code = Prelude.of(d, f) + GlslVectorFrame.kernel(k.inputTypes(), k.outType(), wide, lanes, scalar,
-                    d.toStorage(k.outType(), Types.toStorageBits(k.outType(), laneResult)), d.toStorage(k.outType(), Types.toStorageBits(k.outType(), scalarResult)));
+            String laneStored = storedValue(k, d, statements(k, d, f, "      ", lanes, wide));
+            String code = Prelude.of(d, f) + GlslVectorFrame.kernel(k.inputTypes(), k.outType(), wide, lanes, body, laneStored, stored);
             return new KernelSource("main", code, k.inputTypes(), k.outType());
         }
         body.append("    ").append(d.write(types.size() - 1, "i", stored)).append('\n');
         String code = Prelude.of(d, f) + d.open("main", k.inputTypes(), k.outType()) + body + d.close();
         return new KernelSource("main", code, k.inputTypes(), k.outType());
+    }
+
+    /** {@code result} (a compute-type variable) as the output's stored type. */
+    private static String storedValue(ElementwiseKernel k, Dialect d, String result) {
+        return d.toStorage(k.outType(), Types.toStorageBits(k.outType(), result));
     }
 
     /**
