@@ -15,6 +15,19 @@ package dev.jburn.vulkan;
 final class GemmShader {
     private GemmShader() {}
 
+    /**
+     * The start of both kernels' {@code main}: sizes from the parameters, this invocation's place in
+     * its 16×16 work group, the work group's tile of C ({@code T} square) and the batch's offsets.
+     */
+    private static final String TILE_COORDINATES = """
+                uint M = p[1], N = p[2], K = p[3];
+                uint batch = gl_WorkGroupID.z;
+                uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
+                uint tid = ty * 16u + tx;
+                uint row0 = gl_WorkGroupID.y * T, col0 = gl_WorkGroupID.x * T;
+                uint aOff = batch * M * K, bOff = batch * K * N, cOff = batch * M * N;\
+            """;
+
     /** Elements per invocation along each axis. */
     static int perThread(boolean f64) { return f64 ? 4 : 8; }
 
@@ -81,7 +94,7 @@ final class GemmShader {
         return """
                 #version 450
                 #extension GL_EXT_control_flow_attributes : require
-                // jburn tiled GEMM, float, 8x8 per invocation as 2x2 blocks of 4x4, vec4 shared reads%s
+                // jburn tiled GEMM, float, 8x8 per invocation as 2x2 blocks of 4x4, vec4 shared reads%1$s
                 layout(local_size_x = 16, local_size_y = 16) in;
                 layout(std430, binding = 0) readonly buffer A { float a[]; };
                 layout(std430, binding = 1) readonly buffer B { float b[]; };
@@ -93,16 +106,11 @@ final class GemmShader {
                 shared vec4 As[16][T / 4u + 1u];
                 shared vec4 Bs[16][T / 4u];
                 void main() {
-                    uint M = p[1], N = p[2], K = p[3];
-                    uint batch = gl_WorkGroupID.z;
-                    uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
-                    uint tid = ty * 16u + tx;
-                    uint row0 = gl_WorkGroupID.y * T, col0 = gl_WorkGroupID.x * T;
-                    uint aOff = batch * M * K, bOff = batch * K * N, cOff = batch * M * N;
+                %2$s
                     vec4 acc[8][2];
                     [[unroll]] for (uint i = 0u; i < 8u; i++) { acc[i][0] = vec4(0.0); acc[i][1] = vec4(0.0); }
                     for (uint k0 = 0u; k0 < K; k0 += 16u) {
-                %s        barrier();
+                %3$s        barrier();
                         [[unroll]] for (uint kk = 0u; kk < 16u; kk++) {
                             vec4 a0 = As[kk][ty], a1 = As[kk][16u + ty];
                             vec4 b0 = Bs[kk][tx], b1 = Bs[kk][16u + tx];
@@ -126,7 +134,7 @@ final class GemmShader {
                         }
                     }
                 }
-                """.formatted(wideLoads ? ", vec4 global loads" : "", wideLoads ? vectorLoads : scalarLoads);
+                """.formatted(wideLoads ? ", vec4 global loads" : "", TILE_COORDINATES, wideLoads ? vectorLoads : scalarLoads);
     }
 
     /** The original layout: each invocation's R×R block strided by 16 (f64 uses it: R = 4). */
@@ -148,12 +156,7 @@ final class GemmShader {
                 shared %1$s As[16][T + 1u];
                 shared %1$s Bs[16][T];
                 void main() {
-                    uint M = p[1], N = p[2], K = p[3];
-                    uint batch = gl_WorkGroupID.z;
-                    uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
-                    uint tid = ty * 16u + tx;
-                    uint row0 = gl_WorkGroupID.y * T, col0 = gl_WorkGroupID.x * T;
-                    uint aOff = batch * M * K, bOff = batch * K * N, cOff = batch * M * N;
+                %4$s
                     %1$s acc[R][R];
                     [[unroll]] for (uint i = 0u; i < R; i++) [[unroll]] for (uint j = 0u; j < R; j++) acc[i][j] = %1$s(0);
                     for (uint k0 = 0u; k0 < K; k0 += 16u) {
@@ -188,6 +191,6 @@ final class GemmShader {
                         }
                     }
                 }
-                """.formatted(t, r, tile);
+                """.formatted(t, r, tile, TILE_COORDINATES);
     }
 }
