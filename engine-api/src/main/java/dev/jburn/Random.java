@@ -69,6 +69,7 @@ public final class Random {
     public static Tensor bits(Tensor key, Shape shape, DType type) {
         if (!type.isUnsigned()) throw new JBurnException("bits", "bits are drawn as an unsigned type, got " + type.shortName());
         int[] k = keyWords("bits", key);
+        shape.requireConcrete("bits");
         long[] v = rawBits(k, shape.size(), type.bits());
         return longs(v, shape, type, key.engine());
     }
@@ -86,6 +87,7 @@ public final class Random {
     public static Tensor uniformSplit(Tensor key, Shape shape, DType type, double min, double max) {
         checkFloat("uniform", type);
         int[] k = keyWords("uniform", key);
+        shape.requireConcrete("uniform");
         double[] u = unitUniform(k, shape.size(), type);
         double span = HostElements.roundTo(type, max - min);
         double lo = HostElements.roundTo(type, min);
@@ -110,6 +112,7 @@ public final class Random {
     public static Tensor normalSplit(Tensor key, Shape shape, DType type, double mean, double std) {
         checkFloat("normal", type);
         int[] k = keyWords("normal", key);
+        shape.requireConcrete("normal");
         double[] u = unitUniform(k, shape.size(), type);
         double lo = nextAfterMinusOne(type);
         double span = HostElements.roundTo(type, 1.0 - lo);
@@ -134,7 +137,7 @@ public final class Random {
         if (!type.isInteger()) throw new JBurnException("randint", "randint draws an integer type, got " + type.shortName());
         if (max <= min) throw new JBurnException("randint", "max (" + max + ") must be greater than min (" + min + ")");
         int[] k = keyWords("randint", key);
-        long n = shape.size();
+        long n = shape.requireConcrete("randint").size();
         int w = type.bits();
         long[] b = rawBits(k, 2 * n, w);
         BigInteger mask = BigInteger.ONE.shiftLeft(w).subtract(BigInteger.ONE);

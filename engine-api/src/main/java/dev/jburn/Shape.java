@@ -20,15 +20,30 @@ public final class Shape {
     private Shape(int[] dims) {
         this.dims = dims;
         long n = 1;
-        for (int d : dims) n = Math.multiplyExact(n, (long) d);
+        for (int d : dims) n = d == OPEN ? -1 : n < 0 ? n : Math.multiplyExact(n, (long) d);
         this.size = n;
     }
 
-    /** A shape from axis sizes; every size must be non-negative. */
+    /**
+     * The size that marks an open axis ({@code -1}): one whose size is not known until data
+     * arrives, such as the batch axis of a model input ({@code Shape.of(-1, 784)}). Tensors
+     * always have concrete shapes; an open shape describes inputs, not data.
+     */
+    public static final int OPEN = -1;
+
+    /**
+     * A shape from axis sizes; every size must be non-negative, or {@code -1} ({@link #OPEN})
+     * for an axis left open (model inputs: {@code Shape.of(-1, 784)}). Ops that create or
+     * reshape tensors take concrete shapes only.
+     */
     public static Shape of(int... dims) {
+        if (dims == null) throw new JBurnException("shape", "dims must not be null");
         if (dims.length == 0) return SCALAR;
         for (int d : dims) {
-            if (d < 0) throw new JBurnException("shape", "axis sizes must be non-negative, got " + Arrays.toString(dims));
+            if (d < OPEN) {
+                throw new JBurnException("shape", "axis sizes must be non-negative (or -1 for an open axis), got "
+                        + Arrays.toString(dims));
+            }
         }
         try {
             return new Shape(dims.clone());
@@ -60,11 +75,36 @@ public final class Shape {
     /** A copy of the axis sizes. */
     public int[] dims() { return dims.clone(); }
 
-    /** Number of elements (1 for a scalar, 0 when any axis is 0). */
-    public long size() { return size; }
+    /**
+     * Number of elements (1 for a scalar, 0 when any axis is 0).
+     *
+     * @throws JBurnException when an axis is open ({@link #isOpen()})
+     */
+    public long size() {
+        if (size < 0) throw openError("shape");
+        return size;
+    }
+
+    /** Whether some axis is open ({@code -1}, see {@link #OPEN}). */
+    public boolean isOpen() { return size < 0; }
+
+    /**
+     * This shape, when every axis is known.
+     *
+     * @throws JBurnException naming {@code op} when an axis is open
+     */
+    public Shape requireConcrete(String op) {
+        if (size < 0) throw openError(op);
+        return this;
+    }
+
+    private JBurnException openError(String op) {
+        return new JBurnException(op, "shape " + this + " has an open axis (-1); a tensor needs a concrete shape");
+    }
 
     /** Row-major strides in elements. */
     public long[] strides() {
+        requireConcrete("shape");
         long[] s = new long[dims.length];
         long acc = 1;
         for (int i = dims.length - 1; i >= 0; i--) {

@@ -278,6 +278,7 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     public static Tensor full(Shape shape, DType dtype, double value) {
         Args.nonNull("full", "shape", shape);
         Args.nonNull("full", "dtype", dtype);
+        shape.requireConcrete("full");
         Tensor one = ShapeOps.scalarOn(Engine.defaultEngine(), dtype, value);
         if (shape.rank() == 0) return one;
         try (one) {
@@ -290,6 +291,7 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     public static Tensor zeros(Shape shape, DType dtype) {
         Args.nonNull("zeros", "shape", shape);
         Args.nonNull("zeros", "dtype", dtype);
+        shape.requireConcrete("zeros");
         return full(shape, dtype, 0);
     }
 
@@ -297,6 +299,7 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     public static Tensor ones(Shape shape, DType dtype) {
         Args.nonNull("ones", "shape", shape);
         Args.nonNull("ones", "dtype", dtype);
+        shape.requireConcrete("ones");
         return full(shape, dtype, 1);
     }
 
@@ -453,6 +456,7 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     /** The same elements with a new shape of equal size. Shares memory. */
     public Tensor reshape(Shape newShape) {
         Args.nonNull("reshape", "newShape", newShape);
+        if (newShape.isOpen()) return reshape(newShape.dims());
         if (newShape.size() != size()) {
             throw new JBurnException("reshape", "cannot reshape, current shape " + shape + " is not compatible with new shape " + newShape);
         }
@@ -522,6 +526,7 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     public static Tensor iota(Shape shape, DType dtype) {
         Args.nonNull("iota", "shape", shape);
         Args.nonNull("iota", "dtype", dtype);
+        shape.requireConcrete("iota");
         return CreationOps.iota(shape, dtype, null);
     }
 
@@ -533,6 +538,7 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     public static Tensor iota(Shape shape, DType dtype, int axis) {
         Args.nonNull("iota", "shape", shape);
         Args.nonNull("iota", "dtype", dtype);
+        shape.requireConcrete("iota");
         return CreationOps.iota(shape, dtype, axis);
     }
 

@@ -25,6 +25,7 @@ public sealed interface TensorShapes permits Tensor {
     /** NumPy broadcasting to {@code shape}: align on the right; each axis must be 1 or equal. {@code [3] -> [2,3]}. */
     default Tensor broadcast(Shape shape) {
         Args.nonNull("broadcast", "shape", shape);
+        shape.requireConcrete("broadcast");
         return ShapeOps.broadcast(self(), shape);
     }
 
@@ -35,6 +36,7 @@ public sealed interface TensorShapes permits Tensor {
     default Tensor broadcast(Shape shape, int[] axes) {
         Args.nonNull("broadcast", "shape", shape);
         Args.nonNull("broadcast", "axes", axes);
+        shape.requireConcrete("broadcast");
         return ShapeOps.broadcast(self(), shape, axes);
     }
 

@@ -32,10 +32,23 @@ class ShapeTest {
         assertEquals(1, Shape.scalar().size());
         assertEquals(0, Shape.of(3, 0).size());
         assertArrayEquals(new long[] {12, 4, 1}, Shape.of(2, 3, 4).strides());
-        assertThrows(JBurnException.class, () -> Shape.of(-1));
+        assertThrows(JBurnException.class, () -> Shape.of(-2));
         assertThrows(JBurnException.class, () -> Shape.of(Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE));
         assertTrue(Shape.of(3, 1).broadcastsTo(Shape.of(2, 3, 4)));
         assertFalse(Shape.of(3, 2).broadcastsTo(Shape.of(2, 3, 4)));
         assertTrue(Shape.of(3, 1).broadcastsTo(Shape.of(2, 3, 4).withDim(2, 1)));
+    }
+
+    @Test
+    void openAxesDescribeInputsButNeverMakeTensors() {
+        Shape open = Shape.of(-1, 784);
+        assertTrue(open.isOpen());
+        assertFalse(Shape.of(2, 3).isOpen());
+        assertEquals("[-1, 784]", open.toString());
+        JBurnException e = assertThrows(JBurnException.class, open::size);
+        assertTrue(e.getMessage().contains("open axis"), e.getMessage());
+        e = assertThrows(JBurnException.class, () -> Tensor.zeros(open, DType.F32));
+        assertEquals("zeros", e.op());
+        assertThrows(JBurnException.class, () -> Tensor.iota(open, DType.S32));
     }
 }

@@ -29,5 +29,5 @@ public interface ConformanceKit extends
         PromotionContract,
         TransferContract,
         ErrorContract, UnaryContract, BinaryContract, ElementwiseLawContract, IeeeContract, SelectContract, BitcastContract, RandomContract,
-        WindowContract, ConvContract, LinalgContract, GradientContract {
+        WindowContract, ConvContract, LinalgContract, GradientContract, LayerContract {
 }

@@ -16,6 +16,7 @@ import dev.jburn.Shape;
 public record TensorType(DType dtype, Shape shape) {
     public TensorType {
         if (dtype == null || shape == null) throw new NullPointerException("dtype and shape are required");
+        shape.requireConcrete("jit");
     }
 
     /** Bytes of a row-major buffer of this type. */

@@ -1,0 +1,354 @@
+package dev.jburn.nn;
+
+import dev.jburn.DType;
+import dev.jburn.JBurnException;
+import dev.jburn.Shape;
+import dev.jburn.Tensor;
+import dev.jburn.nn.layers.ActivationLayer;
+import dev.jburn.nn.layers.Bias;
+import dev.jburn.nn.layers.Concatenate;
+import dev.jburn.nn.layers.Dense;
+import dev.jburn.nn.layers.Dropout;
+import dev.jburn.nn.layers.Embedding;
+import dev.jburn.nn.layers.Flatten;
+import dev.jburn.nn.layers.Merge;
+import dev.jburn.nn.layers.Reshape;
+import dev.jburn.nn.layers.Slice;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A model: an immutable graph of layers from one or more inputs to one or more outputs. Each
+ * chaining method returns a new model with one more layer; nothing is computed until
+ * {@link #init} makes the parameters and {@link #predict} runs the graph.
+ *
+ * <pre>{@code
+ * Model mlp = Model.input("image", Shape.of(-1, 784))      // -1: the batch axis
+ *         .dense(256, Activation.RELU)
+ *         .dropout(0.2)
+ *         .dense(10)
+ *         .named("mlp");
+ * System.out.println(mlp.summary());
+ * ModelState state = mlp.init(Random.key(0));
+ * Tensor logits = mlp.predict(state, images);              // inference: dropout off, Jit-compiled
+ * }</pre>
+ *
+ * Branches combine with {@link #add}, {@link #concatenate}, {@link #outputs} and {@link #split}:
+ *
+ * <pre>{@code
+ * Model x = Model.input("x", Shape.of(-1, 64));
+ * Model residual = Model.add(x, x.dense(64, Activation.RELU).dense(64));   // x + f(x)
+ * Model a = Model.input("a", Shape.of(-1, 8)), b = Model.input("b", Shape.of(-1, 4));
+ * Model twoInputs = Model.concatenate(-1, a.dense(16), b.dense(16)).dense(1);
+ * }</pre>
+ *
+ * Layers are named {@code kind_i} in graph order ({@code dense_0}, {@code dense_1}); {@link #withName}
+ * names the last layer. Parameters are named {@code layer.param} ({@code dense_0.kernel}).
+ * A model is a value: it is safe to share between threads, and {@link #predict} compiles once per
+ * input signature and caches the compiled function on the model.
+ */
+public final class Model {
+    private final List<Node> outputs;
+    private final String name;
+    private volatile ModelGraph graph;
+    private volatile ModelRunner runner;
+
+    private Model(List<Node> outputs, String name) {
+        this.outputs = List.copyOf(outputs);
+        this.name = name;
+    }
+
+    // ==== inputs and structure ===================================================================
+
+    /**
+     * An input of f32 values; {@code -1} marks the batch axis and any other axis left open:
+     * {@code Model.input("image", Shape.of(-1, 28, 28, 1))}.
+     */
+    public static Model input(String name, Shape shape) { return input(name, shape, DType.F32); }
+
+    /** An input of {@code dtype} values (an integer type for token ids fed to {@link #embedding}). */
+    public static Model input(String name, Shape shape, DType dtype) {
+        checkName("input", name);
+        if (shape == null || dtype == null) throw new JBurnException("input", "'" + name + "' needs a shape and a dtype");
+        return new Model(List.of(Node.input(name, new TensorSpec(shape, dtype))), "model");
+    }
+
+    /** This model with {@code layer} applied to its output. */
+    public Model apply(Layer layer) {
+        if (layer == null) throw new JBurnException("model", "the layer must not be null");
+        return new Model(List.of(Node.layer(layer, List.of(single("apply")))), name);
+    }
+
+    /** {@code layer} applied to the outputs of {@code inputs} (a layer of several inputs). */
+    public static Model apply(Layer layer, Model... inputs) {
+        if (layer == null) throw new JBurnException("model", "the layer must not be null");
+        return new Model(List.of(Node.layer(layer, nodes(layer.kind(), inputs))), nameOf(inputs));
+    }
+
+    /** This model under another name (shown by {@link #summary}; the name of a model file). */
+    public Model named(String modelName) {
+        checkName("named", modelName);
+        return new Model(outputs, modelName);
+    }
+
+    /** This model with its last layer (or input) named {@code layerName} instead of {@code kind_i}. */
+    public Model withName(String layerName) {
+        checkName("withName", layerName);
+        return new Model(List.of(single("withName").renamed(layerName)), name);
+    }
+
+    /** The model's name ({@code "model"} unless {@link #named}). */
+    public String name() { return name; }
+
+    // ==== core layers ===========================================================================
+
+    /** A fully connected layer of {@code units} outputs ({@link Dense}). */
+    public Model dense(int units) { return apply(Dense.of(units)); }
+
+    /** A fully connected layer followed by {@code activation}, as one layer. */
+    public Model dense(int units, Activation activation) { return apply(Dense.of(units).withActivation(activation)); }
+
+    /** A learned bias on the last axis ({@link Bias}). */
+    public Model bias() { return apply(Bias.of()); }
+
+    /** An embedding table of {@code vocabulary × dim} for integer inputs ({@link Embedding}). */
+    public Model embedding(int vocabulary, int dim) { return apply(Embedding.of(vocabulary, dim)); }
+
+    /** Inverted dropout, active in training mode only ({@link Dropout}). */
+    public Model dropout(double rate) { return apply(Dropout.of(rate)); }
+
+    /** Dropout of whole channels of a channels-last input ({@link Dropout#spatial}). */
+    public Model spatialDropout(double rate) { return apply(Dropout.spatial(rate)); }
+
+    /** Flattens all axes but the batch axis ({@link Flatten}). */
+    public Model flatten() { return apply(new Flatten()); }
+
+    /** An activation as a layer ({@link ActivationLayer}). */
+    public Model activation(Activation activation) { return apply(new ActivationLayer(activation)); }
+
+    /** Reshapes each sample, keeping the batch axis ({@link Reshape}). */
+    public Model reshape(int... dims) { return apply(Reshape.of(dims)); }
+
+    // ==== combination ===========================================================================
+
+    /** The element-wise sum of two or more models' outputs of one shape. */
+    public static Model add(Model... inputs) { return apply(new Merge(Merge.Op.ADD), inputs); }
+
+    /** {@code a - b}, element-wise. */
+    public static Model subtract(Model a, Model b) { return apply(new Merge(Merge.Op.SUBTRACT), a, b); }
+
+    /** The element-wise product of two or more models' outputs of one shape. */
+    public static Model multiply(Model... inputs) { return apply(new Merge(Merge.Op.MULTIPLY), inputs); }
+
+    /** The outputs joined along {@code axis}. */
+    public static Model concatenate(int axis, Model... inputs) { return apply(new Concatenate(axis), inputs); }
+
+    /** One model with several outputs, in this order ({@link #predictAll} returns them all). */
+    public static Model outputs(Model... models) {
+        if (models == null || models.length == 0) throw new JBurnException("outputs", "needs at least one model");
+        List<Node> out = new ArrayList<>();
+        for (Model m : models) {
+            if (m == null) throw new JBurnException("outputs", "the models must not be null");
+            out.addAll(m.outputs);
+        }
+        return new Model(out, nameOf(models));
+    }
+
+    /** The output split into {@code parts} equal parts along {@code axis}, one model each. */
+    public List<Model> split(int axis, int parts) {
+        Node in = single("split");
+        if (parts < 1) throw new JBurnException("split", "parts must be positive, got " + parts);
+        TensorSpec spec = new ModelGraph(List.of(in)).outputs.getFirst().output();
+        int r = spec.rank();
+        if (axis < -r || axis >= r) throw new JBurnException("split", "axis " + axis + " is out of range for " + spec.shape());
+        int size = spec.dim(axis);
+        if (size == Shape.OPEN || size % parts != 0) {
+            throw new JBurnException("split", "axis " + axis + " of " + spec.shape() + " does not split into " + parts + " equal parts");
+        }
+        List<Model> out = new ArrayList<>();
+        for (int i = 0; i < parts; i++) out.add(new Model(List.of(Node.layer(new Slice(axis, i * (size / parts), size / parts), List.of(in))), name));
+        return out;
+    }
+
+    // ==== helper sections: convolution and pooling =================================================
+
+
+
+    // ==== end convolution and pooling =============================================================
+
+
+
+    // ==== helper sections: normalization and regularization =======================================
+
+
+
+    // ==== end normalization and regularization ====================================================
+
+
+
+    // ==== helper sections: recurrent and attention ================================================
+
+
+
+    // ==== end recurrent and attention =============================================================
+
+
+
+    // ==== helper sections: shape =================================================================
+
+
+
+    // ==== end shape ==============================================================================
+
+    // ==== running ================================================================================
+
+    /**
+     * Fresh parameters and state from {@code key} ({@code Random.key(seed)}): each tensor is drawn
+     * with its own key, {@code Random.foldIn(key, hash(path))} (64-bit FNV-1a of the UTF-8 path
+     * {@code "dense_0.kernel"}), so the same key gives the same parameters on every engine and a
+     * layer's parameters do not change when another layer is added. Tensors are made on the
+     * key's engine.
+     */
+    public ModelState init(Tensor key) { return runner().init(key); }
+
+    /**
+     * The output in inference mode (dropout off, batch norm on its running statistics): pure,
+     * compiled with {@code Jit} per input signature and cached on this model. Inputs are given
+     * in {@link #inputSpecs()} order, on the state's engine; a float input of another float type
+     * is converted to the declared one. Fails for a model of several outputs (use {@link #predictAll}).
+     */
+    public Tensor predict(ModelState state, Tensor... inputs) {
+        List<Tensor> out = predictAll(state, inputs);
+        if (out.size() != 1) throw new JBurnException("predict", "model '" + name + "' has " + out.size() + " outputs; use predictAll");
+        return out.getFirst();
+    }
+
+    /** Every output in inference mode, in {@link #outputs} order. */
+    public List<Tensor> predictAll(ModelState state, Tensor... inputs) { return runner().predict(state, inputs); }
+
+    /** {@link #predictAll} with inputs by name. */
+    public List<Tensor> predictAll(ModelState state, Map<String, Tensor> inputs) { return runner().predict(state, runner().byName(inputs)); }
+
+    /**
+     * A training-mode call (dropout on, batch norm on batch statistics): the outputs and the state
+     * updated for the next step. {@code key} ({@code Random.key}) drives every random layer; each
+     * layer folds its own index into it. Compiled per input signature and cached, like {@link #predict}.
+     */
+    public Forward forward(ModelState state, Tensor key, Tensor... inputs) { return runner().forwardTraining(state, key, inputs); }
+
+    /**
+     * The pure function behind {@link #predict} and {@link #forward}, for code that traces or
+     * differentiates a model (a training step): parameters and state by full name, inputs in
+     * {@link #inputSpecs()} order, {@code key} needed only in training mode by random layers.
+     * Not compiled here; call it inside {@code Jit.compile} or {@code Autodiff}.
+     */
+    public Forward call(Map<String, Tensor> params, Map<String, Tensor> state, List<Tensor> inputs, boolean training, Tensor key) {
+        return runner().call(params, state, inputs, training, key);
+    }
+
+    // ==== description ============================================================================
+
+    /** The inputs' names, in the order {@link #predict} takes them (the order they were declared). */
+    public List<String> inputNames() { return graph().inputs.stream().map(ModelGraph.Entry::name).toList(); }
+
+    /** The inputs' specs, in {@link #inputNames()} order. */
+    public List<TensorSpec> inputSpecs() { return graph().inputs.stream().map(ModelGraph.Entry::output).toList(); }
+
+    /** The outputs' specs. */
+    public List<TensorSpec> outputSpecs() { return graph().outputs.stream().map(ModelGraph.Entry::output).toList(); }
+
+    /** The parameters this model makes, by full name, in layer order (shapes, dtypes, initializers). */
+    public Map<String, ParamSpec> parameterSpecs() { return graph().params; }
+
+    /** The non-trainable state this model makes, by full name. */
+    public Map<String, ParamSpec> stateSpecs() { return graph().state; }
+
+    /** Number of parameter elements. */
+    public long parameterCount() { return graph().params.values().stream().mapToLong(ParamSpec::size).sum(); }
+
+    /** The layers in graph order: name, kind, the layer itself, input and output specs, parameters. */
+    public List<LayerInfo> layers() {
+        return graph().entries.stream().map(e -> new LayerInfo(e.name(), e.node().kind(), e.node().layer,
+                e.signature().inputs(), e.output(), e.params(), e.state(),
+                e.node().inputs.stream().map(n -> graph().entries.stream().filter(x -> x.node() == n).findFirst().orElseThrow().name()).toList()))
+                .toList();
+    }
+
+    /** A table of the layers (name, kind, output shape, parameters) and the totals, as Keras and Axon print. */
+    public String summary() { return Summary.of(this, null); }
+
+    /** {@link #summary()} counting the parameters {@code state} has frozen. */
+    public String summary(ModelState state) { return Summary.of(this, state); }
+
+    @Override public String toString() { return "Model[" + name + ": " + graph().entries.size() + " nodes, " + parameterCount() + " parameters]"; }
+
+    // ==== internals ==============================================================================
+
+    ModelGraph graph() {
+        ModelGraph g = graph;
+        if (g == null) {
+            synchronized (this) {
+                if (graph == null) graph = new ModelGraph(outputs);
+                g = graph;
+            }
+        }
+        return g;
+    }
+
+    private ModelRunner runner() {
+        ModelRunner r = runner;
+        if (r == null) {
+            synchronized (this) {
+                if (runner == null) runner = new ModelRunner(name, graph());
+                r = runner;
+            }
+        }
+        return r;
+    }
+
+    private Node single(String op) {
+        if (outputs.size() != 1) throw new JBurnException(op, "model '" + name + "' has " + outputs.size() + " outputs; apply a layer to one of them");
+        return outputs.getFirst();
+    }
+
+    private static List<Node> nodes(String op, Model... inputs) {
+        if (inputs == null || inputs.length == 0) throw new JBurnException(op, "needs at least one input model");
+        List<Node> n = new ArrayList<>();
+        for (Model m : inputs) {
+            if (m == null) throw new JBurnException(op, "the input models must not be null");
+            n.add(m.single(op));
+        }
+        return n;
+    }
+
+    private static String nameOf(Model... ms) { return ms.length > 0 && ms[0] != null ? ms[0].name : "model"; }
+
+    private static void checkName(String op, String name) {
+        if (name == null || name.isBlank() || name.contains(".")) {
+            throw new JBurnException(op, "a name must be non-blank and without '.', got " + (name == null ? "null" : "'" + name + "'"));
+        }
+    }
+
+    /**
+     * One layer of a model, as {@link #layers()} lists it.
+     *
+     * @param name    its name ({@code "dense_0"})
+     * @param kind    its kind ({@code "dense"}, {@code "input"})
+     * @param layer   the layer (null for an input)
+     * @param inputs  its input specs
+     * @param output  its output spec
+     * @param params  its parameters
+     * @param state   its non-trainable state
+     * @param sources the names of the layers (or inputs) feeding it
+     */
+    public record LayerInfo(String name, String kind, Layer layer, List<TensorSpec> inputs, TensorSpec output,
+                            List<ParamSpec> params, List<ParamSpec> state, List<String> sources) {
+        /** Number of parameter elements of this layer. */
+        public long parameterCount() { return params.stream().mapToLong(ParamSpec::size).sum(); }
+    }
+
+    static String dims(Shape s) { return Arrays.toString(s.dims()); }
+}

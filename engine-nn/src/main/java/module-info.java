@@ -1,0 +1,11 @@
+/**
+ * JBurn's deep-learning layer: models as immutable graphs of layers ({@code dev.jburn.nn}),
+ * the layer catalog ({@code dev.jburn.nn.layers}), activations, initializers and model state.
+ * Depends on the tensor API only; the engine comes from the tensors.
+ */
+module dev.jburn.nn {
+    requires transitive dev.jburn.api;
+
+    exports dev.jburn.nn;
+    exports dev.jburn.nn.layers;
+}
