@@ -116,9 +116,13 @@ class GemmTest {
         long seed = 50;
         for (int[] mn : sizes) {
             for (int k : new int[] {1, 2}) {
-                assertTrue((long) mn[0] * mn[1] * k > Gemm.SMALL);
-                check(DType.F32, mn[0], mn[1], k, Layout.PLAIN, Layout.PLAIN, Layout.PLAIN, k == 2, MANY, seed++);
-                check(DType.F64, mn[0], mn[1], k, new Layout(true, 0, 1), Layout.PLAIN, Layout.PLAIN, k == 1, ONE, seed++);
+                // MR and NR follow the vector width (6x16 on 256-bit, 12x32 on 512-bit); grow m by whole
+                // panels, which keeps the partial last panel, until the problem is above the unpacked path.
+                int m = mn[0];
+                while ((long) m * mn[1] * k <= Gemm.SMALL) m += MR;
+                assertTrue((long) m * mn[1] * k > Gemm.SMALL);
+                check(DType.F32, m, mn[1], k, Layout.PLAIN, Layout.PLAIN, Layout.PLAIN, k == 2, MANY, seed++);
+                check(DType.F64, m, mn[1], k, new Layout(true, 0, 1), Layout.PLAIN, Layout.PLAIN, k == 1, ONE, seed++);
             }
         }
     }
