@@ -8,4 +8,5 @@ module dev.jburn.nn {
 
     exports dev.jburn.nn;
     exports dev.jburn.nn.layers;
+    exports dev.jburn.optim;
 }

@@ -48,17 +48,7 @@ public final class LayerCases {
     }
 
     /** {@code a [m, k] · b [k, n]}. */
-    public static double[] matmul(double[] a, double[] b, int m, int k, int n) {
-        double[] c = new double[m * n];
-        for (int i = 0; i < m; i++) {
-            for (int j = 0; j < n; j++) {
-                double s = 0;
-                for (int t = 0; t < k; t++) s += a[i * k + t] * b[t * n + j];
-                c[i * n + j] = s;
-            }
-        }
-        return c;
-    }
+    public static double[] matmul(double[] a, double[] b, int m, int k, int n) { return Matrices.mul(a, m, k, b, n); }
 
     /** Row-major flat index of {@code idx} in {@code dims}. */
     public static int flat(int[] dims, int... idx) {
