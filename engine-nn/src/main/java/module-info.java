@@ -9,4 +9,5 @@ module dev.jburn.nn {
     exports dev.jburn.nn;
     exports dev.jburn.nn.layers;
     exports dev.jburn.optim;
+    exports dev.jburn.train;
 }
