@@ -83,9 +83,21 @@ public interface Optimizer {
                 return new Update(u, new OptimizerState(next));
             }
 
+            @Override public Schedule schedule() {
+                for (Optimizer o : ps) if (o.schedule() != null) return o.schedule();
+                return null;
+            }
+
             @Override public String toString() { return "chain" + ps; }
         };
     }
+
+    /**
+     * The learning-rate schedule, or null for a constant rate. A training loop sets the state's
+     * {@code "learning_rate"} to {@code schedule().at(step)} before each step
+     * ({@link OptimizerState#withLearningRate}); {@code Trainer} does.
+     */
+    default Schedule schedule() { return null; }
 
     /** {@code chain(this, next)}. */
     default Optimizer then(Optimizer next) { return chain(this, next); }

@@ -18,6 +18,38 @@ import java.util.function.Predicate;
 public final class Optimizers {
     private Optimizers() {}
 
+    /** {@code base} driven by {@code schedule}: its learning rate starts at {@code schedule.at(0)}; see {@link Optimizer#schedule()}. */
+    public static Optimizer scheduled(Optimizer base, Schedule schedule) {
+        if (base == null || schedule == null) throw new JBurnException("scheduled", "the optimizer and the schedule are required");
+        return new Optimizer() {
+            @Override public OptimizerState init(Map<String, Tensor> params) {
+                return base.init(params).withLearningRate(schedule.at(0));
+            }
+
+            @Override public Update update(Map<String, Tensor> grads, OptimizerState state, Map<String, Tensor> params) {
+                return base.update(grads, state, params);
+            }
+
+            @Override public Schedule schedule() { return schedule; }
+
+            @Override public String toString() { return base + " scheduled"; }
+        };
+    }
+
+    /** SGD with a learning-rate schedule. */
+    public static Optimizer sgd(Schedule lr) { return scheduled(sgd(lr(lr)), lr); }
+
+    /** Adam with a learning-rate schedule. */
+    public static Optimizer adam(Schedule lr) { return scheduled(adam(lr(lr)), lr); }
+
+    /** AdamW with a learning-rate schedule. */
+    public static Optimizer adamW(Schedule lr, double weightDecay) { return scheduled(adamW(lr(lr), weightDecay), lr); }
+
+    private static double lr(Schedule s) {
+        if (s == null) throw new JBurnException("optimizer", "the schedule must not be null");
+        return s.at(0);
+    }
+
     /** Plain SGD: {@code p ← p − lr·g} ({@code torch.optim.SGD} with momentum 0). */
     public static Optimizer sgd(double lr) { return sgd(lr, 0, false); }
 
@@ -210,6 +242,50 @@ public final class Optimizers {
                 grads.forEach((k, g) -> u.put(k, g.multiply(scale).asType(g.dtype())));
                 return new Update(u, state);
             }
+        };
+    }
+
+    /**
+     * Gradient accumulation (Optax {@code MultiSteps}): gradients are summed over {@code n} steps and
+     * {@code inner} runs on their mean every {@code n}-th step; the other steps' updates are zero and
+     * leave {@code inner}'s state unchanged. Written with {@code select}, so it traces into one graph.
+     */
+    public static Optimizer accumulate(int n, Optimizer inner) {
+        if (n < 1) throw new JBurnException("accumulate", "n must be >= 1, got " + n);
+        if (inner == null) throw new JBurnException("accumulate", "the inner optimizer is required");
+        if (n == 1) return inner;
+        return new Optimizer() {
+            @Override public OptimizerState init(Map<String, Tensor> params) {
+                Map<String, Tensor> s = new LinkedHashMap<>();
+                s.put("mini_step", scalar(params, 0));
+                params.forEach((k, p) -> s.put("acc/" + k, zerosLike(p)));
+                inner.init(params).tensors().forEach((k, v) -> s.put("inner/" + k, v));
+                return new OptimizerState(s);
+            }
+
+            @Override public Update update(Map<String, Tensor> grads, OptimizerState state, Map<String, Tensor> params) {
+                Tensor mini = state.get("mini_step").add(1);
+                Tensor apply = mini.greaterEqual((double) n);
+                Map<String, Tensor> acc = new LinkedHashMap<>(), mean = new LinkedHashMap<>();
+                grads.forEach((k, g) -> {
+                    Tensor a = state.get("acc/" + k).add(g);
+                    acc.put(k, a);
+                    mean.put(k, a.divide((double) n));
+                });
+                Map<String, Tensor> innerState = new LinkedHashMap<>();
+                state.tensors().forEach((k, v) -> { if (k.startsWith("inner/")) innerState.put(k.substring(6), v); });
+                Update r = inner.update(mean, new OptimizerState(innerState), params);
+                Map<String, Tensor> u = new LinkedHashMap<>(), next = new LinkedHashMap<>();
+                next.put("mini_step", apply.select(mini.multiply(0.0), mini));
+                acc.forEach((k, a) -> next.put("acc/" + k, apply.select(a.multiply(0.0), a)));
+                r.state().tensors().forEach((k, v) -> next.put("inner/" + k, apply.select(v, innerState.get(k))));
+                r.updates().forEach((k, v) -> u.put(k, apply.select(v, v.multiply(0.0))));
+                return new Update(u, new OptimizerState(next));
+            }
+
+            @Override public Schedule schedule() { return inner.schedule(); }
+
+            @Override public String toString() { return "accumulate(" + n + ", " + inner + ")"; }
         };
     }
 

@@ -138,6 +138,18 @@ class OptimizersTest {
     }
 
     @Test
+    void accumulationAppliesTheMeanGradientEveryNSteps() {
+        double lr = 0.1;
+        double[] p = P0.clone();
+        List<double[]> exp = new ArrayList<>();
+        exp.add(p.clone());                                  // step 1: accumulated, no update
+        for (int i = 0; i < 3; i++) p[i] -= lr * (G[0][i] + G[1][i]) / 2;
+        exp.add(p.clone());                                  // step 2: SGD on the mean of steps 1 and 2
+        exp.add(p.clone());                                  // step 3: accumulated again
+        check(Optimizers.accumulate(2, Optimizers.sgd(lr)), exp);
+    }
+
+    @Test
     void adagrad() {
         double lr = 0.1;
         double[] p = P0.clone(), s = new double[3];
