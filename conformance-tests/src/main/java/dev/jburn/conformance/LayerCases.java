@@ -21,6 +21,7 @@ public final class LayerCases {
         // ---- end convolution and pooling ----
 
         // ---- normalization and regularization (helper) ----
+        all.addAll(NormLayerCases.cases(seed));
 
         // ---- end normalization and regularization ----
 
@@ -29,6 +30,7 @@ public final class LayerCases {
         // ---- end recurrent and attention ----
 
         // ---- shape (helper) ----
+        all.addAll(ShapeLayerCases.cases(seed));
 
         // ---- end shape ----
         return all;

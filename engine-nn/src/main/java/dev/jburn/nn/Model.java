@@ -183,6 +183,24 @@ public final class Model {
 
     // ==== helper sections: normalization and regularization =======================================
 
+    /** Batch normalization over the last axis with Keras's defaults (momentum 0.99, epsilon 1e-3; {@link dev.jburn.nn.layers.BatchNorm}). */
+    public Model batchNorm() { return apply(dev.jburn.nn.layers.BatchNorm.of()); }
+
+    /** Layer normalization over the last axis, epsilon 1e-5 ({@link dev.jburn.nn.layers.LayerNorm}). */
+    public Model layerNorm() { return apply(dev.jburn.nn.layers.LayerNorm.of()); }
+
+    /** Group normalization of the last-axis channels in {@code groups} groups, epsilon 1e-5 ({@link dev.jburn.nn.layers.GroupNorm}). */
+    public Model groupNorm(int groups) { return apply(dev.jburn.nn.layers.GroupNorm.of(groups)); }
+
+    /** Instance normalization per sample and channel over the spatial axes, affine, epsilon 1e-5 ({@link dev.jburn.nn.layers.InstanceNorm}). */
+    public Model instanceNorm() { return apply(dev.jburn.nn.layers.InstanceNorm.of()); }
+
+    /** RMS normalization over the last axis, epsilon 1e-6 ({@link dev.jburn.nn.layers.RmsNorm}). */
+    public Model rmsNorm() { return apply(dev.jburn.nn.layers.RmsNorm.of()); }
+
+    /** Alpha dropout for SELU networks, active in training mode only ({@link dev.jburn.nn.layers.AlphaDropout}). */
+    public Model alphaDropout(double rate) { return apply(dev.jburn.nn.layers.AlphaDropout.of(rate)); }
+
 
 
     // ==== end normalization and regularization ====================================================
@@ -198,6 +216,15 @@ public final class Model {
 
 
     // ==== helper sections: shape =================================================================
+
+    /** Permutes the non-batch axes; {@code perm} numbers them from 1, as Keras's {@code Permute} ({@link dev.jburn.nn.layers.Transpose}). */
+    public Model transpose(int... perm) { return apply(dev.jburn.nn.layers.Transpose.of(perm)); }
+
+    /** Zero padding of the spatial axes of a channels-last input, one {@code {lo, hi}} per axis ({@link dev.jburn.nn.layers.Pad}). */
+    public Model pad(int[]... loHi) { return apply(dev.jburn.nn.layers.Pad.of(loHi)); }
+
+    /** Bilinear resizing (half-pixel centers) of the spatial axes of a channels-last input to {@code size} ({@link dev.jburn.nn.layers.Resize}). */
+    public Model resize(int... size) { return apply(dev.jburn.nn.layers.Resize.of(size)); }
 
 
 

@@ -28,6 +28,7 @@ public final class LayerCatalog {
                 // ---- end convolution and pooling ----
 
                 // ---- normalization and regularization (helper) ----
+                , "batch_norm", "layer_norm", "group_norm", "instance_norm", "rms_norm", "alpha_dropout"
 
                 // ---- end normalization and regularization ----
 
@@ -36,6 +37,7 @@ public final class LayerCatalog {
                 // ---- end recurrent and attention ----
 
                 // ---- shape (helper) ----
+                , "transpose", "pad", "resize"
 
                 // ---- end shape ----
         ));
