@@ -5,9 +5,13 @@
  */
 module dev.jburn.nn {
     requires transitive dev.jburn.api;
+    requires me.tongfei.progressbar;
+    requires org.knowm.xchart;
+    requires java.desktop;
 
     exports dev.jburn.nn;
     exports dev.jburn.nn.layers;
     exports dev.jburn.optim;
     exports dev.jburn.train;
+    exports dev.jburn.data;
 }

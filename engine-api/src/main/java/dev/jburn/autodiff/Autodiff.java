@@ -121,6 +121,68 @@ public final class Autodiff {
     }
 
     /**
+     * The value, auxiliary outputs and gradients of a scalar loss over named parameters (JAX's
+     * {@code has_aux}): {@code f} returns the loss first, then any other tensors (a model's predictions,
+     * updated batch-norm statistics), which are computed in the same pass and through which no gradient
+     * flows. What a training step needs to update its metrics and state without a second forward pass.
+     *
+     * <pre>{@code
+     * var r = Autodiff.valueAndGradMapWithAux((Map<String, Tensor> p) -> {
+     *     Tensor logits = x.dot(p.get("w"));
+     *     return List.of(logits.logSumExp().subtract(logits.sum()), logits);
+     * }).apply(params);
+     * Tensor logits = r.aux().getFirst();
+     * }</pre>
+     */
+    public static Function<Map<String, Tensor>, ValueAuxAndGradMap> valueAndGradMapWithAux(Function<Map<String, Tensor>, List<Tensor>> f) {
+        nonNull("valueAndGrad", f);
+        return ps -> {
+            if (ps == null || ps.isEmpty()) throw new JBurnException("valueAndGrad", "needs at least one named parameter");
+            List<String> names = new ArrayList<>(ps.keySet());
+            List<Tensor> xs = new ArrayList<>(names.size());
+            for (String n : names) {
+                Tensor t = ps.get(n);
+                if (t == null) throw new JBurnException("valueAndGrad", "parameter '" + n + "' is null");
+                xs.add(t);
+            }
+            Function<List<Tensor>, List<Tensor>> fl = in -> {
+                Map<String, Tensor> m = new LinkedHashMap<>();
+                for (int i = 0; i < names.size(); i++) m.put(names.get(i), in.get(i));
+                List<Tensor> out = f.apply(m);
+                if (out == null || out.isEmpty()) throw new JBurnException("valueAndGrad", "the function must return the loss and its auxiliary outputs");
+                return out;
+            };
+            boolean tracing = Jit.isTracing();
+            Engine engine = tracing ? Engine.defaultEngine() : xs.getFirst().engine();
+            List<TensorType> types = xs.stream().map(t -> new TensorType(t.dtype(), t.shape())).toList();
+            List<Tensor> args = xs;
+            Graph g;
+            if (tracing) {
+                Jit.NestedTrace nested = Jit.traceNested(fl, types);
+                g = nested.graph();
+                args = new ArrayList<>(xs);
+                args.addAll(nested.captures());
+            } else {
+                g = Jit.trace(fl, types, engine);
+            }
+            Value y = g.outputs().getFirst();
+            if (y.shape().rank() != 0 || !y.dtype().isFloat()) {
+                throw new JBurnException("valueAndGrad", "the first output must be a float scalar (the loss), got " + y.dtype().shortName() + y.shape());
+            }
+            List<Tensor> seeds = new ArrayList<>();
+            seeds.add(onEngine(Tensor.ones(Shape.scalar(), y.dtype()), engine));
+            for (int i = 1; i < g.outputs().size(); i++) seeds.add(null);
+            Pulled p = pullbackAll(g, engine, args, seeds, xs.size());
+            Map<String, Tensor> grads = new LinkedHashMap<>();
+            for (int i = 0; i < names.size(); i++) grads.put(names.get(i), p.grads().get(i));
+            return new ValueAuxAndGradMap(p.outputs().getFirst(), List.copyOf(p.outputs().subList(1, p.outputs().size())), grads);
+        };
+    }
+
+    /** {@link #valueAndGradMapWithAux}'s result: the loss, the auxiliary outputs, the gradients by parameter name. */
+    public record ValueAuxAndGradMap(Tensor value, List<Tensor> aux, Map<String, Tensor> grads) {}
+
+    /**
      * The vector-Jacobian product {@code cotangent · ∂f(x)/∂x} for an {@code f} of any float output;
      * {@code cotangent} has {@code f(x)}'s shape and dtype.
      */
@@ -276,6 +338,14 @@ public final class Autodiff {
      * (zeros where none flows).
      */
     static ValueAndGrads pullback(Graph g, Engine engine, List<Tensor> args, List<Tensor> seeds, int wanted) {
+        Pulled p = pullbackAll(g, engine, args, seeds, wanted);
+        return new ValueAndGrads(p.outputs().isEmpty() ? null : p.outputs().getFirst(), p.grads());
+    }
+
+    /** Every output's value and the cotangents of the first {@code wanted} inputs. */
+    private record Pulled(List<Tensor> outputs, List<Tensor> grads) {}
+
+    private static Pulled pullbackAll(Graph g, Engine engine, List<Tensor> args, List<Tensor> seeds, int wanted) {
         List<Value> outs = g.outputs();
         // forward: every node output, kept for the backward rules
         List<Value> all = new ArrayList<>();
@@ -318,8 +388,9 @@ public final class Autodiff {
             Tensor c = ct.get(v.id());
             grads.add(c != null ? c : BackwardRules.zeros(primal.get(v.id()), v.shape()));
         }
-        Tensor value = outs.isEmpty() ? null : primal.get(outs.getFirst().id());
-        return new ValueAndGrads(value, List.copyOf(grads));
+        List<Tensor> values = new ArrayList<>(outs.size());
+        for (Value v : outs) values.add(primal.get(v.id()));
+        return new Pulled(values, List.copyOf(grads));
     }
 
     private static void accumulate(Map<Integer, Tensor> ct, Value v, Tensor c) {

@@ -1,5 +1,6 @@
 package dev.jburn.train;
 
+import dev.jburn.DType;
 import dev.jburn.JBurnException;
 import dev.jburn.Tensor;
 import dev.jburn.autodiff.Autodiff;
@@ -19,11 +20,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One compiled training step: forward in training mode, the loss, its gradients with respect to the
- * trainable parameters ({@code Autodiff}, frozen parameters left out), the optimizer update and the next
- * random key, traced into one {@code Jit} graph with the parameter and optimizer buffers donated. Compiled
- * once per batch shape; hyperparameters live in the optimizer state, so changing the learning rate does not
- * recompile.
+ * One compiled training step: forward in training mode, the loss (weighted by per-sample weights, 0 for
+ * padding rows), its gradients with respect to the trainable parameters ({@code Autodiff}; frozen
+ * parameters left out), the optimizer update, the metric updates and the next random key, traced into one
+ * {@code Jit} graph with the parameter and optimizer buffers donated. Compiled once per batch shape;
+ * hyperparameters live in the optimizer state, so changing the learning rate does not recompile.
  *
  * <pre>{@code
  * TrainStep step = TrainStep.of(model, Losses.softmaxCrossEntropy(), Optimizers.adam(1e-3));
@@ -38,6 +39,7 @@ public final class TrainStep {
     private final Model model;
     private final Loss loss;
     private final Optimizer optimizer;
+    private final List<Metric> metrics;
     private volatile Layout layout;
     private volatile CompiledFunction compiled;
 
@@ -53,23 +55,39 @@ public final class TrainStep {
     /**
      * A step's result.
      *
-     * @param state the state for the next step
-     * @param loss  the batch's loss (a scalar)
+     * @param state   the state for the next step
+     * @param loss    the batch's loss (a scalar)
+     * @param metrics the metric states after this batch, one map per metric
      */
-    public record Result(State state, Tensor loss) {}
+    public record Result(State state, Tensor loss, List<Map<String, Tensor>> metrics) {}
 
-    private TrainStep(Model model, Loss loss, Optimizer optimizer) {
+    private TrainStep(Model model, Loss loss, Optimizer optimizer, List<Metric> metrics) {
         this.model = model;
         this.loss = loss;
         this.optimizer = optimizer;
+        this.metrics = List.copyOf(metrics);
     }
 
     /** The step for {@code model}, {@code loss} on its first output and {@code optimizer}. */
-    public static TrainStep of(Model model, Loss loss, Optimizer optimizer) {
-        if (model == null || loss == null || optimizer == null) throw new JBurnException("trainStep", "model, loss and optimizer are required");
+    public static TrainStep of(Model model, Loss loss, Optimizer optimizer) { return of(model, loss, optimizer, List.of()); }
+
+    /** The step, updating {@code metrics} inside the compiled graph. */
+    public static TrainStep of(Model model, Loss loss, Optimizer optimizer, List<Metric> metrics) {
+        if (model == null || loss == null || optimizer == null || metrics == null) {
+            throw new JBurnException("trainStep", "model, loss, optimizer and metrics are required");
+        }
         if (model.inputNames().size() != 1) throw new JBurnException("trainStep", "expects a model of one input, got " + model.inputNames());
-        return new TrainStep(model, loss, optimizer);
+        return new TrainStep(model, loss, optimizer, metrics);
     }
+
+    /** The model. */
+    public Model model() { return model; }
+
+    /** The optimizer. */
+    public Optimizer optimizer() { return optimizer; }
+
+    /** The metrics. */
+    public List<Metric> metrics() { return metrics; }
 
     /** The first state: {@code params}, a fresh optimizer state for its trainable parameters, and {@code key}. */
     public State init(ModelState params, Tensor key) {
@@ -77,20 +95,39 @@ public final class TrainStep {
         return new State(params, optimizer.init(params.trainable()), key);
     }
 
-    /**
-     * Runs one step on a batch. The state passed in is consumed: its trainable parameters and optimizer
-     * tensors are donated to the step (updated in place where the engine can), so use the returned state.
-     */
+    /** Zero metric states on {@code like}'s engine. */
+    public List<Map<String, Tensor>> freshMetrics(Tensor like) {
+        List<Map<String, Tensor>> m = new ArrayList<>();
+        for (Metric x : metrics) m.add(x.init(like.engine()));
+        return m;
+    }
+
+    /** One step on a batch, every row weighted 1. */
     public Result apply(State s, Tensor inputs, Tensor targets) {
-        if (s == null || inputs == null || targets == null) throw new JBurnException("trainStep", "state, inputs and targets are required");
-        Layout l = layout(s);
+        if (inputs == null) throw new JBurnException("trainStep", "inputs are required");
+        Tensor ones = Tensor.ones(dev.jburn.Shape.of(inputs.shape().dim(0)), DType.F32).to(inputs.engine());
+        return apply(s, inputs, targets, ones, freshMetrics(inputs));
+    }
+
+    /**
+     * One step on a batch with per-sample {@code weights} ({@code [batch]}; 0 leaves a padding row out of the loss
+     * and the metrics) and the metric states so far. The state passed in is consumed: its trainable parameters and
+     * optimizer tensors are donated to the step (updated in place where the engine can), so use the returned state.
+     */
+    public Result apply(State s, Tensor inputs, Tensor targets, Tensor weights, List<Map<String, Tensor>> metricStates) {
+        if (s == null || inputs == null || targets == null || weights == null || metricStates == null) {
+            throw new JBurnException("trainStep", "state, inputs, targets, weights and metric states are required");
+        }
+        Layout l = layout(s, metricStates);
         List<Tensor> args = new ArrayList<>();
         args.add(inputs);
         args.add(targets);
+        args.add(weights);
         for (String n : l.trainable) args.add(s.model().params().get(n));
         for (String n : l.frozen) args.add(s.model().params().get(n));
         for (String n : l.state) args.add(s.model().state().get(n));
         for (String n : l.opt) args.add(s.optimizer().get(n));
+        for (int m = 0; m < metricStates.size(); m++) for (String n : l.metrics.get(m)) args.add(metricStates.get(m).get(n));
         args.add(s.key());
         List<Tensor> out = compiled(l).apply(args);
         int i = 1;
@@ -98,20 +135,30 @@ public final class TrainStep {
         for (String n : l.trainable) p.put(n, out.get(i++));
         for (String n : l.state) st.put(n, out.get(i++));
         for (String n : l.opt) o.put(n, out.get(i++));
+        List<Map<String, Tensor>> ms = new ArrayList<>();
+        for (List<String> names : l.metrics) {
+            Map<String, Tensor> m = new LinkedHashMap<>();
+            for (String n : names) m.put(n, out.get(i++));
+            ms.add(m);
+        }
         ModelState next = s.model().withParams(p).withState(st);
-        return new Result(new State(next, new OptimizerState(o), out.get(i)), out.getFirst());
+        return new Result(new State(next, new OptimizerState(o), out.get(i)), out.getFirst(), ms);
     }
 
-    /** The compiled function (for its trace count and pass report). */
+    /** The compiled function (its trace count, pass report), or null before the first step. */
     public CompiledFunction compiled() { return compiled; }
 
     /** Names in the compiled function's argument order; fixed by the first state (a new frozen set retraces). */
-    private record Layout(List<String> trainable, List<String> frozen, List<String> state, List<String> opt) {}
+    private record Layout(List<String> trainable, List<String> frozen, List<String> state, List<String> opt, List<List<String>> metrics) {}
 
-    private Layout layout(State s) {
+    private Layout layout(State s, List<Map<String, Tensor>> metricStates) {
+        if (metricStates.size() != metrics.size()) {
+            throw new JBurnException("trainStep", "expected " + metrics.size() + " metric states, got " + metricStates.size());
+        }
         Layout l = new Layout(List.copyOf(s.model().trainable().keySet()),
                 s.model().params().keySet().stream().filter(k -> s.model().frozen().contains(k)).toList(),
-                List.copyOf(s.model().state().keySet()), List.copyOf(s.optimizer().tensors().keySet()));
+                List.copyOf(s.model().state().keySet()), List.copyOf(s.optimizer().tensors().keySet()),
+                metricStates.stream().map(m -> (List<String>) List.copyOf(m.keySet())).toList());
         Layout cur = layout;
         if (cur != null && cur.equals(l)) return cur;
         synchronized (this) {
@@ -128,39 +175,48 @@ public final class TrainStep {
             if (compiled != null) return compiled;
             int nT = l.trainable.size(), nF = l.frozen.size(), nS = l.state.size(), nO = l.opt.size();
             int[] donated = new int[nT + nO];
-            for (int i = 0; i < nT; i++) donated[i] = 2 + i;
-            for (int i = 0; i < nO; i++) donated[nT + i] = 2 + nT + nF + nS + i;
+            for (int i = 0; i < nT; i++) donated[i] = 3 + i;
+            for (int i = 0; i < nO; i++) donated[nT + i] = 3 + nT + nF + nS + i;
             compiled = Jit.compileList(xs -> traced(l, xs), JitOptions.defaults().withDonation(donated));
             return compiled;
         }
     }
 
     private List<Tensor> traced(Layout l, List<Tensor> xs) {
-        Tensor x = xs.get(0), y = xs.get(1);
-        int i = 2;
+        Tensor x = xs.get(0), y = xs.get(1), w = xs.get(2);
+        int i = 3;
         Map<String, Tensor> trainable = new LinkedHashMap<>(), frozen = new LinkedHashMap<>(), state = new LinkedHashMap<>(), opt = new LinkedHashMap<>();
         for (String n : l.trainable) trainable.put(n, xs.get(i++));
         for (String n : l.frozen) frozen.put(n, xs.get(i++));
         for (String n : l.state) state.put(n, xs.get(i++));
         for (String n : l.opt) opt.put(n, xs.get(i++));
+        List<Map<String, Tensor>> ms = new ArrayList<>();
+        for (List<String> names : l.metrics) {
+            Map<String, Tensor> m = new LinkedHashMap<>();
+            for (String n : names) m.put(n, xs.get(i++));
+            ms.add(m);
+        }
         Tensor key = xs.get(i);
-        Map<String, Tensor> newState = new LinkedHashMap<>();
-        Tensor[] lossValue = new Tensor[1];
-        var vg = Autodiff.valueAndGradMap((Map<String, Tensor> p) -> {
+        // One pass: the loss is differentiated; predictions and updated state come out as auxiliary outputs.
+        var vg = Autodiff.valueAndGradMapWithAux((Map<String, Tensor> p) -> {
             Map<String, Tensor> all = new LinkedHashMap<>(p);
             all.putAll(frozen);
             Forward f = model.call(all, state, List.of(x), true, key);
-            newState.putAll(f.state());
-            return loss.apply(f.output(), y);
+            List<Tensor> out = new ArrayList<>();
+            out.add(loss.apply(f.output(), y, w));
+            out.add(f.output());
+            for (String n : l.state) out.add(f.state().get(n));
+            return out;
         }).apply(trainable);
-        lossValue[0] = vg.value();
         Optimizer.Update u = optimizer.update(vg.grads(), new OptimizerState(opt), trainable);
         Map<String, Tensor> next = u.applyTo(trainable);
         List<Tensor> out = new ArrayList<>();
-        out.add(lossValue[0]);
+        out.add(vg.value());
         for (String n : l.trainable) out.add(next.get(n));
-        for (String n : l.state) out.add(Autodiff.stopGradient(newState.get(n)));
+        for (int k = 0; k < l.state.size(); k++) out.add(vg.aux().get(1 + k));
         for (String n : l.opt) out.add(u.state().get(n));
+        Tensor predictions = vg.aux().getFirst();
+        for (int m = 0; m < metrics.size(); m++) out.addAll(metrics.get(m).update(ms.get(m), predictions, y, w).values());
         out.add(KeyBits.foldIn(key, 1L << 40));
         return out;
     }
