@@ -17,7 +17,7 @@ public final class LayerCases {
         List<LayerCase> all = new ArrayList<>();
         all.addAll(CoreLayerCases.cases(seed));
         // ---- convolution and pooling (helper) ----
-
+        all.addAll(ConvLayerCases.cases(seed));
         // ---- end convolution and pooling ----
 
         // ---- normalization and regularization (helper) ----

@@ -175,7 +175,53 @@ public final class Model {
 
     // ==== helper sections: convolution and pooling =================================================
 
+    /** A 1-D convolution of {@code filters} outputs and kernel size {@code kernel}, stride 1, valid ({@link dev.jburn.nn.layers.Conv}). */
+    public Model conv1d(int filters, int kernel) { return apply(dev.jburn.nn.layers.Conv.of(1, filters, kernel)); }
 
+    /** A 2-D convolution of {@code filters} outputs and a {@code kernel × kernel} kernel, stride 1, valid ({@link dev.jburn.nn.layers.Conv}). */
+    public Model conv2d(int filters, int kernel) { return apply(dev.jburn.nn.layers.Conv.of(2, filters, kernel)); }
+
+    /** A 2-D convolution followed by {@code activation}, as one layer ({@link dev.jburn.nn.layers.Conv}). */
+    public Model conv2d(int filters, int kernel, Activation activation) { return apply(dev.jburn.nn.layers.Conv.of(2, filters, kernel).withActivation(activation)); }
+
+    /** A 3-D convolution of {@code filters} outputs and a cubic kernel of {@code kernel}, stride 1, valid ({@link dev.jburn.nn.layers.Conv}). */
+    public Model conv3d(int filters, int kernel) { return apply(dev.jburn.nn.layers.Conv.of(3, filters, kernel)); }
+
+    /** A 2-D transposed convolution upsampling by {@code stride}, valid padding ({@link dev.jburn.nn.layers.ConvTranspose}). */
+    public Model convTranspose2d(int filters, int kernel, int stride) { return apply(dev.jburn.nn.layers.ConvTranspose.of(2, filters, kernel).withStrides(stride)); }
+
+    /** A 2-D depthwise convolution, depth multiplier 1 ({@link dev.jburn.nn.layers.DepthwiseConv}). */
+    public Model depthwiseConv2d(int kernel) { return apply(dev.jburn.nn.layers.DepthwiseConv.of(2, kernel)); }
+
+    /** A 2-D depthwise-separable convolution to {@code filters} outputs ({@link dev.jburn.nn.layers.SeparableConv}). */
+    public Model separableConv2d(int filters, int kernel) { return apply(dev.jburn.nn.layers.SeparableConv.of(2, filters, kernel)); }
+
+    /** 1-D max pooling with window and stride {@code size} ({@link dev.jburn.nn.layers.Pool}). */
+    public Model maxPool1d(int size) { return apply(dev.jburn.nn.layers.Pool.max(1, size)); }
+
+    /** 2-D max pooling with a {@code size × size} window and stride {@code size} ({@link dev.jburn.nn.layers.Pool}). */
+    public Model maxPool2d(int size) { return apply(dev.jburn.nn.layers.Pool.max(2, size)); }
+
+    /** 3-D max pooling with window and stride {@code size} on each axis ({@link dev.jburn.nn.layers.Pool}). */
+    public Model maxPool3d(int size) { return apply(dev.jburn.nn.layers.Pool.max(3, size)); }
+
+    /** 1-D average pooling with window and stride {@code size} ({@link dev.jburn.nn.layers.Pool}). */
+    public Model avgPool1d(int size) { return apply(dev.jburn.nn.layers.Pool.avg(1, size)); }
+
+    /** 2-D average pooling with a {@code size × size} window and stride {@code size} ({@link dev.jburn.nn.layers.Pool}). */
+    public Model avgPool2d(int size) { return apply(dev.jburn.nn.layers.Pool.avg(2, size)); }
+
+    /** 3-D average pooling with window and stride {@code size} on each axis ({@link dev.jburn.nn.layers.Pool}). */
+    public Model avgPool3d(int size) { return apply(dev.jburn.nn.layers.Pool.avg(3, size)); }
+
+    /** The maximum of each channel over all spatial axes: {@code [b, ..., c] → [b, c]} ({@link dev.jburn.nn.layers.GlobalPool}). */
+    public Model globalMaxPool() { return apply(dev.jburn.nn.layers.GlobalPool.max()); }
+
+    /** The mean of each channel over all spatial axes: {@code [b, ..., c] → [b, c]} ({@link dev.jburn.nn.layers.GlobalPool}). */
+    public Model globalAvgPool() { return apply(dev.jburn.nn.layers.GlobalPool.avg()); }
+
+    /** Adaptive average pooling of a 2-D input to {@code outH × outW} (PyTorch bins, {@link dev.jburn.nn.layers.AdaptiveAvgPool}). */
+    public Model adaptiveAvgPool2d(int outH, int outW) { return apply(dev.jburn.nn.layers.AdaptiveAvgPool.of(outH, outW)); }
 
     // ==== end convolution and pooling =============================================================
 

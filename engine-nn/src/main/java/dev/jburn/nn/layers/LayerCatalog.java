@@ -24,7 +24,10 @@ public final class LayerCatalog {
                 // shape and combination
                 "flatten", "reshape", "concatenate", "add", "subtract", "multiply", "split"
                 // ---- convolution and pooling (helper) ----
-
+                , "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+                "depthwise_conv1d", "depthwise_conv2d", "separable_conv1d", "separable_conv2d",
+                "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
+                "global_max_pool", "global_avg_pool", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d"
                 // ---- end convolution and pooling ----
 
                 // ---- normalization and regularization (helper) ----
