@@ -130,18 +130,11 @@ final class RecurrentLayerCases {
     private static void attention(List<LayerCase> c, java.util.Random r) {
         String kind = "multi_head_attention", p = "multi_head_attention_0.";
         MultiHeadAttention base = MultiHeadAttention.of(1, 2).withBiasInitializer(Initializers.normal(0, 0.5));
-        {   // self-attention, one head, dropout 0 (training equals inference)
-            int batch = 1 + r.nextInt(2), t = 2 + r.nextInt(2), d = 2 + r.nextInt(3), kd = 2 + r.nextInt(2);
-            MultiHeadAttention l = MultiHeadAttention.of(1, kd).withBiasInitializer(Initializers.normal(0, 0.5)).withDropout(0.0);
-            c.add(LayerCase.of(kind, "self, 1 head, keyDim " + kd + ", dropout 0", Model.input("x", Shape.of(-1, t, d), DType.F64).apply(l),
-                    List.of(input(r, batch, t, d)), v -> new LayerCase.Expected(
-                            attention(v.x(0), v.x(0), v.x(0), batch, t, t, d, d, d, v, p, 1, kd, kd, true, false, null), Shape.of(batch, t, d))));
-        }
-        {   // cross-attention: query and key = value, two heads, another value size
+        {   // cross-attention: query and key = value, two heads, another value size; dropout 0: training equals inference
             int batch = 1 + r.nextInt(2), tq = 2 + r.nextInt(2), tk = 2 + r.nextInt(2), dq = 2 + r.nextInt(3), dkv = 2 + r.nextInt(3);
-            MultiHeadAttention l = MultiHeadAttention.of(2, 2).withValueDim(3).withBiasInitializer(Initializers.normal(0, 0.5));
+            MultiHeadAttention l = MultiHeadAttention.of(2, 2).withValueDim(3).withDropout(0.0).withBiasInitializer(Initializers.normal(0, 0.5));
             Model q = Model.input("q", Shape.of(-1, tq, dq), DType.F64), kv = Model.input("kv", Shape.of(-1, tk, dkv), DType.F64);
-            c.add(LayerCase.of(kind, "cross, 2 heads, keyDim 2, valueDim 3, Tq " + tq + ", Tk " + tk, Model.apply(l, q, kv),
+            c.add(LayerCase.of(kind, "cross, 2 heads, keyDim 2, valueDim 3, dropout 0, Tq " + tq + ", Tk " + tk, Model.apply(l, q, kv),
                     List.of(input(r, batch, tq, dq), input(r, batch, tk, dkv)), v -> new LayerCase.Expected(
                             attention(v.x(0), v.x(1), v.x(1), batch, tq, tk, dq, dkv, dkv, v, p, 2, 2, 3, true, false, null), Shape.of(batch, tq, dq))));
         }
@@ -272,10 +265,9 @@ final class RecurrentLayerCases {
         record Opt(String label, int heads, boolean normFirst, Activation act, boolean causal, boolean mask, double dropout, double eps) {}
         double rate = 0.2 + 0.3 * r.nextDouble();
         for (Opt o : List.of(new Opt("post-LN, relu, 2 heads", 2, false, Activation.RELU, false, false, 0, 1e-5),
-                new Opt("pre-LN, gelu, causal, epsilon 1e-3", 1, true, Activation.GELU, true, false, 0, 1e-3),
-                new Opt("post-LN, s32 key padding mask", 2, false, Activation.RELU, false, true, 0, 1e-5),
+                new Opt("pre-LN, gelu, causal, s32 key padding mask, epsilon 1e-3", 1, true, Activation.GELU, true, true, 0, 1e-3),
                 new Opt("pre-LN, dropout " + rate, 2, true, Activation.RELU, false, false, rate, 1e-5))) {
-            int batch = 2, t = 2 + r.nextInt(2), d = 4, ff = 2 + r.nextInt(2);
+            int batch = 2, t = 2 + r.nextInt(2), d = 4, ff = 2 + r.nextInt(2);   // d = 4: heads of 2 or 4
             TransformerEncoder l = TransformerEncoder.of(o.heads, ff).withDropout(o.dropout).withActivation(o.act).withNormFirst(o.normFirst)
                     .withEpsilon(o.eps).withCausalMask(o.causal).withKeyPaddingMask(o.mask)
                     .withBiasInitializer(Initializers.normal(0, 0.5)).withGammaInitializer(Initializers.normal(1, 0.3));
@@ -286,7 +278,7 @@ final class RecurrentLayerCases {
             if (o.mask) {
                 mask = new double[batch * t];
                 Arrays.fill(mask, 1);
-                mask[1] = 0;   // sample 0 ignores key 1
+                mask[1] = 0;   // sample 0 ignores key 1 (its query 0 still sees key 0 under the causal mask)
                 ins.add(new LayerCase.Input(mask, Shape.of(batch, t), true));
                 m = Model.apply(l, x, Model.input("keep", Shape.of(-1, t), DType.S32));
             } else {
