@@ -26,6 +26,7 @@ public final class LayerCases {
         // ---- end normalization and regularization ----
 
         // ---- recurrent and attention (helper) ----
+        all.addAll(RecurrentLayerCases.cases(seed));
 
         // ---- end recurrent and attention ----
 

@@ -255,6 +255,35 @@ public final class Model {
 
     // ==== helper sections: recurrent and attention ================================================
 
+    /** An LSTM of {@code units} over {@code [batch, time, features]}, returning its last hidden state {@code [batch, units]} ({@link dev.jburn.nn.layers.Lstm}). */
+    public Model lstm(int units) { return apply(dev.jburn.nn.layers.Lstm.of(units)); }
+
+    /** An LSTM returning every step's hidden state {@code [batch, time, units]} when {@code returnSequences}, else the last. */
+    public Model lstm(int units, boolean returnSequences) { return apply(dev.jburn.nn.layers.Lstm.of(units).withReturnSequences(returnSequences)); }
+
+    /** A GRU of {@code units} returning its last hidden state {@code [batch, units]} ({@link dev.jburn.nn.layers.Gru}). */
+    public Model gru(int units) { return apply(dev.jburn.nn.layers.Gru.of(units)); }
+
+    /** A GRU returning every step's hidden state when {@code returnSequences}, else the last. */
+    public Model gru(int units, boolean returnSequences) { return apply(dev.jburn.nn.layers.Gru.of(units).withReturnSequences(returnSequences)); }
+
+    /** A bidirectional LSTM: forward and backward states concatenated ({@code 2·units} features). */
+    public Model bidirectionalLstm(int units, boolean returnSequences) {
+        return apply(dev.jburn.nn.layers.Lstm.of(units).withReturnSequences(returnSequences).withBidirectional(true));
+    }
+
+    /** Multi-head self-attention of {@code numHeads} heads of {@code keyDim} ({@link dev.jburn.nn.layers.MultiHeadAttention}). */
+    public Model selfAttention(int numHeads, int keyDim) { return apply(dev.jburn.nn.layers.MultiHeadAttention.of(numHeads, keyDim)); }
+
+    /** Multi-head attention of {@code query} over {@code keyValue} (key = value; cross-attention). */
+    public static Model multiHeadAttention(int numHeads, int keyDim, Model query, Model keyValue) {
+        return apply(dev.jburn.nn.layers.MultiHeadAttention.of(numHeads, keyDim), query, keyValue);
+    }
+
+    /** A post-LN transformer encoder block, relu feed-forward of {@code ffDim} ({@link dev.jburn.nn.layers.TransformerEncoder}). */
+    public Model transformerEncoder(int numHeads, int ffDim, double dropout) {
+        return apply(dev.jburn.nn.layers.TransformerEncoder.of(numHeads, ffDim).withDropout(dropout));
+    }
 
 
     // ==== end recurrent and attention =============================================================

@@ -36,6 +36,7 @@ public final class LayerCatalog {
                 // ---- end normalization and regularization ----
 
                 // ---- recurrent and attention (helper) ----
+                , "lstm", "gru", "multi_head_attention", "transformer_encoder"
 
                 // ---- end recurrent and attention ----
 
