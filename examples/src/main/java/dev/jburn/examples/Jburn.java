@@ -9,6 +9,7 @@ import java.util.Arrays;
  * <pre>
  * jburn doctor     list every engine found, available or not and why, then run a short tensor session
  * jburn tour       the README's tour of the tensor API
+ * jburn example NAME   a runnable example ({@code jburn example --list})
  * jburn help       this text
  * </pre>
  */
@@ -30,6 +31,7 @@ public final class Jburn {
                     Tour.main(rest);
                     yield 0;
                 }
+                case "example" -> Examples.run(rest, out, err);
                 case "help", "-h", "--help" -> {
                     usage(out);
                     yield 0;
@@ -50,6 +52,7 @@ public final class Jburn {
         out.println("usage: jburn <command>");
         out.println("  doctor   list every engine found (available or not, and why), then run a short tensor session");
         out.println("  tour     the README's tour of the tensor API");
+        out.println("  example  a runnable example: jburn example NAME (jburn example --list)");
         out.println("  help     show this text");
     }
 }

@@ -11,14 +11,14 @@ import java.util.Set;
 /** PeerBench's command line (see {@link #USAGE}). */
 public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, Set<String> peers, Plan plan,
                            Path python, Path workDir, List<String> forwarded) {
-    public static final List<String> GROUPS = List.of("gemm", "conv", "pool", "cholesky");
+    public static final List<String> GROUPS = List.of("gemm", "conv", "pool", "cholesky", "models");
     public static final List<String> PEERS = List.of("numpy", "torch", "djl");
 
     public static final String USAGE = """
             usage: PeerBench [--quick] [--only GROUP[,GROUP...]] [--peers PEER[,PEER...]] [--reps N] [--warmup N]
                              [--min-sample SECONDS] [--python PATH] [--work-dir DIR]
               --quick        3 samples after 1 warm-up, 0.05 s samples, GEMM up to 1024, Cholesky 512 only
-              --only         workload groups: gemm, conv, pool, cholesky (default: all)
+              --only         workload groups: gemm, conv, pool, cholesky, models (default: all)
               --peers        peers beside JBurn: numpy, torch, djl (default: all)
               --reps         samples per workload (default 5; the figure is their median)
               --warmup       warm-up calls before the samples (default 2; they go on for at least 2 × min-sample s)
@@ -65,6 +65,9 @@ public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, S
         all.add(new ConvWorkload());
         all.add(new MaxPoolWorkload());
         for (int n : quick ? new int[] {512} : new int[] {512, 1024}) all.add(new CholeskyWorkload(n));
+        for (ModelInferenceWorkload.Arch a : ModelInferenceWorkload.Arch.values()) {
+            for (int b : new int[] {1, 32, 256}) all.add(new ModelInferenceWorkload(a, b));
+        }
         return all.stream().filter(w -> only.contains(w.group())).toList();
     }
 
