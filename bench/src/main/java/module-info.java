@@ -1,6 +1,7 @@
 /** JMH benchmarks for JBurn, and PeerBench (JBurn beside numpy, PyTorch and DJL). */
 module dev.jburn.bench {
     requires dev.jburn.api;
+    requires dev.jburn.nn;
     requires jmh.core;
     requires ai.djl.api;
 
