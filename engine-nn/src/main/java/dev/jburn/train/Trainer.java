@@ -1,0 +1,295 @@
+package dev.jburn.train;
+
+import dev.jburn.DType;
+import dev.jburn.JBurnException;
+import dev.jburn.Random;
+import dev.jburn.Shape;
+import dev.jburn.Tensor;
+import dev.jburn.data.TensorDataset;
+import dev.jburn.nn.Model;
+import dev.jburn.nn.ModelState;
+import dev.jburn.optim.Optimizer;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Trains a model: batches, the compiled {@link TrainStep} (forward, loss, gradients, optimizer, metrics in one
+ * graph), validation with a compiled eval step, callbacks, a progress bar and a {@link History}.
+ *
+ * <pre>{@code
+ * Trainer trainer = Trainer.of(model, Losses.softmaxCrossEntropy(), Optimizers.adam(1e-3))
+ *         .metrics(Metrics.accuracy())
+ *         .callbacks(Callbacks.earlyStopping("val_loss", 3).restoreBest());
+ * FitResult fit = trainer.fit(model.init(Random.key(0)), train, Fit.epochs(5).batchSize(128).validation(test));
+ * fit.history().writePng(Path.of("curves.png"));
+ * Map<String, Double> test = trainer.evaluate(fit.state().model(), test, 256);
+ * }</pre>
+ *
+ * The last short batch of an epoch is padded with rows from the start of the data whose weight is 0, so every
+ * example counts once, the loss and metrics are exact, and the step compiles once ({@link Fit#dropLast} drops
+ * it instead). The engine is the one the data and parameters are on.
+ */
+public final class Trainer {
+    private final Model model;
+    private final Loss loss;
+    private final Optimizer optimizer;
+    private final List<Metric> metrics;
+    private final List<Callback> callbacks;
+    private volatile TrainStep step;
+    private volatile EvalStep eval;
+
+    private Trainer(Model model, Loss loss, Optimizer optimizer, List<Metric> metrics, List<Callback> callbacks) {
+        this.model = model;
+        this.loss = loss;
+        this.optimizer = optimizer;
+        this.metrics = List.copyOf(metrics);
+        this.callbacks = List.copyOf(callbacks);
+    }
+
+    /** A trainer of {@code model} minimizing {@code loss} with {@code optimizer}. */
+    public static Trainer of(Model model, Loss loss, Optimizer optimizer) {
+        if (model == null || loss == null || optimizer == null) throw new JBurnException("trainer", "model, loss and optimizer are required");
+        return new Trainer(model, loss, optimizer, List.of(), List.of());
+    }
+
+    /** This trainer also tracking {@code ms} (names must differ). */
+    public Trainer metrics(Metric... ms) {
+        List<Metric> all = new ArrayList<>(metrics);
+        for (Metric m : ms) {
+            if (m == null) throw new JBurnException("trainer", "metrics must not be null");
+            if (m.name().equals("loss") || all.stream().anyMatch(x -> x.name().equals(m.name()))) {
+                throw new JBurnException("trainer", "two metrics named '" + m.name() + "'");
+            }
+            all.add(m);
+        }
+        return new Trainer(model, loss, optimizer, all, callbacks);
+    }
+
+    /** This trainer also running {@code cs}, in order. */
+    public Trainer callbacks(Callback... cs) {
+        List<Callback> all = new ArrayList<>(callbacks);
+        for (Callback c : cs) {
+            if (c == null) throw new JBurnException("trainer", "callbacks must not be null");
+            all.add(c);
+        }
+        return new Trainer(model, loss, optimizer, metrics, all);
+    }
+
+    /** The compiled step this trainer uses (its trace count shows that it compiled once). */
+    public TrainStep step() {
+        TrainStep s = step;
+        if (s == null) {
+            synchronized (this) {
+                if (step == null) step = TrainStep.of(model, loss, optimizer, metrics);
+                s = step;
+            }
+        }
+        return s;
+    }
+
+    /** Trains from fresh optimizer state; the dropout key comes from the shuffle seed. */
+    public FitResult fit(ModelState state, TensorDataset train, Fit options) {
+        if (state == null || options == null) throw new JBurnException("fit", "the state and the options are required");
+        Tensor key = Random.foldIn(Random.key(options.shuffleSeed()), 0x5eedL).to(firstEngine(state));
+        return fit(step().init(state, key), train, options);
+    }
+
+    /** Trains on from {@code state} (a previous fit's or a checkpoint's). */
+    public FitResult fit(TrainStep.State state, TensorDataset train, Fit options) {
+        if (state == null || train == null || options == null) throw new JBurnException("fit", "the state, the data and the options are required");
+        if (train.size() == 0) throw new JBurnException("fit", "the training data is empty");
+        checkShapes("fit", state.model(), train);
+        TensorDataset data = train, validation = options.validation();
+        if (options.validationSplit() > 0) {
+            TensorDataset[] parts = train.split(1 - options.validationSplit());
+            data = parts[0];
+            validation = parts[1];
+        }
+        if (validation != null) checkShapes("fit", state.model(), validation);
+        if (options.dropLast() && data.size() < options.batchSize()) {
+            throw new JBurnException("fit", "dropLast with " + data.size() + " examples and batch size " + options.batchSize() + " leaves no batch");
+        }
+        TrainStep ts = step();
+        History history = new History();
+        TrainingContext ctx = new TrainingContext(state, history, optimizer.schedule(), options.epochs());
+        boolean batchLoss = callbacks.stream().anyMatch(Callback::needsBatchLoss);
+        int n = data.size(), bs = options.batchSize();
+        int stepsAll = options.dropLast() ? n / bs : (n + bs - 1) / bs;
+        int steps = options.stepsPerEpoch() > 0 ? Math.min(stepsAll, options.stepsPerEpoch()) : stepsAll;
+        long globalStep = Math.round(state.optimizer().tensors().entrySet().stream()
+                .filter(e -> e.getKey().equals("count") || e.getKey().endsWith("/count")).findFirst()
+                .map(e -> e.getValue().toDoubleArray()[0]).orElse(0.0));
+        ctx.advance(globalStep);
+        callbacks.forEach(c -> c.onTrainBegin(ctx));
+        boolean stop = false;
+        try (Progress progress = new Progress(options.progress(), options.out())) {
+            for (int epoch = options.initialEpoch(); epoch < options.epochs() && !stop; epoch++) {
+                ctx.epoch(epoch);
+                final int e = epoch;
+                callbacks.forEach(c -> c.onEpochBegin(ctx, e));
+                TensorDataset ordered = options.shuffleSeed() < 0 ? data : data.shuffled(Random.foldIn(Random.key(options.shuffleSeed()), epoch));
+                List<Map<String, Tensor>> ms = ts.freshMetrics(data.x());
+                double lossSum = 0;
+                long seen = 0;
+                progress.startEpoch(epoch, options.epochs(), steps);
+                for (int b = 0; b < steps; b++) {
+                    int start = b * bs, real = Math.min(bs, n - start);
+                    TrainStep.Result r;
+                    try (var scope = Tensor.scope()) {
+                        Batch batch = batch(ordered, start, real, bs);
+                        TrainStep.State cur = ctx.state();
+                        double lr = ctx.learningRate();
+                        if (Math.abs(lr - cur.optimizer().learningRate()) > 1e-15 * Math.max(1, lr)) {
+                            cur = new TrainStep.State(cur.model(), cur.optimizer().withLearningRate(lr), cur.key());
+                        }
+                        r = ts.apply(cur, batch.x, batch.y, batch.w, ms);
+                        keep(scope, r);
+                    }
+                    ctx.setState(r.state());
+                    ms = r.metrics();
+                    ctx.advance(++globalStep);
+                    double l = r.loss().toDoubleArray()[0];
+                    lossSum += l * real;
+                    seen += real;
+                    progress.step(b + 1, real, l, "");
+                    Callback.Action a = Callback.Action.CONTINUE;
+                    if (batchLoss || !callbacks.isEmpty()) {
+                        for (Callback c : callbacks) a = worst(a, c.onBatchEnd(ctx, globalStep, l));
+                    }
+                    if (a == Callback.Action.STOP_TRAINING) stop = true;
+                    if (a != Callback.Action.CONTINUE) break;
+                }
+                progress.endEpoch();
+                Map<String, Double> logs = new LinkedHashMap<>();
+                logs.put("loss", seen == 0 ? Double.NaN : lossSum / seen);
+                for (int m = 0; m < metrics.size(); m++) logs.put(metrics.get(m).name(), metrics.get(m).result(ms.get(m)));
+                if (validation != null) {
+                    evaluate(ctx.state().model(), validation, bs).forEach((k, v) -> logs.put("val_" + k, v));
+                }
+                logs.put("lr", ctx.learningRate());
+                history.add(epoch, logs);
+                if (options.progress() != Fit.ProgressMode.NONE) options.out().println(Callbacks.epochLine(epoch, options.epochs(), logs));
+                for (Callback c : callbacks) {
+                    if (c.onEpochEnd(ctx, epoch, logs) == Callback.Action.STOP_TRAINING) stop = true;
+                }
+            }
+        }
+        callbacks.forEach(c -> c.onTrainEnd(ctx));
+        return new FitResult(ctx.state(), history);
+    }
+
+    /** The loss and every metric over {@code data} in inference mode, in batches of {@code batchSize}. */
+    public Map<String, Double> evaluate(ModelState state, TensorDataset data, int batchSize) {
+        if (state == null || data == null) throw new JBurnException("evaluate", "the state and the data are required");
+        if (batchSize < 1) throw new JBurnException("evaluate", "the batch size must be >= 1, got " + batchSize);
+        if (data.size() == 0) throw new JBurnException("evaluate", "the data is empty");
+        checkShapes("evaluate", state, data);
+        EvalStep es = evalStep();
+        List<Map<String, Tensor>> ms = new ArrayList<>();
+        for (Metric m : metrics) ms.add(m.init(data.x().engine()));
+        double lossSum = 0;
+        int n = data.size(), bs = Math.min(batchSize, n);
+        for (int start = 0; start < n; start += bs) {
+            int real = Math.min(bs, n - start);
+            try (var scope = Tensor.scope()) {
+                Batch b = batch(data, start, real, bs);
+                EvalStep.Out o = es.apply(state, b.x, b.y, b.w, ms);
+                lossSum += o.lossSum().toDoubleArray()[0];
+                ms = o.metrics();
+                for (Map<String, Tensor> m : ms) m.values().forEach(scope::keep);
+            }
+        }
+        Map<String, Double> out = new LinkedHashMap<>();
+        out.put("loss", lossSum / n);
+        for (int m = 0; m < metrics.size(); m++) out.put(metrics.get(m).name(), metrics.get(m).result(ms.get(m)));
+        return out;
+    }
+
+    private EvalStep evalStep() {
+        EvalStep e = eval;
+        if (e == null) {
+            synchronized (this) {
+                if (eval == null) eval = new EvalStep(model, loss, metrics);
+                e = eval;
+            }
+        }
+        return e;
+    }
+
+    /** A batch of {@code real} rows from {@code start}, padded to {@code size} with weight-0 rows from the start. */
+    private record Batch(Tensor x, Tensor y, Tensor w) {}
+
+    private static Batch batch(TensorDataset d, int start, int real, int size) {
+        TensorDataset b = d.batch(start, real);
+        Tensor x = b.x(), y = b.y();
+        if (real < size) {
+            List<Tensor> xs = new ArrayList<>(List.of(x)), ys = new ArrayList<>(List.of(y));
+            int left = size - real;
+            while (left > 0) {
+                int take = Math.min(left, d.size());
+                TensorDataset pad = d.batch(0, take);
+                xs.add(pad.x());
+                ys.add(pad.y());
+                left -= take;
+            }
+            x = Tensor.concatenate(xs, 0);
+            y = Tensor.concatenate(ys, 0);
+        }
+        float[] w = new float[size];
+        java.util.Arrays.fill(w, 0, real, 1f);
+        return new Batch(x, y, Tensor.of(w).to(x.engine()));
+    }
+
+    private static void keep(dev.jburn.TensorScope scope, TrainStep.Result r) {
+        scope.keep(r.loss());
+        scope.keep(r.state().key());
+        r.state().model().params().values().forEach(scope::keep);
+        r.state().model().state().values().forEach(scope::keep);
+        r.state().optimizer().tensors().values().forEach(scope::keep);
+        r.metrics().forEach(m -> m.values().forEach(scope::keep));
+    }
+
+    private void checkShapes(String op, ModelState state, TensorDataset d) {
+        var spec = model.inputSpecs().getFirst();
+        Shape one = d.x().shape();
+        int[] dims = one.dims();
+        if (!spec.accepts(one) && !(spec.rank() == dims.length && acceptsBatchless(spec, one))) {
+            throw new JBurnException(op, "the model's input '" + model.inputNames().getFirst() + "' expects " + spec.shape()
+                    + ", the data's examples are " + d.x().dtype().shortName() + one);
+        }
+        var out = model.outputSpecs().getFirst();
+        if (d.y().dtype().isInteger() && d.y().rank() == 1 && out.rank() == 2 && out.dim(1) > 0) {
+            if (d.size() > 0) {
+                long lo = d.y().min().asType(DType.S64).toLongArray()[0], hi = d.y().max().asType(DType.S64).toLongArray()[0];
+                if (lo < 0 || hi >= out.dim(1)) {
+                    throw new JBurnException(op, String.format(Locale.ROOT, "labels must be in [0, %d) for the model's output %s, got %d",
+                            out.dim(1), out.shape(), lo < 0 ? lo : hi));
+                }
+            }
+        } else if (!d.y().dtype().isInteger() && d.y().rank() == out.rank()) {
+            for (int i = 1; i < out.rank(); i++) {
+                if (out.dim(i) != -1 && out.dim(i) != d.y().shape().dim(i)) {
+                    throw new JBurnException(op, "targets " + d.y().shape() + " do not match the model's output " + out.shape());
+                }
+            }
+        } else if (!(d.y().dtype().isInteger() && d.y().rank() == 1)) {
+            throw new JBurnException(op, "targets " + d.y().dtype().shortName() + d.y().shape() + " do not match the model's output " + out.shape());
+        }
+    }
+
+    private static boolean acceptsBatchless(dev.jburn.nn.TensorSpec spec, Shape s) {
+        for (int i = 1; i < spec.rank(); i++) if (spec.dim(i) != -1 && spec.dim(i) != s.dim(i)) return false;
+        return true;
+    }
+
+    private static dev.jburn.Engine firstEngine(ModelState s) {
+        for (Tensor t : s.params().values()) return t.engine();
+        return dev.jburn.Engine.defaultEngine();
+    }
+
+    private static Callback.Action worst(Callback.Action a, Callback.Action b) { return a.ordinal() >= b.ordinal() ? a : b; }
+}
