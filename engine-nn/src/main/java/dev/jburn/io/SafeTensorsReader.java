@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
@@ -79,7 +80,11 @@ final class SafeTensorsReader {
         }
     }
 
+    /** A regular file only: a FIFO or device ({@code /dev/stdin}, {@code /dev/zero}) could block or never end. */
     private static void checkPath(Path file) {
         if (file == null) throw new JBurnException(IoErrors.SAFETENSORS, "the path must not be null");
+        if (!Files.isRegularFile(file)) {
+            throw IoErrors.safetensors(file, Files.exists(file) ? "is not a regular file" : "no such file");
+        }
     }
 }

@@ -153,7 +153,7 @@ class ModelFileTest {
         assertLoadFault(pt, "model file", "its format is 'pt'");
         assertLoadFault(plain, "model file", "no 'format'");
         assertLoadFault(v2, "model file", "version '2'");
-        assertLoadFault(dir.resolve("missing.safetensors"), "safetensors", "cannot read");
+        assertLoadFault(dir.resolve("missing.safetensors"), "safetensors", "no such file");
     }
 
     @Test

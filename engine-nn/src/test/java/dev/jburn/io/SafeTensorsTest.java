@@ -112,6 +112,24 @@ class SafeTensorsTest {
     }
 
     @Test
+    void oneTensorOrNoneGivesTheReferenceWritersBytes() throws IOException {
+        // The byte layouts the reference implementation's own serialization tests expect.
+        Path empty = dir.resolve("empty.safetensors"), meta = dir.resolve("meta.safetensors"), one = dir.resolve("one.safetensors");
+        SafeTensors.write(empty, Map.of());
+        assertArrayEquals(new byte[] {8, 0, 0, 0, 0, 0, 0, 0, '{', '}', ' ', ' ', ' ', ' ', ' ', ' '}, Files.readAllBytes(empty));
+        SafeTensors.write(meta, Map.of(), Map.of("framework", "pt"));
+        assertArrayEquals(frame(("{\"__metadata__\":{\"framework\":\"pt\"}}" + " ".repeat(5)).getBytes(StandardCharsets.UTF_8), new byte[0]),
+                Files.readAllBytes(meta));
+        SafeTensors.write(one, Map.of("attn0", Tensor.of(0f, 1f, 2f, 3f, 4f, 5f).reshape(1, 1, 2, 3)));
+        ByteBuffer data = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < 6; i++) data.putFloat(i);
+        byte[] want = frame(("{\"attn0\":{\"dtype\":\"F32\",\"shape\":[1,1,2,3],\"data_offsets\":[0,24]}}" + " ".repeat(7))
+                .getBytes(StandardCharsets.UTF_8), data.array());
+        assertEquals(72, want.length - 8 - 24);
+        assertArrayEquals(want, Files.readAllBytes(one));
+    }
+
+    @Test
     void headerOrderDoesNotMatterOnlyOffsetsDo() throws IOException {
         // The reference reader sorts by offset: a header listing the tensors out of offset order is valid.
         Path f = file("reordered", "{\"b\":{\"dtype\":\"I32\",\"shape\":[1],\"data_offsets\":[4,8]},"
@@ -318,8 +336,9 @@ class SafeTensorsTest {
 
     @Test
     void missingFilesAndDirectoriesFailAsJBurnExceptions() {
-        assertFault(dir.resolve("nope.safetensors"), "cannot read");
-        assertFault(dir, "cannot read");
+        assertFault(dir.resolve("nope.safetensors"), "no such file");
+        assertFault(dir, "is not a regular file");
+        assertFault(Path.of("/dev/zero"), "is not a regular file");
         JBurnException e = assertThrows(JBurnException.class, () -> SafeTensors.readMetadata(dir.resolve("nope.safetensors")));
         assertEquals("safetensors", e.op());
     }
