@@ -317,6 +317,50 @@ public final class Model {
     public ModelState init(Tensor key) { return runner().init(key); }
 
     /**
+     * A state of this model from existing tensors, drawing no random numbers: what model files and
+     * checkpoints load. {@code params} and {@code state} must hold exactly this model's names
+     * ({@link #parameterSpecs()}, {@link #stateSpecs()}) with their shapes and dtypes; {@code frozen}
+     * names parameters. The state fits this model ({@link #predict} accepts it) and keeps the
+     * model's order, whatever the maps' order.
+     *
+     * <pre>{@code
+     * Map<String, Tensor> p = SafeTensors.read(Path.of("mlp.safetensors"));
+     * ModelState s = mlp.stateOf(p, Map.of(), Set.of("dense_0.kernel"));
+     * }</pre>
+     */
+    public ModelState stateOf(Map<String, Tensor> params, Map<String, Tensor> state, java.util.Set<String> frozen) {
+        ModelGraph g = graph();
+        if (frozen == null) throw new JBurnException("stateOf", "the frozen set must not be null (use Set.of())");
+        for (String f : frozen) {
+            if (f == null || !g.params.containsKey(f)) {
+                throw new JBurnException("stateOf", "cannot freeze '" + f + "': model '" + name + "' has no such parameter; parameters: " + g.params.keySet());
+            }
+        }
+        return new ModelState(name, g.fingerprint, matching("parameter", g.params, params), matching("state", g.state, state),
+                new java.util.LinkedHashSet<>(g.params.keySet().stream().filter(frozen::contains).toList()));
+    }
+
+    private Map<String, Tensor> matching(String what, Map<String, ParamSpec> specs, Map<String, Tensor> given) {
+        if (given == null) throw new JBurnException("stateOf", "the " + what + " map must not be null");
+        for (String k : given.keySet()) {
+            if (!specs.containsKey(k)) throw new JBurnException("stateOf", "model '" + name + "' has no " + what + " '" + k + "'; it has " + specs.keySet());
+        }
+        Map<String, Tensor> out = new java.util.LinkedHashMap<>();
+        for (var e : specs.entrySet()) {
+            Tensor t = given.get(e.getKey());
+            ParamSpec spec = e.getValue();
+            if (t == null) throw new JBurnException("stateOf", "missing " + what + " '" + e.getKey() + "' of model '" + name + "'");
+            if (t.isClosed()) throw new JBurnException("stateOf", what + " '" + e.getKey() + "' was closed");
+            if (!t.shape().equals(spec.shape()) || t.dtype() != spec.dtype()) {
+                throw new JBurnException("stateOf", what + " '" + e.getKey() + "' must be " + spec.dtype().shortName() + spec.shape()
+                        + ", got " + t.dtype().shortName() + t.shape());
+            }
+            out.put(e.getKey(), t);
+        }
+        return out;
+    }
+
+    /**
      * The output in inference mode (dropout off, batch norm on its running statistics): pure,
      * compiled with {@code Jit} per input signature and cached on this model. Inputs are given
      * in {@link #inputSpecs()} order, on the state's engine; a float input of another float type
@@ -361,6 +405,9 @@ public final class Model {
 
     /** The outputs' specs. */
     public List<TensorSpec> outputSpecs() { return graph().outputs.stream().map(ModelGraph.Entry::output).toList(); }
+
+    /** The names of the layers (or inputs) whose results are the outputs, in {@link #outputs} order. */
+    public List<String> outputNames() { return graph().outputs.stream().map(ModelGraph.Entry::name).toList(); }
 
     /** The parameters this model makes, by full name, in layer order (shapes, dtypes, initializers). */
     public Map<String, ParamSpec> parameterSpecs() { return graph().params; }
