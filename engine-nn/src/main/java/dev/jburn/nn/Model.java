@@ -406,6 +406,12 @@ public final class Model {
     /** The outputs' specs. */
     public List<TensorSpec> outputSpecs() { return graph().outputs.stream().map(ModelGraph.Entry::output).toList(); }
 
+    /**
+     * The structure of this model (layer names, kinds, input and output specs, parameter shapes): equal to
+     * {@link ModelState#modelFingerprint()} of its states; files and checkpoints use it to refuse a state of another model.
+     */
+    public String fingerprint() { return graph().fingerprint; }
+
     /** The names of the layers (or inputs) whose results are the outputs, in {@link #outputs} order. */
     public List<String> outputNames() { return graph().outputs.stream().map(ModelGraph.Entry::name).toList(); }
 

@@ -160,6 +160,9 @@ public final class Callbacks {
         };
     }
 
+    /** {@link dev.jburn.io.Checkpoint}s of the whole training state in {@code dir}: every epoch, the last 3 kept; see {@link CheckpointCallback}. */
+    public static CheckpointCallback checkpoint(Path dir) { return new CheckpointCallback(dir, 1, null, 3); }
+
     /** Rewrites {@code path} with the history as CSV after every epoch (atomically). */
     public static Callback csvLogger(Path path) {
         if (path == null) throw new JBurnException("csvLogger", "the path must not be null");

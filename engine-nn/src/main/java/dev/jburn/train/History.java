@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -118,7 +117,31 @@ public final class History {
         return c;
     }
 
-    private static String format(double v) { return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.6g", v); }
+    /** Shortest round-trip text, so that a history read back from a checkpoint is exact. */
+    private static String format(double v) { return Double.isNaN(v) ? "" : Double.toString(v); }
+
+    /** A history from {@link #toCsv()}'s text (empty cells are NaN). */
+    public static History fromCsv(String csv) {
+        if (csv == null) throw new JBurnException("history", "the CSV text must not be null");
+        String[] lines = csv.split("\n");
+        History h = new History();
+        if (lines.length == 0 || lines[0].isBlank()) return h;
+        String[] names = lines[0].split(",", -1);
+        if (!names[0].equals("epoch")) throw new JBurnException("history", "a history CSV starts with 'epoch', got '" + names[0] + "'");
+        for (int i = 1; i < lines.length; i++) {
+            if (lines[i].isBlank()) continue;
+            String[] f = lines[i].split(",", -1);
+            if (f.length != names.length) throw new JBurnException("history", "line " + (i + 1) + " has " + f.length + " fields, expected " + names.length);
+            Map<String, Double> logs = new LinkedHashMap<>();
+            try {
+                for (int j = 1; j < f.length; j++) logs.put(names[j], f[j].isEmpty() ? Double.NaN : Double.parseDouble(f[j]));
+                h.add(Integer.parseInt(f[0]) - 1, logs);
+            } catch (NumberFormatException e) {
+                throw new JBurnException("history", "line " + (i + 1) + ": " + e.getMessage());
+            }
+        }
+        return h;
+    }
 
     interface Writer { void write(Path tmp) throws IOException; }
 

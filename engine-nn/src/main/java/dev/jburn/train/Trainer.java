@@ -98,8 +98,32 @@ public final class Trainer {
         return fit(step().init(state, key), train, options);
     }
 
-    /** Trains on from {@code state} (a previous fit's or a checkpoint's). */
-    public FitResult fit(TrainStep.State state, TensorDataset train, Fit options) {
+    /**
+     * Resumes from a checkpoint: runs epochs {@code checkpoint.epoch() + 1 .. options.epochs() - 1} (unless
+     * {@code options} names another initial epoch) and continues its history. With the same data and options
+     * the parameters equal an uninterrupted run's bit for bit.
+     */
+    public FitResult resume(dev.jburn.io.Checkpoint.Loaded checkpoint, TensorDataset train, Fit options) {
+        if (checkpoint == null || options == null) throw new JBurnException("resume", "the checkpoint and the options are required");
+        int next = checkpoint.epoch() + 1;
+        if (next >= options.epochs()) throw new JBurnException("resume", "the checkpoint is of epoch " + next + " already; ask for more than " + next + " epochs");
+        Fit o = options.initialEpoch() == 0 ? options.initialEpoch(next) : options;
+        TrainStep.State s = checkpoint.state();
+        dev.jburn.Engine e = train == null ? null : train.x().engine();
+        if (e != null && s.key().engine() != e) s = new TrainStep.State(s.model().to(e), toEngine(s.optimizer(), e), s.key().to(e));
+        return run(s, train, o, checkpoint.history());
+    }
+
+    private static dev.jburn.optim.OptimizerState toEngine(dev.jburn.optim.OptimizerState o, dev.jburn.Engine e) {
+        Map<String, Tensor> m = new LinkedHashMap<>();
+        o.tensors().forEach((k, v) -> m.put(k, v.to(e)));
+        return new dev.jburn.optim.OptimizerState(m);
+    }
+
+    /** Trains on from {@code state} (a previous fit's). */
+    public FitResult fit(TrainStep.State state, TensorDataset train, Fit options) { return run(state, train, options, new History()); }
+
+    private FitResult run(TrainStep.State state, TensorDataset train, Fit options, History history) {
         if (state == null || train == null || options == null) throw new JBurnException("fit", "the state, the data and the options are required");
         if (train.size() == 0) throw new JBurnException("fit", "the training data is empty");
         checkShapes("fit", state.model(), train);
@@ -114,7 +138,6 @@ public final class Trainer {
             throw new JBurnException("fit", "dropLast with " + data.size() + " examples and batch size " + options.batchSize() + " leaves no batch");
         }
         TrainStep ts = step();
-        History history = new History();
         TrainingContext ctx = new TrainingContext(state, history, optimizer.schedule(), options.epochs());
         boolean batchLoss = callbacks.stream().anyMatch(Callback::needsBatchLoss);
         int n = data.size(), bs = options.batchSize();
