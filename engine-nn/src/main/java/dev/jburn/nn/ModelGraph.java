@@ -138,7 +138,7 @@ final class ModelGraph {
             Map<String, Tensor> s = local(e, e.state(), state);
             LayerCall call = new LayerCall(e.signature(), ins, p, s, training, () -> {
                 if (key == null) throw e.signature().error("needs a random key in training mode; pass one to the training call");
-                return KeyBits.foldIn(key, e.index());
+                return KeyBits.stream(key, e.index());
             });
             Tensor out = e.node().layer.apply(call);
             if (out == null) throw e.signature().error("returned null");

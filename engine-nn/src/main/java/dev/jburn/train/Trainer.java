@@ -91,7 +91,10 @@ public final class Trainer {
         return s;
     }
 
-    /** Trains from fresh optimizer state; the dropout key comes from the shuffle seed. */
+    /**
+     * Trains from fresh optimizer state; the dropout key comes from the shuffle seed. {@code state} is consumed:
+     * its parameters are donated to the compiled step, so use the returned state.
+     */
     public FitResult fit(ModelState state, TensorDataset train, Fit options) {
         if (state == null || options == null) throw new JBurnException("fit", "the state and the options are required");
         Tensor key = Random.foldIn(Random.key(options.shuffleSeed()), 0x5eedL).to(firstEngine(state));
@@ -162,6 +165,7 @@ public final class Trainer {
                 for (int b = 0; b < steps; b++) {
                     int start = b * bs, real = Math.min(bs, n - start);
                     TrainStep.Result r;
+                    TrainStep.State used;
                     try (var scope = Tensor.scope()) {
                         Batch batch = batch(ordered, start, real, bs);
                         TrainStep.State cur = ctx.state();
@@ -169,9 +173,12 @@ public final class Trainer {
                         if (Math.abs(lr - cur.optimizer().learningRate()) > 1e-15 * Math.max(1, lr)) {
                             cur = new TrainStep.State(cur.model(), cur.optimizer().withLearningRate(lr), cur.key());
                         }
+                        used = cur;
                         r = ts.apply(cur, batch.x, batch.y, batch.w, ms);
                         keep(scope, r);
                     }
+                    if (used != ctx.state()) release(ctx.state(), List.of(), r);
+                    release(used, ms, r);
                     ctx.setState(r.state());
                     ms = r.metrics();
                     ctx.advance(++globalStep);
@@ -187,6 +194,10 @@ public final class Trainer {
                     if (a != Callback.Action.CONTINUE) break;
                 }
                 progress.endEpoch();
+                if (ordered != data) {
+                    ordered.x().close();
+                    ordered.y().close();
+                }
                 Map<String, Double> logs = new LinkedHashMap<>();
                 logs.put("loss", seen == 0 ? Double.NaN : lossSum / seen);
                 for (int m = 0; m < metrics.size(); m++) logs.put(metrics.get(m).name(), metrics.get(m).result(ms.get(m)));
@@ -265,6 +276,25 @@ public final class Trainer {
         float[] w = new float[size];
         java.util.Arrays.fill(w, 0, real, 1f);
         return new Batch(x, y, Tensor.of(w).to(x.engine()));
+    }
+
+    /**
+     * Closes what the previous step's state and metrics held that the next ones do not (the old key, batch-norm
+     * statistics, metric sums; donated buffers are already gone), so memory stays flat without waiting for the GC.
+     */
+    private static void release(TrainStep.State old, List<Map<String, Tensor>> oldMetrics, TrainStep.Result r) {
+        java.util.Set<Tensor> live = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        live.add(r.state().key());
+        live.addAll(r.state().model().params().values());
+        live.addAll(r.state().model().state().values());
+        live.addAll(r.state().optimizer().tensors().values());
+        r.metrics().forEach(m -> live.addAll(m.values()));
+        List<Tensor> dead = new ArrayList<>();
+        dead.add(old.key());
+        dead.addAll(old.model().state().values());
+        dead.addAll(old.optimizer().tensors().values());
+        oldMetrics.forEach(m -> dead.addAll(m.values()));
+        for (Tensor t : dead) if (!live.contains(t) && !t.isClosed()) t.close();
     }
 
     private static void keep(dev.jburn.TensorScope scope, TrainStep.Result r) {

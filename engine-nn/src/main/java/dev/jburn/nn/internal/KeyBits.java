@@ -45,6 +45,18 @@ public final class KeyBits {
         return Tensor.concatenate(0, y[0], y[1]);
     }
 
+    /**
+     * The key of stream {@code index} of {@code key}: {@code (k0, k1 ^ (0x9E3779B9·(index + 1)))}, two ops. Threefry is a
+     * keyed pseudo-random function whose outputs for distinct keys (related ones included) are independent, so a cheap
+     * derivation is enough here, where {@link #foldIn}'s full block would add ~100 scalar ops to every compiled step.
+     */
+    public static Tensor stream(Tensor key, long index) {
+        check(key);
+        long mix = (0x9E3779B9L * (index + 1)) & 0xFFFF_FFFFL;
+        Tensor m = Tensor.fromArray(new long[] {0, mix}, DType.U32).to(key.engine());
+        return key.bitwiseXor(m);
+    }
+
     /** A keep-mask: {@code true} with probability {@code 1 - rate}, from {@link #bits}. */
     public static Tensor keepMask(Tensor key, Shape shape, double rate) {
         // P(bits >= t) = 1 - t / 2^32 with t = round(rate * 2^32).
