@@ -123,6 +123,15 @@ class IdxTest {
     }
 
     @Test
+    void closedResultsLeaveNoHostMemoryBehind() {
+        Path f = write(dir, "small", idx(0x0D, new int[] {4, 4}, new byte[64]));
+        for (int i = 0; i < 20; i++) Idx.read(f).close();
+        long before = dev.jburn.spi.HostMemory.live();
+        for (int i = 0; i < 500; i++) Idx.read(f).close();
+        assertTrue(dev.jburn.spi.HostMemory.live() <= before + 1024, "live host bytes grew from " + before + " to " + dev.jburn.spi.HostMemory.live());
+    }
+
+    @Test
     void missingFile() {
         assertFault(dir.resolve("nope"), "no such file");
     }
