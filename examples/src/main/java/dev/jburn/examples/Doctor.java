@@ -9,10 +9,11 @@ import dev.jburn.Tensor;
 import java.io.PrintStream;
 
 /** {@code jburn doctor}: what engines exist here, which one is used, and a short session that proves it computes. */
-final class Doctor {
+public final class Doctor {
     private Doctor() {}
 
-    static int run(String[] args, PrintStream out) {
+    /** Runs the doctor report on {@code out}; returns the exit status. */
+    public static int run(String[] args, PrintStream out) {
         Runtime rt = Runtime.getRuntime();
         out.printf("JBurn doctor%n");
         out.printf("  Java %s (%s), %d cores, max heap %d MiB%n", Runtime.version(), System.getProperty("java.vendor"),

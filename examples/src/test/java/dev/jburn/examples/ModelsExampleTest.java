@@ -23,17 +23,4 @@ class ModelsExampleTest {
         assertTrue(s.contains("trainable after freezing dense_0: [dense_1.kernel, dense_1.bias]"), s);
         assertTrue(s.contains("two inputs [a, b]"), s);
     }
-
-    @Test
-    void exampleCommandListsAndRuns() {
-        var out = new ByteArrayOutputStream();
-        var err = new ByteArrayOutputStream();
-        int status = Jburn.run(new String[] {"example", "--list"}, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertEquals(0, status);
-        assertTrue(out.toString(StandardCharsets.UTF_8).contains("models"), out.toString(StandardCharsets.UTF_8));
-        status = Jburn.run(new String[] {"example", "nope"}, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertEquals(2, status);
-    }
 }

@@ -1,5 +1,6 @@
-package dev.jburn.examples;
+package dev.jburn.cli;
 
+import dev.jburn.examples.Tour;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -9,13 +10,14 @@ import java.nio.charset.StandardCharsets;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** The command line and the README tour run as written. */
-class JburnTest {
-    private static String run(int expectedStatus, String... args) {
+class MainTest {
+    static String run(int expectedStatus, String... args) {
         var out = new ByteArrayOutputStream();
         var err = new ByteArrayOutputStream();
-        int status = Jburn.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertEquals(expectedStatus, status, err.toString(StandardCharsets.UTF_8));
-        return out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+        int status = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String s = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+        assertEquals(expectedStatus, status, s);
+        return s;
     }
 
     @Test
@@ -28,9 +30,21 @@ class JburnTest {
     }
 
     @Test
-    void unknownCommandsFailWithUsage() {
+    void unknownCommandsFailWithUsageAndHelpListsEveryCommand() {
         String s = run(2, "frobnicate");
-        assertTrue(s.contains("unknown command 'frobnicate'") && s.contains("usage: jburn"), s);
+        assertTrue(s.contains("Unmatched argument") && s.contains("frobnicate"), s);
+        s = run(0, "--help");
+        for (String c : new String[] {"train", "evaluate", "summary", "example", "doctor", "tour"}) assertTrue(s.contains(c), s);
+        s = run(0, "train", "--help");
+        for (String o : new String[] {"--model", "--epochs", "--batch-size", "--lr", "--engine", "--data", "--out", "--seed"}) assertTrue(s.contains(o), s);
+    }
+
+    @Test
+    void examplesAreListedAndRun() {
+        String s = run(0, "example", "--list");
+        assertTrue(s.contains("models") && s.contains("tour"), s);
+        assertTrue(run(2, "example", "nope").contains("no example named 'nope'"));
+        assertTrue(run(0, "example", "models").contains("Total params: 203,530"));
     }
 
     @Test

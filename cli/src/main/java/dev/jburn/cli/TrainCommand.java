@@ -1,0 +1,107 @@
+package dev.jburn.cli;
+
+import dev.jburn.Engine;
+import dev.jburn.Random;
+import dev.jburn.data.FashionMnist;
+import dev.jburn.data.TensorDataset;
+import dev.jburn.io.ModelFile;
+import dev.jburn.nn.Model;
+import dev.jburn.optim.Optimizers;
+import dev.jburn.train.Fit;
+import dev.jburn.train.FitResult;
+import dev.jburn.train.Losses;
+import dev.jburn.train.Metrics;
+import dev.jburn.train.Trainer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code jburn train}: the main job. */
+@Command(name = "train", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Train a model on Fashion-MNIST: the MLP 784-256-10 (default) or the small CNN, with Adam.",
+                "Data: --data DIR, else $JBURN_DATA, else /usr/share/datasets/fashion-mnist (apt-get install dataset-fashion-mnist),"
+                        + " else a 3000-image subset embedded in jburn.",
+                "Writes the model file, the history (CSV) and the learning curves (PNG) to --out."})
+final class TrainCommand implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--model", defaultValue = "mlp", description = "mlp (784-256-10, ReLU) or cnn (conv32-pool-conv64-pool-128-10). Default: ${DEFAULT-VALUE}.")
+    String model;
+
+    @Option(names = "--epochs", defaultValue = "5", description = "Epochs. Default: ${DEFAULT-VALUE}.")
+    int epochs;
+
+    @Option(names = "--batch-size", defaultValue = "128", description = "Examples per step. Default: ${DEFAULT-VALUE}.")
+    int batchSize;
+
+    @Option(names = "--lr", defaultValue = "1e-3", description = "Adam's learning rate. Default: ${DEFAULT-VALUE}.")
+    double lr;
+
+    @Option(names = "--engine", description = "cpu, cuda or vulkan (default: the best available engine).")
+    String engine;
+
+    @Option(names = "--data", description = "A directory with the four Fashion-MNIST IDX files (plain or .gz).")
+    Path data;
+
+    @Option(names = "--out", defaultValue = "jburn-out", description = "Where the model file, history.csv and history.png go. Default: ${DEFAULT-VALUE}.")
+    Path out;
+
+    @Option(names = "--seed", defaultValue = "0", description = "Seed of the parameters, shuffles and dropout. Default: ${DEFAULT-VALUE}.")
+    long seed;
+
+    @Option(names = "--limit", defaultValue = "0", description = "Train on the first N training images only (0: all).")
+    int limit;
+
+    @Option(names = "--validation-split", defaultValue = "0.0833333", description = "Fraction of the training images held out for validation. Default: 1/12 (5000 of 60000).")
+    double validationSplit;
+
+    @Override public Integer call() {
+        PrintStream o = Main.out(spec);
+        Engine e = engine == null ? Engine.defaultEngine() : Engine.select(engine);
+        Model m = Architectures.of(model);
+        o.println("jburn train: model " + m.name() + " (" + String.format(Locale.ROOT, "%,d", m.parameterCount()) + " parameters), engine "
+                + e.name() + ", Adam lr " + lr + ", batch " + batchSize + ", " + epochs + " epochs, seed " + seed);
+        DataSource src = DataSource.resolve(data, System.getenv("JBURN_DATA"));
+        o.println("data: " + src.description());
+        FashionMnist fm = src.data().normalized();
+        TensorDataset train = shape(fm.train(), m), test = shape(fm.test(), m);
+        if (limit > 0 && limit < train.size()) train = train.take(limit);
+        train = TensorDataset.of(train.x().to(e), train.y().to(e));
+        test = TensorDataset.of(test.x().to(e), test.y().to(e));
+
+        Trainer trainer = Trainer.of(m, Losses.softmaxCrossEntropy(), Optimizers.adam(lr)).metrics(Metrics.accuracy());
+        long t0 = System.nanoTime();
+        Fit fit = Fit.epochs(epochs).batchSize(batchSize).shuffle(seed).output(o);
+        if (validationSplit > 0) fit = fit.validationSplit(validationSplit);
+        FitResult r = trainer.fit(m.init(Random.key(seed).to(e)), train, fit);
+        double secs = (System.nanoTime() - t0) / 1e9;
+        int trained = validationSplit > 0 ? (int) Math.round(train.size() * (1 - validationSplit)) : train.size();
+        Map<String, Double> t = trainer.evaluate(r.state().model(), test, 512);
+        o.println(String.format(Locale.ROOT, "test: loss %.4f, accuracy %.4f (%d images)", t.get("loss"), t.get("accuracy"), test.size()));
+        o.println(String.format(Locale.ROOT, "time: %.1f s for %d epochs, %.0f training samples/s (validation included in the time)",
+                secs, r.history().epochs().size(), trained * (double) r.history().epochs().size() / secs));
+        Path modelFile = out.resolve(m.name() + ".jburn"), csv = out.resolve("history.csv"), png = out.resolve("history.png");
+        try {
+            java.nio.file.Files.createDirectories(out);
+        } catch (java.io.IOException ex) {
+            throw new dev.jburn.JBurnException("train", "cannot create the output directory " + out + ": " + ex.getMessage(), ex);
+        }
+        ModelFile.save(modelFile, m, r.state().model());
+        r.history().writeCsv(csv);
+        r.history().writePng(png);
+        o.println("wrote " + modelFile + " (jburn evaluate --model " + modelFile + "), " + csv + ", " + png);
+        return 0;
+    }
+
+    /** Flat rows for the MLP, [n, 28, 28, 1] for the CNN. */
+    static TensorDataset shape(TensorDataset d, Model m) {
+        int n = d.size();
+        return m.inputSpecs().getFirst().rank() == 2 ? d.map(x -> x.reshape(n, 784)) : d.map(x -> x.reshape(n, 28, 28, 1));
+    }
+}
