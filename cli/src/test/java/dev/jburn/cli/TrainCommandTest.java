@@ -1,0 +1,45 @@
+package dev.jburn.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** jburn train on small settings, then evaluate and summary on what it wrote. */
+class TrainCommandTest {
+    @Test
+    void trainEvaluateAndSummary(@TempDir Path out) throws Exception {
+        String s = MainTest.run(0, "train", "--limit", "1200", "--epochs", "2", "--batch-size", "64", "--out", out.toString());
+        assertTrue(s.contains("jburn train: model mlp (203,530 parameters), engine cpu"), s);
+        assertTrue(s.contains("data: "), s);
+        assertTrue(s.contains("epoch 2/2: loss") && s.contains("val_accuracy"), s);
+        assertTrue(s.contains("test: loss") && s.contains("accuracy"), s);
+        assertTrue(Files.size(out.resolve("mlp.jburn")) > 800_000);
+        assertTrue(Files.readString(out.resolve("history.csv")).startsWith("epoch,loss,accuracy,val_loss,val_accuracy,lr\n"));
+        assertTrue(Files.size(out.resolve("history.png")) > 1000);
+        double acc = Double.parseDouble(s.replaceAll("(?s).*test: loss [0-9.]+, accuracy ([0-9.]+).*", "$1"));
+        assertTrue(acc > 0.6, "two epochs on 1100 images already beat chance by far: " + acc);
+
+        String e = MainTest.run(0, "evaluate", "--model", out.resolve("mlp.jburn").toString());
+        assertTrue(e.contains(String.format(java.util.Locale.ROOT, "accuracy %.4f", acc)), "evaluate gives the accuracy train printed:\n" + e + "\n" + s);
+        String sum = MainTest.run(0, "summary", "--model", out.resolve("mlp.jburn").toString());
+        assertTrue(sum.contains("Total params: 203,530"), sum);
+    }
+
+    @Test
+    void theEmbeddedSubsetLoadsAndBadOptionsAreClearErrors(@TempDir Path out) {
+        DataSource d = DataSource.embedded();
+        assertEquals(3000, d.data().train().size());
+        assertEquals(600, d.data().test().size());
+        assertTrue(d.description().contains("apt-get install dataset-fashion-mnist"));
+        String s = MainTest.run(1, "train", "--model", "resnet", "--out", out.toString());
+        assertTrue(s.contains("unknown model 'resnet'"), s);
+        s = MainTest.run(1, "train", "--data", out.resolve("nope").toString(), "--out", out.toString());
+        assertTrue(s.contains("no data directory"), s);
+        s = MainTest.run(1, "evaluate", "--model", out.resolve("missing.jburn").toString());
+        assertTrue(s.contains("missing.jburn"), s);
+    }
+}
