@@ -18,7 +18,7 @@ class TrainCommandTest {
         assertTrue(s.contains("epoch 2/2: loss") && s.contains("val_accuracy"), s);
         assertTrue(s.contains("test: loss") && s.contains("accuracy"), s);
         assertTrue(Files.size(out.resolve("mlp.jburn")) > 800_000);
-        assertTrue(Files.readString(out.resolve("history.csv")).startsWith("epoch,loss,accuracy,val_loss,val_accuracy,lr\n"));
+        assertTrue(Files.readString(out.resolve("history.csv")).startsWith("epoch,loss,accuracy,val_loss,val_accuracy,lr,samples_per_s\n"));
         assertTrue(Files.size(out.resolve("history.png")) > 1000);
         double acc = Double.parseDouble(s.replaceAll("(?s).*test: loss [0-9.]+, accuracy ([0-9.]+).*", "$1"));
         assertTrue(acc > 0.6, "two epochs on 1100 images already beat chance by far: " + acc);

@@ -27,7 +27,8 @@ public final class Callbacks {
 
     static String epochLine(int epoch, int epochs, Map<String, Double> logs) {
         StringBuilder sb = new StringBuilder("epoch " + (epoch + 1) + "/" + epochs + ":");
-        logs.forEach((k, v) -> sb.append(' ').append(k).append(' ').append(String.format(Locale.ROOT, k.equals("lr") ? "%.3g" : "%.4f", v)));
+        logs.forEach((k, v) -> sb.append(' ').append(k).append(' ').append(String.format(Locale.ROOT,
+                k.equals("lr") ? "%.3g" : k.equals("samples_per_s") ? "%.0f" : "%.4f", v)));
         return sb.toString();
     }
 

@@ -19,7 +19,8 @@ import java.util.Map;
 
 /**
  * What a training run logged, one value per epoch and name ({@code loss}, {@code accuracy},
- * {@code val_loss}, {@code val_accuracy}, {@code lr}). {@link #writeCsv} and {@link #writePng}
+ * {@code val_loss}, {@code val_accuracy}, {@code lr}, {@code samples_per_s}: training examples per second of the
+ * epoch's steps, validation left out). {@link #writeCsv} and {@link #writePng}
  * (learning curves drawn with XChart) write atomically: a temp file, then a rename.
  *
  * <pre>{@code
@@ -108,7 +109,7 @@ public final class History {
         for (var e : values.entrySet()) {
             String n = e.getKey();
             boolean isLoss = n.equals("loss") || n.equals("val_loss");
-            if (n.equals("lr") || isLoss != losses) continue;
+            if (n.equals("lr") || n.equals("samples_per_s") || isLoss != losses) continue;
             double[] y = e.getValue().stream().mapToDouble(Double::doubleValue).toArray();
             c.addSeries(n, x, y).setMarker(SeriesMarkers.CIRCLE);
             any = true;

@@ -162,6 +162,7 @@ public final class Trainer {
                 double lossSum = 0;
                 long seen = 0;
                 progress.startEpoch(epoch, options.epochs(), steps);
+                long epochStart = System.nanoTime();
                 for (int b = 0; b < steps; b++) {
                     int start = b * bs, real = Math.min(bs, n - start);
                     TrainStep.Result r;
@@ -194,6 +195,7 @@ public final class Trainer {
                     if (a != Callback.Action.CONTINUE) break;
                 }
                 progress.endEpoch();
+                double epochSeconds = (System.nanoTime() - epochStart) / 1e9;
                 if (ordered != data) {
                     ordered.x().close();
                     ordered.y().close();
@@ -205,6 +207,7 @@ public final class Trainer {
                     evaluate(ctx.state().model(), validation, bs).forEach((k, v) -> logs.put("val_" + k, v));
                 }
                 logs.put("lr", ctx.learningRate());
+                logs.put("samples_per_s", seen / Math.max(epochSeconds, 1e-9));
                 history.add(epoch, logs);
                 if (options.progress() != Fit.ProgressMode.NONE) options.out().println(Callbacks.epochLine(epoch, options.epochs(), logs));
                 for (Callback c : callbacks) {

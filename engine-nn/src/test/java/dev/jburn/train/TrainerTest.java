@@ -46,7 +46,7 @@ class TrainerTest {
         assertEquals(r.history().get("loss").size(), 150);
         String log = out.toString(StandardCharsets.UTF_8);
         assertTrue(log.contains("epoch 150/150: loss") && log.contains("samples/s"), log);
-        assertTrue(Files.readString(dir.resolve("h.csv")).startsWith("epoch,loss,accuracy,lr\n1,"));
+        assertTrue(Files.readString(dir.resolve("h.csv")).startsWith("epoch,loss,accuracy,lr,samples_per_s\n1,"));
         r.history().writePng(dir.resolve("curves.png"));
         byte[] png = Files.readAllBytes(dir.resolve("curves.png"));
         assertEquals((byte) 0x89, png[0]);

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""The PyTorch twin of `jburn train`: the same model (MLP 784-256-10 ReLU, or the small CNN), Adam, batch size,
+epochs, validation split (the last 1/12 of the training images held out, as Fit.validationSplit) and data
+(Fashion-MNIST IDX files, pixels / 255), on the CPU with 2 threads. Prints one line per epoch with the training
+samples/s of that epoch (training steps only, validation excluded), then the test accuracy, as JSON lines.
+Usage: train_torch.py [--model mlp|cnn] [--epochs 5] [--batch-size 128] [--lr 1e-3] [--limit N] [--data DIR]"""
+import argparse, gzip, json, os, struct, time
+import numpy as np
+import torch
+
+p = argparse.ArgumentParser()
+p.add_argument("--model", default="mlp")
+p.add_argument("--epochs", type=int, default=5)
+p.add_argument("--batch-size", type=int, default=128)
+p.add_argument("--lr", type=float, default=1e-3)
+p.add_argument("--limit", type=int, default=0)
+p.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
+p.add_argument("--threads", type=int, default=2)
+a = p.parse_args()
+torch.set_num_threads(a.threads)
+torch.manual_seed(0)
+
+def idx(name):
+    path = os.path.join(a.data, name)
+    opener = gzip.open if os.path.exists(path + ".gz") else open
+    with opener(path + ".gz" if os.path.exists(path + ".gz") else path, "rb") as f:
+        data = f.read()
+    rank = data[3]
+    dims = struct.unpack(">" + "I" * rank, data[4:4 + 4 * rank])
+    return np.frombuffer(data, np.uint8, offset=4 + 4 * rank).reshape(dims)
+
+xtr = idx("train-images-idx3-ubyte").astype(np.float32) / 255.0
+ytr = idx("train-labels-idx1-ubyte").astype(np.int64)
+xte = idx("t10k-images-idx3-ubyte").astype(np.float32) / 255.0
+yte = idx("t10k-labels-idx1-ubyte").astype(np.int64)
+if a.limit:
+    xtr, ytr = xtr[:a.limit], ytr[:a.limit]
+n_train = int(round(len(xtr) * (1 - 1 / 12)))
+shape = (-1, 784) if a.model == "mlp" else (-1, 1, 28, 28)
+Xtr, Ytr = torch.from_numpy(xtr[:n_train].reshape(shape)), torch.from_numpy(ytr[:n_train])
+Xva, Yva = torch.from_numpy(xtr[n_train:].reshape(shape)), torch.from_numpy(ytr[n_train:])
+Xte, Yte = torch.from_numpy(xte.reshape(shape)), torch.from_numpy(yte)
+
+nn = torch.nn
+if a.model == "mlp":
+    net = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10))
+else:
+    net = nn.Sequential(nn.Conv2d(1, 32, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(32, 64, 3), nn.ReLU(), nn.MaxPool2d(2),
+                        nn.Flatten(), nn.Linear(1600, 128), nn.ReLU(), nn.Linear(128, 10))
+opt = torch.optim.Adam(net.parameters(), lr=a.lr)
+loss_fn = nn.CrossEntropyLoss()
+
+def evaluate(X, Y):
+    net.eval()
+    with torch.no_grad():
+        correct, total = 0, 0.0
+        for i in range(0, len(X), 512):
+            out = net(X[i:i + 512])
+            total += loss_fn(out, Y[i:i + 512]).item() * len(out)
+            correct += (out.argmax(1) == Y[i:i + 512]).sum().item()
+    net.train()
+    return total / len(X), correct / len(X)
+
+print(json.dumps({"info": "torch %s, %d threads, model %s, %d training images" % (torch.__version__, torch.get_num_threads(), a.model, n_train)}), flush=True)
+g = torch.Generator().manual_seed(0)
+t_all = time.perf_counter()
+for epoch in range(a.epochs):
+    perm = torch.randperm(n_train, generator=g)
+    t0 = time.perf_counter()
+    for i in range(0, n_train, a.batch_size):
+        idx_b = perm[i:i + a.batch_size]
+        opt.zero_grad(set_to_none=True)
+        loss = loss_fn(net(Xtr[idx_b]), Ytr[idx_b])
+        loss.backward()
+        opt.step()
+    secs = time.perf_counter() - t0
+    vl, va = evaluate(Xva, Yva)
+    print(json.dumps({"epoch": epoch + 1, "samples_per_s": n_train / secs, "seconds": secs, "loss": loss.item(),
+                      "val_loss": vl, "val_accuracy": va}), flush=True)
+tl, ta = evaluate(Xte, Yte)
+print(json.dumps({"test_loss": tl, "test_accuracy": ta, "wall_s": time.perf_counter() - t_all}), flush=True)
