@@ -13,4 +13,8 @@ class VulkanConformanceTest implements ConformanceKit {
 
     @Override
     public Engine engine() { return Engine.select("vulkan"); }
+
+    /** One seed of layer cases: on lavapipe (a CPU Vulkan driver, in CI) two seeds take about four minutes. */
+    @Override
+    public int layerSeeds() { return 1; }
 }
