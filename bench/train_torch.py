@@ -16,6 +16,7 @@ p.add_argument("--lr", type=float, default=1e-3)
 p.add_argument("--limit", type=int, default=0)
 p.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
 p.add_argument("--threads", type=int, default=2)
+p.add_argument("--device", default="cpu")
 a = p.parse_args()
 torch.set_num_threads(a.threads)
 torch.manual_seed(0)
@@ -40,6 +41,8 @@ shape = (-1, 784) if a.model == "mlp" else (-1, 1, 28, 28)
 Xtr, Ytr = torch.from_numpy(xtr[:n_train].reshape(shape)), torch.from_numpy(ytr[:n_train])
 Xva, Yva = torch.from_numpy(xtr[n_train:].reshape(shape)), torch.from_numpy(ytr[n_train:])
 Xte, Yte = torch.from_numpy(xte.reshape(shape)), torch.from_numpy(yte)
+dev = torch.device(a.device)
+Xtr, Ytr, Xva, Yva, Xte, Yte = (t.to(dev) for t in (Xtr, Ytr, Xva, Yva, Xte, Yte))
 
 nn = torch.nn
 if a.model == "mlp":
@@ -47,6 +50,7 @@ if a.model == "mlp":
 else:
     net = nn.Sequential(nn.Conv2d(1, 32, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(32, 64, 3), nn.ReLU(), nn.MaxPool2d(2),
                         nn.Flatten(), nn.Linear(1600, 128), nn.ReLU(), nn.Linear(128, 10))
+net = net.to(dev)
 opt = torch.optim.Adam(net.parameters(), lr=a.lr)
 loss_fn = nn.CrossEntropyLoss()
 
@@ -61,11 +65,13 @@ def evaluate(X, Y):
     net.train()
     return total / len(X), correct / len(X)
 
-print(json.dumps({"info": "torch %s, %d threads, model %s, %d training images" % (torch.__version__, torch.get_num_threads(), a.model, n_train)}), flush=True)
+print(json.dumps({"info": "torch %s on %s, %d threads, model %s, %d training images" % (torch.__version__, a.device, torch.get_num_threads(), a.model, n_train)}), flush=True)
 g = torch.Generator().manual_seed(0)
 t_all = time.perf_counter()
 for epoch in range(a.epochs):
-    perm = torch.randperm(n_train, generator=g)
+    perm = torch.randperm(n_train, generator=g).to(dev)
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
     t0 = time.perf_counter()
     for i in range(0, n_train, a.batch_size):
         idx_b = perm[i:i + a.batch_size]
@@ -73,6 +79,8 @@ for epoch in range(a.epochs):
         loss = loss_fn(net(Xtr[idx_b]), Ytr[idx_b])
         loss.backward()
         opt.step()
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
     secs = time.perf_counter() - t0
     vl, va = evaluate(Xva, Yva)
     print(json.dumps({"epoch": epoch + 1, "samples_per_s": n_train / secs, "seconds": secs, "loss": loss.item(),
