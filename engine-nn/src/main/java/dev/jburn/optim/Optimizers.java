@@ -102,6 +102,15 @@ public final class Optimizers {
      * decoupled (Loshchilov &amp; Hutter), applied to the parameter before the step; 0 gives Adam.
      */
     public static Optimizer adamW(double lr, double beta1, double beta2, double eps, double weightDecay) {
+        return adamW(lr, beta1, beta2, eps, weightDecay, name -> true);
+    }
+
+    /**
+     * AdamW whose decoupled weight decay applies only to the parameters {@code decayMask} accepts (biases and
+     * normalization scales are usually left out: {@code name -> name.endsWith(".kernel")}).
+     */
+    public static Optimizer adamW(double lr, double beta1, double beta2, double eps, double weightDecay, Predicate<String> decayMask) {
+        if (decayMask == null) throw new JBurnException("adam", "the weight-decay mask must not be null");
         checkLr("adam", lr);
         if (!(beta1 >= 0 && beta1 < 1 && beta2 >= 0 && beta2 < 1)) throw new JBurnException("adam", "betas must be in [0, 1), got " + beta1 + ", " + beta2);
         if (!(eps >= 0) || !(weightDecay >= 0)) throw new JBurnException("adam", "eps and weight decay must be >= 0, got " + eps + ", " + weightDecay);
@@ -126,7 +135,7 @@ public final class Optimizers {
                     next.put("mu/" + k, m);
                     next.put("nu/" + k, v);
                     Tensor step = m.divide(c1).divide(v.divide(c2).sqrt().add(eps));
-                    if (weightDecay > 0) step = step.add(params.get(k).multiply(state.get("weight_decay")));
+                    if (weightDecay > 0 && decayMask.test(k)) step = step.add(params.get(k).multiply(state.get("weight_decay")));
                     u.put(k, step.multiply(rate).negate());
                 });
                 next.put("count", t);

@@ -49,6 +49,23 @@ public final class Metrics {
         };
     }
 
+    /** The mean of {@code loss} over the samples seen (weighted), e.g. a second loss to watch beside the one trained. */
+    public static Metric meanLoss(String name, Loss loss) {
+        if (name == null || name.isBlank() || loss == null) throw new JBurnException("meanLoss", "a name and a loss are required");
+        return new Metric() {
+            @Override public String name() { return name; }
+
+            @Override public Map<String, Tensor> init(Engine e) { return zeros(e, "sum", "count"); }
+
+            @Override public Map<String, Tensor> update(Map<String, Tensor> s, Tensor p, Tensor y, Tensor w) {
+                Tensor l = loss.perSample(p, y).asType(DType.F32);
+                return add(s, "sum", weighted(l, w).sum(), "count", count(p, w));
+            }
+
+            @Override public double result(Map<String, Tensor> s) { return ratio(s.get("sum"), s.get("count")); }
+        };
+    }
+
     /** Accuracy of binary predictions {@code [batch]} or {@code [batch, 1]}: {@code p > threshold} against targets {@code != 0}. */
     public static Metric binaryAccuracy(double threshold) {
         return new Metric() {

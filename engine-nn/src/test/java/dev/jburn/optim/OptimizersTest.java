@@ -108,6 +108,18 @@ class OptimizersTest {
     }
 
     @Test
+    void decoupledDecayFollowsItsMask() {
+        Map<String, Tensor> p = new LinkedHashMap<>();
+        p.put("d.kernel", Tensor.of(1.0, 2.0));
+        p.put("d.bias", Tensor.of(1.0, 2.0));
+        Optimizer opt = Optimizers.adamW(0.1, 0.9, 0.999, 1e-8, 0.5, n -> n.endsWith(".kernel"));
+        Map<String, Tensor> zero = Map.of("d.kernel", Tensor.of(0.0, 0.0), "d.bias", Tensor.of(0.0, 0.0));
+        Map<String, Tensor> next = opt.update(zero, opt.init(p), p).applyTo(p);
+        assertArrayEquals(new double[] {0.95, 1.9}, next.get("d.kernel").toDoubleArray(), 1e-12, "decayed: p - lr*wd*p");
+        assertArrayEquals(new double[] {1.0, 2.0}, next.get("d.bias").toDoubleArray(), 1e-12, "masked out");
+    }
+
+    @Test
     void rmspropPlainCenteredMomentum() {
         for (boolean centered : new boolean[] {false, true}) {
             for (double mu : new double[] {0, 0.5}) {

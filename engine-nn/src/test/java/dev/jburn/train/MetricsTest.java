@@ -46,6 +46,13 @@ class MetricsTest {
             assertEquals((1 + 0.5 + 0.5) / 3, run(Metrics.recall(3), compiled), 1e-7);
             assertEquals((1 + 0.5 + 0.5) / 3, run(Metrics.f1(3), compiled), 1e-7);
         }
+        double ce = 0;
+        for (int i = 0; i < 5; i++) {
+            double m = Math.max(P[i][0], Math.max(P[i][1], P[i][2])), z = 0;
+            for (float v : P[i]) z += Math.exp(v - m);
+            ce += m + Math.log(z) - P[i][Y[i]];
+        }
+        assertEquals(ce / 5, run(Metrics.meanLoss("ce", Losses.softmaxCrossEntropy()), true), 1e-5);
         Metrics.ConfusionMatrix cm = Metrics.confusionMatrix(3);
         var s = cm.update(cm.init(Engine.defaultEngine()), Tensor.of(P), Tensor.of(Y), null);
         assertArrayEquals(new double[] {0, 1, 1}, cm.matrix(s)[1]);
