@@ -138,7 +138,7 @@ public final class ModelManagementExample {
             if (python != null) pythonCheck(out, ex, f16File, "dense_0.kernel", f16.get("dense_0.kernel").asType(DType.F32).toFloatArray()[0]);
 
             // 4. Timing predict: the median of N calls after a warm-up (the first call of a shape compiles it).
-            int calls = small ? 15 : 200;
+            int calls = small ? 15 : 100;
             Map<Integer, Double> medians = new LinkedHashMap<>();
             for (int batch : new int[] {1, 32, 256}) {
                 Tensor in = data.x().slice(new int[] {0, 0}, new int[] {batch, 32});

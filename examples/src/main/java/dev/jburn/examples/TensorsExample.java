@@ -26,41 +26,39 @@ public final class TensorsExample {
 
     public static void main(String[] args) { run(System.out, args.length > 0 && args[0].equals("--small")); }
 
-    private static int checks;
-
     /** Runs the example, printing to {@code out}; {@code small} changes nothing (it is quick). */
-    public static synchronized Result run(PrintStream out, boolean small) {
-        checks = 0;
+    public static Result run(PrintStream out, boolean small) {
+        Checks chk = new Checks(out);
         // Arithmetic with broadcasting: [2,3] with [3] (a row), [2,1] (a column) and a scalar.
         Tensor a = Tensor.of(new float[][] {{1, 2, 3}, {4, 5, 6}});
         Tensor row = Tensor.of(10f, 20f, 30f), col = Tensor.of(new float[][] {{100}, {200}});
         Tensor sum = a.add(row).add(col).multiply(2).subtract(1);
         out.println("(a + row + col) * 2 - 1 = " + flat(sum) + " " + sum.shape());
-        expect(out, "broadcast arithmetic", sum, new double[] {221, 243, 265, 427, 449, 471}, 0);
-        expect(out, "division by a row", a.divide(Tensor.of(1f, 2f, 4f)), new double[] {1, 1, 0.75, 4, 2.5, 1.5}, 0);
+        chk.expect("broadcast arithmetic", sum, new double[] {221, 243, 265, 427, 449, 471}, 0);
+        chk.expect("division by a row", a.divide(Tensor.of(1f, 2f, 4f)), new double[] {1, 1, 0.75, 4, 2.5, 1.5}, 0);
         Tensor outer = Tensor.of(1f, 2f, 3f).newAxis(1).multiply(Tensor.of(1f, 10f));  // [3,1] * [2] -> [3,2]
-        expect(out, "outer product by broadcasting [3,1] * [2]", outer, new double[] {1, 10, 2, 20, 3, 30}, 0);
+        chk.expect("outer product by broadcasting [3,1] * [2]", outer, new double[] {1, 10, 2, 20, 3, 30}, 0);
 
         // Math functions.
         Tensor x = Tensor.linspace(-2, 2, 9, DType.F32);
-        expect(out, "log(exp(x)) = x", x.exp().log(), x.toDoubleArray(), 1e-6);
+        chk.expect("log(exp(x)) = x", x.exp().log(), x.toDoubleArray(), 1e-6);
         Tensor s = x.sin(), c = x.cos();
-        expect(out, "sin^2 + cos^2 = 1", s.multiply(s).add(c.multiply(c)), filled(9, 1), 1e-6);
-        expect(out, "sigmoid(0), tanh(0), sqrt(16), exp(1)", Tensor.concatenate(0, Tensor.of(0f).sigmoid(), Tensor.of(0f).tanh(),
+        chk.expect("sin^2 + cos^2 = 1", s.multiply(s).add(c.multiply(c)), filled(9, 1), 1e-6);
+        chk.expect("sigmoid(0), tanh(0), sqrt(16), exp(1)", Tensor.concatenate(0, Tensor.of(0f).sigmoid(), Tensor.of(0f).tanh(),
                 Tensor.of(16f).sqrt(), Tensor.of(1f).exp()), new double[] {0.5, 0, 4, Math.E}, 1e-6);
-        expect(out, "tanh(x) = 2 sigmoid(2x) - 1", x.tanh(), x.multiply(2).sigmoid().multiply(2).subtract(1).toDoubleArray(), 1e-6);
+        chk.expect("tanh(x) = 2 sigmoid(2x) - 1", x.tanh(), x.multiply(2).sigmoid().multiply(2).subtract(1).toDoubleArray(), 1e-6);
 
         // Reductions.
-        expect(out, "sum over all", a.sum(), new double[] {21}, 0);
-        expect(out, "sum over rows (axis 0)", a.sum(new int[] {0}), new double[] {5, 7, 9}, 0);
-        expect(out, "mean over columns (axis -1)", a.mean(new int[] {-1}), new double[] {2, 5}, 1e-6);
-        expect(out, "max over axis 1", a.max(new int[] {1}), new double[] {3, 6}, 0);
-        expect(out, "argmax over axis 0 of [[1,9],[7,2]]", Tensor.of(new float[][] {{1, 9}, {7, 2}}).argmax(0), new double[] {1, 0}, 0);
-        expect(out, "cumulative sum", Tensor.of(1f, 2f, 3f, 4f).cumulativeSum(), new double[] {1, 3, 6, 10}, 0);
+        chk.expect("sum over all", a.sum(), new double[] {21}, 0);
+        chk.expect("sum over rows (axis 0)", a.sum(new int[] {0}), new double[] {5, 7, 9}, 0);
+        chk.expect("mean over columns (axis -1)", a.mean(new int[] {-1}), new double[] {2, 5}, 1e-6);
+        chk.expect("max over axis 1", a.max(new int[] {1}), new double[] {3, 6}, 0);
+        chk.expect("argmax over axis 0 of [[1,9],[7,2]]", Tensor.of(new float[][] {{1, 9}, {7, 2}}).argmax(0), new double[] {1, 0}, 0);
+        chk.expect("cumulative sum", Tensor.of(1f, 2f, 3f, 4f).cumulativeSum(), new double[] {1, 3, 6, 10}, 0);
         Tensor r = Random.normal(Random.key(0), Shape.of(10_000), DType.F64, 3, 2).values();
         double mean = r.mean().toDoubleArray()[0], sd = Math.sqrt(r.subtract(mean).pow(2).mean().toDoubleArray()[0]);
         out.printf(Locale.ROOT, "10000 normal(3, 2) samples: mean %.3f, std %.3f%n", mean, sd);
-        check(Math.abs(mean - 3) < 0.1 && Math.abs(sd - 2) < 0.1, "normal samples: mean %.3f std %.3f, expected about 3 and 2", mean, sd);
+        chk.check(Math.abs(mean - 3) < 0.1 && Math.abs(sd - 2) < 0.1, "normal samples: mean %.3f std %.3f, expected about 3 and 2", mean, sd);
 
         // Linear algebra, in f64.
         Tensor m = Tensor.of(new double[][] {{3, 1, -2}, {1, 4, 1}, {2, -1, 5}});
@@ -68,19 +66,19 @@ public final class TensorsExample {
         Tensor sol = LinAlg.solve(m, b);
         double solveRes = maxAbs(m.dot(sol).subtract(b));
         out.println("solve A x = b: x = " + flat(sol) + ", |A x - b| max " + sci(solveRes));
-        check(solveRes < 1e-12, "solve: |A x - b| = %s", sci(solveRes));
-        expect(out, "the solution is [1, -1, 2]", sol, new double[] {1, -1, 2}, 1e-12);
+        chk.check(solveRes < 1e-12, "solve: |A x - b| = %s", sci(solveRes));
+        chk.expect("the solution is [1, -1, 2]", sol, new double[] {1, -1, 2}, 1e-12);
         double det = LinAlg.determinant(m).toDoubleArray()[0];
         double invRes = maxAbs(m.dot(LinAlg.invert(m)).subtract(Tensor.eye(3, DType.F64)));
         out.printf(Locale.ROOT, "det A = %.6f (3*21 - 1*3 - 2*(-9) = 78), |A A^-1 - I| max %s%n", det, sci(invRes));
-        check(Math.abs(det - 78) < 1e-9 && invRes < 1e-12, "determinant %.9f or inverse residual %s off", det, sci(invRes));
+        chk.check(Math.abs(det - 78) < 1e-9 && invRes < 1e-12, "determinant %.9f or inverse residual %s off", det, sci(invRes));
 
         Tensor spd = m.dot(m.transpose()).add(Tensor.eye(3, DType.F64));    // symmetric positive definite
         Tensor l = LinAlg.cholesky(spd);
         double cholRes = maxAbs(l.dot(l.transpose()).subtract(spd));
         double upper = maxAbs(l.multiply(Tensor.iota(Shape.of(3, 3), DType.S32, 1).greater(Tensor.iota(Shape.of(3, 3), DType.S32, 0)).asType(DType.F64)));
         out.println("cholesky M = L L^T: L = " + flat(l) + ", |L L^T - M| max " + sci(cholRes) + ", above the diagonal " + upper);
-        check(cholRes < 1e-12 && upper == 0, "cholesky: residual %s, upper part %s", sci(cholRes), upper);
+        chk.check(cholRes < 1e-12 && upper == 0, "cholesky: residual %s, upper part %s", sci(cholRes), upper);
 
         double qrRes, orthoRes;
         try (LinAlg.QR qr = LinAlg.qr(m)) {
@@ -88,7 +86,7 @@ public final class TensorsExample {
             orthoRes = maxAbs(qr.q().transpose().dot(qr.q()).subtract(Tensor.eye(3, DType.F64)));
             out.println("qr A = Q R: |Q R - A| max " + sci(qrRes) + ", |Q^T Q - I| max " + sci(orthoRes) + ", R = " + flat(qr.r()));
         }
-        check(qrRes < 1e-12 && orthoRes < 1e-12, "qr: residuals %s and %s", sci(qrRes), sci(orthoRes));
+        chk.check(qrRes < 1e-12 && orthoRes < 1e-12, "qr: residuals %s and %s", sci(qrRes), sci(orthoRes));
 
         Tensor wide = Tensor.of(new double[][] {{2, 0, 1, 3}, {-1, 4, 0, 2}, {0, 1, 5, -2}});
         double svdRes;
@@ -98,26 +96,35 @@ public final class TensorsExample {
             svdRes = maxAbs(svd.u().multiply(svd.s()).dot(svd.vt()).subtract(wide));    // u·diag(s) is u with its columns scaled
             out.println("svd of a 3x4 matrix: s = " + flat(svd.s()) + ", |U diag(s) V^T - A| max " + sci(svdRes));
         }
-        check(svdRes < 1e-12 && sv[0] >= sv[1] && sv[1] >= sv[2] && sv[2] >= 0, "svd: residual %s, singular values %s", sci(svdRes), Arrays.toString(sv));
+        chk.check(svdRes < 1e-12 && sv[0] >= sv[1] && sv[1] >= sv[2] && sv[2] >= 0, "svd: residual %s, singular values %s", sci(svdRes), Arrays.toString(sv));
         double fro = LinAlg.norm(wide).toDoubleArray()[0], fromS = Math.sqrt(sv[0] * sv[0] + sv[1] * sv[1] + sv[2] * sv[2]);
-        check(Math.abs(fro - fromS) < 1e-12, "the Frobenius norm %.12f differs from sqrt(sum s^2) %.12f", fro, fromS);
+        chk.check(Math.abs(fro - fromS) < 1e-12, "the Frobenius norm %.12f differs from sqrt(sum s^2) %.12f", fro, fromS);
         out.printf(Locale.ROOT, "Frobenius norm %.6f = sqrt(sum of s^2) %.6f%n", fro, fromS);
 
-        out.println("ok: " + checks + " checks passed");
-        return new Result(solveRes, cholRes, qrRes, svdRes, checks);
+        out.println("ok: " + chk.count + " checks passed");
+        return new Result(solveRes, cholRes, qrRes, svdRes, chk.count);
     }
 
-    private static void expect(PrintStream out, String what, Tensor got, double[] want, double tol) {
-        double[] g = got.toDoubleArray();
-        boolean ok = g.length == want.length;
-        for (int i = 0; ok && i < g.length; i++) ok = Math.abs(g[i] - want[i]) <= tol;
-        check(ok, "%s: got %s, expected %s (tolerance %s)", what, Arrays.toString(g), Arrays.toString(want), tol);
-        out.println("  " + what + ": " + Arrays.toString(round(g)));
-    }
+    /** Checks that count themselves and throw an {@link ExampleFailure} naming what failed. */
+    private static final class Checks {
+        private final PrintStream out;
+        int count;
 
-    private static void check(boolean ok, String message, Object... args) {
-        ExampleFailure.check(ok, "tensors", message, args);
-        checks++;
+        Checks(PrintStream out) { this.out = out; }
+
+        /** {@code got} equals {@code want} element by element within {@code tol}; prints it. */
+        void expect(String what, Tensor got, double[] want, double tol) {
+            double[] g = got.toDoubleArray();
+            boolean ok = g.length == want.length;
+            for (int i = 0; ok && i < g.length; i++) ok = Math.abs(g[i] - want[i]) <= tol;
+            check(ok, "%s: got %s, expected %s (tolerance %s)", what, Arrays.toString(g), Arrays.toString(want), tol);
+            out.println("  " + what + ": " + Arrays.toString(round(g)));
+        }
+
+        void check(boolean ok, String message, Object... args) {
+            ExampleFailure.check(ok, "tensors", message, args);
+            count++;
+        }
     }
 
     private static double maxAbs(Tensor t) { return t.abs().max().toDoubleArray()[0]; }

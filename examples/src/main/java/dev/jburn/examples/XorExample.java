@@ -8,6 +8,7 @@ import dev.jburn.nn.Activation;
 import dev.jburn.nn.Model;
 import dev.jburn.nn.ModelState;
 import dev.jburn.optim.Optimizers;
+import dev.jburn.train.Callback;
 import dev.jburn.train.Callbacks;
 import dev.jburn.train.Fit;
 import dev.jburn.train.FitResult;
@@ -16,6 +17,7 @@ import dev.jburn.train.Metrics;
 import dev.jburn.train.Trainer;
 
 import java.io.PrintStream;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 
@@ -51,7 +53,7 @@ public final class XorExample {
                 .metrics(Metrics.accuracy())
                 .callbacks(stop, Callbacks.onEpochEnd((c, epoch, logs) -> {
                     if (epoch % 50 == 0) out.printf(Locale.ROOT, "epoch %d: loss %.5f accuracy %.2f%n", epoch + 1, logs.get("loss"), logs.get("accuracy"));
-                    return dev.jburn.train.Callback.Action.CONTINUE;
+                    return Callback.Action.CONTINUE;
                 }));
         FitResult fit = trainer.fit(model.init(Random.key(0)), data, Fit.epochs(maxEpochs).batchSize(4).quiet());
         int ran = fit.history().epochs().size();
@@ -69,8 +71,8 @@ public final class XorExample {
         }
         out.printf(Locale.ROOT, "accuracy %.2f, loss %.5f%n", ev.get("accuracy"), ev.get("loss"));
         int[] truth = {0, 1, 1, 0};
-        ExampleFailure.check(java.util.Arrays.equals(predicted, truth) && ev.get("accuracy") == 1.0, "xor",
-                "expected 100%% accuracy (predictions [0, 1, 1, 0]), got %s (accuracy %.2f)", java.util.Arrays.toString(predicted), ev.get("accuracy"));
+        ExampleFailure.check(Arrays.equals(predicted, truth) && ev.get("accuracy") == 1.0, "xor",
+                "expected 100%% accuracy (predictions [0, 1, 1, 0]), got %s (accuracy %.2f)", Arrays.toString(predicted), ev.get("accuracy"));
         out.println("ok: 100% accuracy");
         return new Result(ev.get("accuracy"), ran, stop.bestEpoch(), stop.stoppedEpoch(), predicted);
     }
