@@ -16,4 +16,11 @@ class TensorsExampleTest {
         assertTrue(s.contains("the solution is [1, -1, 2]: [1.0, -1.0, 2.0]"), s);
         assertTrue(s.contains("ok: " + r.checks() + " checks passed"), s);
     }
+
+    @Test
+    void aFailedCheckThrowsAnExampleFailureNamingTheExample() {
+        ExampleFailure.check(true, "tensors", "not thrown");
+        ExampleFailure f = assertThrows(ExampleFailure.class, () -> ExampleFailure.check(false, "xor", "accuracy %.2f, expected %d%%", 0.75, 100));
+        assertEquals("xor: accuracy 0.75, expected 100%", f.getMessage());
+    }
 }
