@@ -42,9 +42,16 @@ class MainTest {
     @Test
     void examplesAreListedAndRun() {
         String s = run(0, "example", "--list");
-        assertTrue(s.contains("models") && s.contains("tour"), s);
+        for (String name : new String[] {"tour", "models", "linear-regression", "classifier", "xor", "datasets", "tensors",
+                "model-management", "callbacks"}) {
+            assertTrue(s.contains("\n  " + name + " "), name + " is listed\n" + s);
+        }
+        assertEquals(java.util.List.of("tour", "models", "linear-regression", "classifier", "xor", "datasets", "tensors",
+                "model-management", "callbacks"), java.util.List.copyOf(dev.jburn.examples.Examples.all().keySet()));
         assertTrue(run(2, "example", "nope").contains("no example named 'nope'"));
         assertTrue(run(0, "example", "models").contains("Total params: 203,530"));
+        s = run(0, "example", "--small", "linear-regression");
+        assertTrue(s.contains("ok: slope and intercept found within 0.05"), s);
     }
 
     @Test
