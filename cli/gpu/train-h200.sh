@@ -14,11 +14,11 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>
 java=(.gpu/jdk/bin/java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx24g -cp ".gpu/lib/*" dev.jburn.cli.Main)
 for model in mlp cnn; do
   echo "== jburn train --model $model --engine cuda"
-  timeout 200 "${java[@]}" train --engine cuda --model "$model" --epochs "$epochs" --data .gpu/data --out "$OUT/jburn-$model" \
+  timeout 150 "${java[@]}" train --engine cuda --model "$model" --epochs "$epochs" --data .gpu/data --out "$OUT/jburn-$model" \
       > "$OUT/jburn-$model.log" 2>&1
   echo "exit $?"; grep -E "jburn train:|^epoch [0-9]+/[0-9]+: loss|test:|time:|Exception|jburn train " "$OUT/jburn-$model.log" | head -20
   cp "$OUT/jburn-$model/history.csv" "$OUT/jburn-$model.csv" 2>/dev/null
   echo "== torch --model $model --device cuda"
-  timeout 120 python3 bench/train_torch.py --device cuda --model "$model" --epochs "$epochs" --data .gpu/data > "$OUT/torch-$model.log" 2>&1
+  timeout 90 python3 bench/train_torch.py --device cuda --model "$model" --epochs "$epochs" --data .gpu/data > "$OUT/torch-$model.log" 2>&1
   echo "exit $?"; tail -7 "$OUT/torch-$model.log"
 done
