@@ -94,8 +94,14 @@ final class TrainCommand implements Callable<Integer> {
         }
         ModelFile.save(modelFile, m, r.state().model());
         r.history().writeCsv(csv);
-        r.history().writePng(png);
-        o.println("wrote " + modelFile + " (jburn evaluate --model " + modelFile + "), " + csv + ", " + png);
+        String pngNote = ", " + png;
+        try {
+            r.history().writePng(png);
+        } catch (dev.jburn.JBurnException ex) {
+            // A headless machine without fonts cannot draw text; the model and the CSV are written all the same.
+            pngNote = " (no PNG: " + ex.getMessage() + ")";
+        }
+        o.println("wrote " + modelFile + " (jburn evaluate --model " + modelFile + "), " + csv + pngNote);
         return 0;
     }
 
