@@ -238,7 +238,8 @@ public final class Autodiff {
     /**
      * {@code forward} with a hand-written backward rule: differentiating through the returned
      * function applies {@code backward(x, y, cotangent)} (returning {@code x}'s cotangent) instead of
-     * differentiating {@code forward}'s ops (for numerical stability or speed).
+     * differentiating {@code forward}'s ops (for numerical stability or speed). Eagerly, the tensors
+     * {@code backward} makes and does not return are freed when it returns.
      *
      * <pre>{@code
      * Function<Tensor, Tensor> safeLog = Autodiff.customGradient(Tensor::log,

@@ -16,8 +16,8 @@ import java.util.List;
  * (not differentiable there: integer results, comparisons, indices). Prims whose gradient is not
  * built yet throw a {@link JBurnException} when a gradient must flow through them.
  *
- * <p>Ties: the gradient of {@code max}/{@code min} (binary and reductions) is split evenly among
- * the tied candidates, as JAX does.
+ * <p>Ties and kinks: the conventions are listed in one place, the package documentation of
+ * {@code dev.jburn.autodiff} (e.g. {@code max}/{@code min}, binary and reductions, split a tie evenly).
  */
 final class BackwardRules {
     private BackwardRules() {}
