@@ -174,6 +174,7 @@ public final class HostMemory {
             long now = System.nanoTime();
             if (now > deadline) break;
             if (lastFall < 0 ? now - t0 > firstWait : now - lastFall > quietFor) break;
+            if (Thread.currentThread().isInterrupted()) break; // keep the interrupt, stop waiting
             LockSupport.parkNanos(200_000);
             long cur = LIVE.get();
             if (cur < last) lastFall = System.nanoTime();
