@@ -102,7 +102,7 @@ public final class HostMemory {
     public static void collect() {
         COLLECTING.lock();
         try {
-            collectLocked(null, false);
+            collectLocked(null, 250, 20);
         } finally {
             COLLECTING.unlock();
         }
@@ -120,7 +120,7 @@ public final class HostMemory {
             for (int round = 0; round < 4; round++) {
                 if (done.getAsBoolean()) return true;
                 long before = LIVE.get();
-                if (collectLocked(done, true)) return true;
+                if (collectLocked(done, 250, 10)) return true;
                 // another round only while a round frees host memory (a cleaner may drop the last reference to more)
                 if (round > 0 && LIVE.get() >= before) break;
             }
@@ -142,7 +142,7 @@ public final class HostMemory {
     private static void pace() {
         if (!COLLECTING.tryLock()) return;
         try {
-            if (LIVE.get() > trigger) collectLocked(null, false);
+            if (LIVE.get() > trigger) collectLocked(null, 50, 5);
         } finally {
             COLLECTING.unlock();
         }
@@ -150,18 +150,18 @@ public final class HostMemory {
 
     /**
      * {@code System.gc()}, then a wait for the cleaners: until live bytes start falling (bounded), and
-     * then until they stop falling or {@code done} holds; then the reclaimers, and the next threshold.
-     * Returns whether {@code done} held.
+     * then until they stop falling for {@code quietMs} or {@code done} holds; then the reclaimers, and
+     * the next threshold. Returns whether {@code done} held.
      */
-    private static boolean collectLocked(BooleanSupplier done, boolean refusing) {
+    private static boolean collectLocked(BooleanSupplier done, long firstWaitMs, long quietMs) {
         COLLECTIONS.incrementAndGet();
         long start = LIVE.get();
         System.gc();
         long t0 = System.nanoTime();
         // The reference handler and the cleaner threads run after the collection: wait for the first
         // release (longer when a refusal depends on it), then until releases stop for a while.
-        long firstWait = TimeUnit.MILLISECONDS.toNanos(refusing ? 250 : 50);
-        long quietFor = TimeUnit.MILLISECONDS.toNanos(refusing ? 10 : 5);
+        long firstWait = TimeUnit.MILLISECONDS.toNanos(firstWaitMs);
+        long quietFor = TimeUnit.MILLISECONDS.toNanos(quietMs);
         long deadline = t0 + TimeUnit.SECONDS.toNanos(2);
         boolean met = false;
         long last = start;

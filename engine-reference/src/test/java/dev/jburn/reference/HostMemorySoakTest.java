@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Function;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -94,9 +95,9 @@ class HostMemorySoakTest {
             }
             if (i % 100 == 0) peakGradLive = Math.max(peakGradLive, HostMemory.live());
         }
-        long liveAfterGrads = HostMemory.live();
+        long liveAfterGrads = HostMemory.live(), gcsAfterGrads = HostMemory.collections();
         System.out.printf("soak grads: %d calls, live before %s, peak %s, after %s, %d collections%n",
-                GRAD_CALLS, mib(liveBeforeGrads), mib(peakGradLive), mib(liveAfterGrads), HostMemory.collections() - gcsBeforeGrads);
+                GRAD_CALLS, mib(liveBeforeGrads), mib(peakGradLive), mib(liveAfterGrads), gcsAfterGrads - gcsBeforeGrads);
 
         x = null;
         HostMemory.collect();
@@ -106,6 +107,7 @@ class HostMemorySoakTest {
 
         assertTrue(peakLive <= budget, "live bytes " + peakLive + " above the budget " + budget);
         assertTrue(peakRss - rss0 <= budget, "RSS rose by " + mib(peakRss - rss0) + " while the loop ran, more than the budget");
+        assertEquals(gcsBeforeGrads, gcsAfterGrads, "eager gradients whose results are closed needed a collection");
         assertTrue(liveAfterGrads - liveBeforeGrads <= 64 << 10,
                 "eager gradients left " + (liveAfterGrads - liveBeforeGrads) + " bytes behind although each result was closed");
         assertTrue(liveEnd - live0 <= 1 << 20, "live bytes after the soak " + mib(liveEnd) + ", at the start " + mib(live0));
