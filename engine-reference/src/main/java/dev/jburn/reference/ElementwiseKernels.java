@@ -44,6 +44,10 @@ final class ElementwiseKernels {
     }
 
     Buffer select(Operand pred, Operand onTrue, Operand onFalse, Shape outShape) {
+        if (config.vectorKernels()) {
+            Buffer r = vector.select(pred, onTrue, onFalse, outShape);
+            if (r != null) return r;
+        }
         return oracle.select(pred, onTrue, onFalse, outShape);
     }
 }

@@ -188,17 +188,19 @@ final class FusedKernels {
         long ai = idx(c.a(), start), bi = idx(c.b(), start);
         if (t == DType.F32) {
             float ka = sa ? (float) scalarValue(t, c.a(), in) : 0, kb = sb ? (float) scalarValue(t, c.b(), in) : 0;
-            for (long i = 0; i < n; i++) {
+            long done = VectorF32.select(p, pi, a, ai, ka, b, bi, kb, o, oi, n);
+            for (long i = done; i < n; i++) {
                 boolean q = p.get(ValueLayout.JAVA_BYTE, pi + i) != 0;
-                float v = q ? (sa ? ka : a.getAtIndex(ValueLayout.JAVA_FLOAT, ai + i)) : (sb ? kb : b.getAtIndex(ValueLayout.JAVA_FLOAT, bi + i));
-                o.setAtIndex(ValueLayout.JAVA_FLOAT, oi + i, v);
+                float v = q ? (sa ? ka : a.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, ai + i)) : (sb ? kb : b.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, bi + i));
+                o.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, oi + i, v);
             }
         } else {
             double ka = sa ? scalarValue(t, c.a(), in) : 0, kb = sb ? scalarValue(t, c.b(), in) : 0;
-            for (long i = 0; i < n; i++) {
+            long done = VectorF64.select(p, pi, a, ai, ka, b, bi, kb, o, oi, n);
+            for (long i = done; i < n; i++) {
                 boolean q = p.get(ValueLayout.JAVA_BYTE, pi + i) != 0;
-                double v = q ? (sa ? ka : a.getAtIndex(ValueLayout.JAVA_DOUBLE, ai + i)) : (sb ? kb : b.getAtIndex(ValueLayout.JAVA_DOUBLE, bi + i));
-                o.setAtIndex(ValueLayout.JAVA_DOUBLE, oi + i, v);
+                double v = q ? (sa ? ka : a.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, ai + i)) : (sb ? kb : b.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, bi + i));
+                o.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, oi + i, v);
             }
         }
     }

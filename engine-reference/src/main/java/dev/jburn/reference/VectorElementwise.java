@@ -53,6 +53,45 @@ final class VectorElementwise {
         }
     }
 
+    /**
+     * {@code pred ? onTrue : onFalse} for F32/F64 operands of the output's shape (either value may
+     * be a scalar), or null when no fast path applies.
+     */
+    Buffer select(Operand pred, Operand onTrue, Operand onFalse, Shape outShape) {
+        DType t = onTrue.dtype();
+        if ((t != DType.F32 && t != DType.F64) || onFalse.dtype() != t || pred.dtype() != DType.PRED || !pred.shape().equals(outShape)) return null;
+        boolean sa = !onTrue.shape().equals(outShape), sb = !onFalse.shape().equals(outShape);
+        if ((sa && onTrue.size() != 1) || (sb && onFalse.size() != 1)) return null;
+        long n = outShape.size();
+        HostBuffer result = HostBuffer.uninitialized(n * t.byteSize());
+        MemorySegment p = HostBuffer.of(pred.buffer()), a = HostBuffer.of(onTrue.buffer()), b = HostBuffer.of(onFalse.buffer());
+        MemorySegment dst = result.segment();
+        if (inline(n, 1)) selectRange(t, p, a, sa, b, sb, dst, 0, n);
+        else parallel.forRange(n, 1, (lo, hi) -> selectRange(t, p, a, sa, b, sb, dst, lo, hi - lo));
+        return result;
+    }
+
+    private static void selectRange(DType t, MemorySegment p, MemorySegment a, boolean sa, MemorySegment b, boolean sb,
+                                    MemorySegment dst, long from, long count) {
+        if (t == DType.F32) {
+            float ka = sa ? a.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 0) : 0, kb = sb ? b.get(ValueLayout.JAVA_FLOAT_UNALIGNED, 0) : 0;
+            long done = VectorF32.select(p, from, sa ? null : a, from, ka, sb ? null : b, from, kb, dst, from, count);
+            for (long i = from + done; i < from + count; i++) {
+                boolean q = p.get(ValueLayout.JAVA_BYTE, i) != 0;
+                float v = q ? (sa ? ka : a.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i)) : (sb ? kb : b.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i));
+                dst.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i, v);
+            }
+        } else {
+            double ka = sa ? a.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0) : 0, kb = sb ? b.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0) : 0;
+            long done = VectorF64.select(p, from, sa ? null : a, from, ka, sb ? null : b, from, kb, dst, from, count);
+            for (long i = from + done; i < from + count; i++) {
+                boolean q = p.get(ValueLayout.JAVA_BYTE, i) != 0;
+                double v = q ? (sa ? ka : a.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i)) : (sb ? kb : b.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i));
+                dst.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i, v);
+            }
+        }
+    }
+
     /** {@code a k b} broadcast to {@code outShape}, or null when the layout has no fast path. */
     Buffer binary(VectorOps.Binary k, Operand a, Operand b, Shape outShape, DType out) {
         DType t = a.dtype();

@@ -53,6 +53,44 @@ final class VectorF64 {
         for (long i = done; i < n; i++) scalar(k, a.getAtIndex(E, ai + i), b.getAtIndex(E, bi + i), out, oi + i);
     }
 
+    /**
+     * {@code out[oi+i] = pred[pi+i] != 0 ? a : b} for {@code i < n}, where {@code a} ({@code b}) is
+     * {@code sa} ({@code sb}) when {@code as} ({@code bs}) is null, else element {@code ai+i} ({@code bi+i}) of it;
+     * {@code pred} holds PRED bytes. Returns how many leading elements it did (the caller does the tail).
+     */
+    static long select(MemorySegment pred, long pi, MemorySegment as, long ai, double sa, MemorySegment bs, long bi, double sb,
+                       MemorySegment out, long oi, long n) {
+        if (BYTES == null) return 0;
+        long i = 0;
+        long bound = n - n % L;
+        if (as != null && bs != null) {
+            for (; i < bound; i += L) {
+                VectorMask<Double> m = ByteVector.fromMemorySegment(BYTES, pred, pi + i, ORDER).compare(VectorOperators.NE, (byte) 0).cast(S);
+                DoubleVector x = DoubleVector.fromMemorySegment(S, as, (ai + i) * W, ORDER);
+                DoubleVector.fromMemorySegment(S, bs, (bi + i) * W, ORDER).blend(x, m).intoMemorySegment(out, (oi + i) * W, ORDER);
+            }
+        } else if (as == null && bs != null) {
+            DoubleVector x = DoubleVector.broadcast(S, sa);
+            for (; i < bound; i += L) {
+                VectorMask<Double> m = ByteVector.fromMemorySegment(BYTES, pred, pi + i, ORDER).compare(VectorOperators.NE, (byte) 0).cast(S);
+                DoubleVector.fromMemorySegment(S, bs, (bi + i) * W, ORDER).blend(x, m).intoMemorySegment(out, (oi + i) * W, ORDER);
+            }
+        } else if (as != null) {
+            DoubleVector y = DoubleVector.broadcast(S, sb);
+            for (; i < bound; i += L) {
+                VectorMask<Double> m = ByteVector.fromMemorySegment(BYTES, pred, pi + i, ORDER).compare(VectorOperators.NE, (byte) 0).cast(S);
+                y.blend(DoubleVector.fromMemorySegment(S, as, (ai + i) * W, ORDER), m).intoMemorySegment(out, (oi + i) * W, ORDER);
+            }
+        } else {
+            DoubleVector x = DoubleVector.broadcast(S, sa), y = DoubleVector.broadcast(S, sb);
+            for (; i < bound; i += L) {
+                VectorMask<Double> m = ByteVector.fromMemorySegment(BYTES, pred, pi + i, ORDER).compare(VectorOperators.NE, (byte) 0).cast(S);
+                y.blend(x, m).intoMemorySegment(out, (oi + i) * W, ORDER);
+            }
+        }
+        return i;
+    }
+
     /** {@code out[oi+i] = a[ai+i] k s} for {@code i < n}. */
     static void binaryScalar(VectorOps.Binary k, MemorySegment a, long ai, double s, MemorySegment out, long oi, long n) {
         long done = switch (k) {

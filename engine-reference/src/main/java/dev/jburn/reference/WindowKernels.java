@@ -133,6 +133,10 @@ final class WindowKernels {
             else perPlane *= g.outDims[a];
         }
         // Windows never leave their plane, so planes can accumulate in parallel without races.
+        if (fast && t == DType.F32 && x.dtype() == DType.F32) {
+            fastScatterF32(g, lead, HostBuffer.of(x.buffer()), HostBuffer.of(source.buffer()), initSeg.get(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, 0), max, dst, n);
+            return result;
+        }
         Scatter s = new Scatter(g, x.dtype(), HostBuffer.of(x.buffer()), t, HostBuffer.of(source.buffer()), max, perPlane);
         if (t.isFloat()) {
             double[] acc = new double[(int) n];
@@ -146,6 +150,69 @@ final class WindowKernels {
             parallel.forRange(n, 2, (lo, hi) -> { for (long i = lo; i < hi; i++) HostElements.setLong(dst, t, i, acc[(int) i]); });
         }
         return result;
+    }
+
+    /**
+     * The F32 scatter with the window geometry worked out once per window position: trailing axes
+     * whose windows are trivial (channels last) form an inner run of {@code inner} contiguous
+     * elements that share one list of window offsets; the selection and accumulation are those of
+     * {@link Scatter} (same order, ties and NaN rule, exact double sums rounded once).
+     */
+    private void fastScatterF32(WindowGeometry g, int lead, MemorySegment x, MemorySegment source, float init, boolean max,
+                                MemorySegment dst, long n) {
+        int trail = g.rank;
+        long inner = 1;
+        while (trail > lead && g.winDims[trail - 1] == 1 && g.outDims[trail - 1] == g.inDims[trail - 1]
+                && g.index(trail - 1, 0, 0) == 0 && isIdentity(g, trail - 1)) {
+            trail--;
+            inner *= g.inDims[trail];
+        }
+        long planes = 1, perPlane = 1;
+        for (int a = 0; a < g.rank; a++) {
+            if (a < lead) planes *= g.outDims[a];
+            else if (a < trail) perPlane *= g.outDims[a];
+        }
+        // positions: windows of the axes [0, trail) (one per run of inner channels)
+        int[] posDims = java.util.Arrays.copyOf(g.outDims, g.rank);
+        for (int a = trail; a < g.rank; a++) posDims[a] = 1;
+        double[] acc = new double[(int) n];
+        Arrays.fill(acc, init);
+        long ppp = perPlane, in = inner;
+        run(planes, perPlane * inner * g.windowSize, (lo, hi) -> {
+            int[] coord = new int[g.rank];
+            int[] k = new int[g.rank];
+            long[] offs = new long[(int) g.windowSize];
+            WindowGeometry.seek(coord, posDims, lo * ppp);
+            for (long pos = lo * ppp; pos < hi * ppp; pos++) {
+                int cnt = g.offsets(coord, k, offs);
+                long w0 = pos * in;
+                if (cnt > 0) {
+                    for (long c = 0; c < in; c++) {
+                        long best = offs[0] + c;
+                        float bv = x.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, best);
+                        for (int j = 1; j < cnt; j++) {
+                            long off = offs[j] + c;
+                            float v = x.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, off);
+                            if (v != v || (bv == bv && (max ? v >= bv : v <= bv))) {
+                                best = off;
+                                bv = v;
+                            }
+                        }
+                        acc[(int) best] += source.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, w0 + c);
+                    }
+                }
+                WindowGeometry.next(coord, posDims);
+            }
+        });
+        parallel.forRange(n, 1, (lo, hi) -> {
+            for (long i = lo; i < hi; i++) dst.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, i, (float) acc[(int) i]);
+        });
+    }
+
+    /** Whether the window along {@code axis} (of size 1) maps output index {@code o} to input index {@code o}. */
+    private static boolean isIdentity(WindowGeometry g, int axis) {
+        for (int o = 0; o < g.outDims[axis]; o++) if (g.index(axis, o, 0) != o) return false;
+        return true;
     }
 
     private void run(long planes, long cost, Parallel.RangeBody body) {

@@ -131,6 +131,27 @@ class WindowPathsTest {
         }
     }
 
+    /** The F32 scatter fast path (channel runs sharing window offsets) on every case kind, with ties and NaNs. */
+    @Test
+    void f32ScatterMatchesTheOracle() {
+        Random rnd = new Random(24);
+        for (int trial = 0; trial < 90; trial++) {
+            Case c = trial % 3 == 0 ? general(rnd) : trial % 3 == 1 ? channelsLast(rnd) : pooling(rnd);
+            WindowOptions o = c.opts.withDilations(1);
+            Tensor v = random(rnd, DType.S32, c.dims).remainder(4).asType(DType.F32);
+            // zeros become NaN (0/0), the rest v + 1: few distinct values, so ties are common
+            Tensor x = trial % 2 == 0 ? v.add(v.divide(v)) : v;
+            Tensor pooled = x.windowMax(c.window, o);
+            Tensor src = randomFloat(rnd, DType.F32, pooled.shape().dims());
+            Tensor expectMax = x.to(ORACLE).windowScatterMax(src.to(ORACLE), 0, c.window, o);
+            Tensor expectMin = x.to(ORACLE).windowScatterMin(src.to(ORACLE), 0, c.window, o);
+            for (Engine e : FAST) {
+                assertSameBits(expectMax, x.to(e).windowScatterMax(src.to(e), 0, c.window, o));
+                assertSameBits(expectMin, x.to(e).windowScatterMin(src.to(e), 0, c.window, o));
+            }
+        }
+    }
+
     /** Element-wise |a - b| <= tol * max(1, |a|), same dtype and shape; NaN matches NaN. */
     static void assertClose(Tensor expected, Tensor actual, double tol) {
         assertEquals(expected.dtype(), actual.dtype());
