@@ -13,4 +13,8 @@ class SimulatedDeviceConformanceTest implements ConformanceKit {
 
     @Override
     public Engine engine() { return ENGINE; }
+
+    /** One seed of layer cases: the simulated device runs every op through the host fallback; the reference test runs both seeds. */
+    @Override
+    public int layerSeeds() { return 1; }
 }

@@ -127,4 +127,8 @@ class FlushingEngineConformanceTest implements ConformanceKit {
             @Override public void close() { if (owned != null) owned.release(); }
         }
     }
+
+    /** One seed of layer cases: the reference test runs both seeds. */
+    @Override
+    public int layerSeeds() { return 1; }
 }

@@ -14,4 +14,8 @@ class ParallelReferenceConformanceTest implements ConformanceKit {
 
     @Override
     public Engine engine() { return PARALLEL; }
+
+    /** One seed of layer cases: the reference test runs both seeds. */
+    @Override
+    public int layerSeeds() { return 1; }
 }
