@@ -33,6 +33,8 @@ final class DirectConvF32 {
     private static final long REGION_FLOATS = 96 * 1024;
     /** Weight bytes of a group of channel blocks kept in L1 beside a tile's input. */
     private static final long L1_WEIGHT_BYTES = 12 * 1024;
+    /** Computed positions per kept output above which {@link #run} declines (the GEMM path wins). */
+    private static final long WASTE_LIMIT = 3;
     private static final long VBYTES = (long) L * Float.BYTES;
     private static final ValueLayout.OfFloat FL = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final java.nio.ByteOrder ORDER = java.nio.ByteOrder.nativeOrder();
@@ -68,8 +70,6 @@ final class DirectConvF32 {
             tapOff[tp] = (int) off;
             WindowGeometry.next(t, g.kernel);
         }
-        float[] weights = packWeights(g, k);
-
         // Output rows: all spatial axes but the last; row r starts at position rowStart(r) of the padded plane.
         int outLast = g.out[sr - 1];
         long rows = g.outPlane / outLast;
@@ -82,6 +82,12 @@ final class DirectConvF32 {
             rowStart[r] = (int) off;
             WindowGeometry.next(pos, outerDims);
         }
+        // Runs compute whole padded rows: when the output is a small corner of the padded plane (the
+        // kernel cotangent's conv: a few outputs, a kernel as large as the image) most of that work
+        // would be dropped, and the column-matrix GEMM does better.
+        long computed = (long) roundUp(rowStart[(int) rows - 1] + outLast - rowStart[0]);
+        if (computed > WASTE_LIMIT * g.outPlane) return false;
+        float[] weights = packWeights(g, k);
         int maxTap = tapOff[taps - 1];
         // Output as wide as the padded plane on every axis but the first: output index == padded position.
         boolean dense = java.util.stream.IntStream.range(1, sr).allMatch(i -> g.out[i] == pdims[i]);

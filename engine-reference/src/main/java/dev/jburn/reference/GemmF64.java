@@ -227,13 +227,14 @@ final class GemmF64 {
         // rows are the contiguous direction: stage MR rows, then transpose into the panel
         double[] f = s.f;
         for (int r = 0; r < rows; r++) strip(a.segment(), base + r * a.rowStride(), a.colStride(), kc, f, r * kc);
-        if (rows < MR) Arrays.fill(f, rows * kc, MR * kc, 0.0);
-        // transpose with (masked) gathers: lane r of step p reads f[r·kc + p]
-        int[] lanes = s.lanes;
-        for (int q = 0; q < MR; q += L) {
-            VectorMask<Double> live = D.indexInRange(q, MR);
-            for (int r = 0; r < L; r++) lanes[r] = q + r < MR ? (q + r) * kc : 0;
-            for (int p = 0; p < kc; p++) DoubleVector.fromArray(D, f, p, lanes, 0, live).intoArray(dst, at + p * MR + q, live);
+        // transpose into the panel: lane r of step p is f[r·kc + p]; the rows past {@code rows} are zero
+        // (plain loops: masked gathers are not intrinsified everywhere and fall back to per-lane lambdas)
+        for (int r = 0; r < rows; r++) {
+            int from = r * kc, to = at + r;
+            for (int p = 0; p < kc; p++) dst[to + p * MR] = f[from + p];
+        }
+        for (int r = rows; r < MR; r++) {
+            for (int p = 0; p < kc; p++) dst[at + r + p * MR] = 0.0;
         }
     }
 

@@ -15,6 +15,8 @@ import java.lang.foreign.MemorySegment;
 final class Im2col {
     private Im2col() {}
 
+    private static final java.lang.foreign.ValueLayout.OfFloat FL = java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
+
     static void run(ConvGeometry g, DType t, MemorySegment x, MemorySegment k, MemorySegment dst, Parallel parallel) {
         int w = t.byteSize();
         long rows = (long) g.cg * g.kernelTaps;
@@ -23,13 +25,17 @@ final class Im2col {
             throw new dev.jburn.JBurnException("conv", "a column matrix of " + rows + " × " + cols + " is too large");
         }
         int[][] tables = g.inputIndexTables();
+        if (g.groups == 1 && g.outBatch > 1 && cols < SMALL_PLANE && rows * cols * g.outBatch <= BATCHED_LIMIT) {
+            batched(g, t, tables, x, k, dst, parallel, (int) rows, (int) cols);
+            return;
+        }
         HostBuffer col = HostBuffer.uninitialized(rows * cols * w);
         try {
             MemorySegment c = col.segment();
             for (int b = 0; b < g.outBatch; b++) {
                 for (int grp = 0; grp < g.groups; grp++) {
                     long imageBase = ((long) g.image(b, grp) * g.channels + g.channelBase(grp)) * g.inPlane;
-                    parallel.forRange(rows, cols, (lo, hi) -> fill(g, tables, w, x, imageBase, c, lo, hi));
+                    parallel.forRange(rows, cols, (lo, hi) -> fill(g, tables, w, x, imageBase, c, cols, 0, lo, hi));
                     Gemm.View a = Gemm.View.rowMajor(k, (long) grp * g.og * rows, rows);
                     Gemm.View bm = Gemm.View.rowMajor(c, 0, cols);
                     Gemm.View out = Gemm.View.rowMajor(dst, ((long) b * g.outChannels + (long) grp * g.og) * cols, cols);
@@ -42,9 +48,57 @@ final class Im2col {
         }
     }
 
-    /** Column-matrix rows {@code [lo, hi)}: row {@code r} is channel {@code r / K}, kernel tap {@code r % K}. */
+    /** Output planes below this many positions go {@link #batched} (the kernel cotangent's conv: a kernel as large as the image). */
+    private static final long SMALL_PLANE = 64;
+    /** Most elements of the batched column matrix. */
+    private static final long BATCHED_LIMIT = 16L << 20;
+
+    /**
+     * Every output image in one GEMM, for small output planes: {@code col[Cg·K × B·P]} holds image
+     * {@code b}'s columns at {@code [b·P, (b+1)·P)}, {@code tmp[O × B·P] = kernel · col}, and
+     * {@code tmp[o, b·P + q]} goes to {@code out[b, o, q]}. One wide GEMM packs the kernel once
+     * instead of once per image, and its panels are full where a {@code P}-column GEMM's are not.
+     */
+    private static void batched(ConvGeometry g, DType t, int[][] tables, MemorySegment x, MemorySegment k, MemorySegment dst,
+                                Parallel parallel, int rows, int cols) {
+        int w = t.byteSize();
+        long wide = (long) cols * g.outBatch;
+        HostBuffer col = HostBuffer.uninitialized(rows * wide * w);
+        HostBuffer tmp = HostBuffer.uninitialized(g.og * wide * w);
+        try {
+            MemorySegment c = col.segment(), o = tmp.segment();
+            parallel.forRange((long) g.outBatch * rows, cols, (lo, hi) -> {
+                for (long u = lo; u < hi; ) {
+                    int b = (int) (u / rows);
+                    long r0 = u % rows, r1 = Math.min(rows, r0 + (hi - u));
+                    long imageBase = (long) g.image(b, 0) * g.channels * g.inPlane;
+                    fill(g, tables, w, x, imageBase, c, wide, (long) b * cols, r0, r1);
+                    u += r1 - r0;
+                }
+            });
+            Gemm.View a = Gemm.View.rowMajor(k, 0, rows);
+            Gemm.View bm = Gemm.View.rowMajor(c, 0, wide);
+            Gemm.View out = Gemm.View.rowMajor(o, 0, wide);
+            if (t == DType.F32) Gemm.sgemm(g.og, (int) wide, rows, a, bm, out, false, parallel);
+            else Gemm.dgemm(g.og, (int) wide, rows, a, bm, out, false, parallel);
+            parallel.forRange((long) g.outBatch * g.og, cols, (lo, hi) -> {
+                for (long u = lo; u < hi; u++) {
+                    long b = u / g.og, oc = u % g.og;
+                    MemorySegment.copy(o, (oc * wide + b * cols) * w, dst, ((b * g.outChannels + oc) * cols) * w, (long) cols * w);
+                }
+            });
+        } finally {
+            col.release();
+            tmp.release();
+        }
+    }
+
+    /**
+     * Column-matrix rows {@code [lo, hi)}: row {@code r} is channel {@code r / K}, kernel tap {@code r % K};
+     * row {@code r} starts at element {@code r·pitch + colOffset} of {@code col}.
+     */
     private static void fill(ConvGeometry g, int[][] tables, int w, MemorySegment x, long imageBase, MemorySegment col,
-                             long lo, long hi) {
+                             long pitch, long colOffset, long lo, long hi) {
         int sr = g.spatialRank;
         int last = sr - 1;
         long[] inStrides = new long[sr];
@@ -58,10 +112,20 @@ final class Im2col {
         int outLast = g.out[last];
         int kLast = g.kernel[last];
         int[] lastTable = tables[last];
+        // per tap of the last axis: the input index of output 0 when outputs 0.. read consecutive inputs, else -1
+        int[] run = new int[kLast];
+        for (int kt = 0; kt < kLast; kt++) {
+            int first = lastTable[kt];
+            boolean consecutive = first >= 0;
+            for (int o = 1; o < outLast && consecutive; o++) consecutive = lastTable[o * kLast + kt] == first + o;
+            run[kt] = consecutive ? first : -1;
+        }
+        WindowGeometry.seek(tap, g.kernel, lo % g.kernelTaps);
         for (long r = lo; r < hi; r++) {
             long channelBase = imageBase + (r / g.kernelTaps) * g.inPlane;
-            WindowGeometry.seek(tap, g.kernel, r % g.kernelTaps);
-            long dstRow = r * g.outPlane;
+            if (r > lo) WindowGeometry.next(tap, g.kernel);
+            int first = run[tap[last]];
+            long dstRow = r * pitch + colOffset;
             java.util.Arrays.fill(pos, 0);
             // Walk the output positions row by row: the outer axes fix an input row (or padding),
             // the last axis runs along it.
@@ -76,7 +140,9 @@ final class Im2col {
                     col.asSlice(d * w, (long) outLast * w).fill((byte) 0);
                 } else {
                     long src = channelBase + rowOff;
-                    for (int o = 0; o < outLast; o++) {
+                    if (first >= 0 && w == 4) {
+                        for (int o = 0; o < outLast; o++) col.setAtIndex(FL, d + o, x.getAtIndex(FL, src + first + o));
+                    } else for (int o = 0; o < outLast; o++) {
                         int idx = lastTable[o * kLast + tap[last]];
                         if (idx < 0) zero(col, d + o, w);
                         else Elements.copy(x, src + idx, col, d + o, w);

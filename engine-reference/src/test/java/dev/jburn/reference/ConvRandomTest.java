@@ -48,6 +48,12 @@ class ConvRandomTest {
                 check(rnd, c, DType.F32, Layout.CHANNELS_LAST);
             }
         }
+        // the kernel cotangent's shape: a kernel nearly as large as the image, a 3×3 output, several images (batched im2col)
+        ConvReference.Case kc = new ConvReference.Case(new int[] {5, 9, 13, 13}, new int[] {7, 9, 11, 11}, new int[] {1, 1},
+                new int[] {0, 0}, new int[] {0, 0}, new int[] {1, 1}, new int[] {1, 1}, 1, 1, dev.jburn.Padding.explicit(new int[][] {{0, 0}, {0, 0}}));
+        check(rnd, kc, DType.F32, Layout.CANONICAL);
+        check(rnd, kc, DType.F64, Layout.CANONICAL);
+        check(rnd, kc, DType.F32, Layout.CHANNELS_LAST);
     }
 
     @Test
