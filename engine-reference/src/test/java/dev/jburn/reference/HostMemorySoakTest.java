@@ -30,7 +30,7 @@ class HostMemorySoakTest {
     /** Eager ops in the no-close loop. */
     static final int OPS = 200_000;
     /** Gradient calls whose result the caller closes. */
-    static final int GRAD_CALLS = 500;
+    static final int GRAD_CALLS = 200;
     /**
      * Resident memory after the loop and a collection may exceed the start by this much (measured:
      * about 25 MiB; the JIT's code and the Java heap grow a little too).
@@ -45,7 +45,7 @@ class HostMemorySoakTest {
 
         Tensor a = Tensor.iota(Shape.of(32, 64), DType.F64).divide(2048.0);
         Tensor x = a;
-        for (int i = 0; i < 2_000; i++) x = x.multiply(0.999).add(a); // warm up the kernels and the allocator
+        for (int i = 0; i < 1_000; i++) x = x.multiply(0.999).add(a); // warm up the kernels and the allocator
         HostMemory.collect();
         long rss0 = rss(), live0 = HostMemory.live(), gcs0 = HostMemory.collections();
         System.out.printf("soak start: live %s, RSS %s, Java heap committed %s, budget %s%n", mib(live0), mib(rss0),
