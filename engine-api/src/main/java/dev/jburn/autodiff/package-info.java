@@ -28,13 +28,14 @@
  *     <td>the branch the predicate picked gets all of it: 0 for that relu at 0 (engine-nn's
  *     {@code Activation.RELU} and the other kinked activations are written so)</td>
  *     <td>same ({@code where})</td><td>same ({@code where})</td></tr>
- * <tr><td>{@code abs} at 0</td><td>0</td><td>0</td><td>0</td></tr>
+ * <tr><td>{@code abs} at 0</td><td>0</td><td>0</td><td>1 ({@code jnp.abs}: {@code x >= 0 ? g : -g})</td></tr>
  * <tr><td>{@code max}/{@code min} reductions at tied extremes</td><td>split evenly among the tied elements</td>
  *     <td>{@code amax}/{@code amin}: split evenly; {@code max(dim)}: to the index it returns</td><td>split evenly</td></tr>
  * <tr><td>{@code cumulativeMax}/{@code cumulativeMin} at ties</td>
  *     <td>to the latest record: an element equal to the running value takes over from it</td>
- *     <td>to the index {@code cummax} returns</td><td>through its associative scan of {@code max}</td></tr>
- * <tr><td>{@code windowMax}/{@code windowMin} (max pooling) at ties in a window</td>
+ *     <td>to the index {@code cummax} returns</td><td>through its associative scan of {@code max} (½ at each tied step)</td></tr>
+ * <tr><td>{@code windowMax}/{@code windowMin} (max pooling) at ties in a window; also on engines that
+ *     compute it by a decomposition (it is differentiated as the primitive)</td>
  *     <td>to the <b>last</b> tied element in window order (as the kernels select)</td>
  *     <td>to the first ({@code max_pool} indices)</td><td>to the first (select-and-scatter)</td></tr>
  * <tr><td>{@code sort}, {@code topK} at ties</td><td>the sort is stable: tied elements keep their input
@@ -57,9 +58,10 @@
  * {@code log}, {@code rsqrt} at 0, {@code asin}/{@code acos}/{@code atanh} at ±1 and {@code acosh} at 1
  * have an infinite derivative and give ±∞. NaN where the derivative does not exist at all:
  * {@code atan2} at (0, 0), {@code divide} by 0 of 0, {@code eigh} with repeated eigenvalues and the
- * singular vectors of {@code svd} with repeated or zero singular values; and, unlike PyTorch and JAX,
- * {@code determinant}, {@code invert} and {@code solve} of a singular matrix (their rules go through
- * the LU factors; the adjugate would be finite).
+ * singular vectors of {@code svd} with repeated or zero singular values. {@code determinant} of a
+ * singular matrix has the adjugate as its gradient up to 3×3 (a closed form); larger ones go through
+ * the LU rule, whose triangular solve refuses the zero pivot (PyTorch and JAX give the adjugate there
+ * too), as it does for {@code invert} and {@code solve}, which have no derivative there.
  *
  * <p><b>Through a discarded branch.</b> {@code select} sends a zero cotangent to the branch it did not
  * pick, and {@code 0·∞} is NaN: {@code x.greater(0).select(x.sqrt(), 0.0)} has a NaN gradient at 0, as

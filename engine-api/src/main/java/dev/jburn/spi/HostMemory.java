@@ -29,7 +29,8 @@ import java.util.function.BooleanSupplier;
  * the allocating thread runs {@code System.gc()} and waits for the cleaners (the next threshold is
  * twice what survived, at least the soft one); and a request that would pass the limit first
  * collects and waits, and fails only if it still does not fit. So "out of host memory" means live
- * memory, never garbage. The soft threshold is {@code -Djburn.softHostBytes=N}, by default a
+ * memory, never garbage, and between collections garbage stays below about the live bytes or the
+ * soft threshold, whichever is larger. The soft threshold is {@code -Djburn.softHostBytes=N}, by default a
  * quarter of the limit and at most 1 GiB. After every collection the engines' reclaimers run
  * ({@link #addReclaimer}): they give cached and freed blocks back to the OS, so resident memory
  * follows live memory. ({@code -XX:+DisableExplicitGC} turns the collections off; then forgotten
@@ -85,8 +86,16 @@ public final class HostMemory {
         if (bytes > LIMIT || !collectUntil(() -> tryReserve(bytes))) throw refusal(op, bytes);
     }
 
-    /** Returns bytes reserved with {@link #reserve}. */
-    public static void release(long bytes) { LIVE.addAndGet(-bytes); }
+    /**
+     * Returns bytes reserved with {@link #reserve}. The next collection's threshold follows live bytes
+     * down (twice what is live, at least the soft threshold), also when the cleaners finish freeing a
+     * collection's garbage after the collecting thread stopped waiting.
+     */
+    public static void release(long bytes) {
+        long now = LIVE.addAndGet(-bytes);
+        long t = trigger;
+        if (t > SOFT && 2 * now < t) trigger = Math.max(SOFT, 2 * now);
+    }
 
     /** Checks that a short-lived staging allocation of {@code bytes} fits the budget now (collecting first if it does not). */
     public static void check(String op, long bytes) {
@@ -102,7 +111,12 @@ public final class HostMemory {
     public static void collect() {
         COLLECTING.lock();
         try {
-            collectLocked(null, 250, 20);
+            // more rounds while one frees memory: a busy machine may leave the cleaners quiet for a moment
+            for (int round = 0; round < 3; round++) {
+                long before = LIVE.get();
+                collectLocked(null, round == 0 ? 250 : 50, 20);
+                if (LIVE.get() >= before) break;
+            }
         } finally {
             COLLECTING.unlock();
         }
