@@ -9,7 +9,8 @@
  * an input (the product of the other elements comes from exclusive prefix and suffix products, the
  * cumulative product's from a recurrence solved without division), and a discarded branch reads a
  * safe value instead of a 0 that would make it {@code 0·∞}. Where the derivative is not defined, the
- * value below is what JBurn gives; each is a subgradient (between the one-sided derivatives), and
+ * value below is what JBurn gives; each is a generalized gradient (a limit of the gradients at nearby
+ * points: along one coordinate, it lies between the one-sided derivatives at a two-way tie), and
  * {@code GradientContract.tieAndKinkConventionsAreTheDocumentedOnes} pins them.
  *
  * <table class="striped">
@@ -56,7 +57,7 @@
  *
  * <p>Not conventions but the true values, the same in PyTorch and JAX: {@code sqrt}, {@code cbrt},
  * {@code log}, {@code rsqrt} at 0, {@code asin}/{@code acos}/{@code atanh} at ±1 and {@code acosh} at 1
- * have an infinite derivative and give ±∞. NaN where the derivative does not exist at all:
+ * have an infinite derivative and give ±∞. ±∞ or NaN where the derivative does not exist at all:
  * {@code atan2} at (0, 0), {@code divide} by 0 of 0, {@code eigh} with repeated eigenvalues and the
  * singular vectors of {@code svd} with repeated or zero singular values. {@code determinant} of a
  * singular matrix has the adjugate as its gradient up to 3×3 (a closed form); larger ones go through
