@@ -101,8 +101,14 @@ public final class Autodiff {
     public static Function<Map<String, Tensor>, ValueAndGradMap> valueAndGradMap(Function<Map<String, Tensor>, Tensor> f) {
         nonNull("valueAndGrad", f);
         return ps -> {
-            List<String> names = new ArrayList<>();
-            List<Tensor> xs = namedTensors(ps, names);
+            if (ps == null || ps.isEmpty()) throw new JBurnException("valueAndGrad", "needs at least one named parameter");
+            List<String> names = new ArrayList<>(ps.keySet());
+            List<Tensor> xs = new ArrayList<>(names.size());
+            for (String n : names) {
+                Tensor t = ps.get(n);
+                if (t == null) throw new JBurnException("valueAndGrad", "parameter '" + n + "' is null");
+                xs.add(t);
+            }
             ValueAndGrads r = reverse("valueAndGrad", in -> {
                 Map<String, Tensor> m = new LinkedHashMap<>();
                 for (int i = 0; i < names.size(); i++) m.put(names.get(i), in.get(i));
@@ -131,8 +137,14 @@ public final class Autodiff {
     public static Function<Map<String, Tensor>, ValueAuxAndGradMap> valueAndGradMapWithAux(Function<Map<String, Tensor>, List<Tensor>> f) {
         nonNull("valueAndGrad", f);
         return ps -> {
-            List<String> names = new ArrayList<>();
-            List<Tensor> xs = namedTensors(ps, names);
+            if (ps == null || ps.isEmpty()) throw new JBurnException("valueAndGrad", "needs at least one named parameter");
+            List<String> names = new ArrayList<>(ps.keySet());
+            List<Tensor> xs = new ArrayList<>(names.size());
+            for (String n : names) {
+                Tensor t = ps.get(n);
+                if (t == null) throw new JBurnException("valueAndGrad", "parameter '" + n + "' is null");
+                xs.add(t);
+            }
             Function<List<Tensor>, List<Tensor>> fl = in -> {
                 Map<String, Tensor> m = new LinkedHashMap<>();
                 for (int i = 0; i < names.size(); i++) m.put(names.get(i), in.get(i));
@@ -140,9 +152,19 @@ public final class Autodiff {
                 if (out == null || out.isEmpty()) throw new JBurnException("valueAndGrad", "the function must return the loss and its auxiliary outputs");
                 return out;
             };
-            Traced t = traced(fl, xs);
-            Graph g = t.graph();
-            Engine engine = t.engine();
+            boolean tracing = Jit.isTracing();
+            Engine engine = tracing ? Engine.defaultEngine() : xs.getFirst().engine();
+            List<TensorType> types = xs.stream().map(t -> new TensorType(t.dtype(), t.shape())).toList();
+            List<Tensor> args = xs;
+            Graph g;
+            if (tracing) {
+                Jit.NestedTrace nested = Jit.traceNested(fl, types);
+                g = nested.graph();
+                args = new ArrayList<>(xs);
+                args.addAll(nested.captures());
+            } else {
+                g = Jit.trace(fl, types, engine);
+            }
             Value y = g.outputs().getFirst();
             if (y.shape().rank() != 0 || !y.dtype().isFloat()) {
                 throw new JBurnException("valueAndGrad", "the first output must be a float scalar (the loss), got " + y.dtype().shortName() + y.shape());
@@ -150,7 +172,7 @@ public final class Autodiff {
             List<Tensor> seeds = new ArrayList<>();
             seeds.add(onEngine(Tensor.ones(Shape.scalar(), y.dtype()), engine));
             for (int i = 1; i < g.outputs().size(); i++) seeds.add(null);
-            Pulled p = pullbackAll(g, engine, t.args(), seeds, xs.size());
+            Pulled p = pullbackAll(g, engine, args, seeds, xs.size());
             Map<String, Tensor> grads = new LinkedHashMap<>();
             for (int i = 0; i < names.size(); i++) grads.put(names.get(i), p.grads().get(i));
             return new ValueAuxAndGradMap(p.outputs().getFirst(), List.copyOf(p.outputs().subList(1, p.outputs().size())), grads);
@@ -216,8 +238,7 @@ public final class Autodiff {
     /**
      * {@code forward} with a hand-written backward rule: differentiating through the returned
      * function applies {@code backward(x, y, cotangent)} (returning {@code x}'s cotangent) instead of
-     * differentiating {@code forward}'s ops (for numerical stability or speed). Eagerly, the tensors
-     * {@code backward} makes and does not return are freed when it returns.
+     * differentiating {@code forward}'s ops (for numerical stability or speed).
      *
      * <pre>{@code
      * Function<Tensor, Tensor> safeLog = Autodiff.customGradient(Tensor::log,
@@ -274,8 +295,20 @@ public final class Autodiff {
      * (one per output; {@code null}: {@code f} has one float scalar output seeded with 1) back.
      */
     private static ValueAndGrads reverse(String op, Function<List<Tensor>, List<Tensor>> f, List<Tensor> xs, List<Tensor> seeds) {
-        Traced t = traced(f, xs);
-        Graph g = t.graph();
+        boolean tracing = Jit.isTracing();
+        Engine engine = tracing ? Engine.defaultEngine() : xs.getFirst().engine();
+        List<TensorType> types = xs.stream().map(t -> new TensorType(t.dtype(), t.shape())).toList();
+        List<Tensor> args = xs;
+        Graph g;
+        if (tracing) {
+            // a nested level of the current trace, so f may use the enclosing function's traced tensors
+            Jit.NestedTrace nested = Jit.traceNested(f, types);
+            g = nested.graph();
+            args = new ArrayList<>(xs);
+            args.addAll(nested.captures());
+        } else {
+            g = Jit.trace(f, types, engine);
+        }
         List<Value> outs = g.outputs();
         if (seeds == null) {
             Value y = outs.getFirst();
@@ -295,35 +328,7 @@ public final class Autodiff {
             }
         }
 
-        return pullback(g, t.engine(), t.args(), seeds, xs.size());
-    }
-
-    /** {@code f} traced for inputs like {@code xs}, the engine to run it on, and its arguments (captures appended). */
-    private record Traced(Graph graph, Engine engine, List<Tensor> args) {}
-
-    private static Traced traced(Function<List<Tensor>, List<Tensor>> f, List<Tensor> xs) {
-        boolean tracing = Jit.isTracing();
-        Engine engine = tracing ? Engine.defaultEngine() : xs.getFirst().engine();
-        List<TensorType> types = xs.stream().map(t -> new TensorType(t.dtype(), t.shape())).toList();
-        if (!tracing) return new Traced(Jit.trace(f, types, engine), engine, xs);
-        // a nested level of the current trace, so f may use the enclosing function's traced tensors
-        Jit.NestedTrace nested = Jit.traceNested(f, types);
-        List<Tensor> args = new ArrayList<>(xs);
-        args.addAll(nested.captures());
-        return new Traced(nested.graph(), engine, args);
-    }
-
-    /** The parameters' names in iteration order and their tensors, checked. */
-    private static List<Tensor> namedTensors(Map<String, Tensor> ps, List<String> names) {
-        if (ps == null || ps.isEmpty()) throw new JBurnException("valueAndGrad", "needs at least one named parameter");
-        names.addAll(ps.keySet());
-        List<Tensor> xs = new ArrayList<>(names.size());
-        for (String n : names) {
-            Tensor t = ps.get(n);
-            if (t == null) throw new JBurnException("valueAndGrad", "parameter '" + n + "' is null");
-            xs.add(t);
-        }
-        return xs;
+        return pullback(g, engine, args, seeds, xs.size());
     }
 
     /**
@@ -340,50 +345,24 @@ public final class Autodiff {
     /** Every output's value and the cotangents of the first {@code wanted} inputs. */
     private record Pulled(List<Tensor> outputs, List<Tensor> grads) {}
 
-    /**
-     * Eagerly (not inside a trace) every tensor this pass makes is freed as soon as it is used: a
-     * forward value after the last backward rule that reads it, a cotangent after the rule that
-     * consumes it, a rule's temporaries when the rule returns (it runs in a {@link Tensor#scope()}).
-     * Only the outputs and the gradients survive, so a caller who closes them leaves nothing for
-     * the garbage collector. Every cotangent held here is a tensor of its own (a rule's result is
-     * kept as a shared view), so closing one never frees what another still reads.
-     */
     private static Pulled pullbackAll(Graph g, Engine engine, List<Tensor> args, List<Tensor> seeds, int wanted) {
-        boolean eager = !Jit.isTracing();
         List<Value> outs = g.outputs();
-        List<Node> nodes = g.nodes();
         // forward: every node output, kept for the backward rules
         List<Value> all = new ArrayList<>();
-        for (Node n : nodes) all.addAll(n.outputs());
-        List<Tensor> computed = Interpreter.run(Graph.of(g.inputs(), nodes, all), engine, args);
+        for (Node n : g.nodes()) all.addAll(n.outputs());
+        List<Tensor> computed = Interpreter.run(Graph.of(g.inputs(), g.nodes(), all), engine, args);
         Map<Integer, Tensor> primal = new HashMap<>();
-        List<Tensor> inputCopies = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            Tensor t = onEngine(args.get(i), engine);
-            if (t != args.get(i)) inputCopies.add(t);
-            primal.put(g.inputs().get(i).id(), t);
-        }
+        for (int i = 0; i < args.size(); i++) primal.put(g.inputs().get(i).id(), onEngine(args.get(i), engine));
         for (int i = 0; i < all.size(); i++) primal.put(all.get(i).id(), computed.get(i));
-        java.util.Set<Integer> returned = new java.util.HashSet<>();
-        for (Value v : outs) returned.add(v.id());
 
         // backward
         Map<Integer, Tensor> ct = new HashMap<>();
         for (int i = 0; i < outs.size(); i++) {
             Value v = outs.get(i);
-            if (!v.dtype().isFloat()) continue;
-            Tensor seed;
-            if (seeds == null) {
-                Tensor one = Tensor.ones(Shape.scalar(), v.dtype());
-                seed = onEngine(one, engine);
-                if (eager && seed != one) one.close();
-            } else {
-                if (seeds.get(i) == null) continue;
-                seed = onEngine(seeds.get(i), engine);
-                if (eager && seed == seeds.get(i)) seed = seed.reshape(seed.shape()); // the caller's tensor: hold a view of our own
-            }
-            accumulate(ct, v, seed, eager);
+            Tensor seed = seeds == null ? onEngine(Tensor.ones(Shape.scalar(), v.dtype()), engine) : seeds.get(i);
+            if (seed != null && v.dtype().isFloat()) accumulate(ct, v, onEngine(seed, engine));
         }
+        List<Node> nodes = g.nodes();
         for (int k = nodes.size() - 1; k >= 0; k--) {
             Node n = nodes.get(k);
             List<Tensor> gOut = new ArrayList<>(n.outputs().size());
@@ -393,81 +372,37 @@ public final class Autodiff {
                 gOut.add(c);
                 any |= c != null;
             }
-            if (any && n.inputs().stream().anyMatch(v -> v.dtype().isFloat())) {
-                List<Tensor> in = n.inputs().stream().map(v -> primal.get(v.id())).toList();
-                List<Tensor> out = n.outputs().stream().map(v -> primal.get(v.id())).toList();
-                List<Tensor> gIn = eager ? ruleFreeingTemporaries(n.prim(), in, out, gOut) : BackwardRules.backward(n.prim(), in, out, gOut);
-                for (int i = 0; i < gIn.size(); i++) {
-                    Tensor c = gIn.get(i);
-                    Value v = n.inputs().get(i);
-                    if (c == null) continue;
-                    if (v.dtype().isFloat()) accumulate(ct, v, c, eager);
-                    else if (eager) c.close();
-                }
-            }
-            if (!eager) continue;
-            for (Tensor c : gOut) if (c != null) c.close();
-            // the nodes run in order, so node k's rule (run now, in reverse) is the last to read its outputs
-            for (Value v : n.outputs()) {
-                if (returned.contains(v.id())) continue;
-                Tensor t = primal.remove(v.id());
-                if (t != null) t.close();
+            if (!any || n.inputs().stream().noneMatch(v -> v.dtype().isFloat())) continue;
+            List<Tensor> in = n.inputs().stream().map(v -> primal.get(v.id())).toList();
+            List<Tensor> out = n.outputs().stream().map(v -> primal.get(v.id())).toList();
+            List<Tensor> gIn = BackwardRules.backward(n.prim(), in, out, gOut);
+            for (int i = 0; i < gIn.size(); i++) {
+                Tensor c = gIn.get(i);
+                Value v = n.inputs().get(i);
+                if (c != null && v.dtype().isFloat()) accumulate(ct, v, c);
             }
         }
         List<Tensor> grads = new ArrayList<>(wanted);
         for (int i = 0; i < wanted; i++) {
             Value v = g.inputs().get(i);
-            Tensor c = ct.remove(v.id());
+            Tensor c = ct.get(v.id());
             grads.add(c != null ? c : BackwardRules.zeros(primal.get(v.id()), v.shape()));
         }
         List<Tensor> values = new ArrayList<>(outs.size());
         for (Value v : outs) values.add(primal.get(v.id()));
-        if (eager) {
-            for (Tensor c : ct.values()) c.close();
-            for (Tensor t : inputCopies) if (values.stream().noneMatch(o -> o == t)) t.close();
-        }
         return new Pulled(values, List.copyOf(grads));
     }
 
-    /**
-     * A backward rule run eagerly in a scope of its own: its temporaries are freed when it returns,
-     * and each cotangent it returns comes back as a new view, owned by the caller alone (a rule may
-     * return its incoming cotangent, a primal or one tensor for two inputs).
-     */
-    private static List<Tensor> ruleFreeingTemporaries(Prim prim, List<Tensor> in, List<Tensor> out, List<Tensor> gOut) {
-        try (dev.jburn.TensorScope scope = Tensor.scope()) {
-            List<Tensor> gIn = BackwardRules.backward(prim, in, out, gOut);
-            List<Tensor> own = new ArrayList<>(gIn.size());
-            for (Tensor c : gIn) own.add(c == null ? null : scope.keep(c.reshape(c.shape())));
-            return own;
-        }
-    }
-
-    /** Adds cotangent {@code c} (the pass's own tensor when {@code eager}) to {@code v}'s; eagerly, what it replaces is freed. */
-    private static void accumulate(Map<Integer, Tensor> ct, Value v, Tensor c, boolean eager) {
-        if (c.dtype() != v.dtype()) c = replaced(c, c.asType(v.dtype()), eager);
+    private static void accumulate(Map<Integer, Tensor> ct, Value v, Tensor c) {
+        if (c.dtype() != v.dtype()) c = c.asType(v.dtype());
         if (!c.shape().equals(v.shape())) {
             if (c.size() != v.shape().size()) {
                 throw new JBurnException("grad", "internal: a cotangent " + c.dtype().shortName() + c.shape() + " for a value " + v.type());
             }
-            c = replaced(c, c.reshape(v.shape()), eager);
+            c = c.reshape(v.shape());
         }
         Tensor prev = ct.get(v.id());
-        if (prev == null) {
-            ct.put(v.id(), c);
-            return;
-        }
-        Tensor sum = prev.add(c);
-        if (eager) {
-            prev.close();
-            c.close();
-        }
-        ct.put(v.id(), sum);
-    }
-
-    private static Tensor replaced(Tensor old, Tensor now, boolean eager) {
-        if (eager && now != old) old.close();
-        return now;
+        ct.put(v.id(), prev == null ? c : prev.add(c));
     }
 
     private static Tensor onEngine(Tensor t, Engine engine) { return t.engine() == engine ? t : t.to(engine); }
