@@ -101,14 +101,8 @@ public final class Autodiff {
     public static Function<Map<String, Tensor>, ValueAndGradMap> valueAndGradMap(Function<Map<String, Tensor>, Tensor> f) {
         nonNull("valueAndGrad", f);
         return ps -> {
-            if (ps == null || ps.isEmpty()) throw new JBurnException("valueAndGrad", "needs at least one named parameter");
-            List<String> names = new ArrayList<>(ps.keySet());
-            List<Tensor> xs = new ArrayList<>(names.size());
-            for (String n : names) {
-                Tensor t = ps.get(n);
-                if (t == null) throw new JBurnException("valueAndGrad", "parameter '" + n + "' is null");
-                xs.add(t);
-            }
+            List<String> names = new ArrayList<>();
+            List<Tensor> xs = namedTensors(ps, names);
             ValueAndGrads r = reverse("valueAndGrad", in -> {
                 Map<String, Tensor> m = new LinkedHashMap<>();
                 for (int i = 0; i < names.size(); i++) m.put(names.get(i), in.get(i));
@@ -137,14 +131,8 @@ public final class Autodiff {
     public static Function<Map<String, Tensor>, ValueAuxAndGradMap> valueAndGradMapWithAux(Function<Map<String, Tensor>, List<Tensor>> f) {
         nonNull("valueAndGrad", f);
         return ps -> {
-            if (ps == null || ps.isEmpty()) throw new JBurnException("valueAndGrad", "needs at least one named parameter");
-            List<String> names = new ArrayList<>(ps.keySet());
-            List<Tensor> xs = new ArrayList<>(names.size());
-            for (String n : names) {
-                Tensor t = ps.get(n);
-                if (t == null) throw new JBurnException("valueAndGrad", "parameter '" + n + "' is null");
-                xs.add(t);
-            }
+            List<String> names = new ArrayList<>();
+            List<Tensor> xs = namedTensors(ps, names);
             Function<List<Tensor>, List<Tensor>> fl = in -> {
                 Map<String, Tensor> m = new LinkedHashMap<>();
                 for (int i = 0; i < names.size(); i++) m.put(names.get(i), in.get(i));
@@ -152,19 +140,9 @@ public final class Autodiff {
                 if (out == null || out.isEmpty()) throw new JBurnException("valueAndGrad", "the function must return the loss and its auxiliary outputs");
                 return out;
             };
-            boolean tracing = Jit.isTracing();
-            Engine engine = tracing ? Engine.defaultEngine() : xs.getFirst().engine();
-            List<TensorType> types = xs.stream().map(t -> new TensorType(t.dtype(), t.shape())).toList();
-            List<Tensor> args = xs;
-            Graph g;
-            if (tracing) {
-                Jit.NestedTrace nested = Jit.traceNested(fl, types);
-                g = nested.graph();
-                args = new ArrayList<>(xs);
-                args.addAll(nested.captures());
-            } else {
-                g = Jit.trace(fl, types, engine);
-            }
+            Traced t = traced(fl, xs);
+            Graph g = t.graph();
+            Engine engine = t.engine();
             Value y = g.outputs().getFirst();
             if (y.shape().rank() != 0 || !y.dtype().isFloat()) {
                 throw new JBurnException("valueAndGrad", "the first output must be a float scalar (the loss), got " + y.dtype().shortName() + y.shape());
@@ -172,7 +150,7 @@ public final class Autodiff {
             List<Tensor> seeds = new ArrayList<>();
             seeds.add(onEngine(Tensor.ones(Shape.scalar(), y.dtype()), engine));
             for (int i = 1; i < g.outputs().size(); i++) seeds.add(null);
-            Pulled p = pullbackAll(g, engine, args, seeds, xs.size());
+            Pulled p = pullbackAll(g, engine, t.args(), seeds, xs.size());
             Map<String, Tensor> grads = new LinkedHashMap<>();
             for (int i = 0; i < names.size(); i++) grads.put(names.get(i), p.grads().get(i));
             return new ValueAuxAndGradMap(p.outputs().getFirst(), List.copyOf(p.outputs().subList(1, p.outputs().size())), grads);
@@ -295,20 +273,8 @@ public final class Autodiff {
      * (one per output; {@code null}: {@code f} has one float scalar output seeded with 1) back.
      */
     private static ValueAndGrads reverse(String op, Function<List<Tensor>, List<Tensor>> f, List<Tensor> xs, List<Tensor> seeds) {
-        boolean tracing = Jit.isTracing();
-        Engine engine = tracing ? Engine.defaultEngine() : xs.getFirst().engine();
-        List<TensorType> types = xs.stream().map(t -> new TensorType(t.dtype(), t.shape())).toList();
-        List<Tensor> args = xs;
-        Graph g;
-        if (tracing) {
-            // a nested level of the current trace, so f may use the enclosing function's traced tensors
-            Jit.NestedTrace nested = Jit.traceNested(f, types);
-            g = nested.graph();
-            args = new ArrayList<>(xs);
-            args.addAll(nested.captures());
-        } else {
-            g = Jit.trace(f, types, engine);
-        }
+        Traced t = traced(f, xs);
+        Graph g = t.graph();
         List<Value> outs = g.outputs();
         if (seeds == null) {
             Value y = outs.getFirst();
@@ -328,7 +294,35 @@ public final class Autodiff {
             }
         }
 
-        return pullback(g, engine, args, seeds, xs.size());
+        return pullback(g, t.engine(), t.args(), seeds, xs.size());
+    }
+
+    /** {@code f} traced for inputs like {@code xs}, the engine to run it on, and its arguments (captures appended). */
+    private record Traced(Graph graph, Engine engine, List<Tensor> args) {}
+
+    private static Traced traced(Function<List<Tensor>, List<Tensor>> f, List<Tensor> xs) {
+        boolean tracing = Jit.isTracing();
+        Engine engine = tracing ? Engine.defaultEngine() : xs.getFirst().engine();
+        List<TensorType> types = xs.stream().map(t -> new TensorType(t.dtype(), t.shape())).toList();
+        if (!tracing) return new Traced(Jit.trace(f, types, engine), engine, xs);
+        // a nested level of the current trace, so f may use the enclosing function's traced tensors
+        Jit.NestedTrace nested = Jit.traceNested(f, types);
+        List<Tensor> args = new ArrayList<>(xs);
+        args.addAll(nested.captures());
+        return new Traced(nested.graph(), engine, args);
+    }
+
+    /** The parameters' names (appended to {@code names}, in iteration order) and their tensors, checked. */
+    private static List<Tensor> namedTensors(Map<String, Tensor> ps, List<String> names) {
+        if (ps == null || ps.isEmpty()) throw new JBurnException("valueAndGrad", "needs at least one named parameter");
+        names.addAll(ps.keySet());
+        List<Tensor> xs = new ArrayList<>(names.size());
+        for (String n : names) {
+            Tensor x = ps.get(n);
+            if (x == null) throw new JBurnException("valueAndGrad", "parameter '" + n + "' is null");
+            xs.add(x);
+        }
+        return xs;
     }
 
     /**
