@@ -32,9 +32,9 @@ final class Prelude {
         String t = f64 ? "f64" : "f32";
         String signbit = f64 ? "(D_HI(x) >> 31) != 0u" : "(F2U(x) >> 31) != 0u";
         String s = FLOAT_TEMPLATE.replace("$signbit", signbit)
-                .replace("$fabs", d.math("fabs", f64)).replace("$floor", d.math("floor", f64)).replace("$trunc", d.math("trunc", f64));
+                .replace("$fabs", d.math("fabs", f64)).replace("$floor", d.math("floor", f64)).replace("$ceil", d.math("ceil", f64));
         if (d.math("exp", f64) != null) s += SIGMOID.replace("$exp", d.math("exp", f64));
-        if (f.int64()) s += TO_BITS64.replace("$fabs", d.math("fabs", f64)).replace("$floor", d.math("floor", f64)).replace("$trunc", d.math("trunc", f64));
+        if (f.int64()) s += TO_BITS64.replace("$fabs", d.math("fabs", f64)).replace("$floor", d.math("floor", f64)).replace("$ceil", d.math("ceil", f64));
         return s.replace("$T", t);
     }
 
@@ -104,7 +104,7 @@ final class Prelude {
               return jb_signbit(x) ? -t : t;
             }
             FN u32 jb_to_bits32($T v) {
-              $T tr = $trunc(v);
+              $T tr = v < $T(0) ? $ceil(v) : $floor(v); // not trunc(): lavapipe's f64 trunc rounds -2147483648.0000005 down
               if ($fabs(tr) < $T(2147483648.0)) return u32(i32(tr));
               return u32(tr - $floor(tr * $T(2.3283064365386963e-10)) * $T(4294967296.0));
             }
@@ -112,7 +112,7 @@ final class Prelude {
 
     private static final String TO_BITS64 = """
             FN u64 jb_to_bits64($T v) {
-              $T tr = $trunc(v);
+              $T tr = v < $T(0) ? $ceil(v) : $floor(v); // as in jb_to_bits32
               if ($fabs(tr) < $T(9223372036854775808.0)) return u64(i64(tr));
               return u64(tr - $floor(tr * $T(5.421010862427522e-20)) * $T(18446744073709551616.0));
             }
