@@ -11,6 +11,7 @@ import dev.jburn.train.Fit;
 import dev.jburn.train.FitResult;
 import dev.jburn.train.Losses;
 import dev.jburn.train.Metrics;
+import dev.jburn.train.Precision;
 import dev.jburn.train.Trainer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -61,12 +62,28 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--validation-split", defaultValue = "0.0833333", description = "Fraction of the training images held out for validation. Default: 1/12 (5000 of 60000).")
     double validationSplit;
 
+    @Option(names = "--precision", defaultValue = "f32", description = "f32, bf16 or f16: the type layers compute in; bf16 and f16 keep f32 parameters "
+            + "(mixed precision; f16 with dynamic loss scaling). Default: ${DEFAULT-VALUE}.")
+    String precision;
+
+    /** The policy {@code --precision} names. */
+    static Precision precision(String name) {
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "f32", "fp32", "float32" -> Precision.full();
+            case "bf16", "bfloat16" -> Precision.mixedBf16();
+            case "f16", "fp16", "float16" -> Precision.mixedF16();
+            default -> throw new dev.jburn.JBurnException("train", "unknown --precision '" + name + "': use f32, bf16 or f16");
+        };
+    }
+
     @Override public Integer call() {
+        Precision policy = precision(precision);
         PrintStream o = Main.out(spec);
         Engine e = engine == null ? Engine.defaultEngine() : Engine.select(engine);
         Model m = Architectures.of(model);
         o.println("jburn train: model " + m.name() + " (" + String.format(Locale.ROOT, "%,d", m.parameterCount()) + " parameters), engine "
-                + e.name() + ", Adam lr " + lr + ", batch " + batchSize + ", " + epochs + " epochs, seed " + seed);
+                + e.name() + ", Adam lr " + lr + ", batch " + batchSize + ", " + epochs + " epochs, seed " + seed
+                + (policy.isFull() ? "" : ", " + policy.describe()));
         DataSource src = DataSource.resolve(data, System.getenv("JBURN_DATA"));
         o.println("data: " + src.description());
         FashionMnist fm = src.data().normalized();
@@ -77,12 +94,12 @@ final class TrainCommand implements Callable<Integer> {
 
         Trainer trainer = Trainer.of(m, Losses.softmaxCrossEntropy(), Optimizers.adam(lr)).metrics(Metrics.accuracy());
         long t0 = System.nanoTime();
-        Fit fit = Fit.epochs(epochs).batchSize(batchSize).shuffle(seed).output(o);
+        Fit fit = Fit.epochs(epochs).batchSize(batchSize).shuffle(seed).output(o).precision(policy);
         if (validationSplit > 0) fit = fit.validationSplit(validationSplit);
         FitResult r = trainer.fit(m.init(Random.key(seed).to(e)), train, fit);
         double secs = (System.nanoTime() - t0) / 1e9;
         int trained = validationSplit > 0 ? (int) Math.round(train.size() * (1 - validationSplit)) : train.size();
-        Map<String, Double> t = trainer.evaluate(r.state().model(), test, 512);
+        Map<String, Double> t = trainer.evaluate(r.state().model(), test, 512, policy);
         o.println(String.format(Locale.ROOT, "test: loss %.4f, accuracy %.4f (%d images)", t.get("loss"), t.get("accuracy"), test.size()));
         o.println(String.format(Locale.ROOT, "time: %.1f s for %d epochs, %.0f training samples/s (validation included in the time)",
                 secs, r.history().epochs().size(), trained * (double) r.history().epochs().size() / secs));

@@ -39,6 +39,10 @@ class TrainCommandTest {
         assertTrue(s.contains("unknown model 'resnet'"), s);
         s = MainTest.run(1, "train", "--data", out.resolve("nope").toString(), "--out", out.toString());
         assertTrue(s.contains("no data directory"), s);
+        s = MainTest.run(1, "train", "--precision", "int8", "--out", out.toString());
+        assertTrue(s.contains("unknown --precision 'int8': use f32, bf16 or f16"), s);
+        assertEquals(dev.jburn.train.Precision.mixedBf16(), TrainCommand.precision("BF16"));
+        assertEquals(dev.jburn.train.Precision.full(), TrainCommand.precision("f32"));
         s = MainTest.run(1, "evaluate", "--model", out.resolve("missing.jburn").toString());
         assertTrue(s.contains("missing.jburn"), s);
     }

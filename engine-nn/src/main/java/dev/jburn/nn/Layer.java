@@ -44,6 +44,15 @@ public interface Layer {
     /** Whether the layer draws random numbers in training mode ({@link LayerCall#key()}). */
     default boolean usesKey() { return false; }
 
+    /**
+     * Whether the layer keeps its declared float type under a mixed-precision call (see
+     * {@link Model#call(java.util.Map, java.util.Map, java.util.List, boolean, Tensor, dev.jburn.DType)}):
+     * its inputs and parameters stay in the type they were declared with, and only its output goes on in
+     * the compute type. True for the normalization layers, whose mean and variance lose too much in
+     * 16-bit floats (Keras does the same); default false.
+     */
+    default boolean keepsFullPrecision() { return false; }
+
     /** The computation. */
     Tensor apply(LayerCall call);
 }

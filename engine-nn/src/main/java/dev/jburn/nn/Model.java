@@ -395,6 +395,22 @@ public final class Model {
         return runner().call(params, state, inputs, training, key);
     }
 
+    /**
+     * {@link #call(Map, Map, List, boolean, Tensor)} in mixed precision: every layer computes in {@code compute}
+     * (bf16 or f16) with its float inputs and parameters cast to it, except the normalization layers
+     * ({@link Layer#keepsFullPrecision()}), which run in their declared type; updated state and float outputs are
+     * cast back to their declared types. The parameters stay in their own (master) type, and gradients taken
+     * through this call come back in it. {@code null} or the declared type runs as declared.
+     *
+     * <pre>{@code
+     * Forward f = model.call(params, state, List.of(x), true, key, DType.BF16);   // bf16 matmuls, f32 outputs
+     * }</pre>
+     */
+    public Forward call(Map<String, Tensor> params, Map<String, Tensor> state, List<Tensor> inputs, boolean training, Tensor key,
+                        DType compute) {
+        return runner().call(params, state, inputs, training, key, compute);
+    }
+
     // ==== description ============================================================================
 
     /** The inputs' names, in the order {@link #predict} takes them (the order they were declared). */

@@ -1,5 +1,6 @@
 package dev.jburn.nn;
 
+import dev.jburn.DType;
 import dev.jburn.JBurnException;
 import dev.jburn.Tensor;
 import dev.jburn.nn.internal.KeyBits;
@@ -127,15 +128,31 @@ final class ModelGraph {
      * {@code Autodiff}. {@code key} is needed in training mode by layers that draw random numbers.
      */
     Forward run(Map<String, Tensor> params, Map<String, Tensor> state, List<Tensor> inputs, boolean training, Tensor key) {
+        return run(params, state, inputs, training, key, null);
+    }
+
+    /**
+     * Runs the graph with float inputs and parameters of every layer cast to {@code compute} (null: as declared),
+     * except in layers that {@linkplain Layer#keepsFullPrecision keep full precision}, which see their declared
+     * types. Updated state is cast back to its declared type and float outputs to the declared output type, so
+     * parameters, state and what the loss sees keep the declared (master) precision; the casts are in the graph,
+     * so gradients with respect to the parameters come back in the parameters' own type.
+     */
+    Forward run(Map<String, Tensor> params, Map<String, Tensor> state, List<Tensor> inputs, boolean training, Tensor key,
+                DType compute) {
         Map<Node, Tensor> values = new IdentityHashMap<>();
         for (int i = 0; i < this.inputs.size(); i++) values.put(this.inputs.get(i).node(), inputs.get(i));
         Map<String, Tensor> newState = new LinkedHashMap<>(state);
         for (Entry e : entries) {
             if (e.node().isInput()) continue;
+            boolean declared = compute == null || e.node().layer.keepsFullPrecision();
             List<Tensor> ins = new ArrayList<>(e.node().inputs.size());
-            for (Node n : e.node().inputs) ins.add(values.get(n));
-            Map<String, Tensor> p = local(e, e.params(), params);
-            Map<String, Tensor> s = local(e, e.state(), state);
+            for (int i = 0; i < e.node().inputs.size(); i++) {
+                Tensor t = values.get(e.node().inputs.get(i));
+                ins.add(compute == null ? t : floatAs(t, declared ? e.signature().inputs().get(i).dtype() : compute));
+            }
+            Map<String, Tensor> p = local(e, e.params(), params, declared ? null : compute);
+            Map<String, Tensor> s = local(e, e.state(), state, null);
             LayerCall call = new LayerCall(e.signature(), ins, p, s, training, () -> {
                 if (key == null) throw e.signature().error("needs a random key in training mode; pass one to the training call");
                 return KeyBits.stream(key, e.index());
@@ -143,15 +160,28 @@ final class ModelGraph {
             Tensor out = e.node().layer.apply(call);
             if (out == null) throw e.signature().error("returned null");
             values.put(e.node(), out);
-            for (var u : call.updates().entrySet()) newState.put(e.prefix() + u.getKey(), u.getValue());
+            for (var u : call.updates().entrySet()) {
+                String full = e.prefix() + u.getKey();
+                newState.put(full, compute == null ? u.getValue() : floatAs(u.getValue(), this.state.get(full).dtype()));
+            }
         }
-        return new Forward(outputs.stream().map(o -> values.get(o.node())).toList(), newState);
+        List<Tensor> outs = new ArrayList<>(outputs.size());
+        for (Entry o : outputs) outs.add(compute == null ? values.get(o.node()) : floatAs(values.get(o.node()), o.output().dtype()));
+        return new Forward(outs, newState);
     }
 
-    private static Map<String, Tensor> local(Entry e, List<ParamSpec> specs, Map<String, Tensor> all) {
+    /** {@code t} as float type {@code to} when both are float types and differ; otherwise {@code t} unchanged. */
+    private static Tensor floatAs(Tensor t, DType to) {
+        return t.dtype().isFloat() && to.isFloat() && t.dtype() != to ? t.asType(to) : t;
+    }
+
+    private static Map<String, Tensor> local(Entry e, List<ParamSpec> specs, Map<String, Tensor> all, DType compute) {
         if (specs.isEmpty()) return Map.of();
         Map<String, Tensor> m = new LinkedHashMap<>();
-        for (ParamSpec s : specs) m.put(s.name(), all.get(e.prefix() + s.name()));
+        for (ParamSpec s : specs) {
+            Tensor t = all.get(e.prefix() + s.name());
+            m.put(s.name(), compute == null ? t : floatAs(t, compute));
+        }
         return m;
     }
 

@@ -104,11 +104,18 @@ final class ModelRunner {
     }
 
     Forward call(Map<String, Tensor> params, Map<String, Tensor> state, List<Tensor> inputs, boolean isTraining, Tensor key) {
+        return call(params, state, inputs, isTraining, key, null);
+    }
+
+    Forward call(Map<String, Tensor> params, Map<String, Tensor> state, List<Tensor> inputs, boolean isTraining, Tensor key, DType compute) {
+        if (compute != null && !compute.isFloat()) {
+            throw new JBurnException("call", "the compute type must be a float type (bf16, f16, f32, f64), got " + compute.shortName());
+        }
         if (params == null || state == null || inputs == null) throw new JBurnException("call", "params, state and inputs are required");
         for (String n : paramNames) if (!params.containsKey(n)) throw new JBurnException("call", "missing parameter '" + n + "' of model '" + name + "'");
         for (String n : stateNames) if (!state.containsKey(n)) throw new JBurnException("call", "missing state '" + n + "' of model '" + name + "'");
         List<Tensor> ins = checkedInputs("call", inputs.toArray(new Tensor[0]));
-        return g.run(params, state, ins, isTraining, key);
+        return g.run(params, state, ins, isTraining, key, compute);
     }
 
     Tensor[] byName(Map<String, Tensor> inputs) {

@@ -19,14 +19,17 @@ final class EvalStep {
     private final Model model;
     private final Loss loss;
     private final List<Metric> metrics;
+    private final dev.jburn.DType compute;
     private CompiledFunction compiled;
     private List<String> paramNames, stateNames;
     private List<List<String>> metricNames;
 
-    EvalStep(Model model, Loss loss, List<Metric> metrics) {
+    /** {@code compute}: the mixed-precision compute type, or null for the declared types. */
+    EvalStep(Model model, Loss loss, List<Metric> metrics, dev.jburn.DType compute) {
         this.model = model;
         this.loss = loss;
         this.metrics = metrics;
+        this.compute = compute;
     }
 
     /** The batch's weighted loss sum and the metric states after it. */
@@ -60,7 +63,7 @@ final class EvalStep {
         Map<String, Tensor> p = new LinkedHashMap<>(), st = new LinkedHashMap<>();
         for (String n : paramNames) p.put(n, xs.get(i++));
         for (String n : stateNames) st.put(n, xs.get(i++));
-        Tensor out = model.call(p, st, List.of(x), false, null).output();
+        Tensor out = model.call(p, st, List.of(x), false, null, compute).output();
         List<Tensor> r = new ArrayList<>();
         Tensor l = loss.perSample(out, y);
         r.add(l.multiply(w.asType(l.dtype()).reshape(l.shape())).sum());

@@ -24,9 +24,12 @@ import java.io.PrintStream;
  *                        every example counts and the step never recompiles)
  * @param progress        how progress is shown (default: a bar on a terminal, lines otherwise)
  * @param out             where progress and logs go (default System.out)
+ * @param precision       the precision policy (default {@link Precision#full()}; {@link Precision#mixedBf16()} and
+ *                        {@link Precision#mixedF16()} compute in 16-bit floats with f32 parameters)
  */
 public record Fit(int epochs, int batchSize, long shuffleSeed, TensorDataset validation, double validationSplit,
-                  int stepsPerEpoch, int initialEpoch, boolean dropLast, ProgressMode progress, PrintStream out) {
+                  int stepsPerEpoch, int initialEpoch, boolean dropLast, ProgressMode progress, PrintStream out,
+                  Precision precision) {
     /** How progress is shown: AUTO is a bar on a terminal and log lines otherwise. */
     public enum ProgressMode { AUTO, BAR, LINES, NONE }
 
@@ -38,26 +41,30 @@ public record Fit(int epochs, int batchSize, long shuffleSeed, TensorDataset val
         if (stepsPerEpoch < 0) throw new JBurnException("fit", "stepsPerEpoch must be >= 0, got " + stepsPerEpoch);
         if (initialEpoch < 0 || initialEpoch >= epochs) throw new JBurnException("fit", "initialEpoch must be in [0, epochs), got " + initialEpoch);
         if (progress == null || out == null) throw new JBurnException("fit", "progress mode and output are required");
+        if (precision == null) throw new JBurnException("fit", "the precision must not be null (Precision.full() for none)");
     }
 
     /** {@code n} epochs, batch 32, shuffled with seed 0, no validation. */
-    public static Fit epochs(int n) { return new Fit(n, 32, 0, null, 0, 0, 0, false, ProgressMode.AUTO, System.out); }
+    public static Fit epochs(int n) { return new Fit(n, 32, 0, null, 0, 0, 0, false, ProgressMode.AUTO, System.out, Precision.full()); }
 
-    public Fit batchSize(int b) { return new Fit(epochs, b, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out); }
+    public Fit batchSize(int b) { return new Fit(epochs, b, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out, precision); }
 
-    public Fit shuffle(long seed) { return new Fit(epochs, batchSize, seed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out); }
+    public Fit shuffle(long seed) { return new Fit(epochs, batchSize, seed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out, precision); }
 
     public Fit noShuffle() { return shuffle(-1); }
 
-    public Fit validation(TensorDataset v) { return new Fit(epochs, batchSize, shuffleSeed, v, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out); }
+    public Fit validation(TensorDataset v) { return new Fit(epochs, batchSize, shuffleSeed, v, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out, precision); }
 
-    public Fit validationSplit(double f) { return new Fit(epochs, batchSize, shuffleSeed, validation, f, stepsPerEpoch, initialEpoch, dropLast, progress, out); }
+    public Fit validationSplit(double f) { return new Fit(epochs, batchSize, shuffleSeed, validation, f, stepsPerEpoch, initialEpoch, dropLast, progress, out, precision); }
 
-    public Fit stepsPerEpoch(int n) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, n, initialEpoch, dropLast, progress, out); }
+    public Fit stepsPerEpoch(int n) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, n, initialEpoch, dropLast, progress, out, precision); }
 
-    public Fit initialEpoch(int e) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, e, dropLast, progress, out); }
+    public Fit initialEpoch(int e) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, e, dropLast, progress, out, precision); }
 
-    public Fit dropLast(boolean d) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, d, progress, out); }
+    public Fit dropLast(boolean d) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, d, progress, out, precision); }
+
+    /** Trains under precision policy {@code p} (e.g. {@link Precision#mixedBf16()}); validation runs in its compute type too. */
+    public Fit precision(Precision p) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out, p); }
 
     /** A progress bar whatever the output. */
     public Fit progressBar() { return withProgress(ProgressMode.BAR); }
@@ -68,7 +75,7 @@ public record Fit(int epochs, int batchSize, long shuffleSeed, TensorDataset val
     /** No progress output (callbacks still run). */
     public Fit quiet() { return withProgress(ProgressMode.NONE); }
 
-    public Fit output(PrintStream o) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, o); }
+    public Fit output(PrintStream o) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, o, precision); }
 
-    private Fit withProgress(ProgressMode m) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, m, out); }
+    private Fit withProgress(ProgressMode m) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, m, out, precision); }
 }

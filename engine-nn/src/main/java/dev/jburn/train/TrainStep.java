@@ -39,6 +39,7 @@ public final class TrainStep {
     private final Loss loss;
     private final Optimizer optimizer;
     private final List<Metric> metrics;
+    private final Precision precision;
     private volatile Layout layout;
     private volatile CompiledFunction compiled;
 
@@ -60,11 +61,12 @@ public final class TrainStep {
      */
     public record Result(State state, Tensor loss, List<Map<String, Tensor>> metrics) {}
 
-    private TrainStep(Model model, Loss loss, Optimizer optimizer, List<Metric> metrics) {
+    private TrainStep(Model model, Loss loss, Optimizer optimizer, List<Metric> metrics, Precision precision) {
         this.model = model;
         this.loss = loss;
         this.optimizer = optimizer;
         this.metrics = List.copyOf(metrics);
+        this.precision = precision;
     }
 
     /** The step for {@code model}, {@code loss} on its first output and {@code optimizer}. */
@@ -72,12 +74,25 @@ public final class TrainStep {
 
     /** The step, updating {@code metrics} inside the compiled graph. */
     public static TrainStep of(Model model, Loss loss, Optimizer optimizer, List<Metric> metrics) {
-        if (model == null || loss == null || optimizer == null || metrics == null) {
-            throw new JBurnException("trainStep", "model, loss, optimizer and metrics are required");
+        return of(model, loss, optimizer, metrics, Precision.full());
+    }
+
+    /**
+     * The step under a {@link Precision} policy: with a mixed policy the model computes in bf16 or f16 inside the
+     * graph while the parameters and the optimizer stay in f32; with loss scaling the state carries the scale
+     * ({@code "loss_scale/scale"}, {@code "loss_scale/good_steps"} in the optimizer state) and a step whose
+     * gradients are not finite changes nothing but the scale.
+     */
+    public static TrainStep of(Model model, Loss loss, Optimizer optimizer, List<Metric> metrics, Precision precision) {
+        if (model == null || loss == null || optimizer == null || metrics == null || precision == null) {
+            throw new JBurnException("trainStep", "model, loss, optimizer, metrics and precision are required");
         }
         if (model.inputNames().size() != 1) throw new JBurnException("trainStep", "expects a model of one input, got " + model.inputNames());
-        return new TrainStep(model, loss, optimizer, metrics);
+        return new TrainStep(model, loss, optimizer, metrics, precision);
     }
+
+    /** The precision policy. */
+    public Precision precision() { return precision; }
 
     /** The model. */
     public Model model() { return model; }
@@ -91,7 +106,7 @@ public final class TrainStep {
     /** The first state: {@code params}, a fresh optimizer state for its trainable parameters, and {@code key}. */
     public State init(ModelState params, Tensor key) {
         if (params == null || key == null) throw new JBurnException("trainStep", "the model state and the key are required");
-        return new State(params, optimizer.init(params.trainable()), key);
+        return new State(params, LossScaling.withState(precision.lossScale(), optimizer.init(params.trainable()), key), key);
     }
 
     /** Zero metric states on {@code like}'s engine. */
@@ -116,6 +131,9 @@ public final class TrainStep {
     public Result apply(State s, Tensor inputs, Tensor targets, Tensor weights, List<Map<String, Tensor>> metricStates) {
         if (s == null || inputs == null || targets == null || weights == null || metricStates == null) {
             throw new JBurnException("trainStep", "state, inputs, targets, weights and metric states are required");
+        }
+        if (precision.lossScale().enabled() && !LossScaling.hasState(s.optimizer())) {
+            s = new State(s.model(), LossScaling.withState(precision.lossScale(), s.optimizer(), s.key()), s.key());
         }
         Layout l = layout(s, metricStates);
         List<Tensor> args = new ArrayList<>();
@@ -197,24 +215,28 @@ public final class TrainStep {
             ms.add(m);
         }
         Tensor key = xs.get(i);
+        LossScaling scaling = LossScaling.of(precision.lossScale(), opt);
+        Map<String, Tensor> optimizerOnly = LossScaling.without(opt);
         // One pass: the loss is differentiated; predictions and updated state come out as auxiliary outputs.
         var vg = Autodiff.valueAndGradMapWithAux((Map<String, Tensor> p) -> {
             Map<String, Tensor> all = new LinkedHashMap<>(p);
             all.putAll(frozen);
-            Forward f = model.call(all, state, List.of(x), true, key);
+            Forward f = model.call(all, state, List.of(x), true, key, precision.compute());
             List<Tensor> out = new ArrayList<>();
-            out.add(loss.apply(f.output(), y, w));
+            out.add(scaling.scaled(loss.apply(f.output(), y, w)));
             out.add(f.output());
             for (String n : l.state) out.add(f.state().get(n));
             return out;
         }).apply(trainable);
-        Optimizer.Update u = optimizer.update(vg.grads(), new OptimizerState(opt), trainable);
+        Map<String, Tensor> grads = scaling.unscaled(vg.grads());
+        Optimizer.Update u = optimizer.update(grads, new OptimizerState(optimizerOnly), trainable);
         Map<String, Tensor> next = u.applyTo(trainable);
         List<Tensor> out = new ArrayList<>();
-        out.add(vg.value());
-        for (String n : l.trainable) out.add(next.get(n));
-        for (int k = 0; k < l.state.size(); k++) out.add(vg.aux().get(1 + k));
-        for (String n : l.opt) out.add(u.state().get(n));
+        out.add(scaling.unscaledLoss(vg.value()));
+        for (String n : l.trainable) out.add(scaling.ifFinite(next.get(n), trainable.get(n)));
+        for (int k = 0; k < l.state.size(); k++) out.add(scaling.ifFinite(vg.aux().get(1 + k), state.get(l.state.get(k))));
+        Map<String, Tensor> nextScale = scaling.next();
+        for (String n : l.opt) out.add(LossScaling.isOwn(n) ? nextScale.get(n) : scaling.ifFinite(u.state().get(n), opt.get(n)));
         Tensor predictions = vg.aux().getFirst();
         for (int m = 0; m < metrics.size(); m++) out.addAll(metrics.get(m).update(ms.get(m), predictions, y, w).values());
         return out;

@@ -39,8 +39,9 @@ public final class Trainer {
     private final Optimizer optimizer;
     private final List<Metric> metrics;
     private final List<Callback> callbacks;
-    private volatile TrainStep step;
-    private volatile EvalStep eval;
+    /** Compiled steps by precision policy: one per policy a fit has used. */
+    private final Map<Precision, TrainStep> steps = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Precision, EvalStep> evals = new java.util.concurrent.ConcurrentHashMap<>();
 
     private Trainer(Model model, Loss loss, Optimizer optimizer, List<Metric> metrics, List<Callback> callbacks) {
         this.model = model;
@@ -80,15 +81,12 @@ public final class Trainer {
     }
 
     /** The compiled step this trainer uses (its trace count shows that it compiled once). */
-    public TrainStep step() {
-        TrainStep s = step;
-        if (s == null) {
-            synchronized (this) {
-                if (step == null) step = TrainStep.of(model, loss, optimizer, metrics);
-                s = step;
-            }
-        }
-        return s;
+    public TrainStep step() { return step(Precision.full()); }
+
+    /** The compiled step this trainer uses under precision policy {@code p}. */
+    public TrainStep step(Precision p) {
+        if (p == null) throw new JBurnException("fit", "the precision must not be null");
+        return steps.computeIfAbsent(p, q -> TrainStep.of(model, loss, optimizer, metrics, q));
     }
 
     /**
@@ -98,7 +96,7 @@ public final class Trainer {
     public FitResult fit(ModelState state, TensorDataset train, Fit options) {
         if (state == null || options == null) throw new JBurnException("fit", "the state and the options are required");
         Tensor key = Random.foldIn(Random.key(options.shuffleSeed()), 0x5eedL).to(firstEngine(state));
-        return fit(step().init(state, key), train, options);
+        return fit(step(options.precision()).init(state, key), train, options);
     }
 
     /**
@@ -140,7 +138,7 @@ public final class Trainer {
         if (options.dropLast() && data.size() < options.batchSize()) {
             throw new JBurnException("fit", "dropLast with " + data.size() + " examples and batch size " + options.batchSize() + " leaves no batch");
         }
-        TrainStep ts = step();
+        TrainStep ts = step(options.precision());
         TrainingContext ctx = new TrainingContext(state, history, optimizer.schedule(), options.epochs());
         boolean batchLoss = callbacks.stream().anyMatch(Callback::needsBatchLoss);
         int n = data.size(), bs = options.batchSize();
@@ -204,7 +202,7 @@ public final class Trainer {
                 logs.put("loss", seen == 0 ? Double.NaN : lossSum / seen);
                 for (int m = 0; m < metrics.size(); m++) logs.put(metrics.get(m).name(), metrics.get(m).result(ms.get(m)));
                 if (validation != null) {
-                    evaluate(ctx.state().model(), validation, bs).forEach((k, v) -> logs.put("val_" + k, v));
+                    evaluate(ctx.state().model(), validation, bs, options.precision()).forEach((k, v) -> logs.put("val_" + k, v));
                 }
                 logs.put("lr", ctx.learningRate());
                 logs.put("samples_per_s", seen / Math.max(epochSeconds, 1e-9));
@@ -221,11 +219,17 @@ public final class Trainer {
 
     /** The loss and every metric over {@code data} in inference mode, in batches of {@code batchSize}. */
     public Map<String, Double> evaluate(ModelState state, TensorDataset data, int batchSize) {
+        return evaluate(state, data, batchSize, Precision.full());
+    }
+
+    /** {@link #evaluate(ModelState, TensorDataset, int)} with the model computing under precision policy {@code p}. */
+    public Map<String, Double> evaluate(ModelState state, TensorDataset data, int batchSize, Precision p) {
+        if (p == null) throw new JBurnException("evaluate", "the precision must not be null");
         if (state == null || data == null) throw new JBurnException("evaluate", "the state and the data are required");
         if (batchSize < 1) throw new JBurnException("evaluate", "the batch size must be >= 1, got " + batchSize);
         if (data.size() == 0) throw new JBurnException("evaluate", "the data is empty");
         checkShapes("evaluate", state, data);
-        EvalStep es = evalStep();
+        EvalStep es = evals.computeIfAbsent(p, q -> new EvalStep(model, loss, metrics, q.compute()));
         List<Map<String, Tensor>> ms = new ArrayList<>();
         for (Metric m : metrics) ms.add(m.init(data.x().engine()));
         double lossSum = 0;
@@ -244,17 +248,6 @@ public final class Trainer {
         out.put("loss", lossSum / n);
         for (int m = 0; m < metrics.size(); m++) out.put(metrics.get(m).name(), metrics.get(m).result(ms.get(m)));
         return out;
-    }
-
-    private EvalStep evalStep() {
-        EvalStep e = eval;
-        if (e == null) {
-            synchronized (this) {
-                if (eval == null) eval = new EvalStep(model, loss, metrics);
-                e = eval;
-            }
-        }
-        return e;
     }
 
     /** A batch of {@code real} rows from {@code start}, padded to {@code size} with weight-0 rows from the start. */

@@ -86,6 +86,9 @@ public record BatchNorm(int axis, double momentum, double epsilon, boolean cente
 
     @Override public String kind() { return "batch_norm"; }
 
+    /** Statistics in 16-bit floats lose too much: a mixed-precision call runs this layer in its declared type. */
+    @Override public boolean keepsFullPrecision() { return true; }
+
     @Override public TensorSpec output(LayerSignature in) {
         TensorSpec x = Norms.floatInput(in, 2, "[batch, ..., features]");
         Norms.featureAxis(in, x, axis);

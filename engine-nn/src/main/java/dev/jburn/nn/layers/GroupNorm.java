@@ -62,6 +62,9 @@ public record GroupNorm(int groups, int axis, double epsilon, boolean center, bo
 
     @Override public String kind() { return "group_norm"; }
 
+    /** Statistics in 16-bit floats lose too much: a mixed-precision call runs this layer in its declared type. */
+    @Override public boolean keepsFullPrecision() { return true; }
+
     @Override public TensorSpec output(LayerSignature in) {
         TensorSpec x = Norms.floatInput(in, 2, "[batch, ..., channels]");
         int a = Norms.featureAxis(in, x, axis);

@@ -55,6 +55,9 @@ public record InstanceNorm(int axis, double epsilon, boolean affine, Initializer
 
     @Override public String kind() { return "instance_norm"; }
 
+    /** Statistics in 16-bit floats lose too much: a mixed-precision call runs this layer in its declared type. */
+    @Override public boolean keepsFullPrecision() { return true; }
+
     @Override public TensorSpec output(LayerSignature in) {
         TensorSpec x = Norms.floatInput(in, 3, "[batch, spatial..., channels]");
         Norms.featureAxis(in, x, axis);

@@ -62,6 +62,9 @@ public record LayerNorm(int axes, double epsilon, boolean center, boolean scale,
 
     @Override public String kind() { return "layer_norm"; }
 
+    /** Statistics in 16-bit floats lose too much: a mixed-precision call runs this layer in its declared type. */
+    @Override public boolean keepsFullPrecision() { return true; }
+
     @Override public TensorSpec output(LayerSignature in) {
         TensorSpec x = Norms.floatInput(in, axes + 1, "[batch, ..., " + axes + " normalized axes]");
         for (int i = x.rank() - axes; i < x.rank(); i++) {

@@ -51,6 +51,9 @@ public record RmsNorm(int axes, double epsilon, boolean scale, Initializer gamma
 
     @Override public String kind() { return "rms_norm"; }
 
+    /** Statistics in 16-bit floats lose too much: a mixed-precision call runs this layer in its declared type. */
+    @Override public boolean keepsFullPrecision() { return true; }
+
     @Override public TensorSpec output(LayerSignature in) {
         TensorSpec x = Norms.floatInput(in, axes + 1, "[batch, ..., " + axes + " normalized axes]");
         for (int i = x.rank() - axes; i < x.rank(); i++) {
