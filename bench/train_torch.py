@@ -3,7 +3,9 @@
 epochs, validation split (the last 1/12 of the training images held out, as Fit.validationSplit) and data
 (Fashion-MNIST IDX files, pixels / 255), on the CPU with 2 threads. Prints one line per epoch with the training
 samples/s of that epoch (training steps only, validation excluded), then the test accuracy, as JSON lines.
-Usage: train_torch.py [--model mlp|cnn] [--epochs 5] [--batch-size 128] [--lr 1e-3] [--limit N] [--data DIR]"""
+With --precision bf16|f16 the forward and loss run under torch.autocast (f32 master weights; f16 with a GradScaler),
+the twin of `jburn train --precision`.
+Usage: train_torch.py [--model mlp|cnn] [--epochs 5] [--batch-size 128] [--lr 1e-3] [--limit N] [--data DIR] [--precision f32]"""
 import argparse, gzip, json, os, struct, time
 import numpy as np
 import torch
@@ -17,6 +19,7 @@ p.add_argument("--limit", type=int, default=0)
 p.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
 p.add_argument("--threads", type=int, default=2)
 p.add_argument("--device", default="cpu")
+p.add_argument("--precision", default="f32", choices=["f32", "bf16", "f16"])
 a = p.parse_args()
 torch.set_num_threads(a.threads)
 torch.manual_seed(0)
@@ -53,19 +56,28 @@ else:
 net = net.to(dev)
 opt = torch.optim.Adam(net.parameters(), lr=a.lr)
 loss_fn = nn.CrossEntropyLoss()
+amp_dtype = {"f32": None, "bf16": torch.bfloat16, "f16": torch.float16}[a.precision]
+if hasattr(torch.amp, "GradScaler"):
+    scaler = torch.amp.GradScaler(dev.type, enabled=a.precision == "f16")
+else:  # the older torch of Debian's python3-torch
+    scaler = torch.cuda.amp.GradScaler(enabled=a.precision == "f16")
+
+def autocast():
+    return torch.autocast(dev.type, dtype=amp_dtype, enabled=amp_dtype is not None)
 
 def evaluate(X, Y):
     net.eval()
     with torch.no_grad():
         correct, total = 0, 0.0
         for i in range(0, len(X), 512):
-            out = net(X[i:i + 512])
+            with autocast():
+                out = net(X[i:i + 512]).float()
             total += loss_fn(out, Y[i:i + 512]).item() * len(out)
             correct += (out.argmax(1) == Y[i:i + 512]).sum().item()
     net.train()
     return total / len(X), correct / len(X)
 
-print(json.dumps({"info": "torch %s on %s, %d threads, model %s, %d training images" % (torch.__version__, a.device, torch.get_num_threads(), a.model, n_train)}), flush=True)
+print(json.dumps({"info": "torch %s on %s, %d threads, model %s, %d training images, precision %s" % (torch.__version__, a.device, torch.get_num_threads(), a.model, n_train, a.precision)}), flush=True)
 g = torch.Generator().manual_seed(0)
 t_all = time.perf_counter()
 for epoch in range(a.epochs):
@@ -76,9 +88,11 @@ for epoch in range(a.epochs):
     for i in range(0, n_train, a.batch_size):
         idx_b = perm[i:i + a.batch_size]
         opt.zero_grad(set_to_none=True)
-        loss = loss_fn(net(Xtr[idx_b]), Ytr[idx_b])
-        loss.backward()
-        opt.step()
+        with autocast():
+            loss = loss_fn(net(Xtr[idx_b]), Ytr[idx_b])
+        scaler.scale(loss).backward()
+        scaler.step(opt)
+        scaler.update()
     if dev.type == "cuda":
         torch.cuda.synchronize()
     secs = time.perf_counter() - t0

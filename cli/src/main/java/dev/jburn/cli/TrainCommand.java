@@ -103,6 +103,9 @@ final class TrainCommand implements Callable<Integer> {
         o.println(String.format(Locale.ROOT, "test: loss %.4f, accuracy %.4f (%d images)", t.get("loss"), t.get("accuracy"), test.size()));
         o.println(String.format(Locale.ROOT, "time: %.1f s for %d epochs, %.0f training samples/s (validation included in the time)",
                 secs, r.history().epochs().size(), trained * (double) r.history().epochs().size() / secs));
+        if (!e.fallbackCounts().isEmpty()) {
+            o.println("engine " + e.name() + " ran these primitives on the cpu engine (op:dtype=count), which costs speed: " + e.fallbackCounts());
+        }
         Path modelFile = out.resolve(m.name() + ".jburn"), csv = out.resolve("history.csv"), png = out.resolve("history.png");
         try {
             java.nio.file.Files.createDirectories(out);
