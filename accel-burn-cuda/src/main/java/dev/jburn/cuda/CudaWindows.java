@@ -46,6 +46,28 @@ final class CudaWindows {
         return result;
     }
 
+    /**
+     * F16/BF16 scatters (max-pool gradients under mixed precision) through F64 on the device: the widening casts are
+     * exact, the F64 kernel selects the same elements and sums exactly as the cpu engine does in double, and the one
+     * cast back rounds once, so the result equals the cpu engine's bit for bit, with no trip to the host.
+     */
+    private Buffer scatterViaF64(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) {
+        DType t = source.dtype();
+        Buffer wx = null, ws = null, wi = null, r = null;
+        try {
+            Operand x64 = x.dtype() == DType.F16 || x.dtype() == DType.BF16
+                    ? new Operand(wx = backend.cast(x, DType.F64), DType.F64, x.shape()) : x;
+            Operand s64 = new Operand(ws = backend.cast(source, DType.F64), DType.F64, source.shape());
+            Operand i64 = new Operand(wi = backend.cast(init, DType.F64), DType.F64, init.shape());
+            r = scatter(op, x64, s64, i64, spec);
+            if (r == null) return null;
+            return backend.cast(new Operand(r, DType.F64, x.shape()), t);
+        } finally {
+            // Stream order makes releasing the temporaries safe before the kernels have run (see CachingAllocator).
+            for (Buffer b : new Buffer[] {wx, ws, wi, r}) if (b != null) b.release();
+        }
+    }
+
     /** Window scatters as a selecting kernel and an accumulating kernel ({@link WindowScatterKernels}), in the cpu engine's order. */
     Buffer scatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) {
         boolean max = switch (op) {
@@ -57,6 +79,7 @@ final class CudaWindows {
         };
         int rank = x.shape().rank();
         DType t = source.dtype();
+        if ((t == DType.F16 || t == DType.BF16) && rank > 0 && rank <= StridedView.MAX_RANK) return scatterViaF64(op, x, source, init, spec);
         if (!WindowScatterKernels.covers(t) || rank == 0 || rank > StridedView.MAX_RANK) return null;
         long[] in = new long[rank], win = new long[rank], st = new long[rank], dil = new long[rank], lo = new long[rank];
         long windowSize = 1;

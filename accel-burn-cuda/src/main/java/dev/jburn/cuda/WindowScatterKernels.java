@@ -31,7 +31,7 @@ final class WindowScatterKernels {
         return o;
     }
 
-    /** Whether the scatter runs here for sources of type {@code t} (F16/BF16 would need a second rounding: they fall back). */
+    /** Whether the scatter kernel takes sources of type {@code t} (F16/BF16 go through F64: {@code CudaWindows.scatterViaF64}). */
     static boolean covers(DType t) {
         return switch (t) {
             case F32, F64, U8, U16, U32, U64, S8, S16, S32, S64 -> true;
