@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
  */
 @Command(name = "jburn", mixinStandardHelpOptions = true, version = "JBurn 0.1.0-SNAPSHOT",
         description = "JBurn: tensors, models and training on the JVM.",
-        subcommands = {TrainCommand.class, EvaluateCommand.class, SummaryCommand.class, ExampleCommand.class,
+        subcommands = {TrainCommand.class, EvaluateCommand.class, SummaryCommand.class, ServeCommand.class, ExampleCommand.class,
                 DoctorCommand.class, TourCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -119,6 +119,25 @@ public final class Serving implements AutoCloseable {
     /** The model's input spec (first axis: batch). */
     public TensorSpec inputSpec() { return inputSpec; }
 
+    /** The model's input name. */
+    public String inputName() { return config.model.inputNames().getFirst(); }
+
+    /** The model's output name. */
+    public String outputName() { return config.model.outputNames().getFirst(); }
+
+    /**
+     * Why a request of {@code shape} cannot run (naming the input and the expected shape), or null when it can:
+     * checked before any tensor is made, so a hostile shape allocates nothing.
+     */
+    public String shapeError(long[] shape) {
+        Shape want = inputSpec.shape();
+        boolean ok = shape.length == want.rank() && shape.length > 0 && shape[0] >= 1;
+        for (int i = 0; ok && i < shape.length; i++) ok = want.dim(i) < 0 ? shape[i] <= Integer.MAX_VALUE : shape[i] == want.dim(i);
+        if (ok) return null;
+        return "input '" + inputName() + "' of model '" + name + "' expects shape " + want + " (-1: any size, at least one row), got "
+                + java.util.Arrays.toString(shape);
+    }
+
     /** The model's output spec. */
     public TensorSpec outputSpec() { return config.model.outputSpecs().getFirst(); }
 
