@@ -2,6 +2,7 @@
 module dev.jburn.bench {
     requires dev.jburn.api;
     requires dev.jburn.nn;
+    requires dev.jburn.serving;
     requires jmh.core;
     requires ai.djl.api;
 
