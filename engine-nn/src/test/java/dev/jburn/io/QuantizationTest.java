@@ -86,6 +86,9 @@ class QuantizationTest {
         // The compiled predict equals the eager pure call: the dequantization is part of the graph, not a host step.
         float[] eager = q.model().call(q.state().params(), q.state().state(), List.of(x), false, null).outputs().getFirst().toFloatArray();
         assertArrayEquals(eager, got, 1e-6f);
+        // Under a bf16 mixed-precision call the dequantized kernels go on in bf16, like every other parameter.
+        float[] mixed = q.model().call(q.state().params(), q.state().state(), List.of(x), false, null, DType.BF16).outputs().getFirst().toFloatArray();
+        assertClose(ref, mixed, 0.1, "int8 under bf16 compute");
     }
 
     @Test
