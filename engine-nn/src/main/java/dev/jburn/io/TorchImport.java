@@ -37,8 +37,9 @@ import java.util.regex.Pattern;
  * <caption>conversions, PyTorch module → JBurn layer</caption>
  * <tr><th>PyTorch</th><th>JBurn</th><th>conversion</th></tr>
  * <tr><td>{@code Linear}: {@code weight [out, in]}, {@code bias}</td><td>{@link Dense}</td><td>{@code kernel = weightᵀ};
- *     a dense layer fed by a {@link Flatten} of a channels-last map {@code [b, spatial..., C]} also reorders its input
- *     features from PyTorch's flattening order {@code (C, spatial...)} to JBurn's {@code (spatial..., C)}</td></tr>
+ *     a dense layer fed by a {@link Flatten} of a channels-last map {@code [b, spatial..., C]} made by a spatial layer
+ *     (conv, pool) also reorders its input features from PyTorch's flattening order {@code (C, spatial...)} to JBurn's
+ *     {@code (spatial..., C)}; a flattened sequence or input keeps its order</td></tr>
  * <tr><td>{@code ConvNd}: {@code weight [out, in/groups, k...]}</td><td>{@link Conv}</td><td>{@code kernel = weight}
  *     permuted to {@code [k..., in/groups, out]} (spatial first, HWIO); JBurn's input is channels-last unless the
  *     layer is {@code withChannelsFirst}</td></tr>
@@ -206,21 +207,23 @@ public final class TorchImport {
 
     /**
      * The {@code [spatial..., C]} dims of the channels-last map a dense layer's {@link Flatten} input flattens, or null
-     * when the dense layer is not fed by a flatten of a rank ≥ 3 map, or the map is channels-first (PyTorch's order already).
+     * when the dense layer is not fed by a flatten of a rank ≥ 3 map made by a spatial layer, or that layer is
+     * channels-first (PyTorch's order already).
      */
     private static int[] flattenedMap(Model.LayerInfo dense, Map<String, Model.LayerInfo> all) {
         if (dense.sources().size() != 1) return null;
         Model.LayerInfo f = all.get(dense.sources().getFirst());
         if (f == null || !(f.layer() instanceof Flatten) || f.inputs().getFirst().rank() < 3) return null;
+        // The nearest spatial layer above decides (conv, pool, ...: they have a channelsFirst option); without one (a
+        // flattened sequence [b, T, F], or an input flattened directly) both frameworks flatten in the same order.
         for (Model.LayerInfo up = all.get(f.sources().getFirst()); up != null && up.layer() != null; up = up.sources().size() == 1 ? all.get(up.sources().getFirst()) : null) {
             Boolean first = channelsFirst(up.layer());
-            if (first != null) {
-                if (first) return null;
-                break;
-            }
+            if (first == null) continue;
+            if (first) return null;
+            int[] d = f.inputs().getFirst().shape().dims();
+            return java.util.Arrays.copyOfRange(d, 1, d.length);
         }
-        int[] d = f.inputs().getFirst().shape().dims();
-        return java.util.Arrays.copyOfRange(d, 1, d.length);
+        return null;
     }
 
     /** A layer record's {@code channelsFirst} option, or null when it has none (spatial layers of {@code dev.jburn.nn.layers} have one). */
