@@ -37,10 +37,15 @@ final class EvaluateCommand implements Callable<Integer> {
                 + " parameters)");
         o.println("data: " + src.description());
         FashionMnist fm = src.data().normalized();
+        Map<String, Double> r = test(loaded, fm);
+        o.println(String.format(Locale.ROOT, "test: loss %.4f, accuracy %.4f (%d images)", r.get("loss"), r.get("accuracy"), fm.test().size()));
+        return 0;
+    }
+
+    /** The loss and accuracy of {@code loaded} on the (normalized) test images of {@code fm}. */
+    static Map<String, Double> test(ModelFile.Loaded loaded, FashionMnist fm) {
         TensorDataset test = TrainCommand.shape(fm.test(), loaded.model());
         Trainer t = Trainer.of(loaded.model(), Losses.softmaxCrossEntropy(), Optimizers.sgd(0)).metrics(Metrics.accuracy());
-        Map<String, Double> r = t.evaluate(loaded.state(), test, 512);
-        o.println(String.format(Locale.ROOT, "test: loss %.4f, accuracy %.4f (%d images)", r.get("loss"), r.get("accuracy"), test.size()));
-        return 0;
+        return t.evaluate(loaded.state(), test, 512);
     }
 }

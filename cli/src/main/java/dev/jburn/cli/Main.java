@@ -10,12 +10,12 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The {@code jburn} command line (picocli): {@code train} (the main job: a model on Fashion-MNIST from one
- * command), {@code evaluate} and {@code summary} of a saved model, {@code example}, {@code doctor}, {@code tour}.
+ * command), {@code evaluate}, {@code quantize}, {@code summary} and {@code serve} of a saved model, {@code example}, {@code doctor}, {@code tour}.
  * {@code jburn --help} and {@code jburn COMMAND --help} document every option.
  */
 @Command(name = "jburn", mixinStandardHelpOptions = true, version = "JBurn 0.1.0-SNAPSHOT",
         description = "JBurn: tensors, models and training on the JVM.",
-        subcommands = {TrainCommand.class, EvaluateCommand.class, SummaryCommand.class, ServeCommand.class, ExampleCommand.class,
+        subcommands = {TrainCommand.class, EvaluateCommand.class, QuantizeCommand.class, SummaryCommand.class, ServeCommand.class, ExampleCommand.class,
                 DoctorCommand.class, TourCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;

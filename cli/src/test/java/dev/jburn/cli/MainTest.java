@@ -34,7 +34,7 @@ class MainTest {
         String s = run(2, "frobnicate");
         assertTrue(s.contains("Unmatched argument") && s.contains("frobnicate"), s);
         s = run(0, "--help");
-        for (String c : new String[] {"train", "evaluate", "summary", "example", "doctor", "tour"}) assertTrue(s.contains(c), s);
+        for (String c : new String[] {"train", "evaluate", "quantize", "summary", "serve", "example", "doctor", "tour"}) assertTrue(s.contains(c), s);
         s = run(0, "train", "--help");
         for (String o : new String[] {"--model", "--epochs", "--batch-size", "--lr", "--engine", "--data", "--out", "--seed"}) assertTrue(s.contains(o), s);
     }

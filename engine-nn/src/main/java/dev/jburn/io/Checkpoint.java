@@ -30,6 +30,9 @@ import java.util.Set;
  * }</pre>
  */
 public final class Checkpoint {
+    /** The checkpoint version this JBurn writes and reads. */
+    static final String VERSION = "1";
+
     private Checkpoint() {}
 
     /** The file's {@code format} metadata. */
@@ -55,7 +58,7 @@ public final class Checkpoint {
         t.put("key", state.key());
         Map<String, String> meta = new LinkedHashMap<>();
         meta.put("format", FORMAT);
-        meta.put("version", ModelFile.VERSION);
+        meta.put("version", VERSION);
         meta.put("model", state.model().modelName());
         meta.put("fingerprint", state.model().modelFingerprint());
         meta.put("frozen", Topology.JSON.createArrayNode().addAll(state.model().frozen().stream()
@@ -77,7 +80,7 @@ public final class Checkpoint {
             if (!FORMAT.equals(m.get("format"))) {
                 throw IoErrors.modelFile(file, "is not a JBurn checkpoint (format '" + m.get("format") + "', expected '" + FORMAT + "')");
             }
-            if (!ModelFile.VERSION.equals(m.get("version"))) throw IoErrors.modelFile(file, "has checkpoint version " + m.get("version") + "; this JBurn reads " + ModelFile.VERSION);
+            if (!VERSION.equals(m.get("version"))) throw IoErrors.modelFile(file, "has checkpoint version " + m.get("version") + "; this JBurn reads " + VERSION);
             String fp = m.get("fingerprint");
             if (fp == null || !fp.equals(model.fingerprint())) {
                 throw IoErrors.modelFile(file, "is a checkpoint of model '" + m.get("model") + "', whose structure differs from model '" + model.name() + "'");

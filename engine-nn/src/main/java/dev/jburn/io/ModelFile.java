@@ -22,7 +22,8 @@ import java.util.Set;
  * A whole model in one file: its topology, parameters, non-trainable state and frozen set. The file
  * is a plain safetensors file (PyTorch and the Hugging Face tools read its tensors): parameters are
  * named {@code "params/<name>"} ({@code params/dense_0.kernel}), state {@code "state/<name>"}, and
- * {@code __metadata__} holds {@code "format": "jburn-model"}, {@code "version": "1"}, {@code "topology"}
+ * {@code __metadata__} holds {@code "format": "jburn-model"}, {@code "version"} ({@code "1"} or {@code "2"}, see
+ * below), {@code "topology"}
  * (the model as JSON: inputs, layer records and their options, connections, outputs), {@code "frozen"}
  * (a JSON list), {@code "fingerprint"} (the model's structure) and {@code "checksum"} (SHA-256, hex,
  * of the tensor bytes).
@@ -43,6 +44,12 @@ import java.util.Set;
  * Initializers are stored as text; the built-in ones come back as themselves, others as a
  * placeholder that fails if {@code init} is called (the loaded state already holds the parameters).
  *
+ * <p>Versions. Version 1 is the format above with float parameters. Version 2 adds quantized models
+ * ({@link Quantization}): layers wrapped in {@link dev.jburn.nn.layers.Quantized} in the topology and
+ * parameters of types f16, bf16 or s8 (with f32 {@code *_scale} tensors beside s8 kernels); nothing else
+ * changes. {@link #save} writes version 2 only for a model with a quantized layer and version 1 for
+ * every other model, so JBurns that read version 1 only still load those; {@link #load} reads both.
+ *
  * <p>Loading checks, before reading any tensor data, the format and version and that the rebuilt
  * model's parameter and state names, shapes and dtypes equal the file's; then it verifies the
  * checksum and the fingerprint. Faults are {@link JBurnException}s with op {@code "model file"}
@@ -53,8 +60,10 @@ public final class ModelFile {
 
     /** The {@code "format"} metadata of model files. */
     public static final String FORMAT = "jburn-model";
-    /** The version this JBurn writes and reads. */
-    public static final String VERSION = "1";
+    /** The newest version this JBurn writes and reads: 2, quantized models (see the class). */
+    public static final String VERSION = "2";
+    /** The version of files without quantized layers, which this JBurn still writes for them and reads. */
+    public static final String VERSION_1 = "1";
 
     static final String PARAMS = "params/", STATE = "state/";
 
@@ -91,7 +100,7 @@ public final class ModelFile {
         fitted.state().forEach((k, v) -> tensors.put(STATE + k, v));
         Map<String, String> meta = new LinkedHashMap<>();
         meta.put("format", FORMAT);
-        meta.put("version", VERSION);
+        meta.put("version", quantized(model) ? VERSION : VERSION_1);
         meta.put("topology", topology);
         meta.put("frozen", Topology.JSON.createArrayNode().addAll(fitted.frozen().stream()
                 .map(Topology.JSON.getNodeFactory()::textNode).toList()).toString());
@@ -147,8 +156,8 @@ public final class ModelFile {
         }
         if (!format.equals(FORMAT)) throw IoErrors.modelFile(file, "is not a JBurn model file: its format is '" + format + "', not '" + FORMAT + "'");
         String version = meta.get("version");
-        if (!VERSION.equals(version)) {
-            throw IoErrors.modelFile(file, "has model file version '" + version + "'; this JBurn reads version " + VERSION);
+        if (!VERSION.equals(version) && !VERSION_1.equals(version)) {
+            throw IoErrors.modelFile(file, "has model file version '" + version + "'; this JBurn reads versions " + VERSION_1 + " and " + VERSION);
         }
         for (String key : List.of("topology", "frozen", "fingerprint", "checksum")) {
             if (!meta.containsKey(key)) throw IoErrors.modelFile(file, "lacks the '" + key + "' metadata");
@@ -169,6 +178,10 @@ public final class ModelFile {
             throw IoErrors.modelFile(file, "the file's parameters do not match its topology: " + String.join("; ", problems));
         }
         return m;
+    }
+
+    private static boolean quantized(Model model) {
+        return model.layers().stream().anyMatch(l -> l.layer() instanceof dev.jburn.nn.layers.Quantized);
     }
 
     private static void compare(String prefix, Map<String, ParamSpec> specs, Map<String, SafeTensorsHeader.Entry> byName, List<String> problems) {

@@ -19,10 +19,16 @@ public final class LayerCall {
     private final Map<String, Tensor> state;
     private final boolean training;
     private final Supplier<Tensor> key;
-    private final Map<String, Tensor> updates = new LinkedHashMap<>();
+    private final Map<String, Tensor> updates;
 
     LayerCall(LayerSignature signature, List<Tensor> inputs, Map<String, Tensor> params, Map<String, Tensor> state,
               boolean training, Supplier<Tensor> key) {
+        this(signature, inputs, params, state, training, key, new LinkedHashMap<>());
+    }
+
+    private LayerCall(LayerSignature signature, List<Tensor> inputs, Map<String, Tensor> params, Map<String, Tensor> state,
+                      boolean training, Supplier<Tensor> key, Map<String, Tensor> updates) {
+        this.updates = updates;
         this.signature = signature;
         this.inputs = inputs;
         this.params = params;
@@ -73,6 +79,26 @@ public final class LayerCall {
     public void update(String name, Tensor value) {
         if (!state.containsKey(name)) throw new JBurnException(signature.name(), "has no state '" + name + "' to update");
         updates.put(name, value);
+    }
+
+    /**
+     * This call with some of its parameters replaced: what a layer that wraps another passes to it
+     * ({@link dev.jburn.nn.layers.Quantized} hands its layer the dequantized kernel). Inputs, state,
+     * mode and key are this call's, and state updates made through the returned call are this call's.
+     *
+     * <pre>{@code
+     * Tensor y = inner.apply(call.withParams(Map.of("kernel", call.param("kernel").asType(DType.F32))));
+     * }</pre>
+     */
+    public LayerCall withParams(Map<String, Tensor> replaced) {
+        if (replaced == null) throw signature.error("withParams: the map must not be null");
+        Map<String, Tensor> p = new LinkedHashMap<>(params);
+        for (var e : replaced.entrySet()) {
+            if (!params.containsKey(e.getKey())) throw signature.error("withParams: has no parameter '" + e.getKey() + "'; it has " + params.keySet());
+            if (e.getValue() == null) throw signature.error("withParams: parameter '" + e.getKey() + "' must not be null");
+            p.put(e.getKey(), e.getValue());
+        }
+        return new LayerCall(signature, inputs, p, state, training, key, updates);
     }
 
     Map<String, Tensor> updates() { return updates; }

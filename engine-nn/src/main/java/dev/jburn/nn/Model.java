@@ -100,6 +100,34 @@ public final class Model {
         return new Model(List.of(single("withName").renamed(layerName)), name);
     }
 
+    /**
+     * This model with each layer replaced by what {@code replace} returns for it (the layer itself to keep it): the same
+     * inputs, connections, outputs and model name, and every layer keeps the name it has here ({@code dense_0} stays
+     * {@code dense_0} even when the new layer is of another kind). Layers are visited in graph order. This is how
+     * {@link dev.jburn.io.Quantization} wraps the layers of a trained model.
+     *
+     * <pre>{@code
+     * Model noBias = mlp.mapLayers(l -> l.layer() instanceof Dense d ? d.withoutBias() : l.layer());
+     * }</pre>
+     */
+    public Model mapLayers(java.util.function.Function<LayerInfo, Layer> replace) {
+        if (replace == null) throw new JBurnException("mapLayers", "the function must not be null");
+        ModelGraph g = graph();
+        List<LayerInfo> infos = layers();
+        Map<Node, Node> mapped = new java.util.IdentityHashMap<>();
+        for (ModelGraph.Entry e : g.entries) {
+            Node n = e.node();
+            if (n.isInput()) {
+                mapped.put(n, n);
+                continue;
+            }
+            Layer l = replace.apply(infos.get(e.index()));
+            if (l == null) throw new JBurnException("mapLayers", "the function returned null for layer '" + e.name() + "'");
+            mapped.put(n, Node.layer(l, n.inputs.stream().map(mapped::get).toList()).renamed(e.name()));
+        }
+        return new Model(outputs.stream().map(mapped::get).toList(), name);
+    }
+
     /** The model's name ({@code "model"} unless {@link #named}). */
     public String name() { return name; }
 

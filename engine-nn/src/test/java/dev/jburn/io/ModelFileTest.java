@@ -149,10 +149,10 @@ class ModelFileTest {
         Path pt = dir.resolve("pt.safetensors"), plain = dir.resolve("plain.safetensors"), v2 = dir.resolve("v2.safetensors");
         SafeTensors.write(pt, Map.of("w", Tensor.of(1f)), Map.of("format", "pt"));
         SafeTensors.write(plain, Map.of("w", Tensor.of(1f)));
-        SafeTensors.write(v2, Map.of("w", Tensor.of(1f)), Map.of("format", "jburn-model", "version", "2"));
+        SafeTensors.write(v2, Map.of("w", Tensor.of(1f)), Map.of("format", "jburn-model", "version", "3"));
         assertLoadFault(pt, "model file", "its format is 'pt'");
         assertLoadFault(plain, "model file", "no 'format'");
-        assertLoadFault(v2, "model file", "version '2'");
+        assertLoadFault(v2, "model file", "version '3'");
         assertLoadFault(dir.resolve("missing.safetensors"), "safetensors", "no such file");
     }
 

@@ -17,6 +17,24 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.*;
 
 class ModelTest {
+    @Test
+    void mapLayersReplacesLayersAndKeepsNamesConnectionsAndInputs() {
+        Model x = Model.input("x", Shape.of(-1, 4));
+        Model m = Model.add(x.dense(4).withName("inner"), x).dense(2).named("residual");
+        Model noBias = m.mapLayers(l -> l.layer() instanceof dev.jburn.nn.layers.Dense d ? d.withoutBias() : l.layer());
+        assertEquals("residual", noBias.name());
+        assertEquals(m.layers().stream().map(Model.LayerInfo::name).toList(), noBias.layers().stream().map(Model.LayerInfo::name).toList());
+        assertEquals(m.layers().stream().map(Model.LayerInfo::sources).toList(), noBias.layers().stream().map(Model.LayerInfo::sources).toList());
+        assertEquals(List.of("inner.kernel", "dense_0.kernel"), List.copyOf(noBias.parameterSpecs().keySet()));
+        Tensor in = Tensor.of(new float[][] {{1, 2, 3, 4}});
+        ModelState s = noBias.init(Random.key(0));
+        // x + x·K0, then ·K1: the residual connection survives the rebuild.
+        Tensor expected = in.add(in.dot(s.get("inner.kernel"))).dot(s.get("dense_0.kernel"));
+        assertArrayEquals(expected.toFloatArray(), noBias.predict(s, in).toFloatArray(), 1e-5f);
+        JBurnException e = assertThrows(JBurnException.class, () -> m.mapLayers(l -> null));
+        assertTrue(e.getMessage().contains("returned null for layer 'inner'"), e.getMessage());
+    }
+
     static Model mlp() {
         return Model.input("image", Shape.of(-1, 784)).dense(256, Activation.RELU).dropout(0.2).dense(10).named("mlp");
     }

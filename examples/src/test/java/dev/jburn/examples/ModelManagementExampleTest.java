@@ -26,6 +26,7 @@ class ModelManagementExampleTest {
         } else {
             assertTrue(s.contains("the check is skipped"), s);
         }
+        assertTrue(s.contains("int8: model file") && s.contains("of 256"), s);
         assertTrue(s.contains("predict batch 256: median"), s);
         assertTrue(s.contains("ok: reload bit for bit"), s);
     }
