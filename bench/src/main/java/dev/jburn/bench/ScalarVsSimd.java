@@ -8,8 +8,8 @@ import dev.jburn.Tensor;
 import dev.jburn.bench.peer.Plan;
 import dev.jburn.bench.peer.TimedCase;
 import dev.jburn.bench.peer.Timing;
-import dev.jburn.reference.ReferenceProvider;
 import dev.jburn.spi.EngineConfig;
+import dev.jburn.spi.EngineProvider;
 
 import java.util.function.Function;
 
@@ -26,8 +26,10 @@ public final class ScalarVsSimd {
 
     public static void main(String[] args) {
         Plan plan = new Plan(5, 2, 0.2);
-        Engine simd = Engine.create(new ReferenceProvider(), EngineConfig.defaults());
-        Engine scalar = Engine.create(new ReferenceProvider(), EngineConfig.defaults().withVectorKernels(false));
+        EngineProvider cpu = java.util.ServiceLoader.load(EngineProvider.class).stream().map(java.util.ServiceLoader.Provider::get)
+                .filter(p -> p.name().equals("cpu")).findFirst().orElseThrow();
+        Engine simd = Engine.create(cpu, EngineConfig.defaults());
+        Engine scalar = Engine.create(cpu, EngineConfig.defaults().withVectorKernels(false));
         Workload[] workloads = {
             new Workload("gemm f32 [512,512]·[512,512]", Shape.of(512, 512), 2, t -> t[0].dot(t[1])),
             new Workload("a * b + c, f32 [4M]", Shape.of(1 << 22), 3, t -> t[0].multiply(t[1]).add(t[2])),
