@@ -23,6 +23,7 @@ t0=$SECONDS
 if [ -z "${OUTSIDER_NO_INSTALL:-}" ]; then # set it to reuse what an earlier run installed
   echo "outsider: installing the dev.jburn artifacts the projects use"
   mvn install -Dmaven.test.skip=true -pl engine-api,engine-reference,engine-nn,accel-kernels,conformance-tests,accel-burn-vulkan -am
+  echo "outsider: installed in $((SECONDS - t0)) s"
 fi
 
 program="$root/docs/first-program"
@@ -44,7 +45,7 @@ expect_one_line() { # file text
   [ "$n" = 1 ] || fail "$1: expected one line with '$2', found $n: $(cat "$1")"
 }
 
-echo "outsider: 1. first program on cpu, started as the README says"
+echo "outsider: first program built in $((SECONDS - t0)) s; 1. first program on cpu, started as the README says"
 java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -cp "$cpu_cp" com.example.hello.Hello \
     > "$out/cpu.out" 2> "$out/cpu.err" || fail "cpu run: $(cat "$out/cpu.err")"
 expect_results "$out/cpu.out" cpu
@@ -78,7 +79,7 @@ if ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1'; then
   expect_one_line "$out/headless.err" "no Vulkan driver found"
 fi
 
-echo "outsider: 5. the example engine runs the whole conformance kit (QT_EXAMPLES=${OUTSIDER_QT_EXAMPLES:=30} cases a property)"
+echo "outsider: $((SECONDS - t0)) s; 5. the example engine runs the whole conformance kit (QT_EXAMPLES=${OUTSIDER_QT_EXAMPLES:=10} cases a property)"
 engine="$root/conformance-tests/example-engine"
 (cd "$engine" && rm -rf target && mvn test -DQT_EXAMPLES="$OUTSIDER_QT_EXAMPLES") > "$out/engine.log" 2>&1 || { tail -50 "$out/engine.log" >&2; fail "example engine kit"; }
 report="$engine/target/surefire-reports/com.example.heap.HeapConformanceTest.txt"

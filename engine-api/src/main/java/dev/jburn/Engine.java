@@ -29,8 +29,11 @@ public final class Engine {
     private static final System.Logger LOG = System.getLogger("dev.jburn.Engine");
     private static final Map<String, Engine> CREATED = new ConcurrentHashMap<>();
     private static volatile Engine defaultEngine;
-    /** Whether the program picked an engine by name: then the default engine's fallback line is not news. */
-    private static volatile boolean selectedByName;
+    /**
+     * Whether the program picked an engine by name or listed the engines ({@link #available()}, as
+     * {@code jburn doctor} does): then the default engine's fallback line is not news, and is logged at DEBUG.
+     */
+    private static volatile boolean choseOrListedEngines;
     /** While a function is traced on this thread, the tracing engine (so Tensor.of etc. become constants of the trace). */
     private static final ThreadLocal<Engine> THREAD_DEFAULT = new ThreadLocal<>();
 
@@ -94,7 +97,7 @@ public final class Engine {
      *                        lists the engines that are available
      */
     public static Engine select(String name) {
-        selectedByName = true;
+        choseOrListedEngines = true;
         return selectNamed(name);
     }
 
@@ -120,7 +123,8 @@ public final class Engine {
     /**
      * The best available engine: the one named by {@code -Djburn.engine} or {@code JBURN_ENGINE}
      * when set, otherwise the available provider of highest priority. When no accelerator is
-     * available this is {@code cpu}, and one line is logged saying why. While a function is being
+     * available this is {@code cpu}, and one INFO line says why (unless the program already chose an
+     * engine by name or listed them with {@link #available()}: then the line is DEBUG). While a function is being
      * traced by {@code Jit} on this thread, it is the tracing engine, so tensors created inside
      * the function ({@code Tensor.of}, {@code Tensor.full}, {@code Random.key}) become constants of the graph.
      */
@@ -151,6 +155,7 @@ public final class Engine {
 
     /** Every provider found, with availability and reason, highest priority first. */
     public static List<EngineInfo> available() {
+        choseOrListedEngines = true;
         List<EngineInfo> out = new ArrayList<>();
         for (EngineProvider p : providers()) {
             Availability a = probe(p);
@@ -172,7 +177,7 @@ public final class Engine {
             Availability a = probe(p);
             if (a.available()) {
                 if (!skipped.isEmpty()) {
-                    LOG.log(selectedByName ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,
+                    LOG.log(choseOrListedEngines ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,
                             "jburn: the default engine is '" + p.name() + "' (" + String.join("; ", skipped)
                                     + "); choose one with -Djburn.engine=NAME or JBURN_ENGINE=NAME");
                 }
