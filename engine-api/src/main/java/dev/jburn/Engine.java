@@ -177,7 +177,7 @@ public final class Engine {
             Availability a = probe(p);
             if (a.available()) {
                 if (!skipped.isEmpty()) {
-                    LOG.log(choseOrListedEngines ? System.Logger.Level.DEBUG : System.Logger.Level.INFO,
+                    LOG.log(fallbackLineLevel(),
                             "jburn: the default engine is '" + p.name() + "' (" + String.join("; ", skipped)
                                     + "); choose one with -Djburn.engine=NAME or JBURN_ENGINE=NAME");
                 }
@@ -187,6 +187,11 @@ public final class Engine {
         }
         throw new JBurnException("engine", "no engine is available. " + describe(providers, "")
                 + ". Add dev.jburn:engine-reference to the class path for the cpu engine, which runs everywhere.");
+    }
+
+    /** INFO for the default engine's fallback line, DEBUG once the program chose or listed engines itself. */
+    static System.Logger.Level fallbackLineLevel() {
+        return choseOrListedEngines ? System.Logger.Level.DEBUG : System.Logger.Level.INFO;
     }
 
     private static Engine create(EngineProvider p) {
