@@ -17,10 +17,11 @@ final class VectorApi {
     static final String FLAG = "--add-modules jdk.incubator.vector";
 
     /**
-     * What the SIMD kernels gain, measured on this project's 2-core AMD Zen 5 (AVX-512) by
-     * {@code ScalarVsSimdMeasurement} in one JVM (same inputs, SIMD engine vs scalar engine).
+     * What the SIMD kernels gain: {@code dev.jburn.bench.ScalarVsSimd} (same inputs, one JVM, SIMD
+     * engine against scalar engine), five runs on this project's busy 2-core Zen 5: f32 matmul 512
+     * 6-26x, exp on 4M f32 18-54x, sum 7-34x, a * b + c 1.8-2.7x.
      */
-    static final String SPEEDUP = "about 8x faster on f32 matmul, 3-20x on element-wise ops and sums";
+    static final String SPEEDUP = "about 10x faster on f32 matmul, 20x or more on exp and sums, 2x on simple arithmetic";
 
     private static final boolean PRESENT = probe();
 
