@@ -58,7 +58,6 @@ done
 CP="$(ls "$LIB"/*.jar | grep -v junit-platform-console-standalone | tr '\n' ':')"
 NATIVES="${TMPDIR:-/tmp}/jburn-lwjgl-$$"
 JVM=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss8m
-     -Dorg.lwjgl.system.memoryBackend=ffm
      "-Dorg.lwjgl.system.SharedLibraryExtractPath=$NATIVES"
      "-Djburn.vulkan.cacheDir=$ROOT/.gpu/cache"
      "-XX:ErrorFile=$OUT/hs_err_%p.log" -XX:ErrorLogTimeout=20)

@@ -6,6 +6,8 @@ module dev.jburn.bench {
     requires jmh.core;
     requires ai.djl.api;
 
+    uses dev.jburn.spi.EngineProvider;
+
     exports dev.jburn.bench;
     exports dev.jburn.bench.jmh_generated;
 }

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 
 /**
  * A compute engine: the reference CPU engine ({@code "cpu"}) or an accelerator found on the
@@ -30,6 +29,11 @@ public final class Engine {
     private static final System.Logger LOG = System.getLogger("dev.jburn.Engine");
     private static final Map<String, Engine> CREATED = new ConcurrentHashMap<>();
     private static volatile Engine defaultEngine;
+    /**
+     * Whether the program picked an engine by name or listed the engines ({@link #available()}, as
+     * {@code jburn doctor} does): then the default engine's fallback line is not news, and is logged at DEBUG.
+     */
+    private static volatile boolean choseOrListedEngines;
     /** While a function is traced on this thread, the tracing engine (so Tensor.of etc. become constants of the trace). */
     private static final ThreadLocal<Engine> THREAD_DEFAULT = new ThreadLocal<>();
 
@@ -82,12 +86,22 @@ public final class Engine {
     public Capabilities capabilities() { return backend.capabilities(); }
 
     /**
-     * The engine called {@code name}.
+     * The engine called {@code name} (case-insensitive).
      *
-     * @throws JBurnException listing the available engines, and why each of the others is not, when
-     *                        no available provider has that name
+     * <pre>{@code
+     * Engine gpu = Engine.select("cuda");   // needs dev.jburn:accel-burn-cuda on the class path and a GPU
+     * }</pre>
+     *
+     * @throws JBurnException when no available provider has that name: it says why that engine is
+     *                        unavailable (or, for an engine JBurn ships, which artifact to add) and
+     *                        lists the engines that are available
      */
     public static Engine select(String name) {
+        choseOrListedEngines = true;
+        return selectNamed(name);
+    }
+
+    private static Engine selectNamed(String name) {
         String wanted = name == null ? "" : name.trim().toLowerCase(java.util.Locale.ROOT);
         Engine e = CREATED.get(wanted);
         if (e != null) return e;
@@ -96,17 +110,21 @@ public final class Engine {
             if (!p.name().equals(wanted)) continue;
             Availability a = probe(p);
             if (!a.available()) {
-                throw new JBurnException("engine", "engine '" + wanted + "' is unavailable: " + a.reason() + ". " + describe(providers));
+                throw new JBurnException("engine", "engine '" + wanted + "' is unavailable: " + a.reason() + ". " + describe(providers, wanted));
             }
             return create(p);
         }
-        throw new JBurnException("engine", "no engine named '" + name + "'. " + describe(providers));
+        String hint = ShippedEngines.named(wanted).map(ShippedEngines::howToAdd)
+                .orElse("no provider of that name is on the class path or module path");
+        throw new JBurnException("engine", "no engine named '" + wanted + "' (names are case-insensitive): " + hint + ". "
+                + describe(providers, wanted));
     }
 
     /**
      * The best available engine: the one named by {@code -Djburn.engine} or {@code JBURN_ENGINE}
      * when set, otherwise the available provider of highest priority. When no accelerator is
-     * available this is {@code cpu}, and one line is logged saying why. While a function is being
+     * available this is {@code cpu}, and one INFO line says why (unless the program already chose an
+     * engine by name or listed them with {@link #available()}: then the line is DEBUG). While a function is being
      * traced by {@code Jit} on this thread, it is the tracing engine, so tensors created inside
      * the function ({@code Tensor.of}, {@code Tensor.full}, {@code Random.key}) become constants of the graph.
      */
@@ -137,6 +155,7 @@ public final class Engine {
 
     /** Every provider found, with availability and reason, highest priority first. */
     public static List<EngineInfo> available() {
+        choseOrListedEngines = true;
         List<EngineInfo> out = new ArrayList<>();
         for (EngineProvider p : providers()) {
             Availability a = probe(p);
@@ -150,7 +169,7 @@ public final class Engine {
 
     private static Engine chooseDefault(EngineSelection sel) {
         if (sel.requested().isPresent()) {
-            return select(sel.requested().get());
+            return selectNamed(sel.requested().get());
         }
         List<EngineProvider> providers = providers();
         List<String> skipped = new ArrayList<>();
@@ -158,14 +177,21 @@ public final class Engine {
             Availability a = probe(p);
             if (a.available()) {
                 if (!skipped.isEmpty()) {
-                    LOG.log(System.Logger.Level.INFO, "jburn: using engine '" + p.name() + "' (" + String.join("; ", skipped) + ")");
+                    LOG.log(fallbackLineLevel(),
+                            "jburn: the default engine is '" + p.name() + "' (" + String.join("; ", skipped)
+                                    + "); choose one with -Djburn.engine=NAME or JBURN_ENGINE=NAME");
                 }
                 return create(p);
             }
             skipped.add(p.name() + " unavailable: " + a.reason());
         }
-        throw new JBurnException("engine", "no engine is available. " + describe(providers)
-                + ". Put engine-reference on the class path for the CPU engine.");
+        throw new JBurnException("engine", "no engine is available. " + describe(providers, "")
+                + ". Add dev.jburn:engine-reference to the class path for the cpu engine, which runs everywhere.");
+    }
+
+    /** INFO for the default engine's fallback line, DEBUG once the program chose or listed engines itself. */
+    static System.Logger.Level fallbackLineLevel() {
+        return choseOrListedEngines ? System.Logger.Level.DEBUG : System.Logger.Level.INFO;
     }
 
     private static Engine create(EngineProvider p) {
@@ -208,13 +234,16 @@ public final class Engine {
         return out;
     }
 
-    private static String describe(List<EngineProvider> providers) {
+    /** The available engines and why the others are not, each provider probed once; {@code except} is left out. */
+    private static String describe(List<EngineProvider> providers, String except) {
         if (providers.isEmpty()) return "No engine providers were found on the class path or module path";
-        String avail = providers.stream().filter(p -> probe(p).available()).map(EngineProvider::name)
-                .collect(Collectors.joining(", "));
-        String unavail = providers.stream().filter(p -> !probe(p).available())
-                .map(p -> p.name() + " (" + probe(p).reason() + ")").collect(Collectors.joining(", "));
-        return "Available: [" + avail + "]" + (unavail.isEmpty() ? "" : "; unavailable: " + unavail);
+        List<String> avail = new ArrayList<>(), unavail = new ArrayList<>();
+        for (EngineProvider p : providers) {
+            Availability a = probe(p);
+            if (a.available()) avail.add(p.name());
+            else if (!p.name().equals(except)) unavail.add(p.name() + " (" + a.reason() + ")");
+        }
+        return "Available: [" + String.join(", ", avail) + "]" + (unavail.isEmpty() ? "" : "; unavailable: " + String.join(", ", unavail));
     }
 
     @Override

@@ -9,8 +9,10 @@ package dev.jburn;
  * @param reason    why not, or what device it found
  */
 public record EngineInfo(String name, int priority, boolean available, String reason) {
+    /** One line: an available engine with its priority, an unavailable one with the reason only (it cannot win). */
     @Override
     public String toString() {
-        return String.format("%-8s priority %3d  %-11s %s", name, priority, available ? "available" : "unavailable", reason);
+        return available ? String.format("%-8s available, priority %3d:  %s", name, priority, reason)
+                : String.format("%-8s unavailable:              %s", name, reason);
     }
 }

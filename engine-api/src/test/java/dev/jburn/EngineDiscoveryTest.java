@@ -36,10 +36,42 @@ class EngineDiscoveryTest {
     }
 
     @Test
+    void anUnavailableEnginesReasonIsGivenOnce() {
+        String m = assertThrows(JBurnException.class, () -> Engine.select("FakeGPU")).getMessage();
+        assertEquals(m.indexOf("no fake device attached"), m.lastIndexOf("no fake device attached"), m);
+    }
+
+    @Test
+    void aShippedEngineMissingFromTheClassPathNamesItsArtifact() {
+        String cuda = assertThrows(JBurnException.class, () -> Engine.select("cuda")).getMessage();
+        assertTrue(cuda.contains("add dev.jburn:accel-burn-cuda to the class path"), cuda);
+        assertTrue(cuda.contains("case-insensitive"), cuda);
+        assertTrue(cuda.contains("Available: [fakehost]"), cuda);
+        String metal = assertThrows(JBurnException.class, () -> Engine.select("Metal")).getMessage();
+        assertTrue(metal.contains("no engine named 'metal'") && metal.contains("is not built yet"), metal);
+        String tpu = assertThrows(JBurnException.class, () -> Engine.select("tpu")).getMessage();
+        assertTrue(tpu.contains("no provider of that name"), tpu);
+    }
+
+    @Test
+    void anUnavailableEngineIsListedWithoutAPriority() {
+        for (EngineInfo info : Engine.available()) {
+            assertEquals(info.available(), info.toString().contains("priority"), info.toString());
+            assertTrue(info.toString().contains(info.reason()), info.toString());
+        }
+    }
+
+    @Test
     void selectIsCaseInsensitiveAndCachesOneEnginePerName() {
         Engine a = Engine.select("fakehost");
         assertSame(a, Engine.select("FakeHost"));
         assertEquals("fakehost", a.backend().name());
+    }
+
+    @Test
+    void theFallbackLineIsDebugOnceTheProgramSelectedAnEngineByName() {
+        Engine.select("fakehost");
+        assertEquals(System.Logger.Level.DEBUG, Engine.fallbackLineLevel(), "the program had chosen its engine: the fallback is not news");
     }
 
     @Test

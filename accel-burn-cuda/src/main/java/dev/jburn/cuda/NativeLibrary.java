@@ -29,15 +29,19 @@ final class NativeLibrary {
     /** The first of {@code names} the loader finds; {@link CudaUnavailableException} naming all of them when none loads. */
     static NativeLibrary open(List<String> names) {
         StringBuilder why = new StringBuilder();
+        boolean onlyMissing = true;
         for (String n : names) {
             try {
                 return new NativeLibrary(n, SymbolLookup.libraryLookup(n, Arena.global()));
             } catch (IllegalArgumentException | IllegalCallerException e) {
                 if (!why.isEmpty()) why.append("; ");
                 why.append(n).append(": ").append(e.getMessage());
+                onlyMissing &= ("Cannot open library: " + n).equals(e.getMessage());
             }
         }
-        throw new CudaUnavailableException(String.join(" / ", names) + " not found on the library path (" + why + ")");
+        // The JDK's own message for a missing library only repeats the name: then the name alone says it.
+        throw new CudaUnavailableException(String.join(" / ", names) + " not found on the library path"
+                + (onlyMissing ? "" : " (" + why + ")"));
     }
 
     /** The library name that loaded, e.g. {@code libcuda.so.1}. */

@@ -61,6 +61,8 @@ class CudaAvailabilityTest {
         CudaUnavailableException e = assertThrows(CudaUnavailableException.class,
                 () -> NativeLibrary.open(java.util.List.of("libjburn-no-such-a.so.1", "libjburn-no-such-b.so")));
         assertTrue(e.getMessage().contains("libjburn-no-such-a.so.1") && e.getMessage().contains("libjburn-no-such-b.so"), e.getMessage());
+        assertEquals("libjburn-no-such-a.so.1 / libjburn-no-such-b.so not found on the library path", e.getMessage(),
+                "a missing library is said once, without the JDK's 'Cannot open library' for each name");
     }
 
     @Test

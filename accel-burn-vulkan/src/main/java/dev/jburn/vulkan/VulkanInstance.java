@@ -49,7 +49,11 @@ final class VulkanInstance implements AutoCloseable {
                     .pApplicationName(stack.UTF8("jburn")).pEngineName(stack.UTF8("jburn")).apiVersion(api);
             VkInstanceCreateInfo ci = VkInstanceCreateInfo.calloc(stack).sType$Default().pApplicationInfo(app);
             PointerBuffer p = stack.mallocPointer(1);
-            VulkanErrors.check(vkCreateInstance(ci, null, p), "vulkan", "vkCreateInstance");
+            int result = vkCreateInstance(ci, null, p);
+            if (result == VK_ERROR_INCOMPATIBLE_DRIVER) {
+                throw new JBurnException("vulkan", VulkanDrivers.incompatibleDriverReason(VulkanInstance.version(api)));
+            }
+            VulkanErrors.check(result, "vulkan", "vkCreateInstance");
             return new VulkanInstance(new VkInstance(p.get(0), ci), api);
         }
     }

@@ -8,8 +8,7 @@ import dev.jburn.spi.EngineProvider;
 /**
  * The {@code vulkan} engine: any Vulkan 1.2 device with a compute queue (NVIDIA, AMD, Intel, or
  * Mesa's lavapipe on the CPU). Select it with {@code Engine.select("vulkan")} or
- * {@code -Djburn.engine=vulkan}; run the JVM with {@code --enable-native-access=ALL-UNNAMED}
- * and {@code -Dorg.lwjgl.system.memoryBackend=ffm}.
+ * {@code -Djburn.engine=vulkan}; run the JVM with {@code --enable-native-access=ALL-UNNAMED}.
  */
 public final class VulkanProvider implements EngineProvider {
     /** Priority with a GPU: above the cpu engine (0), so a real GPU is the default engine. */

@@ -24,7 +24,6 @@ final class ChildJvm {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("--add-modules=jdk.incubator.vector");
         cmd.add("--enable-native-access=ALL-UNNAMED");
-        cmd.add("-Dorg.lwjgl.system.memoryBackend=ffm");
         cmd.addAll(jvmProps);
         cmd.add("-cp");
         cmd.add(classPath());

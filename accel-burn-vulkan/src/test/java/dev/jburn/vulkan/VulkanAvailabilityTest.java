@@ -15,7 +15,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class VulkanAvailabilityTest {
     /** Runs {@link AvailabilityProbeMain} in a child JVM with extra system properties; returns its PROBE line. */
     private static String probeInChild(String... props) throws IOException, InterruptedException {
-        ChildJvm.Result r = ChildJvm.run(AvailabilityProbeMain.class, java.util.Map.of(), List.of(props));
+        return probeInChild(java.util.Map.of(), props);
+    }
+
+    private static String probeInChild(java.util.Map<String, String> env, String... props) throws IOException, InterruptedException {
+        ChildJvm.Result r = ChildJvm.run(AvailabilityProbeMain.class, env, List.of(props));
         assertEquals(0, r.exitCode(), r.output());
         String out = r.output();
         return out.lines().filter(l -> l.startsWith("PROBE ")).findFirst().orElseThrow(() -> new AssertionError(out)).substring(6);
@@ -25,6 +29,13 @@ class VulkanAvailabilityTest {
     void aMissingLoaderIsAReasonNotACrash() throws Exception {
         String line = probeInChild("-Dorg.lwjgl.vulkan.libname=/nonexistent/libvulkan.so.1");
         assertTrue(line.startsWith("false|no Vulkan loader"), line);
+    }
+
+    @Test
+    void noDriverVisibleSaysSoNotIncompatibleDriver() throws Exception {
+        String line = probeInChild(java.util.Map.of("VK_DRIVER_FILES", "/nonexistent/none.json", "VK_ICD_FILENAMES", "/nonexistent/none.json"));
+        assumeTrue(!line.startsWith("false|no Vulkan loader"), "no Vulkan loader here: " + line);
+        assertTrue(line.startsWith("false|no Vulkan driver found (the loader found no driver manifest in VK_DRIVER_FILES=/nonexistent/none.json"), line);
     }
 
     @Test

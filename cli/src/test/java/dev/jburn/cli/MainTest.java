@@ -23,9 +23,10 @@ class MainTest {
     @Test
     void doctorListsEnginesAndComputes() {
         String s = run(0, "doctor");
-        assertTrue(s.contains("cpu      priority   0  available"), s);
+        assertTrue(s.contains("cpu      available, priority   0:  pure Java"), s);
         assertTrue(s.contains("Default engine: cpu"), s);
-        assertTrue(s.contains("[[14.0, 32.0],\n     [32.0, 77.0]]"), s);
+        assertTrue(s.contains("  a.dot(a.transpose()) ==> Tensor<f32[2,2] cpu>\n  [[14.0, 32.0],\n   [32.0, 77.0]]"), s);
+        assertFalse(s.contains("jshell>"), s);
         assertTrue(s.contains("All good."), s);
     }
 
@@ -65,8 +66,9 @@ class MainTest {
             System.setOut(saved);
         }
         String s = out.toString(StandardCharsets.UTF_8);
-        assertTrue(s.contains("Tensor<u8[2] cpu>\n[4, 5]"), s);
-        assertTrue(s.contains("Tensor<f32[2] cpu>\n[6.0, 15.0]"), s);
+        assertTrue(s.contains("u8.add(10) ==> Tensor<u8[2] cpu>\n[4, 5]"), s);
+        assertTrue(s.contains("a.sum(new int[] {-1}) ==> Tensor<f32[2] cpu>\n[6.0, 15.0]"), s);
+        assertEquals(15, s.lines().filter(l -> l.contains(" ==> ")).count(), s);
         assertTrue(s.contains("[[14.0, 32.0],\n [32.0, 77.0]]"), s);
         assertTrue(s.contains("97.0"), s);
         assertTrue(s.contains("[[2.0, 4.0, 6.0],\n [8.0, 10.0, 12.0]]"), s);

@@ -3,6 +3,7 @@ package dev.jburn.conformance;
 import dev.jburn.Engine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The root of every contract: the engine under test. Implement it once, through
@@ -24,5 +25,20 @@ public interface EngineContract {
     @AfterEach
     default void resetSubnormalPolicy() {
         Subnormals.setFlushed(false);
+    }
+
+    /**
+     * Passes under JUnit 5 and fails under any other runner, so that a build that runs none of the
+     * contracts fails instead of passing. The contracts are JUnit 5 tests; an old surefire (2.x,
+     * Maven 3.8's default) runs none of them and reports success, but its plain-Java runner does
+     * call public methods whose names start with {@code test}: this one.
+     */
+    @Test
+    default void testTheKitRunsOnJUnit5() {
+        boolean jupiter = StackWalker.getInstance().walk(frames -> frames.anyMatch(f -> f.getClassName().startsWith("org.junit.jupiter.engine.")));
+        if (!jupiter) {
+            throw new AssertionError("The JBurn conformance kit's contracts are JUnit 5 tests, and this runner is not JUnit 5: none of them ran. "
+                    + "Use maven-surefire-plugin 3.x with junit-jupiter (see the kit's README for a complete pom.xml).");
+        }
     }
 }

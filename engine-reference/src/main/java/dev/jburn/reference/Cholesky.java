@@ -9,7 +9,7 @@ import jdk.incubator.vector.VectorSpecies;
  * drop). A pivot that is negative or NaN gives a NaN square root, which then spreads through the
  * columns that depend on it: the backend contract asks for NaN, not an exception, on non-SPD input.
  *
- * <p>Two paths: {@link #unblocked} is the scalar oracle (Cholesky–Crout, column by column);
+ * <p>Two paths: {@link CholeskyCrout#unblocked} is the scalar oracle (Cholesky–Crout, column by column);
  * {@link #blocked} is right-looking with {@value #BLOCK}-column panels, whose trailing update
  * {@code A22 -= L21·L21ᵀ} (nearly all the flops) is a Vector API kernel over a transposed copy of
  * the panel, split across threads by equal triangle area.
@@ -21,58 +21,21 @@ final class Cholesky {
     private static final VectorSpecies<Double> S = DoubleVector.SPECIES_PREFERRED;
     private static final int L = S.length();
 
-    /** The scalar oracle. */
-    static void unblocked(double[] a, int n) {
-        factorDiagonalBlock(a, n, 0, n);
-    }
-
-    /**
-     * Columns {@code [k0, k0 + kb)} of rows {@code [k0, k0 + kb)}, given that the contributions of
-     * columns before {@code k0} were already subtracted (by the trailing updates).
-     */
-    private static void factorDiagonalBlock(double[] a, int n, int k0, int kb) {
-        int end = k0 + kb;
-        for (int j = k0; j < end; j++) {
-            int rj = j * n;
-            double d = a[rj + j];
-            for (int k = k0; k < j; k++) d -= a[rj + k] * a[rj + k];
-            double ljj = Math.sqrt(d);
-            a[rj + j] = ljj;
-            for (int i = j + 1; i < end; i++) {
-                int ri = i * n;
-                double s = a[ri + j];
-                for (int k = k0; k < j; k++) s -= a[ri + k] * a[rj + k];
-                a[ri + j] = s / ljj;
-            }
-        }
-    }
-
     /** Blocked right-looking factorization; {@code parallel} splits the panel solve and the trailing update. */
     static void blocked(double[] a, int n, Parallel parallel) {
         for (int start = 0; start < n; start += BLOCK) {
             int k0 = start;
             int kb = Math.min(BLOCK, n - k0);
             int e = k0 + kb;
-            factorDiagonalBlock(a, n, k0, kb);
+            CholeskyCrout.factorDiagonalBlock(a, n, k0, kb);
             if (e == n) break;
             int below = n - e;
             parallel.forRange(below, (long) kb * kb / 2, (lo, hi) -> {
-                for (long i = lo; i < hi; i++) panelRow(a, n, k0, kb, e + (int) i);
+                for (long i = lo; i < hi; i++) CholeskyCrout.panelRow(a, n, k0, kb, e + (int) i);
             });
             int ld = roundUp(below, L);
             double[] pt = transposedPanel(a, n, k0, kb, e, ld);
             trailingUpdate(a, n, k0, kb, e, pt, ld, parallel);
-        }
-    }
-
-    /** {@code L21[i] = A21[i] · L11^-T}: forward substitution along row {@code i}. */
-    private static void panelRow(double[] a, int n, int k0, int kb, int i) {
-        int ri = i * n;
-        for (int j = k0; j < k0 + kb; j++) {
-            int rj = j * n;
-            double s = a[ri + j];
-            for (int k = k0; k < j; k++) s -= a[ri + k] * a[rj + k];
-            a[ri + j] = s / a[rj + j];
         }
     }
 

@@ -61,7 +61,7 @@ final class LinalgKernels {
         forEachMatrix(batch, cube(n) / 3, b -> {
             double[] m = DenseMatrices.read(src, t, (long) b * nn, nn);
             if (config.vectorKernels()) Cholesky.blocked(m, n, inner);
-            else Cholesky.unblocked(m, n);
+            else CholeskyCrout.unblocked(m, n);
             DenseMatrices.writeLower(dst, t, (long) b * nn, m, n);
         });
         return out;

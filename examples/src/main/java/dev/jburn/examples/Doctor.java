@@ -23,10 +23,10 @@ public final class Doctor {
         Engine engine = Engine.defaultEngine();
         out.printf("%nDefault engine: %s   (override with -Djburn.engine=NAME or JBURN_ENGINE=NAME)%n", engine.name());
 
-        out.printf("%nA short tensor session on '%s':%n", engine.name());
+        out.printf("%nA short tensor session on '%s' (each line: a Java expression ==> its value):%n", engine.name());
         try (var scope = Tensor.scope()) {
             Tensor a = Tensor.of(new float[][] {{1, 2, 3}, {4, 5, 6}});
-            show(out, "a = Tensor.of(new float[][] {{1, 2, 3}, {4, 5, 6}})", a);
+            show(out, "var a = Tensor.of(new float[][] {{1, 2, 3}, {4, 5, 6}})", a);
             show(out, "a.asType(DType.BF16)", a.asType(DType.BF16));
             show(out, "a.reshape(3, 2)", a.reshape(3, 2));
             show(out, "Tensor.iota(Shape.of(2, 3), DType.S32, 1)", Tensor.iota(Shape.of(2, 3), DType.S32, 1));
@@ -43,8 +43,5 @@ public final class Doctor {
         return 0;
     }
 
-    private static void show(PrintStream out, String expr, Tensor t) {
-        out.println("  jshell> " + expr);
-        for (String line : t.toString().split("\n")) out.println("    " + line);
-    }
+    private static void show(PrintStream out, String expr, Tensor t) { Shown.print(out, "  ", expr, t); }
 }

@@ -12,38 +12,39 @@ public final class Tour {
     private Tour() {}
 
     public static void main(String[] args) {
+        // show("expr", value) prints "expr ==> value", as jshell shows a result.
         // Creation: Java arrays pick the dtype (float -> f32, int -> s32, ...); or say it.
         Tensor a = Tensor.of(new float[][] {{1, 2, 3}, {4, 5, 6}});
         Tensor i = Tensor.iota(Shape.of(2, 3), DType.S32);
         Tensor u8 = Tensor.fromArray(new int[] {250, 251}, DType.U8);
 
         // Element-wise with NumPy broadcasting and Nx promotion; Java numbers are weakly typed.
-        System.out.println(a.add(i));                      // f32[2,3]: s32 + f32 -> f32
-        System.out.println(u8.add(10));                    // u8[2] [4, 5]: wraps, stays u8
-        System.out.println(a.multiply(Tensor.of(10f, 20f, 30f)).divide(2)); // row vector broadcasts
-        System.out.println(a.greater(3).select(a, a.negate())); // pred selects
+        show("a.add(i)", a.add(i));                      // f32[2,3]: s32 + f32 -> f32
+        show("u8.add(10)", u8.add(10));                    // u8[2] [4, 5]: wraps, stays u8
+        show("a.multiply(Tensor.of(10f, 20f, 30f)).divide(2)", a.multiply(Tensor.of(10f, 20f, 30f)).divide(2)); // row vector broadcasts
+        show("a.greater(3).select(a, a.negate())", a.greater(3).select(a, a.negate())); // pred selects
 
         // Reductions over axes (negative axes count from the end), arg reductions, scans, sorting.
-        System.out.println(a.sum(new int[] {-1}));         // f32[2] [6.0, 15.0]
-        System.out.println(a.mean());                      // f32 3.5
-        System.out.println(a.argmax(1));                   // s32[2] [2, 2]
-        System.out.println(Tensor.of(3f, Float.NaN, -1f).sort()); // NaN sorts last
+        show("a.sum(new int[] {-1})", a.sum(new int[] {-1}));         // f32[2] [6.0, 15.0]
+        show("a.mean()", a.mean());                      // f32 3.5
+        show("a.argmax(1)", a.argmax(1));                   // s32[2] [2, 2]
+        show("Tensor.of(3f, Float.NaN, -1f).sort()", Tensor.of(3f, Float.NaN, -1f).sort()); // NaN sorts last
 
         // Shapes and indexing.
-        System.out.println(a.transpose().reshape(3, 2).slice(new int[] {1, 0}, new int[] {2, 2}));
-        System.out.println(a.take(Tensor.of(1, 0), 0));
-        System.out.println(a.dot(a.transpose()));          // f32[2,2] [[14, 32], [32, 77]]
+        show("a.transpose().reshape(3, 2).slice(new int[] {1, 0}, new int[] {2, 2})", a.transpose().reshape(3, 2).slice(new int[] {1, 0}, new int[] {2, 2}));
+        show("a.take(Tensor.of(1, 0), 0)", a.take(Tensor.of(1, 0), 0));
+        show("a.dot(a.transpose())", a.dot(a.transpose()));          // f32[2,2] [[14, 32], [32, 77]]
 
         // Random numbers from explicit keys: the same key gives the same numbers on every engine.
         Random.Sample s = Random.normal(Random.key(42), Shape.of(3), DType.F32, 0, 1);
-        System.out.println(s.values());
+        show("s.values()", s.values());
 
         // Compile a function: traced once per input signature, optimized (fused), cached.
         var f = Jit.compile(x -> x.multiply(x).add(1.0).sum());
-        System.out.println(f.apply(a));                    // f32 97.0
+        show("f.apply(a)", f.apply(a));                    // f32 97.0
 
         // Gradients: reverse mode over the same graph IR, eagerly or inside Jit.
-        System.out.println(Autodiff.grad(x -> x.multiply(x).sum()).apply(a)); // 2a
+        show("Autodiff.grad(x -> x.multiply(x).sum()).apply(a)", Autodiff.grad(x -> x.multiply(x).sum()).apply(a)); // 2a
 
         // Memory: tensors made in a scope are freed when it closes, except what you keep.
         Tensor kept;
@@ -51,6 +52,8 @@ public final class Tour {
             Tensor tmp = a.exp();
             kept = scope.keep(tmp.sum());
         }
-        System.out.println(kept.item());
+        show("kept.item()", kept.item());
     }
+
+    private static void show(String expr, Object value) { Shown.print(System.out, "", expr, value); }
 }
