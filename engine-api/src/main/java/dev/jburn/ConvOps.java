@@ -160,7 +160,8 @@ final class ConvOps {
         try (Tensor ci = input.asType(type); Tensor ck = kernel.asType(type)) {
             if (out.size() == 0) return Tensor.wrap(input.engine(), input.backend().allocate(0), type, out);
             if (spec.featureGroups() == 1 && spec.batchGroups() == 1 && Decompositions.lacks(ci, ConvOp.CONV, type)) {
-                return Decompositions.conv(ci, ck, spec, out);
+                return Decompositions.differentiatedAs(new dev.jburn.graph.Prim.Conv(spec, type), java.util.List.of(ci, ck),
+                        Decompositions.conv(ci, ck, spec, out));
             }
             return Tensor.wrap(input.engine(), input.backend().conv(ci.operand(), ck.operand(), spec, type), type, out);
         }

@@ -18,6 +18,17 @@ import dev.jburn.spi.WindowSpec;
 final class Decompositions {
     private Decompositions() {}
 
+    /**
+     * {@code y}, the decomposed result of primitive {@code prim} applied to {@code inputs}, marked in a
+     * trace so that autodiff differentiates it by {@code prim}'s rule rather than through the
+     * decomposition's ops (the same gradients, and tie conventions, as an engine with the primitive).
+     */
+    static Tensor differentiatedAs(dev.jburn.graph.Prim prim, java.util.List<Tensor> inputs, Tensor y) {
+        java.util.List<Tensor> all = new java.util.ArrayList<>(inputs);
+        all.add(y);
+        return dev.jburn.graph.GradientMarks.mark(new dev.jburn.graph.Prim.GradientMark(prim), all);
+    }
+
     /** Whether {@code x}'s engine lacks {@code op} on {@code t}, so the composite form should be used. */
     static boolean lacks(Tensor x, dev.jburn.op.Op op, DType t) {
         return !x.engine().capabilities().supports(op, t);

@@ -132,10 +132,16 @@ final class MatrixNorms {
              Tensor scaled = abs.divide(safe);
              Tensor powered = p == 2 ? scaled.multiply(scaled) : scaled.pow(p);
              Tensor sum = powered.sum(axes, true);
-             Tensor root = p == 2 ? sum.sqrt() : sum.pow(1 / p);
+             // an all-zero vector (p > 0) takes its 0 by select, and the root reads a dummy 1: the root's
+             // derivative at 0 is infinite, and its product with the zero derivative below would be NaN, so
+             // the gradient at 0 is 0 (PyTorch's; JAX's norm gives NaN there)
+             Tensor zero = m.equal(0.0);
+             Tensor rooted = p > 0 ? zero.select(1.0, sum) : sum.reshape(sum.shape());
+             Tensor root = p == 2 ? rooted.sqrt() : rooted.pow(1 / p);
              Tensor norm = root.multiply(safe);
+             Tensor zeroed = p > 0 ? zero.select(0.0, norm) : norm.reshape(norm.shape());
              Tensor infinite = m.equal(Double.POSITIVE_INFINITY);
-             Tensor guarded = p > 0 ? infinite.select(m, norm) : norm.reshape(norm.shape())) {
+             Tensor guarded = p > 0 ? infinite.select(m, zeroed) : zeroed.reshape(zeroed.shape())) {
             return guarded.reshape(out);
         }
     }

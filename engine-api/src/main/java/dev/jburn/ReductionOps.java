@@ -112,7 +112,10 @@ final class ReductionOps {
         boolean counts = op == CumulativeOp.CUMULATIVE_SUM || op == CumulativeOp.CUMULATIVE_PRODUCT;
         DType t = x.dtype().isPred() && counts ? DType.U8 : x.dtype();
         try (Tensor in = x.asType(t)) {
-            if (Decompositions.lacks(in, op, t)) return Decompositions.cumulative(op, in, a, reverse);
+            if (Decompositions.lacks(in, op, t)) {
+                return Decompositions.differentiatedAs(new dev.jburn.graph.Prim.Cumulative(op, a, reverse), java.util.List.of(in),
+                        Decompositions.cumulative(op, in, a, reverse));
+            }
             return Tensor.wrap(x.engine(), x.backend().cumulative(op, in.operand(), a, reverse), t, x.shape());
         }
     }

@@ -22,7 +22,8 @@ import java.lang.ref.Cleaner;
  *
  * Data lives off-heap in the tensor's {@link Engine}. Tensors are {@link AutoCloseable}:
  * {@link #close()} (or a {@link #scope()}) frees memory at once; a {@link Cleaner} frees
- * what is forgotten.
+ * what is forgotten, and the host budget ({@link dev.jburn.spi.HostMemory}) runs the garbage
+ * collections that find it before native memory fills up.
  */
 public final class Tensor implements AutoCloseable, TensorElementwise, TensorReductions, TensorShapes, TensorIndexing,
         TensorWindows {

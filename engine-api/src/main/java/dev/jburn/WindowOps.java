@@ -31,7 +31,10 @@ final class WindowOps {
         DType t = x.dtype().isPred() && counts ? DType.U8 : x.dtype();
         try (Tensor in = x.asType(t)) {
             if (plan.out().size() == 0) return Tensor.wrap(x.engine(), x.backend().allocate(0), t, plan.out());
-            if (Decompositions.lacks(in, op, t)) return Decompositions.windowReduce(op, in, plan.spec(), plan.out());
+            if (Decompositions.lacks(in, op, t)) {
+                return Decompositions.differentiatedAs(new dev.jburn.graph.Prim.WindowReduce(op, plan.spec()), java.util.List.of(in),
+                        Decompositions.windowReduce(op, in, plan.spec(), plan.out()));
+            }
             return Tensor.wrap(x.engine(), x.backend().windowReduce(op, in.operand(), plan.spec()), t, plan.out());
         }
     }

@@ -1,11 +1,13 @@
 package dev.jburn.cuda;
 
 import dev.jburn.JBurnException;
+import dev.jburn.spi.HostMemory;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Device memory in size classes, with freed blocks kept on per-class free lists for reuse:
@@ -20,8 +22,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * {@link #trim()} gives memory back to the driver, and it first waits for the stream to drain, so
  * {@code cuMemFree} never pulls memory from under a queued kernel.
  *
- * <p>On out-of-memory the allocator trims its cache and retries once; if that fails it throws a
- * {@link JBurnException} naming the requested and free bytes. Not thread-safe by itself except
+ * <p>On out-of-memory the allocator trims its cache and retries; then it collects the garbage and
+ * waits for the cleaners of forgotten tensors to return their blocks ({@link HostMemory#collectUntil}),
+ * trims and retries once more; if that fails it throws a {@link JBurnException} naming the requested
+ * and free bytes, which then are held by live tensors. Not thread-safe by itself except
  * {@link #recycle}: the engine calls the rest under its lock.
  */
 final class CachingAllocator {
@@ -36,6 +40,8 @@ final class CachingAllocator {
     private final DeviceMemory memory;
     private final Map<Long, ArrayDeque<Block>> free = new HashMap<>();
     private final ConcurrentLinkedQueue<Block> returned = new ConcurrentLinkedQueue<>();
+    /** Bytes in {@link #returned}, not yet on the free lists. */
+    private final AtomicLong returnedBytes = new AtomicLong();
     private long cachedBytes;
     private long liveBytes;
     private long reservedBytes;
@@ -76,6 +82,13 @@ final class CachingAllocator {
             p = memory.allocate(size);
         }
         if (p == 0) {
+            // Forgotten tensors hold device blocks until their cleaners run: collect them (as the host
+            // budget does), wait until enough comes back, and try once more.
+            HostMemory.collectUntil(() -> returnedBytes.get() >= size);
+            trim();
+            p = memory.allocate(size);
+        }
+        if (p == 0) {
             long[] info = memory.info();
             throw new JBurnException(op, "out of device memory: requested " + bytes + " bytes (" + size
                     + " reserved), " + info[0] + " of " + info[1] + " bytes free on the device, "
@@ -93,10 +106,12 @@ final class CachingAllocator {
     void recycle(Block b) {
         if (b.capacity() == 0 || closed) return;
         returned.add(b);
+        returnedBytes.addAndGet(b.capacity());
     }
 
     private void drainReturned() {
         for (Block b; (b = returned.poll()) != null; ) {
+            returnedBytes.addAndGet(-b.capacity());
             free.computeIfAbsent(b.capacity(), k -> new ArrayDeque<>()).push(b);
             cachedBytes += b.capacity();
             liveBytes -= b.capacity();

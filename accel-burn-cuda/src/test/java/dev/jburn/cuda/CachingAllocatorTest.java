@@ -108,6 +108,18 @@ class CachingAllocatorTest {
     }
 
     @Test
+    void outOfMemoryCollectsForgottenTensorsBeforeFailing() {
+        FakeDevice dev = new FakeDevice(4 << 20);
+        CachingAllocator a = new CachingAllocator(dev);
+        CachingAllocator.Block big = a.allocate(3 << 20, "t");
+        // a forgotten tensor: its cleaner gives the block back once the collector finds it unreachable
+        java.lang.ref.Cleaner.create().register(new Object(), () -> a.recycle(big));
+        CachingAllocator.Block other = a.allocate(2 << 20, "t");
+        assertEquals(2 << 20, other.capacity());
+        assertEquals(List.of("alloc 3145728", "oom 2097152", "oom 2097152", "sync", "free 3145728", "alloc 2097152"), dev.log);
+    }
+
+    @Test
     void recycleFromOtherThreadsIsQueuedAndCloseFreesTheCache() throws InterruptedException {
         FakeDevice dev = new FakeDevice(1 << 30);
         CachingAllocator a = new CachingAllocator(dev);

@@ -76,7 +76,11 @@ final class CommandQueue implements AutoCloseable {
      */
     private static final long SPIN_NS = 200_000;
     private final long spinNs;
-    private static final int MAX_BINDINGS = 16;
+    /**
+     * Storage buffers one dispatch binds at most, whatever the device allows ({@link Pipelines#fitsBindings}):
+     * each frame's descriptor pool holds this many for every one of its sets, so no frame can run out.
+     */
+    static final int MAX_BINDINGS = 64;
     private static final long FENCE_TIMEOUT_NS = 600L * 1_000_000_000L;
 
     private final VulkanDevice dev;

@@ -1,6 +1,7 @@
 package dev.jburn.vulkan;
 
 import dev.jburn.JBurnException;
+import dev.jburn.spi.HostMemory;
 import org.lwjgl.PointerBuffer;
 import org.lwjgl.system.MemoryStack;
 import org.lwjgl.util.vma.VmaAllocationCreateInfo;
@@ -31,6 +32,8 @@ final class DeviceMemory {
     private final CommandQueue queue;
     private final boolean forceStaging;
     final AtomicLong liveBuffers = new AtomicLong();
+    /** Bytes of every buffer freed so far (released or cleaned), for waiting on the cleaners. */
+    private final AtomicLong freedBytes = new AtomicLong();
     /** Every allocation not yet freed, so {@link #close} can free them before the allocator goes. */
     private final java.util.Set<DeviceBuffer.Allocation> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final BufferCache cache;
@@ -62,15 +65,12 @@ final class DeviceMemory {
             return new DeviceBuffer(create(op, byteSize, size));
         } catch (JBurnException first) {
             // Buffers released while still queued, and cached ones, go first; then forgotten tensors free
-            // their memory through the GC: one chance before failing.
+            // their memory through their cleaners: collect (as the host budget does) and wait until
+            // about this much has come back, then try once more.
+            long mark = freedBytes.get();
+            HostMemory.collectUntil(() -> freedBytes.get() - mark >= size);
             queue.waitIdle(op);
             releaseCached();
-            System.gc();
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
             return new DeviceBuffer(create(op, byteSize, size));
         }
     }
@@ -199,6 +199,7 @@ final class DeviceMemory {
     synchronized void free(DeviceBuffer.Allocation a) {
         if (closed || !live.remove(a)) return;
         liveBuffers.decrementAndGet();
+        freedBytes.addAndGet(a.allocatedSize);
         BufferCache.Entry e = new BufferCache.Entry(a.buffer, a.allocation, a.allocatedSize, a.hostVisible, a.hostReadable);
         // Submissions return before the device is done; one made before this release may still use the buffer.
         long serial = queue.submittedSerial();

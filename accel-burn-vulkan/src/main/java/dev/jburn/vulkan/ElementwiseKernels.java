@@ -206,11 +206,14 @@ final class ElementwiseKernels {
         }
     }
 
-    /** Runs an element-wise kernel over {@code inputs}; {@code null} when the emitter or the device cannot. */
+    /**
+     * Runs an element-wise kernel over {@code inputs}; {@code null} when the emitter or the device
+     * cannot (a Jit group reading more buffers than a pipeline may bind runs op by op instead).
+     */
     DeviceBuffer run(String op, ElementwiseKernel k, List<Operand> inputs) {
         long n = k.outShape().size();
         long outBytes = n * k.outType().byteSize();
-        if (!fits(n, outBytes, inputs)) return null;
+        if (!fits(n, outBytes, inputs) || !b.pipelines.fitsBindings(inputs.size() + 1)) return null;
         Pipelines.Pipeline p = pipelineFor(op, k, inputs.size() + 1, () -> GlslPrecision.trusted(k, b.dev.features.float64(), b.dev.features.int64()) && emits(k)
                 ? Emitter.emit(k, Dialect.GLSL, features) : null);
         long per = Emitter.elementsPerInvocation(k, Dialect.GLSL); // 4-byte outputs: four elements per invocation
@@ -221,7 +224,7 @@ final class ElementwiseKernels {
     DeviceBuffer reduce(String op, ReductionKernel k, List<Operand> inputs) {
         long n = k.outShape().size();
         long outBytes = n * k.outType().byteSize();
-        if (!fits(Math.max(n, k.inShape().size()), outBytes, inputs)) return null;
+        if (!fits(Math.max(n, k.inShape().size()), outBytes, inputs) || !b.pipelines.fitsBindings(inputs.size() + 1)) return null;
         Pipelines.Pipeline p = pipelineFor(op, k, inputs.size() + 1, () -> GlslPrecision.trusted(k.producer(), b.dev.features.float64(), b.dev.features.int64())
                 && ReductionEmitter.unsupported(k, Dialect.GLSL, features).isEmpty() ? ReductionEmitter.emit(k, Dialect.GLSL, features) : null);
         return p == null ? null : dispatch(op, p, inputs, outBytes, n, n);

@@ -1,5 +1,6 @@
 package dev.jburn.vulkan;
 
+import dev.jburn.JBurnException;
 import org.lwjgl.PointerBuffer;
 import org.lwjgl.system.MemoryStack;
 import org.lwjgl.system.MemoryUtil;
@@ -76,6 +77,11 @@ final class Pipelines implements AutoCloseable {
         }
     }
 
+    /** Whether a pipeline may bind {@code bindingCount} storage buffers: within the device's limit and the queue's descriptor pools. */
+    boolean fitsBindings(int bindingCount) { return bindingCount <= maxBindings(); }
+
+    private int maxBindings() { return Math.min(dev.features.maxStorageBuffers(), CommandQueue.MAX_BINDINGS); }
+
     /** The pipeline for {@code source} with {@code bindingCount} storage buffers (parameters included). */
     Pipeline get(String op, String name, String source, int bindingCount, boolean usesParams) {
         return get(op, name, source, bindingCount, usesParams, 0);
@@ -100,6 +106,13 @@ final class Pipelines implements AutoCloseable {
     }
 
     private Pipeline build(String op, String name, String source, int bindingCount, boolean usesParams, int pushWords) {
+        // Past the device's limit the layout is invalid usage, which drivers need not report: lavapipe
+        // overran its binding arrays and crashed later in its queue thread. Kernels check beforehand
+        // (fitsBindings) and decline; this is the last line.
+        if (!fitsBindings(bindingCount)) {
+            throw new JBurnException(op, "internal: kernel '" + name + "' binds " + bindingCount + " storage buffers, more than the "
+                    + maxBindings() + " this device allows");
+        }
         byte[] spirv = compiler.spirv(op, name, source);
         // SPIR-V goes on the heap, not LWJGL's 64 KB thread stack: an unrolled GEMM or a long fused group is larger.
         ByteBuffer code = org.lwjgl.system.MemoryUtil.memAlloc(spirv.length).put(spirv).flip();

@@ -95,6 +95,12 @@ final class VulkanDevice implements AutoCloseable {
         }
     }
 
+    /** The smallest of the limits on storage buffers per pipeline (unsigned in Vulkan: a huge value reads as negative). */
+    static int storageBufferLimit(int perStage, int perSet, int perStageResources) {
+        long limit = Math.min(Integer.toUnsignedLong(perStage), Math.min(Integer.toUnsignedLong(perSet), Integer.toUnsignedLong(perStageResources)));
+        return (int) Math.min(limit, Integer.MAX_VALUE);
+    }
+
     private static VulkanDevice create(VulkanInstance vk, VkPhysicalDevice pd) {
         try (MemoryStack stack = MemoryStack.stackPush()) {
             VkPhysicalDevice16BitStorageFeatures q16 = VkPhysicalDevice16BitStorageFeatures.calloc(stack).sType$Default();
@@ -115,6 +121,8 @@ final class VulkanDevice implements AutoCloseable {
                     query.features().shaderFloat64(), query.features().shaderInt64(), query.features().shaderInt16(),
                     qf16.shaderFloat16(), qf16.shaderInt8(), q8.storageBuffer8BitAccess(), q16.storageBuffer16BitAccess(),
                     Integer.toUnsignedLong(props.limits().maxStorageBufferRange()),
+                    storageBufferLimit(props.limits().maxPerStageDescriptorStorageBuffers(), props.limits().maxDescriptorSetStorageBuffers(),
+                            props.limits().maxPerStageResources()),
                     props.limits().maxComputeWorkGroupCount(0), props.limits().maxComputeWorkGroupCount(2),
                     props.limits().minStorageBufferOffsetAlignment(),
                     Math.min(m3.maxMemoryAllocationSize(), largestHeap),

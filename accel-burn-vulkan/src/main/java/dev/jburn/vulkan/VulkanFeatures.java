@@ -11,6 +11,9 @@ package dev.jburn.vulkan;
  * @param storage8         {@code storageBuffer8BitAccess}: U8/S8/PRED buffers
  * @param storage16        {@code storageBuffer16BitAccess}: U16/S16/F16/BF16 buffers
  * @param maxStorageBufferRange largest storage buffer a shader may bind, in bytes
+ * @param maxStorageBuffers most storage buffers one compute pipeline may bind ({@code maxPerStageDescriptorStorageBuffers},
+ *                          {@code maxDescriptorSetStorageBuffers} and {@code maxPerStageResources}, the smallest): 32 on
+ *                          lavapipe, whose fixed binding arrays a larger layout overruns (it crashed the JVM, not an error)
  * @param maxWorkGroupCountX largest dispatch in x
  * @param maxWorkGroupCountZ largest dispatch in z
  * @param minStorageBufferOffsetAlignment alignment of a bound buffer range's offset
@@ -21,7 +24,7 @@ package dev.jburn.vulkan;
  *                         ({@code shaderSignedZeroInfNanPreserveFloat32}); without asking, a compiler may assume there are none
  */
 record VulkanFeatures(boolean float64, boolean int64, boolean int16, boolean float16, boolean int8,
-                      boolean storage8, boolean storage16, long maxStorageBufferRange,
+                      boolean storage8, boolean storage16, long maxStorageBufferRange, int maxStorageBuffers,
                       int maxWorkGroupCountX, int maxWorkGroupCountZ, long minStorageBufferOffsetAlignment,
                       long maxAllocation, boolean denormPreserve32, boolean denormPreserve64, boolean infNanPreserve32) {
 

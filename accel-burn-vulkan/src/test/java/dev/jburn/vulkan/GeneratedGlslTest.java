@@ -43,7 +43,7 @@ class GeneratedGlslTest {
     }
 
     private static VulkanFeatures features(boolean denorm32, boolean infNan32) {
-        return new VulkanFeatures(true, true, true, true, true, true, true, 1L << 30, 65535, 65535, 16, 1L << 30, denorm32, false, infNan32);
+        return new VulkanFeatures(true, true, true, true, true, true, true, 1L << 30, 32, 65535, 65535, 16, 1L << 30, denorm32, false, infNan32);
     }
 
     /** Counts of {capabilities, 32-bit execution modes} in SPIR-V: {DenormPreserve, SignedZeroInfNanPreserve}. */

@@ -16,7 +16,7 @@ import static org.lwjgl.vulkan.VK10.*;
 /**
  * A little of everything the Vulkan engine records: element-wise ops with broadcasting and casts
  * over several dtypes, reductions, arg reductions, movement (transpose, slice, pad, concatenate, putSlice, reverse), gather, indexed add/put,
- * iota, f32 and f64 GEMM, a Jit-fused chain and a fused reduction, staging copies, freed and
+ * iota, f32 and f64 GEMM, a Jit-fused chain, a fused reduction and a group too wide for one pipeline, staging copies, freed and
  * reused buffers, then close. {@link VulkanValidationTest} runs it under the Khronos validation
  * layer with synchronization validation. With the argument {@code invalid} it also makes one
  * deliberately invalid call, to show the layer's reports reach the test.
@@ -57,6 +57,15 @@ public final class ValidationWorkload {
             u8.toIntArray();
             CompiledFunction chain = Jit.compileList(in -> List.of(in.get(0).multiply(in.get(1)).add(1.0).exp().sum(new int[] {1})));
             for (int k = 0; k < 3; k++) chain.apply(List.of(a, row)).getFirst().toFloatArray();
+            // A fused group reading more buffers than a pipeline may bind: op by op, never an oversized layout.
+            CompiledFunction wide = Jit.compileList(in -> {
+                Tensor s = in.getFirst();
+                for (int k = 1; k < in.size(); k++) s = s.add(in.get(k));
+                return List.of(s);
+            });
+            java.util.List<Tensor> many = new java.util.ArrayList<>();
+            for (int k = 0; k < CommandQueue.MAX_BINDINGS + 6; k++) many.add(row.add((double) k));
+            wide.apply(many).getFirst().toFloatArray();
         }
         for (int k = 0; k < 50; k++) {
             try (Tensor t = Tensor.zeros(Shape.of(1000 + k), DType.F32).to(vk); Tensor u = t.add(1.0)) {

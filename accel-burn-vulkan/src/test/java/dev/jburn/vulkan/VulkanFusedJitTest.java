@@ -74,4 +74,37 @@ class VulkanFusedJitTest {
             assertEquals(want, got, 1e-3f * Math.max(1f, Math.abs(want)));
         }
     }
+
+    /**
+     * A group that reads more buffers than one pipeline may bind runs op by op on the device and
+     * equals eager evaluation; a narrower one is still one shader. (On lavapipe, which allows 32
+     * storage buffers, a 49-binding group shader from a conv gradient overran the driver's binding
+     * arrays and crashed the JVM in its queue thread.)
+     */
+    @Test
+    void aGroupWiderThanAPipelineBindsRunsOpByOp() {
+        VulkanBackend backend = (VulkanBackend) vk.backend();
+        int wide = CommandQueue.MAX_BINDINGS + 6; // past the cap on every device, and past lavapipe's 32
+        int narrow = 12;
+        assertTrue(backend.pipelines.fitsBindings(narrow + 1) && !backend.pipelines.fitsBindings(wide + 1));
+        for (int n : new int[] {narrow, wide}) {
+            CompiledFunction f = Jit.compileList(in -> {
+                Tensor s = in.get(0);
+                for (int i = 1; i < in.size(); i++) s = s.add(in.get(i));
+                return List.of(s);
+            });
+            try (var scope = Tensor.scope()) {
+                List<Tensor> xs = new java.util.ArrayList<>();
+                for (int i = 0; i < n; i++) xs.add(values(257, i));
+                f.apply(xs).getFirst().close(); // trace and build
+                long before = backend.stats().dispatches();
+                float[] jit = f.apply(xs).getFirst().toFloatArray();
+                long dispatches = backend.stats().dispatches() - before;
+                assertEquals(n == narrow ? 1 : n - 1, dispatches, n + " inputs");
+                Tensor s = xs.getFirst();
+                for (int i = 1; i < n; i++) s = s.add(xs.get(i));
+                assertArrayEquals(s.toFloatArray(), jit, n + " inputs");
+            }
+        }
+    }
 }

@@ -28,7 +28,8 @@ import java.util.function.Function;
 
 /**
  * One generated gradient case per differentiable catalog op: a scalar F64 function of some
- * inputs drawn in the op's smooth domain (away from kinks and ties), for {@link GradientContract}.
+ * inputs drawn in the op's smooth domain (away from kinks and ties), for {@link GradientContract};
+ * and {@link #edges} at the exact zeros, ties and boundaries where backward rules break.
  */
 public final class GradientCases {
     private GradientCases() {}
@@ -192,6 +193,133 @@ public final class GradientCases {
             };
         };
     }
+
+    /**
+     * Cases at the points where backward rules break: exact zeros (of products, cumulative products,
+     * powers, norms, and of the inputs of smooth ops), ties (of max/min, their reductions and running
+     * and window forms, of sorts) and the boundaries of {@code clip} and of the comparisons that drive
+     * a {@code select}. Empty for ops with no such point in their domain, or whose derivative there is
+     * infinite ({@code log}, {@code sqrt}, {@code rsqrt}, {@code cbrt} at 0). {@link GradientContract}
+     * checks them against central differences where the function is smooth and against the one-sided
+     * differences at a kink, where any value between them (a subgradient) is accepted.
+     */
+    public static List<GradientCase> edges(Op op, Engine e) {
+        return switch (op) {
+            case UnaryOp u -> switch (u) {
+                // abs has its kink at 0 (sign(0) = 0); the others are smooth through 0
+                case ABS, NEGATE, EXP, EXPM1, LOG1P, SIN, COS, TAN, ATAN, SINH, COSH, TANH, ASINH, SIGMOID, ERF, ERFC, ASIN, ACOS,
+                     ATANH, ERF_INV -> List.of(named(u.opName() + " at 0", unary(u, at(e, 0, -0.0, 0.5, -0.5, 0, 0.25))));
+                case LOG, SQRT, RSQRT, CBRT, ACOSH, SIGN, FLOOR, CEIL, ROUND, IS_NAN, IS_INFINITY, LOGICAL_NOT, BITWISE_NOT,
+                     POPULATION_COUNT, COUNT_LEADING_ZEROS -> List.of();
+            };
+            case BinaryOp b -> switch (b) {
+                case MULTIPLY -> List.of(binary(b, "at zeros", at(e, 0, 0, 2, -1, 0, 0.5), at(e, 0, 3, 0, 0, -2, 0.5)));
+                case DIVIDE -> List.of(binary(b, "of zeros", at(e, 0, -0.0, 0, 1.5), at(e, 2, -1, 0.5, 0.7)));
+                case POW -> {
+                    Tensor exponents = at(e, 0, 1, 2, 3);
+                    yield List.of(
+                            new GradientCase("pow at base 0, exponents 0..3", xs -> xs.get(0).pow(exponents), List.of(at(e, 0, 0, 0, 0))),
+                            new GradientCase("pow(x, 0)", xs -> xs.get(0).pow(0.0), List.of(at(e, 0, 1, -1, 2))),
+                            binary(b, "at base 0 and exponent 0", at(e, 0, 0, 0, 2, 0.5, 1.5), at(e, 1, 2, 3, 0, 0, 2)));
+                }
+                case MAX, MIN -> List.of(binary(b, "at ties", at(e, 1, 0, -1, 2, 0.5, -0.0), at(e, 1, 0, 0.5, 2, -0.5, 0)),
+                        binary(b, "at ties, broadcast", at(e, new double[][] {{1, 0, 2}, {0, 0, 1}}), at(e, 1, 0, 1)));
+                case ATAN2 -> List.of(binary(b, "on the axes", at(e, 0, 0, 1, -1), at(e, 1, -1, 0, 0)));
+                case REMAINDER -> List.of(binary(b, "of zeros", at(e, 0, -0.0, 0), at(e, 1.5, 0.7, -2)));
+                case ADD, SUBTRACT, QUOTIENT, EQUAL, NOT_EQUAL, LESS, LESS_EQUAL, GREATER, GREATER_EQUAL, LOGICAL_AND, LOGICAL_OR,
+                     LOGICAL_XOR, BITWISE_AND, BITWISE_OR, BITWISE_XOR, LEFT_SHIFT, RIGHT_SHIFT -> List.of();
+            };
+            case ElementwiseOp w -> switch (w) {
+                case CLIP -> List.of(
+                        unaryFn("clip at its bounds", t -> t.clip(-0.5, 0.5), at(e, -0.5, 0.5, 0, -1, 1, 0.25)),
+                        // x on lo at 0, 2, 4 and on hi at 1, 3, 5
+                        new GradientCase("clip at tensor bounds", xs -> xs.get(0).clip(xs.get(1), xs.get(2)),
+                                List.of(at(e, -0.5, 0.5, 0, 2, -2, 1), at(e, -0.5, -1, 0, -1, -2, 0), at(e, 0.5, 0.5, 1, 2, 1, 1))));
+                case SELECT -> List.of(
+                        unaryFn("relu by select at 0", t -> t.lessEqual(0.0).select(0.0, t), at(e, 0, -0.0, 1, -1)),
+                        unaryFn("leaky relu by select at 0", t -> t.greater(0.0).select(t, t.multiply(0.1)), at(e, 0, 0.5, -0.5, -0.0)),
+                        new GradientCase("max by select at ties", xs -> xs.get(0).greaterEqual(xs.get(1)).select(xs.get(0), xs.get(1)),
+                                List.of(at(e, 1, 0, -1, 2), at(e, 1, 0, 0.5, 2))));
+                case AS_TYPE, BITCAST -> List.of();
+            };
+            case ReduceOp r -> {
+                // rows (along the last axis) with one zero, two zeros, all zeros and none
+                Tensor zeros = at(e, 2, 0, 3, 1.5, 1.5, -2, 0, 1, 0, 2, 0.5, 3, 0, 0, 0, -1, 0, 0.5).reshape(3, 2, 3);
+                Tensor ties = at(e, new double[][] {{1, 3, 3, 0}, {2, 2, 2, 2}, {-1, 0, -1, 0.5}}).reshape(3, 2, 2);
+                yield switch (r) {
+                    case PRODUCT -> List.of(unaryFn("product at zeros", t -> t.product(new int[] {2}), zeros),
+                            unaryFn("product at zeros, axes 0 and 2", t -> t.product(new int[] {0, 2}), zeros),
+                            unaryFn("product at zeros, all axes", t -> t.product(), at(e, 2, 0, 3)));
+                    case REDUCE_MAX -> List.of(unaryFn("max at ties", t -> t.max(new int[] {2}), ties),
+                            unaryFn("max at ties, all axes", t -> t.max(), ties));
+                    case REDUCE_MIN -> List.of(unaryFn("min at ties", t -> t.min(new int[] {1, 2}), ties));
+                    case LOG_SUM_EXP -> List.of(unaryFn("logSumExp at ties", t -> t.logSumExp(new int[] {2}), ties));
+                    case SUM, MEAN, ALL, ANY, ARGMAX, ARGMIN -> List.of();
+                };
+            }
+            case CumulativeOp c -> {
+                Tensor zeros = at(e, new double[][] {{2, 0, 3, 4}, {0, 1, 2, 0}, {1.5, 2, 0, 0}});
+                Tensor ties = at(e, new double[][] {{1, 1, 0.5, 2, 2, 0}, {0, 0, 0, -1, 0, 1}});
+                yield switch (c) {
+                    case CUMULATIVE_PRODUCT -> List.of(unaryFn("cumulativeProduct at zeros", t -> t.cumulativeProduct(1), zeros),
+                            unaryFn("cumulativeProduct at zeros, reverse", t -> t.cumulativeProduct(1, true), zeros),
+                            unaryFn("cumulativeProduct at zeros, axis 0", t -> t.cumulativeProduct(0), zeros),
+                            unaryFn("cumulativeProduct at zeros, axis 0, reverse", t -> t.cumulativeProduct(0, true), zeros));
+                    case CUMULATIVE_MAX -> List.of(unaryFn("cumulativeMax at ties", t -> t.cumulativeMax(1), ties),
+                            unaryFn("cumulativeMax at ties, reverse", t -> t.cumulativeMax(1, true), ties));
+                    case CUMULATIVE_MIN -> List.of(unaryFn("cumulativeMin at ties", t -> t.cumulativeMin(1), ties),
+                            unaryFn("cumulativeMin at ties, reverse", t -> t.cumulativeMin(1, true), ties));
+                    case CUMULATIVE_SUM -> List.of();
+                };
+            }
+            case SortOp s -> {
+                // pairs of equal values only: in a three-way tie the middle element's slot is no one-sided limit along its own axis
+                Tensor ties = at(e, new double[][] {{1, 1, 0, 2, -1}, {0.5, -0.5, -0.5, 0.3, 0.9}, {2, 0, 0, 1, 1}});
+                yield switch (s) {
+                    case SORT -> List.of(unaryFn("sort at ties", t -> t.sort(1), ties));
+                    case TOP_K -> List.of(unaryFn("topK at ties", t -> t.topK(2).values(), ties));
+                    case ARGSORT -> List.of();
+                };
+            }
+            case WindowOp w -> {
+                WindowOptions opts = WindowOptions.defaults().withStrides(1, 2).withPadding(Padding.explicit(new int[] {1, 0}, new int[] {0, 1}));
+                // values from {-1, 0, 1}: windows with two and more tied extremes
+                Tensor ties = at(e, new double[][] {{0, 1, 1, 0, -1}, {1, 0, 1, 1, 0}, {-1, -1, 0, 0, 1}, {0, 0, 0, -1, -1}});
+                yield switch (w) {
+                    case WINDOW_MAX -> List.of(unaryFn("windowMax at ties", t -> t.windowMax(new int[] {2, 2}, opts), ties),
+                            unaryFn("windowMax at ties, dilated", t -> t.windowMax(new int[] {2, 2}, opts.withDilations(2, 1)), ties));
+                    case WINDOW_MIN -> List.of(unaryFn("windowMin at ties", t -> t.windowMin(new int[] {3, 2}, opts), ties),
+                            unaryFn("windowMin at ties, dilated", t -> t.windowMin(new int[] {2, 2}, opts.withDilations(1, 2)), ties));
+                    case WINDOW_PRODUCT -> List.of(unaryFn("windowProduct at zeros", t -> t.windowProduct(new int[] {2, 2}, opts), ties));
+                    case WINDOW_SUM, WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> List.of();
+                };
+            }
+            case LinalgOp l -> switch (l) {
+                case NORM -> List.of(unaryFn("norm of zeros", LinAlg::norm, at(e, 0, 0, 0)),
+                        unaryFn("norm with zeros", LinAlg::norm, at(e, 0, 3, 0, -4)),
+                        unaryFn("row norms, a zero row", t -> LinAlg.norm(t, LinAlg.Ord.DEFAULT, new int[] {1}, false),
+                                at(e, new double[][] {{0, 0, 0}, {3, 0, 4}})),
+                        unaryFn("3-norm of zeros", t -> LinAlg.norm(t, LinAlg.Ord.p(3)), at(e, 0, 0)));
+                default -> List.of();
+            };
+            case ShapeOp s -> List.of();
+            case IndexOp i -> List.of();
+            case ContractionOp c -> List.of();
+            case CreationOp c -> List.of();
+            case RandomOp r -> List.of();
+            case ConvOp c -> List.of();
+        };
+    }
+
+    private static GradientCase named(String name, GradientCase c) { return new GradientCase(name, c.f(), c.inputs()); }
+
+    private static GradientCase binary(BinaryOp op, String what, Tensor a, Tensor b) {
+        return new GradientCase(op.opName() + " " + what, xs -> xs.get(0).apply(op, xs.get(1)), List.of(a, b));
+    }
+
+    private static Tensor at(Engine e, double... v) { return Tensor.of(v).to(e); }
+
+    private static Tensor at(Engine e, double[][] v) { return Tensor.of(v).to(e); }
 
     private static GradientCase unary(UnaryOp op, Tensor x) {
         return new GradientCase(op.opName(), xs -> xs.get(0).apply(op), List.of(x));

@@ -216,7 +216,8 @@ public final class Autodiff {
     /**
      * {@code forward} with a hand-written backward rule: differentiating through the returned
      * function applies {@code backward(x, y, cotangent)} (returning {@code x}'s cotangent) instead of
-     * differentiating {@code forward}'s ops (for numerical stability or speed).
+     * differentiating {@code forward}'s ops (for numerical stability or speed). Eagerly, the tensors
+     * {@code backward} makes and does not return are freed when it returns.
      *
      * <pre>{@code
      * Function<Tensor, Tensor> safeLog = Autodiff.customGradient(Tensor::log,
@@ -339,24 +340,50 @@ public final class Autodiff {
     /** Every output's value and the cotangents of the first {@code wanted} inputs. */
     private record Pulled(List<Tensor> outputs, List<Tensor> grads) {}
 
+    /**
+     * Eagerly (not inside a trace) every tensor this pass makes is freed as soon as it is used: a
+     * forward value after the last backward rule that reads it, a cotangent after the rule that
+     * consumes it, a rule's temporaries when the rule returns (it runs in a {@link Tensor#scope()}).
+     * Only the outputs and the gradients survive, so a caller who closes them leaves nothing for
+     * the garbage collector. Every cotangent held here is a tensor of its own (a rule's result is
+     * kept as a shared view), so closing one never frees what another still reads.
+     */
     private static Pulled pullbackAll(Graph g, Engine engine, List<Tensor> args, List<Tensor> seeds, int wanted) {
+        boolean eager = !Jit.isTracing();
         List<Value> outs = g.outputs();
+        List<Node> nodes = g.nodes();
         // forward: every node output, kept for the backward rules
         List<Value> all = new ArrayList<>();
-        for (Node n : g.nodes()) all.addAll(n.outputs());
-        List<Tensor> computed = Interpreter.run(Graph.of(g.inputs(), g.nodes(), all), engine, args);
+        for (Node n : nodes) all.addAll(n.outputs());
+        List<Tensor> computed = Interpreter.run(Graph.of(g.inputs(), nodes, all), engine, args);
         Map<Integer, Tensor> primal = new HashMap<>();
-        for (int i = 0; i < args.size(); i++) primal.put(g.inputs().get(i).id(), onEngine(args.get(i), engine));
+        List<Tensor> inputCopies = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            Tensor t = onEngine(args.get(i), engine);
+            if (t != args.get(i)) inputCopies.add(t);
+            primal.put(g.inputs().get(i).id(), t);
+        }
         for (int i = 0; i < all.size(); i++) primal.put(all.get(i).id(), computed.get(i));
+        java.util.Set<Integer> returned = new java.util.HashSet<>();
+        for (Value v : outs) returned.add(v.id());
 
         // backward
         Map<Integer, Tensor> ct = new HashMap<>();
         for (int i = 0; i < outs.size(); i++) {
             Value v = outs.get(i);
-            Tensor seed = seeds == null ? onEngine(Tensor.ones(Shape.scalar(), v.dtype()), engine) : seeds.get(i);
-            if (seed != null && v.dtype().isFloat()) accumulate(ct, v, onEngine(seed, engine));
+            if (!v.dtype().isFloat()) continue;
+            Tensor seed;
+            if (seeds == null) {
+                Tensor one = Tensor.ones(Shape.scalar(), v.dtype());
+                seed = onEngine(one, engine);
+                if (eager && seed != one) one.close();
+            } else {
+                if (seeds.get(i) == null) continue;
+                seed = onEngine(seeds.get(i), engine);
+                if (eager && seed == seeds.get(i)) seed = seed.reshape(seed.shape()); // the caller's tensor: hold a view of our own
+            }
+            accumulate(ct, v, seed, eager);
         }
-        List<Node> nodes = g.nodes();
         for (int k = nodes.size() - 1; k >= 0; k--) {
             Node n = nodes.get(k);
             List<Tensor> gOut = new ArrayList<>(n.outputs().size());
@@ -366,37 +393,81 @@ public final class Autodiff {
                 gOut.add(c);
                 any |= c != null;
             }
-            if (!any || n.inputs().stream().noneMatch(v -> v.dtype().isFloat())) continue;
-            List<Tensor> in = n.inputs().stream().map(v -> primal.get(v.id())).toList();
-            List<Tensor> out = n.outputs().stream().map(v -> primal.get(v.id())).toList();
-            List<Tensor> gIn = BackwardRules.backward(n.prim(), in, out, gOut);
-            for (int i = 0; i < gIn.size(); i++) {
-                Tensor c = gIn.get(i);
-                Value v = n.inputs().get(i);
-                if (c != null && v.dtype().isFloat()) accumulate(ct, v, c);
+            if (any && n.inputs().stream().anyMatch(v -> v.dtype().isFloat())) {
+                List<Tensor> in = n.inputs().stream().map(v -> primal.get(v.id())).toList();
+                List<Tensor> out = n.outputs().stream().map(v -> primal.get(v.id())).toList();
+                List<Tensor> gIn = eager ? ruleFreeingTemporaries(n.prim(), in, out, gOut) : BackwardRules.backward(n.prim(), in, out, gOut);
+                for (int i = 0; i < gIn.size(); i++) {
+                    Tensor c = gIn.get(i);
+                    Value v = n.inputs().get(i);
+                    if (c == null) continue;
+                    if (v.dtype().isFloat()) accumulate(ct, v, c, eager);
+                    else if (eager) c.close();
+                }
+            }
+            if (!eager) continue;
+            for (Tensor c : gOut) if (c != null) c.close();
+            // the nodes run in order, so node k's rule (run now, in reverse) is the last to read its outputs
+            for (Value v : n.outputs()) {
+                if (returned.contains(v.id())) continue;
+                Tensor t = primal.remove(v.id());
+                if (t != null) t.close();
             }
         }
         List<Tensor> grads = new ArrayList<>(wanted);
         for (int i = 0; i < wanted; i++) {
             Value v = g.inputs().get(i);
-            Tensor c = ct.get(v.id());
+            Tensor c = ct.remove(v.id());
             grads.add(c != null ? c : BackwardRules.zeros(primal.get(v.id()), v.shape()));
         }
         List<Tensor> values = new ArrayList<>(outs.size());
         for (Value v : outs) values.add(primal.get(v.id()));
+        if (eager) {
+            for (Tensor c : ct.values()) c.close();
+            for (Tensor t : inputCopies) if (values.stream().noneMatch(o -> o == t)) t.close();
+        }
         return new Pulled(values, List.copyOf(grads));
     }
 
-    private static void accumulate(Map<Integer, Tensor> ct, Value v, Tensor c) {
-        if (c.dtype() != v.dtype()) c = c.asType(v.dtype());
+    /**
+     * A backward rule run eagerly in a scope of its own: its temporaries are freed when it returns,
+     * and each cotangent it returns comes back as a new view, owned by the caller alone (a rule may
+     * return its incoming cotangent, a primal or one tensor for two inputs).
+     */
+    private static List<Tensor> ruleFreeingTemporaries(Prim prim, List<Tensor> in, List<Tensor> out, List<Tensor> gOut) {
+        try (dev.jburn.TensorScope scope = Tensor.scope()) {
+            List<Tensor> gIn = BackwardRules.backward(prim, in, out, gOut);
+            List<Tensor> own = new ArrayList<>(gIn.size());
+            for (Tensor c : gIn) own.add(c == null ? null : scope.keep(c.reshape(c.shape())));
+            return own;
+        }
+    }
+
+    /** Adds cotangent {@code c} (the pass's own tensor when {@code eager}) to {@code v}'s; eagerly, what it replaces is freed. */
+    private static void accumulate(Map<Integer, Tensor> ct, Value v, Tensor c, boolean eager) {
+        if (c.dtype() != v.dtype()) c = replaced(c, c.asType(v.dtype()), eager);
         if (!c.shape().equals(v.shape())) {
             if (c.size() != v.shape().size()) {
                 throw new JBurnException("grad", "internal: a cotangent " + c.dtype().shortName() + c.shape() + " for a value " + v.type());
             }
-            c = c.reshape(v.shape());
+            c = replaced(c, c.reshape(v.shape()), eager);
         }
         Tensor prev = ct.get(v.id());
-        ct.put(v.id(), prev == null ? c : prev.add(c));
+        if (prev == null) {
+            ct.put(v.id(), c);
+            return;
+        }
+        Tensor sum = prev.add(c);
+        if (eager) {
+            prev.close();
+            c.close();
+        }
+        ct.put(v.id(), sum);
+    }
+
+    private static Tensor replaced(Tensor old, Tensor now, boolean eager) {
+        if (eager && now != old) old.close();
+        return now;
     }
 
     private static Tensor onEngine(Tensor t, Engine engine) { return t.engine() == engine ? t : t.to(engine); }

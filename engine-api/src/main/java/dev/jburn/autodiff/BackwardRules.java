@@ -16,8 +16,8 @@ import java.util.List;
  * (not differentiable there: integer results, comparisons, indices). Prims whose gradient is not
  * built yet throw a {@link JBurnException} when a gradient must flow through them.
  *
- * <p>Ties: the gradient of {@code max}/{@code min} (binary and reductions) is split evenly among
- * the tied candidates, as JAX does.
+ * <p>Ties and kinks: the conventions are listed in one place, the package documentation of
+ * {@code dev.jburn.autodiff} (e.g. {@code max}/{@code min}, binary and reductions, split a tie evenly).
  */
 final class BackwardRules {
     private BackwardRules() {}
@@ -63,7 +63,9 @@ final class BackwardRules {
             case Prim.Svd s -> LinalgRules.svd(s, x, out.get(0), out.get(1), out.get(2), g.get(0), g.get(1), g.get(2));
             case Prim.Reshape r -> one(g0.reshape(x.shape()));
             case Prim.Bitcast b -> none(1); // reinterpreted bits carry no derivative
-            case Prim.GradientMark m -> m.rule() == null ? none(in.size()) : custom((CustomRule) m.rule(), in, out.getFirst(), g0);
+            case Prim.GradientMark m -> m.rule() == null ? none(in.size())
+                    : m.rule() instanceof Prim p ? asPrimitive(p, in, out, g)
+                    : custom((CustomRule) m.rule(), in, out.getFirst(), g0);
             case Prim.Cond c -> cond(c, in, out, g);
             // Reverse mode would need every iteration's state, and the trip count is only known at run time (JAX refuses too).
             case Prim.WhileLoop w -> throw new JBurnException("grad", "'whileLoop' is not differentiable in reverse mode: its trip count "
@@ -124,6 +126,17 @@ final class BackwardRules {
     /** Inside a traced branch, the branch's tracing engine; otherwise {@code fallback}. */
     private static dev.jburn.Engine engine(dev.jburn.Engine fallback) {
         return dev.jburn.graph.Jit.isTracing() ? dev.jburn.Engine.defaultEngine() : fallback;
+    }
+
+    /**
+     * A region that computes primitive {@code p} another way (a decomposition, for an engine that
+     * lacks it) is differentiated by {@code p}'s own rule: gradients, and their conventions at ties,
+     * do not depend on how an engine computes the op. The region's inner ops get no cotangent.
+     */
+    private static List<Tensor> asPrimitive(Prim p, List<Tensor> in, List<Tensor> out, List<Tensor> g) {
+        List<Tensor> all = new ArrayList<>(backward(p, in.subList(0, in.size() - 1), out, g));
+        all.add(null);
+        return all;
     }
 
     private static List<Tensor> custom(CustomRule rule, List<Tensor> in, Tensor y, Tensor g) {

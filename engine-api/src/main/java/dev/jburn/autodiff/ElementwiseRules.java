@@ -44,7 +44,8 @@ final class ElementwiseRules {
             case LOG1P -> g.divide(x.add(1.0));
             case SQRT -> g.multiply(0.5).divide(y);
             case RSQRT -> g.multiply(-0.5).multiply(y).divide(x);
-            case CBRT -> g.multiply(y).divide(x.multiply(3.0));
+            // (1/3)·y⁻², not y/(3x): at 0 that is 0/0, where the derivative is +Inf
+            case CBRT -> g.multiply(1.0 / 3.0).divide(y.multiply(y));
             case SIN -> g.multiply(x.cos());
             case COS -> g.multiply(x.sin()).negate();
             case TAN -> g.multiply(y.multiply(y).add(1.0));
@@ -65,6 +66,22 @@ final class ElementwiseRules {
         };
     }
 
+    /**
+     * {@code y = a^b}, as JAX: {@code ā = b·a^(b-1)}, taken as 0 where {@code b == 0} ({@code a^0 = 1}
+     * is constant, while {@code 0·0^(-1)} is NaN); {@code b̄ = y·log a}, taken as 0 where {@code a == 0}
+     * ({@code log 0 = -Inf}). The discarded branches read a safe 1 instead of the 0, so that no NaN
+     * reaches gradients of gradients through select either.
+     */
+    private static Tensor[] pow(Tensor a, Tensor b, Tensor y, Tensor g) {
+        Tensor bZero = b.equal(0.0);
+        Tensor safeB = bZero.select(1.0, b);
+        Tensor ga = bZero.select(0.0, g.multiply(safeB).multiply(a.pow(safeB.subtract(1.0))));
+        Tensor aZero = a.equal(0.0);
+        Tensor safeA = aZero.select(1.0, a);
+        Tensor gb = aZero.select(0.0, g.multiply(y).multiply(safeA.log()));
+        return new Tensor[] {ga, gb};
+    }
+
     private static Tensor oneMinusSquare(Tensor t) { return t.multiply(t).negate().add(1.0); }
 
     /** Cotangents of {@code a, b} for {@code y = op(a, b)} (broadcast to {@code y}'s shape by the kernel). */
@@ -75,9 +92,7 @@ final class ElementwiseRules {
             case SUBTRACT -> new Tensor[] {g, g.negate()};
             case MULTIPLY -> new Tensor[] {g.multiply(b), g.multiply(a)};
             case DIVIDE -> new Tensor[] {g.divide(b), g.multiply(y).divide(b).negate()};
-            // d/db a^b = a^b log a, taken as 0 where a == 0 (JAX's convention) to avoid 0 * -inf
-            case POW -> new Tensor[] {g.multiply(b).multiply(a.pow(b.subtract(1.0))),
-                    a.equal(0.0).select(0.0, g.multiply(y).multiply(a.log()))};
+            case POW -> pow(a, b, y, g);
             case ATAN2 -> {
                 Tensor r2 = a.multiply(a).add(b.multiply(b));
                 yield new Tensor[] {g.multiply(b).divide(r2), g.multiply(a).divide(r2).negate()};

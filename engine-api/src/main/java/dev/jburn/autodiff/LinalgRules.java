@@ -180,9 +180,10 @@ final class LinalgRules {
         return v.newAxis(v.rank() - 1).multiply(eye);
     }
 
-    /** A tensor of ones like {@code m}, built on its engine. */
+    /** A tensor of ones like {@code m}, built on its engine ({@code m·0 + 1} would be NaN where {@code m} is infinite). */
     private static Tensor onesLike(Tensor m) {
-        return m.multiply(0.0).add(1.0);
+        Tensor ones = Tensor.ones(m.shape(), m.dtype());
+        return ones.engine() == m.engine() ? ones : ones.to(m.engine());
     }
 
     private static Tensor offDiagonal(Tensor like, int n) {

@@ -25,8 +25,7 @@ final class StructuralRules {
         int[] axes = r.axes();
         return switch (r.op()) {
             case SUM -> expand(g, x.shape(), axes);
-            // d prod / dx_i = prod / x_i (not defined where x_i == 0)
-            case PRODUCT -> expand(g.multiply(y), x.shape(), axes).divide(x);
+            case PRODUCT -> product(x, g, axes);
             case REDUCE_MAX, REDUCE_MIN -> {
                 // ties split the gradient evenly
                 Tensor hit = x.equal(expand(y, x.shape(), axes)).asType(x.dtype());
@@ -42,12 +41,73 @@ final class StructuralRules {
         if (!x.dtype().isFloat()) return null;
         return switch (c.op()) {
             case CUMULATIVE_SUM -> g.cumulativeSum(c.axis(), !c.reverse());
-            // d y_j / d x_i = y_j / x_i for j after i (not defined where x_i == 0)
-            case CUMULATIVE_PRODUCT -> g.multiply(y).cumulativeSum(c.axis(), !c.reverse()).divide(x);
+            case CUMULATIVE_PRODUCT -> c.reverse()
+                    ? cumulativeProduct(x.reverse(c.axis()), y.reverse(c.axis()), g.reverse(c.axis()), c.axis()).reverse(c.axis())
+                    : cumulativeProduct(x, y, g, c.axis());
             case CUMULATIVE_MAX, CUMULATIVE_MIN -> c.reverse()
                     ? runningExtremum(x.reverse(c.axis()), y.reverse(c.axis()), g.reverse(c.axis()), c.axis()).reverse(c.axis())
                     : runningExtremum(x, y, g, c.axis());
         };
+    }
+
+    /**
+     * {@code d prod(x) / d x_i} is the product of the other elements: an exclusive prefix product
+     * times an exclusive suffix product along the reduced elements (moved last and flattened), so
+     * zeros need no division ({@code prod / x_i} is 0/0 at a zero; the window-product rule does the same).
+     */
+    private static Tensor product(Tensor x, Tensor g, int[] axes) {
+        if (axes.length == 0) return g.reshape(x.shape());
+        int r = x.rank();
+        int[] perm = new int[r];
+        int k = 0;
+        for (int i = 0; i < r; i++) if (Arrays.binarySearch(axes, i) < 0) perm[k++] = i;
+        int kept = k;
+        for (int a : axes) perm[k++] = a;
+        int[] movedDims = new int[r];
+        long n = 1;
+        for (int i = 0; i < r; i++) {
+            movedDims[i] = x.shape().dim(perm[i]);
+            if (i >= kept) n *= movedDims[i];
+        }
+        int[] flatDims = new int[kept + 1];
+        System.arraycopy(movedDims, 0, flatDims, 0, kept);
+        flatDims[kept] = Math.toIntExact(n);
+        boolean identity = true;
+        for (int i = 0; i < r; i++) identity &= perm[i] == i;
+        Tensor flat = (identity ? x : x.transpose(perm)).reshape(flatDims);
+        int last = kept;
+        Tensor before = shift(flat.cumulativeProduct(last), last, 1, 1.0);
+        Tensor after = shift(flat.cumulativeProduct(last, true), last, -1, 1.0);
+        Tensor others = before.multiply(after).multiply(g.reshape(Arrays.copyOf(flatDims, kept)).newAxis(kept));
+        Tensor moved = others.reshape(movedDims);
+        return identity ? moved : moved.transpose(BackwardRules.inverse(perm));
+    }
+
+    /**
+     * {@code y = cumprod(x)} along {@code axis}: {@code x̄_i = E_i · S_i} with {@code E_i = y_{i-1}}
+     * (the exclusive prefix product) and {@code S_i = Σ_{j>=i} ḡ_j · x_{i+1} ··· x_j}, the reverse
+     * linear recurrence {@code S_i = ḡ_i + x_{i+1}·S_{i+1}}, solved by recursive doubling in
+     * ⌈log₂ n⌉ steps (JAX differentiates its associative scan the same way). No division by
+     * {@code x}, so zeros get their true cotangent ({@code Σ ḡ_j y_j / x_i} is 0/0 there).
+     */
+    private static Tensor cumulativeProduct(Tensor x, Tensor y, Tensor g, int axis) {
+        int n = x.shape().dim(axis);
+        if (n == 0) return g;
+        Tensor a = shift(x, axis, -1, 0.0); // a_i = x_{i+1}, 0 past the end
+        Tensor s = g;                       // S_i = s_i + a_i · S_{i+d}
+        for (int d = 1; d < n; d *= 2) {
+            s = s.add(a.multiply(shift(s, axis, -d, 0.0)));
+            if (2L * d < n) a = a.multiply(shift(a, axis, -d, 0.0));
+        }
+        return shift(y, axis, 1, 1.0).multiply(s);
+    }
+
+    /** {@code t} moved along {@code axis} by {@code by} places (positive: towards higher indices), filled with {@code fill}. */
+    private static Tensor shift(Tensor t, int axis, int by, double fill) {
+        int[][] config = new int[t.rank()][];
+        for (int i = 0; i < t.rank(); i++) config[i] = new int[] {0, 0, 0};
+        config[axis] = new int[] {by, -by, 0};
+        return t.pad(fill, config);
     }
 
     /**
@@ -101,16 +161,19 @@ final class StructuralRules {
     static List<Tensor> pad(Prim.Pad p, Tensor x, Tensor g) {
         if (!x.dtype().isFloat()) return BackwardRules.none(2);
         int r = x.rank();
-        int[][] unpad = new int[r][];
+        int[][] unpad = new int[r][], config = new int[r][];
         int[] starts = new int[r], lengths = new int[r], strides = new int[r];
         for (int i = 0; i < r; i++) {
             unpad[i] = new int[] {-p.lo()[i], -p.hi()[i], 0};
+            config[i] = new int[] {p.lo()[i], p.hi()[i], p.interior()[i]};
             int n = x.shape().dim(i);
             lengths[i] = n == 0 ? 0 : n + (n - 1) * p.interior()[i];
             strides[i] = p.interior()[i] + 1;
         }
         Tensor gx = g.pad(0.0, unpad).slice(starts, lengths, strides);
-        Tensor gPad = g.sum().subtract(gx.sum());
+        // the pad value's cotangent sums g where the pad value landed (sum(g) - sum(gx) would cancel, and give Inf - Inf = NaN)
+        Tensor landed = BackwardRules.zeros(x, x.shape()).pad(1.0, config).notEqual(0.0);
+        Tensor gPad = landed.select(g, 0.0).sum();
         return Arrays.asList(gx, gPad);
     }
 

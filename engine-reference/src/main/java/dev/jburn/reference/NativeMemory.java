@@ -1,6 +1,7 @@
 package dev.jburn.reference;
 
 import dev.jburn.JBurnException;
+import dev.jburn.spi.HostMemory;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -26,6 +27,28 @@ final class NativeMemory {
     private static final MethodHandle FREE = LINKER.downcallHandle(
             LINKER.defaultLookup().find("free").orElseThrow(),
             FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
+    /** glibc's {@code malloc_trim}: gives the free pages of every malloc arena back to the OS; null elsewhere. */
+    private static final MethodHandle MALLOC_TRIM = LINKER.defaultLookup().find("malloc_trim").map(a -> LINKER.downcallHandle(a,
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG))).orElse(null);
+
+    static {
+        // After each collection of forgotten tensors, what they held goes back to the OS: resident memory follows live memory.
+        HostMemory.addReclaimer(NativeMemory::giveBack);
+    }
+
+    /**
+     * Frees the kept large blocks and asks the C allocator to return its free pages: freed small
+     * blocks otherwise stay in malloc's arenas (resident) although nothing uses them.
+     */
+    static void giveBack() {
+        LargeBlocks.drain();
+        if (MALLOC_TRIM == null) return;
+        try {
+            int ignored = (int) MALLOC_TRIM.invokeExact(0L);
+        } catch (Throwable t) {
+            // advisory
+        }
+    }
 
     /** {@code madvise}, where the C library has it (Linux); null elsewhere. */
     private static final MethodHandle MADVISE = LINKER.defaultLookup().find("madvise").map(a -> LINKER.downcallHandle(a,
@@ -57,7 +80,8 @@ final class NativeMemory {
      */
     private static final class LargeBlocks {
         private static final int MAX_BLOCKS = 4;
-        private static final long MAX_BYTES = 256L << 20;
+        /** At most 256 MiB, and an eighth of the host budget (the kept blocks are resident but not counted as live). */
+        private static final long MAX_BYTES = Math.min(256L << 20, HostMemory.limit() / 8);
         private static final java.util.ArrayDeque<MemorySegment> BLOCKS = new java.util.ArrayDeque<>();
         private static long held;
 
@@ -71,6 +95,12 @@ final class NativeMemory {
                 }
             }
             return null;
+        }
+
+        /** Frees every kept block. */
+        static synchronized void drain() {
+            while (!BLOCKS.isEmpty()) freeNow(BLOCKS.removeFirst());
+            held = 0;
         }
 
         /** Keeps {@code p} (evicting the oldest blocks to make room), or returns false when it is too big to keep. */

@@ -46,7 +46,8 @@ public final class Tour {
         // Gradients: reverse mode over the same graph IR, eagerly or inside Jit.
         show("Autodiff.grad(x -> x.multiply(x).sum()).apply(a)", Autodiff.grad(x -> x.multiply(x).sum()).apply(a)); // 2a
 
-        // Memory: tensors made in a scope are freed when it closes, except what you keep.
+        // Memory: tensors made in a scope are freed when it closes, except what you keep. (Forgotten tensors
+        // are freed too: the host budget, -Djburn.maxHostBytes, collects them before it ever refuses.)
         Tensor kept;
         try (var scope = Tensor.scope()) {
             Tensor tmp = a.exp();
