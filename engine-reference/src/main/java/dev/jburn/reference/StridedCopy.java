@@ -162,7 +162,6 @@ final class StridedCopy {
         long srcCol = srcStrides[last];
         long dstRow = dstStrides[tileAxis];
         Strides.Walker w = new Strides.Walker(outerDims, outerSrc, outerDst);
-        int[] staged = width == 4 ? new int[2 * TILE * TILE] : null;
         long outer = lo / blocks;
         w.seek(outer);
         for (long u = lo; u < hi; u++) {
@@ -176,10 +175,6 @@ final class StridedCopy {
             long db = dstBase + w.offsets[1];
             for (int c0 = 0; c0 < cols; c0 += TILE) {
                 int c1 = Math.min(cols, c0 + TILE);
-                if (staged != null) {
-                    stagedTile(src, sb, srcCol, dst, db, dstRow, r0, r1, c0, c1, staged);
-                    continue;
-                }
                 for (int r = r0; r < r1; r++) {
                     long s = sb + r + c0 * srcCol;
                     long d = db + r * dstRow + c0;
@@ -188,25 +183,6 @@ final class StridedCopy {
             }
         }
     }
-
-    /**
-     * One tile of 4-byte elements through a heap buffer: each source column piece (contiguous
-     * along the tile axis) comes in with one bulk copy, the transpose runs on the array, and each
-     * destination row piece goes out with one bulk copy, instead of two checked segment accesses
-     * per element.
-     */
-    private static void stagedTile(MemorySegment src, long sb, long srcCol, MemorySegment dst, long db, long dstRow,
-                                   int r0, int r1, int c0, int c1, int[] buf) {
-        int rows = r1 - r0, cols = c1 - c0, t = TILE * TILE;
-        for (int c = 0; c < cols; c++) MemorySegment.copy(src, INT, (sb + r0 + (c0 + c) * srcCol) * 4, buf, c * TILE, rows);
-        for (int r = 0; r < rows; r++) {
-            int to = t + r * TILE;
-            for (int c = 0; c < cols; c++) buf[to + c] = buf[c * TILE + r];
-        }
-        for (int r = 0; r < rows; r++) MemorySegment.copy(buf, t + r * TILE, dst, INT, (db + (r0 + r) * dstRow + c0) * 4, cols);
-    }
-
-    private static final java.lang.foreign.ValueLayout.OfInt INT = java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 
     /** Fills elements {@code [0, n)} of {@code dst} with the one element at {@code value[0]}, doubling copies. */
     static void fill(MemorySegment value, MemorySegment dst, long n, int width) {
