@@ -175,50 +175,45 @@ final class WindowKernels {
         // positions: windows of the axes [0, trail) (one per run of inner channels)
         int[] posDims = java.util.Arrays.copyOf(g.outDims, g.rank);
         for (int a = trail; a < g.rank; a++) posDims[a] = 1;
-        long ppp = perPlane, in = inner;
+        java.lang.foreign.ValueLayout.OfFloat fl = java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
         if (Float.floatToRawIntBits(init) == 0 && disjointWindows(g)) {
             // Every input element gets at most one source value: no sums, so no double accumulator
             // (an n-element array to allocate, fill and convert); 0 + v rounds as the double sum does.
             dst.fill((byte) 0);
-            run(planes, perPlane * inner * g.windowSize, (lo, hi) -> {
-                int[] coord = new int[g.rank];
-                int[] k = new int[g.rank];
-                long[] offs = new long[(int) g.windowSize];
-                WindowGeometry.seek(coord, posDims, lo * ppp);
-                for (long pos = lo * ppp; pos < hi * ppp; pos++) {
-                    int cnt = g.offsets(coord, k, offs);
-                    long w0 = pos * in;
-                    for (long c = 0; cnt > 0 && c < in; c++) {
-                        long best = selectF32(x, offs, cnt, c, max);
-                        dst.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, best,
-                                0f + source.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, w0 + c));
-                    }
-                    WindowGeometry.next(coord, posDims);
-                }
-            });
+            scatterWindows(g, posDims, planes, perPlane, inner, x, max, (best, w) -> dst.setAtIndex(fl, best, 0f + source.getAtIndex(fl, w)));
             return;
         }
         double[] acc = new double[(int) n];
         Arrays.fill(acc, init);
+        scatterWindows(g, posDims, planes, perPlane, inner, x, max, (best, w) -> acc[(int) best] += source.getAtIndex(fl, w));
+        parallel.forRange(n, 1, (lo, hi) -> {
+            for (long i = lo; i < hi; i++) dst.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, i, (float) acc[(int) i]);
+        });
+    }
+
+    /** Takes source element {@code w} for the selected input element {@code best}. */
+    @FunctionalInterface
+    private interface Pick {
+        void at(long best, long w);
+    }
+
+    /**
+     * For every window position of planes (one per run of {@code inner} channels): the selected
+     * element of each channel's window, handed to {@code pick} with its source element.
+     */
+    private void scatterWindows(WindowGeometry g, int[] posDims, long planes, long perPlane, long inner, MemorySegment x,
+                                boolean max, Pick pick) {
         run(planes, perPlane * inner * g.windowSize, (lo, hi) -> {
             int[] coord = new int[g.rank];
             int[] k = new int[g.rank];
             long[] offs = new long[(int) g.windowSize];
-            WindowGeometry.seek(coord, posDims, lo * ppp);
-            for (long pos = lo * ppp; pos < hi * ppp; pos++) {
+            WindowGeometry.seek(coord, posDims, lo * perPlane);
+            for (long pos = lo * perPlane; pos < hi * perPlane; pos++) {
                 int cnt = g.offsets(coord, k, offs);
-                long w0 = pos * in;
-                if (cnt > 0) {
-                    for (long c = 0; c < in; c++) {
-                        long best = selectF32(x, offs, cnt, c, max);
-                        acc[(int) best] += source.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, w0 + c);
-                    }
-                }
+                long w0 = pos * inner;
+                for (long c = 0; cnt > 0 && c < inner; c++) pick.at(selectF32(x, offs, cnt, c, max), w0 + c);
                 WindowGeometry.next(coord, posDims);
             }
-        });
-        parallel.forRange(n, 1, (lo, hi) -> {
-            for (long i = lo; i < hi; i++) dst.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, i, (float) acc[(int) i]);
         });
     }
 
