@@ -3,8 +3,9 @@
 torch, ...) so that one noisy phase of a shared machine cannot decide the ratio. For each run: the median training
 samples/s over epochs 2.. (epoch 1 warms up JIT compilers and caches), the test accuracy, the wall time and the peak
 RSS (from /usr/bin/time when present). Prints a Markdown table and the median of the per-round ratios.
-Usage: bench/train_vs_torch.py [--model mlp|cnn] [--epochs 5] [--rounds 2] [--limit N]   (run from the repository root
-after ./jburn has built once)"""
+Usage: bench/train_vs_torch.py [--model mlp|cnn] [--epochs 5] [--rounds 2] [--limit N] [--baseline DIR]   (run from the
+repository root after ./jburn has built once). --baseline DIR: a saved earlier build (a copy of cli/target/lib with the
+cli jar beside it) that also runs in every round (baseline, torch, this build), for before/after ratios in one sitting."""
 import argparse, csv, glob, json, os, re, statistics, subprocess, sys, tempfile
 
 p = argparse.ArgumentParser()
@@ -12,6 +13,7 @@ p.add_argument("--model", default="mlp")
 p.add_argument("--epochs", type=int, default=5)
 p.add_argument("--rounds", type=int, default=2)
 p.add_argument("--limit", type=int, default=0)
+p.add_argument("--baseline", default="")
 a = p.parse_args()
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 java = os.environ.get("JAVA_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64") + "/bin/java"
@@ -23,7 +25,7 @@ def rss(err):
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)
     return int(m.group(1)) / 1024 if m else float("nan")
 
-def run_jburn():
+def run_jburn(cp=cp):
     out = tempfile.mkdtemp(prefix="jburn-bench-")
     cmd = timev + [java, "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-cp", cp,
                    "dev.jburn.cli.Main", "train", "--out", out] + common
@@ -52,15 +54,22 @@ def run_torch():
 def steady(sps):
     return statistics.median(sps[1:]) if len(sps) > 1 else sps[0]
 
-rows, ratios, info = [], [], ""
+rows, ratios, info, before = [], [], "", []
 for k in range(a.rounds):
-    j = run_jburn()
-    t = run_torch()
+    if a.baseline:  # baseline, torch, this build: torch between the two builds
+        b = run_jburn(a.baseline + "/cli-0.1.0-SNAPSHOT.jar:" + a.baseline + "/*")
+        t = run_torch()
+        j = run_jburn()
+    else:
+        j = run_jburn()
+        t = run_torch()
     info = t[4]
     ratio = steady(j[0]) / steady(t[0])
     ratios.append(ratio)
     rows.append((k + 1, steady(j[0]), steady(t[0]), ratio, j[1], t[1], j[2], t[2], j[3], t[3]))
     print("round %d: jburn %.0f samples/s, torch %.0f samples/s, ratio %.2f" % (k + 1, steady(j[0]), steady(t[0]), ratio), file=sys.stderr)
+    if a.baseline:
+        before.append((k + 1, steady(b[0]), steady(j[0]), steady(t[0]), steady(b[0]) / steady(t[0]), ratio, steady(j[0]) / steady(b[0])))
 
 print("### jburn train vs PyTorch, model %s, %d epochs%s" % (a.model, a.epochs, ", first %d images" % a.limit if a.limit else ""))
 print()
@@ -72,3 +81,12 @@ for r in rows:
     print("| %d | %.0f | %.0f | %.2f | %.4f | %.4f | %.1f | %.1f | %.0f | %.0f |" % r)
 print()
 print("Median ratio %.2f (range %.2f-%.2f over %d rounds)." % (statistics.median(ratios), min(ratios), max(ratios), len(ratios)))
+if before:
+    print()
+    print("| round | baseline samples/s | this build samples/s | PyTorch samples/s | baseline ÷ PyTorch | this build ÷ PyTorch | this build ÷ baseline |")
+    print("|---|---|---|---|---|---|---|")
+    for r in before:
+        print("| %d | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f |" % r)
+    print()
+    print("Median baseline ÷ PyTorch %.2f, this build ÷ PyTorch %.2f, this build ÷ baseline %.2f." % tuple(
+        statistics.median(r[i] for r in before) for i in (4, 5, 6)))

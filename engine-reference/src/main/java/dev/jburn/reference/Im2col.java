@@ -15,8 +15,6 @@ import java.lang.foreign.MemorySegment;
 final class Im2col {
     private Im2col() {}
 
-    private static final java.lang.foreign.ValueLayout.OfFloat FL = java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
-
     static void run(ConvGeometry g, DType t, MemorySegment x, MemorySegment k, MemorySegment dst, Parallel parallel) {
         int w = t.byteSize();
         long rows = (long) g.cg * g.kernelTaps;
@@ -25,7 +23,7 @@ final class Im2col {
             throw new dev.jburn.JBurnException("conv", "a column matrix of " + rows + " × " + cols + " is too large");
         }
         int[][] tables = g.inputIndexTables();
-        if (g.groups == 1 && g.outBatch > 1 && cols < SMALL_PLANE && rows * cols * g.outBatch <= BATCHED_LIMIT) {
+        if (g.groups == 1 && cols < SMALL_PLANE && rows * cols * g.outBatch <= BATCHED_LIMIT) {
             batched(g, t, tables, x, k, dst, parallel, (int) rows, (int) cols);
             return;
         }
@@ -54,10 +52,14 @@ final class Im2col {
     private static final long BATCHED_LIMIT = 16L << 20;
 
     /**
-     * Every output image in one GEMM, for small output planes: {@code col[Cg·K × B·P]} holds image
-     * {@code b}'s columns at {@code [b·P, (b+1)·P)}, {@code tmp[O × B·P] = kernel · col}, and
-     * {@code tmp[o, b·P + q]} goes to {@code out[b, o, q]}. One wide GEMM packs the kernel once
-     * instead of once per image, and its panels are full where a {@code P}-column GEMM's are not.
+     * Every output image in one GEMM, for small output planes (the kernel cotangent's conv: a
+     * kernel as large as the image, a few outputs): the <em>transposed</em> column matrix
+     * {@code colT[B·P × Cg·K]} holds image {@code b}'s output position {@code q} in row
+     * {@code b·P + q}, {@code tmp[O × B·P] = kernel · colTᵀ}, and {@code tmp[o, b·P + q]} goes to
+     * {@code out[b, o, q]}. One wide GEMM packs the kernel once instead of once per image, and
+     * its panels are full where a {@code P}-column GEMM's are not. Transposed, because a row of
+     * {@code colT} walks the kernel taps, whose last axis reads consecutive inputs: runs as long
+     * as the kernel's rows, where the untransposed matrix has runs as short as the output's rows.
      */
     private static void batched(ConvGeometry g, DType t, int[][] tables, MemorySegment x, MemorySegment k, MemorySegment dst,
                                 Parallel parallel, int rows, int cols) {
@@ -67,17 +69,16 @@ final class Im2col {
         HostBuffer tmp = HostBuffer.uninitialized(g.og * wide * w);
         try {
             MemorySegment c = col.segment(), o = tmp.segment();
-            parallel.forRange((long) g.outBatch * rows, cols, (lo, hi) -> {
-                for (long u = lo; u < hi; ) {
-                    int b = (int) (u / rows);
-                    long r0 = u % rows, r1 = Math.min(rows, r0 + (hi - u));
-                    long imageBase = (long) g.image(b, 0) * g.channels * g.inPlane;
-                    fill(g, tables, w, x, imageBase, c, wide, (long) b * cols, r0, r1);
-                    u += r1 - r0;
+            TapRuns runs = new TapRuns(g, tables);
+            parallel.forRange(wide, rows, (lo, hi) -> {
+                int[] pos = new int[g.spatialRank], tap = new int[g.spatialRank];
+                for (long u = lo; u < hi; u++) {
+                    long imageBase = (long) g.image((int) (u / cols), 0) * g.channels * g.inPlane;
+                    fillTransposed(g, tables, runs, w, x, imageBase, u % cols, c, u * rows, pos, tap);
                 }
             });
             Gemm.View a = Gemm.View.rowMajor(k, 0, rows);
-            Gemm.View bm = Gemm.View.rowMajor(c, 0, wide);
+            Gemm.View bm = Gemm.View.rowMajor(c, 0, rows).transposed();
             Gemm.View out = Gemm.View.rowMajor(o, 0, wide);
             if (t == DType.F32) Gemm.sgemm(g.og, (int) wide, rows, a, bm, out, false, parallel);
             else Gemm.dgemm(g.og, (int) wide, rows, a, bm, out, false, parallel);
@@ -90,6 +91,86 @@ final class Im2col {
         } finally {
             col.release();
             tmp.release();
+        }
+    }
+
+    /**
+     * Per output index {@code o} of the last spatial axis, the kernel taps along it that read
+     * input (not padding): {@code [lo[o], hi[o])}, reading input {@code first[o]} on; or
+     * {@code consecutive} false when taps read inputs with gaps (kernel or input dilation),
+     * and then the table is walked tap by tap.
+     */
+    private static final class TapRuns {
+        final boolean consecutive;
+        final int[] lo, hi, first;
+
+        TapRuns(ConvGeometry g, int[][] tables) {
+            int last = g.spatialRank - 1, kLast = g.kernel[last], outLast = g.out[last];
+            int[] table = tables[last];
+            lo = new int[outLast];
+            hi = new int[outLast];
+            first = new int[outLast];
+            boolean ok = true;
+            for (int o = 0; o < outLast; o++) {
+                int a = 0;
+                while (a < kLast && table[o * kLast + a] < 0) a++;
+                int b = a;
+                while (b < kLast && table[o * kLast + b] >= 0) b++;
+                lo[o] = a;
+                hi[o] = b;
+                first[o] = a < kLast ? table[o * kLast + a] : 0;
+                for (int kt = a; kt < kLast && ok; kt++) {
+                    int idx = table[o * kLast + kt];
+                    ok = kt < b ? idx == first[o] + (kt - a) : idx < 0;
+                }
+            }
+            consecutive = ok;
+        }
+    }
+
+    /**
+     * Row {@code dstRow..} of the transposed column matrix: output position {@code q} of the image at
+     * {@code imageBase}, every (channel, kernel tap) in the kernel's order.
+     */
+    private static void fillTransposed(ConvGeometry g, int[][] tables, TapRuns runs, int w, MemorySegment x, long imageBase,
+                                       long q, MemorySegment col, long dstRow, int[] pos, int[] tap) {
+        int sr = g.spatialRank, last = sr - 1;
+        int kLast = g.kernel[last];
+        WindowGeometry.seek(pos, g.out, q);
+        int oLast = pos[last];
+        int[] lastTable = tables[last];
+        int lo = runs.lo[oLast], hi = runs.hi[oLast], first = runs.first[oLast];
+        long outerTaps = g.kernelTaps / kLast;
+        long d = dstRow;
+        for (int c = 0; c < g.cg; c++) {
+            long channelBase = imageBase + c * g.inPlane;
+            java.util.Arrays.fill(tap, 0);
+            for (long ot = 0; ot < outerTaps; ot++, d += kLast) {
+                long rowOff = 0, stride = g.in[last];
+                for (int a = last - 1; a >= 0 && rowOff >= 0; a--) {
+                    int idx = tables[a][pos[a] * g.kernel[a] + tap[a]];
+                    rowOff = idx < 0 ? -1 : rowOff + idx * stride;
+                    stride *= g.in[a];
+                }
+                if (rowOff < 0) {
+                    col.asSlice(d * w, (long) kLast * w).fill((byte) 0);
+                } else if (runs.consecutive) {
+                    if (lo > 0) col.asSlice(d * w, (long) lo * w).fill((byte) 0);
+                    Elements.copyShortRun(x, channelBase + rowOff + first, col, d + lo, hi - lo, w);
+                    if (hi < kLast) col.asSlice((d + hi) * w, (long) (kLast - hi) * w).fill((byte) 0);
+                } else {
+                    for (int kt = 0; kt < kLast; kt++) {
+                        int idx = lastTable[oLast * kLast + kt];
+                        if (idx < 0) zero(col, d + kt, w);
+                        else Elements.copy(x, channelBase + rowOff + idx, col, d + kt, w);
+                    }
+                }
+                // the next tap of the outer kernel axes
+                for (int a = last - 1; a >= 0; a--) {
+                    if (++tap[a] < g.kernel[a]) break;
+                    tap[a] = 0;
+                }
+            }
         }
     }
 
@@ -140,8 +221,8 @@ final class Im2col {
                     col.asSlice(d * w, (long) outLast * w).fill((byte) 0);
                 } else {
                     long src = channelBase + rowOff;
-                    if (first >= 0 && w == 4) {
-                        for (int o = 0; o < outLast; o++) col.setAtIndex(FL, d + o, x.getAtIndex(FL, src + first + o));
+                    if (first >= 0) {
+                        Elements.copyShortRun(x, src + first, col, d, outLast, w);
                     } else for (int o = 0; o < outLast; o++) {
                         int idx = lastTable[o * kLast + tap[last]];
                         if (idx < 0) zero(col, d + o, w);

@@ -175,38 +175,78 @@ final class WindowKernels {
         // positions: windows of the axes [0, trail) (one per run of inner channels)
         int[] posDims = java.util.Arrays.copyOf(g.outDims, g.rank);
         for (int a = trail; a < g.rank; a++) posDims[a] = 1;
+        java.lang.foreign.ValueLayout.OfFloat fl = java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
+        if (Float.floatToRawIntBits(init) == 0 && disjointWindows(g)) {
+            // Every input element gets at most one source value: no sums, so no double accumulator
+            // (an n-element array to allocate, fill and convert); 0 + v rounds as the double sum does.
+            dst.fill((byte) 0);
+            scatterWindows(g, posDims, planes, perPlane, inner, x, max, (best, w) -> dst.setAtIndex(fl, best, 0f + source.getAtIndex(fl, w)));
+            return;
+        }
         double[] acc = new double[(int) n];
         Arrays.fill(acc, init);
-        long ppp = perPlane, in = inner;
+        scatterWindows(g, posDims, planes, perPlane, inner, x, max, (best, w) -> acc[(int) best] += source.getAtIndex(fl, w));
+        parallel.forRange(n, 1, (lo, hi) -> {
+            for (long i = lo; i < hi; i++) dst.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, i, (float) acc[(int) i]);
+        });
+    }
+
+    /** Takes source element {@code w} for the selected input element {@code best}. */
+    @FunctionalInterface
+    private interface Pick {
+        void at(long best, long w);
+    }
+
+    /**
+     * For every window position of planes (one per run of {@code inner} channels): the selected
+     * element of each channel's window, handed to {@code pick} with its source element.
+     */
+    private void scatterWindows(WindowGeometry g, int[] posDims, long planes, long perPlane, long inner, MemorySegment x,
+                                boolean max, Pick pick) {
         run(planes, perPlane * inner * g.windowSize, (lo, hi) -> {
             int[] coord = new int[g.rank];
             int[] k = new int[g.rank];
             long[] offs = new long[(int) g.windowSize];
-            WindowGeometry.seek(coord, posDims, lo * ppp);
-            for (long pos = lo * ppp; pos < hi * ppp; pos++) {
+            WindowGeometry.seek(coord, posDims, lo * perPlane);
+            for (long pos = lo * perPlane; pos < hi * perPlane; pos++) {
                 int cnt = g.offsets(coord, k, offs);
-                long w0 = pos * in;
-                if (cnt > 0) {
-                    for (long c = 0; c < in; c++) {
-                        long best = offs[0] + c;
-                        float bv = x.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, best);
-                        for (int j = 1; j < cnt; j++) {
-                            long off = offs[j] + c;
-                            float v = x.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, off);
-                            if (v != v || (bv == bv && (max ? v >= bv : v <= bv))) {
-                                best = off;
-                                bv = v;
-                            }
-                        }
-                        acc[(int) best] += source.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, w0 + c);
-                    }
-                }
+                long w0 = pos * inner;
+                for (long c = 0; cnt > 0 && c < inner; c++) pick.at(selectF32(x, offs, cnt, c, max), w0 + c);
                 WindowGeometry.next(coord, posDims);
             }
         });
-        parallel.forRange(n, 1, (lo, hi) -> {
-            for (long i = lo; i < hi; i++) dst.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, i, (float) acc[(int) i]);
-        });
+    }
+
+    /** The selected element of window {@code offs[0..cnt)} (each + {@code c}): {@link Scatter}'s order, ties and NaN rule. */
+    private static long selectF32(MemorySegment x, long[] offs, int cnt, long c, boolean max) {
+        long best = offs[0] + c;
+        float bv = x.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, best);
+        for (int j = 1; j < cnt; j++) {
+            long off = offs[j] + c;
+            float v = x.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, off);
+            if (v != v || (bv == bv && (max ? v >= bv : v <= bv))) {
+                best = off;
+                bv = v;
+            }
+        }
+        return best;
+    }
+
+    /** Whether no two windows share an input element: along every axis, window {@code o} starts past window {@code o-1}'s end. */
+    private static boolean disjointWindows(WindowGeometry g) {
+        for (int a = 0; a < g.rank; a++) {
+            int wd = g.winDims[a];
+            for (int o = 1; o < g.outDims[a]; o++) {
+                int prevMax = -1, curMin = Integer.MAX_VALUE;
+                for (int k = 0; k < wd; k++) {
+                    prevMax = Math.max(prevMax, g.index(a, o - 1, k));
+                    int i = g.index(a, o, k);
+                    if (i >= 0) curMin = Math.min(curMin, i);
+                }
+                if (curMin <= prevMax) return false;
+            }
+        }
+        return true;
     }
 
     /** Whether the window along {@code axis} (of size 1) maps output index {@code o} to input index {@code o}. */
