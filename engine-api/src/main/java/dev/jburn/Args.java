@@ -6,6 +6,12 @@ import java.util.Collection;
 final class Args {
     private Args() {}
 
+    /** Both checks of {@link #nonNull(String, String, Object)}, for an entry point with two arguments. */
+    static void nonNull(String op, String name, Object value, String name2, Object value2) {
+        nonNull(op, name, value);
+        nonNull(op, name2, value2);
+    }
+
     /** Fails when {@code value} is null, or is an array or collection holding a null. */
     static void nonNull(String op, String name, Object value) {
         if (value == null) throw new JBurnException(op, name + " must not be null");

@@ -91,7 +91,9 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     Backend backend() { return engine.backend(); }
 
     private Buffer live() {
-        if (closed || !buffer.isAlive()) throw new JBurnException("tensor", "the tensor " + dtype.shortName() + shape + " was closed");
+        if (closed || !buffer.isAlive()) {
+            throw new JBurnException(dev.jburn.spi.UserOp.name("tensor"), "the tensor " + dtype.shortName() + shape + " was closed");
+        }
         return buffer;
     }
 
@@ -185,31 +187,31 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     /** An F32 matrix from rows of equal length. */
     public static Tensor of(float[][] rows) {
         Args.nonNull("of", "rows", rows);
-        return fromArray(rows);
+        return fromArray("of", rows, DType.F32);
     }
 
     /** An F64 matrix from rows of equal length. */
     public static Tensor of(double[][] rows) {
         Args.nonNull("of", "rows", rows);
-        return fromArray(rows);
+        return fromArray("of", rows, DType.F64);
     }
 
     /** An S32 matrix from rows of equal length. */
     public static Tensor of(int[][] rows) {
         Args.nonNull("of", "rows", rows);
-        return fromArray(rows);
+        return fromArray("of", rows, DType.S32);
     }
 
     /** An S64 matrix from rows of equal length. */
     public static Tensor of(long[][] rows) {
         Args.nonNull("of", "rows", rows);
-        return fromArray(rows);
+        return fromArray("of", rows, DType.S64);
     }
 
     /** A PRED matrix from rows of equal length. */
     public static Tensor of(boolean[][] rows) {
         Args.nonNull("of", "rows", rows);
-        return fromArray(rows);
+        return fromArray("of", rows, DType.PRED);
     }
 
     /**
@@ -222,10 +224,8 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
      * }</pre>
      */
     public static Tensor fromArray(Object nestedArray) {
-        if (nestedArray == null || !nestedArray.getClass().isArray()) {
-            throw new JBurnException("tensor", "expected a Java array, got " + (nestedArray == null ? "null" : nestedArray.getClass().getName()));
-        }
-        return fromArray(nestedArray, HostArrays.dtypeOf(HostArrays.leafType(nestedArray)));
+        HostArrays.requireArray("fromArray", nestedArray);
+        return fromArray("fromArray", nestedArray, HostArrays.dtypeOf("fromArray", HostArrays.leafType(nestedArray)));
     }
 
     /**
@@ -234,14 +234,17 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
      */
     public static Tensor fromArray(Object nestedArray, DType dtype) {
         Args.nonNull("fromArray", "dtype", dtype);
-        if (nestedArray == null || !nestedArray.getClass().isArray()) {
-            throw new JBurnException("tensor", "expected a Java array, got " + (nestedArray == null ? "null" : nestedArray.getClass().getName()));
-        }
-        HostArrays.dtypeOf(HostArrays.leafType(nestedArray)); // validates the element type
+        return fromArray("fromArray", nestedArray, dtype);
+    }
+
+    private static Tensor fromArray(String op, Object nestedArray, DType dtype) {
+        HostArrays.requireArray(op, nestedArray);
+        HostArrays.dtypeOf(op, HostArrays.leafType(nestedArray)); // validates the element type
         Shape s = HostArrays.shapeOf(nestedArray);
+        long bytes = dtype.byteSize(s);
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment host = arena.allocate(Math.max(1, s.size() * dtype.byteSize()), 8).asSlice(0, s.size() * dtype.byteSize());
-            HostArrays.fill(nestedArray, s, dtype, host);
+            MemorySegment host = arena.allocate(Math.max(1, bytes), 8).asSlice(0, bytes);
+            HostArrays.fill(op, nestedArray, s, dtype, host);
             return upload(host, dtype, s);
         }
     }
@@ -263,7 +266,6 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
 
     /** A scalar of type {@code dtype} holding {@code value} converted with Nx cast semantics. */
     public static Tensor scalar(double value, DType dtype) {
-        Args.nonNull("scalar", "dtype", dtype);
         Args.nonNull("scalar", "dtype", dtype);
         return full(Shape.scalar(), dtype, value);
     }
@@ -400,7 +402,7 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     public Tensor to(Engine target) {
         Args.nonNull("to", "target", target);
         if (target == engine) return this;
-        long bytes = size() * dtype.byteSize();
+        long bytes = dtype.byteSize(shape);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment h = HostArrays.download(this, arena);
             return wrap(target, target.backend().upload(h.asSlice(0, bytes)), dtype, shape);

@@ -30,11 +30,30 @@ public final class HostMemory {
 
     /** Reserves {@code bytes} for a long-lived buffer, or throws naming {@code op}. Pair with {@link #release}. */
     public static void reserve(String op, long bytes) {
-        long now = LIVE.addAndGet(bytes);
-        if (bytes < 0 || now > LIMIT) {
-            LIVE.addAndGet(-bytes);
-            throw refusal(op, bytes);
+        if (!tryReserve(bytes)) throw refusal(op, bytes);
+    }
+
+    /**
+     * As {@link #reserve(String, long)} for a caller that does not know the op (a backend's
+     * allocator): a refusal names the op the user called ({@link UserOp}).
+     */
+    public static void reserve(long bytes) {
+        if (!tryReserve(bytes)) throw refusal(UserOp.name("allocate"), bytes);
+    }
+
+    /** Compares against what is left rather than adding first: {@code live + bytes} could overflow a long and pass. */
+    private static boolean tryReserve(long bytes) {
+        if (bytes < 0) return false;
+        while (true) {
+            long live = LIVE.get();
+            if (bytes > LIMIT - live) return false;
+            if (LIVE.compareAndSet(live, live + bytes)) return true;
         }
+    }
+
+    /** As {@link #check(String, long)}, naming the op the user called ({@link UserOp}). */
+    public static void check(long bytes) {
+        if (bytes < 0 || bytes > LIMIT - LIVE.get()) throw refusal(UserOp.name("allocate"), bytes);
     }
 
     /** Returns bytes reserved with {@link #reserve}. */
@@ -46,7 +65,8 @@ public final class HostMemory {
     }
 
     private static JBurnException refusal(String op, long bytes) {
-        return new JBurnException(op, "out of host memory: " + mib(bytes) + " requested, " + mib(LIVE.get())
+        String asked = bytes < 0 ? "more than 2^63 bytes" : mib(bytes); // an overflowed size
+        return new JBurnException(op, "out of host memory: " + asked + " requested, " + mib(LIVE.get())
                 + " in use, budget " + mib(LIMIT) + " (set -Djburn.maxHostBytes to change it)");
     }
 

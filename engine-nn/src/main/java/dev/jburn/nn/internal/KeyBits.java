@@ -24,7 +24,7 @@ public final class KeyBits {
         check(key);
         long n = shape.size();
         if (n == 0) return Tensor.zeros(Shape.of(0), DType.U32).to(key.engine()).reshape(shape);
-        if (n > Integer.MAX_VALUE - 8) throw new JBurnException("random", "too many random words requested: " + n);
+        if (n > Integer.MAX_VALUE - 8) throw new JBurnException(dev.jburn.spi.UserOp.name("random"), "too many random words requested: " + n);
         int count = (int) n;
         int half = (count + 1) / 2;
         Tensor i = Tensor.iota(Shape.of(half), DType.U32).to(key.engine());
