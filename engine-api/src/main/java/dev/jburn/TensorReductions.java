@@ -7,8 +7,8 @@ package dev.jburn;
 public sealed interface TensorReductions permits Tensor {
     private Tensor self() { return (Tensor) this; }
 
-    // Axis-taking reductions take an explicit int[] (no varargs): with varargs, t.max(3) would
-    // silently resolve to the element-wise t.max(long) overload.
+    // Axis-taking reductions take an explicit int[] (no varargs): with varargs, t.maximum(3) would
+    // silently resolve to the element-wise t.maximum(long) overload.
 
     /**
      * Sum of every element, as a scalar: s8/s16/s32 give S32, u8/u16/u32/PRED give U32, u64 gives S64,

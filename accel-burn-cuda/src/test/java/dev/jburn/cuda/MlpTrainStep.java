@@ -30,7 +30,7 @@ public final class MlpTrainStep {
     private static final double LEARNING_RATE = 0.1;
 
     static Tensor loss(List<Tensor> p, Tensor x, Tensor labels) {
-        Tensor h = x.dot(p.get(0)).add(p.get(1)).max(0L);
+        Tensor h = x.dot(p.get(0)).add(p.get(1)).maximum(0L);
         Tensor logits = h.dot(p.get(2)).add(p.get(3));
         Tensor logSoftmax = logits.subtract(logits.logSumExp(new int[] {1}, true));
         return logSoftmax.multiply(labels).sum().negate().divide(x.shape().dim(0));

@@ -109,7 +109,7 @@ public class JitFusionBench {
         String report = "";
         for (int i = 0; i < reps; i++) {
             CompiledFunction f = Jit.compileList(xs -> List.of(
-                    xs.get(0).dot(xs.get(1)).add(xs.get(2)).max(0.0).dot(xs.get(3)).add(xs.get(4))));
+                    xs.get(0).dot(xs.get(1)).add(xs.get(2)).maximum(0.0).dot(xs.get(3)).add(xs.get(4))));
             f.apply(List.of(x, w1, b1, w2, b2)).forEach(Tensor::close);
             ms[i] = f.compileTime().toNanos() / 1e6;
             report = f.passReport().toString();

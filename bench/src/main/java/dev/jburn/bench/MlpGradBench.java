@@ -36,7 +36,7 @@ public class MlpGradBench {
 
     /** Mean cross-entropy of {@code relu(x·w1 + b1)·w2 + b2} against one-hot labels. */
     static Tensor loss(Map<String, Tensor> p, Tensor x, Tensor labels) {
-        Tensor h = x.dot(p.get("w1")).add(p.get("b1")).max(0L);
+        Tensor h = x.dot(p.get("w1")).add(p.get("b1")).maximum(0L);
         Tensor logits = h.dot(p.get("w2")).add(p.get("b2"));
         Tensor m = logits.max(new int[] {1}, true);
         Tensor shifted = logits.subtract(m);

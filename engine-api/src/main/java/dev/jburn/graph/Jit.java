@@ -20,7 +20,7 @@ import java.util.function.UnaryOperator;
  * <pre>{@code
  * CompiledFunction mlp = Jit.compileList(xs -> {
  *     Tensor x = xs.get(0), w1 = xs.get(1), w2 = xs.get(2);
- *     Tensor h = x.dot(w1).max(0.0);
+ *     Tensor h = x.dot(w1).maximum(0.0);
  *     return List.of(h.dot(w2));
  * });
  * Tensor logits = mlp.apply(List.of(x, w1, w2)).getFirst();

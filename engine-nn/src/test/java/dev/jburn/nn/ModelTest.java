@@ -54,7 +54,7 @@ class ModelTest {
         Tensor x = Tensor.of(new float[][] {{1, -2, 3}, {0.5f, 0.25f, -1}});
         Tensor y = m.predict(s, x);
         Tensor w0 = s.get("dense_0.kernel"), b0 = s.get("dense_0.bias"), w1 = s.get("dense_1.kernel"), b1 = s.get("dense_1.bias");
-        Tensor expect = x.dot(w0).add(b0).max(0.0).dot(w1).add(b1);
+        Tensor expect = x.dot(w0).add(b0).maximum(0.0).dot(w1).add(b1);
         assertArrayEquals(expect.toFloatArray(), y.toFloatArray(), 1e-6f);
         assertEquals(Shape.of(2, 1), y.shape());
         assertArrayEquals(y.toFloatArray(), m.predict(s, x).toFloatArray());
@@ -102,7 +102,7 @@ class ModelTest {
         assertEquals(2 * (16 + 4), res.parameterCount());
         ModelState s = res.init(Random.key(0));
         Tensor in = Tensor.of(new float[][] {{1, 2, 3, 4}});
-        Tensor h = in.dot(s.get("dense_0.kernel")).add(s.get("dense_0.bias")).max(0.0).dot(s.get("dense_1.kernel")).add(s.get("dense_1.bias"));
+        Tensor h = in.dot(s.get("dense_0.kernel")).add(s.get("dense_0.bias")).maximum(0.0).dot(s.get("dense_1.kernel")).add(s.get("dense_1.bias"));
         assertArrayEquals(in.add(h).toFloatArray(), res.predict(s, in).toFloatArray(), 1e-6f);
 
         Model a = Model.input("a", Shape.of(-1, 3)), b = Model.input("b", Shape.of(-1, 2));

@@ -33,7 +33,7 @@ class JitEquivalenceTest {
         assertJitEqualsEager("clip", xs -> List.of(xs.get(0).clip(-1.0, 2.0), xs.get(0).clip(Tensor.scalar(0f), Tensor.of(1f, 2f, 3f))), X23);
         assertJitEqualsEager("pow, atan2, min, max", xs -> {
             Tensor x = xs.get(0);
-            return List.of(x.pow(2), x.atan2(x.add(1)), x.min(0.5), x.max(x.negate()), x.isNan(), x.isInfinity().logicalNot());
+            return List.of(x.pow(2), x.atan2(x.add(1)), x.minimum(0.5), x.maximum(x.negate()), x.isNan(), x.isInfinity().logicalNot());
         }, X23);
     }
 
@@ -124,7 +124,7 @@ class JitEquivalenceTest {
     void capturedOuterTensorsBecomeConstants() {
         Tensor w = Tensor.of(new float[][] {{1, 0}, {0, 1}, {1, 1}});
         Tensor bias = Tensor.of(0.5f, -0.5f);
-        CompiledFunction f = assertJitEqualsEager("captured", xs -> List.of(xs.get(0).dot(w).add(bias).max(0.0)), POS23);
+        CompiledFunction f = assertJitEqualsEager("captured", xs -> List.of(xs.get(0).dot(w).add(bias).maximum(0.0)), POS23);
         assertEquals(1, count(f.graph(), Prim.Dot.class));
         Tensor onOracle = Tensor.of(1f, 2f).to(ElementwiseTestSupport.ORACLE);
         JitTestSupport.assertSame("captured from another engine", Tensor.of(new float[] {2, 4}),
@@ -177,7 +177,7 @@ class JitEquivalenceTest {
         for (float[] row : w2) for (int j = 0; j < row.length; j++) row[j] = (float) r.nextGaussian();
         for (float[] row : x) for (int j = 0; j < row.length; j++) row[j] = (float) r.nextGaussian();
         assertJitEqualsEager("mlp", xs -> {
-            Tensor h = xs.get(0).dot(xs.get(1)).add(xs.get(3)).max(0.0);
+            Tensor h = xs.get(0).dot(xs.get(1)).add(xs.get(3)).maximum(0.0);
             Tensor logits = h.dot(xs.get(2));
             Tensor shifted = logits.subtract(logits.max(new int[] {1}, true));
             Tensor probs = shifted.exp().divide(shifted.exp().sum(new int[] {1}, true));

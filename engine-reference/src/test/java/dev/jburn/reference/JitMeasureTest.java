@@ -22,7 +22,7 @@ class JitMeasureTest {
     }
 
     private static final Function<List<Tensor>, List<Tensor>> MLP = xs -> {
-        Tensor h = xs.get(0).dot(xs.get(1)).add(xs.get(2)).max(0.0);
+        Tensor h = xs.get(0).dot(xs.get(1)).add(xs.get(2)).maximum(0.0);
         Tensor logits = h.dot(xs.get(3)).add(xs.get(4));
         Tensor shifted = logits.subtract(logits.max(new int[] {1}, true));
         return List.of(shifted.subtract(shifted.exp().sum(new int[] {1}, true).log()));
