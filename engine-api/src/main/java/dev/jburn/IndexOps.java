@@ -47,7 +47,7 @@ final class IndexOps {
         try {
             return Tensor.wrap(t.engine(), t.backend().gather(t.operand(), indices.operand(), a), t.dtype(), out);
         } catch (JBurnException e) {
-            throw renamed(e, op);
+            throw Args.renamed(e, op);
         }
     }
 
@@ -71,10 +71,6 @@ final class IndexOps {
         for (int i = 0; i < idx.rank() - 1; i++) out[j++] = idx.dim(i);
         for (int i = 0; i < x.rank(); i++) if (!indexed[i]) out[j++] = x.dim(i);
         return Shape.of(out);
-    }
-
-    private static JBurnException renamed(JBurnException e, String op) {
-        return e.op().equals(op) ? e : new JBurnException(op, e.reason(), e);
     }
 
     // ---- take, takeAlongAxis -----------------------------------------------------------------------
@@ -199,7 +195,7 @@ final class IndexOps {
                     target.backend().indexedUpdate(tc.operand(), ic.operand(), uc.operand(), ax, accumulate),
                     type, target.shape());
         } catch (JBurnException e) {
-            throw renamed(e, op);
+            throw Args.renamed(e, op);
         }
     }
 }

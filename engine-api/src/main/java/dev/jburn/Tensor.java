@@ -140,7 +140,10 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
 
     // ==== creation from Java values ===============================================================
 
-    /** An F32 vector. */
+    /**
+     * An F32 vector. One value still makes a vector: {@code Tensor.of(3.5f)} is {@code f32[1]};
+     * {@link #scalar(float)} makes the rank-0 tensor.
+     */
     public static Tensor of(float... values) {
         Args.nonNull("of", "values", values);
         return upload(MemorySegment.ofArray(values), DType.F32, Shape.of(values.length));
@@ -281,11 +284,44 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
         Args.nonNull("full", "shape", shape);
         Args.nonNull("full", "dtype", dtype);
         shape.requireConcrete("full");
-        Tensor one = ShapeOps.scalarOn(Engine.defaultEngine(), dtype, value);
+        return fullOn(Engine.defaultEngine(), shape, dtype, value);
+    }
+
+    private static Tensor fullOn(Engine e, Shape shape, DType dtype, double value) {
+        Tensor one = ShapeOps.scalarOn(e, dtype, value);
         if (shape.rank() == 0) return one;
         try (one) {
-            Engine e = one.engine;
             return wrap(e, e.backend().broadcast(one.operand(), shape, new int[0]), dtype, shape);
+        }
+    }
+
+    /**
+     * Zeros of {@code like}'s shape and dtype, on its engine (numpy's {@code zeros_like}).
+     * <pre>{@code Tensor.zerosLike(Tensor.of(1f, 2f));   // f32[2] [0.0, 0.0]}</pre>
+     */
+    public static Tensor zerosLike(Tensor like) {
+        Args.nonNull("zerosLike", "like", like);
+        return fullOn(like.engine, like.shape, like.dtype, 0);
+    }
+
+    /** Ones of {@code like}'s shape and dtype, on its engine (numpy's {@code ones_like}). */
+    public static Tensor onesLike(Tensor like) {
+        Args.nonNull("onesLike", "like", like);
+        return fullOn(like.engine, like.shape, like.dtype, 1);
+    }
+
+    /**
+     * {@code onTrue} where {@code condition} holds, else {@code onFalse}, broadcast together
+     * (numpy's {@code where}; the same as {@code condition.select(onTrue, onFalse)}).
+     * <pre>{@code Tensor.where(x.greater(0), x, Tensor.zerosLike(x));   // relu}</pre>
+     */
+    public static Tensor where(Tensor condition, Tensor onTrue, Tensor onFalse) {
+        Args.nonNull("where", "condition", condition, "onTrue", onTrue);
+        Args.nonNull("where", "onFalse", onFalse);
+        try {
+            return condition.select(onTrue, onFalse);
+        } catch (JBurnException e) {
+            throw Args.renamed(e, "where");
         }
     }
 
@@ -385,9 +421,43 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
      * {@code Long} for integers (U64 as raw bits) and for PRED (0 or 1).
      */
     public Number item() {
-        if (size() != 1) throw new JBurnException("item", "item() needs exactly one element, got shape " + shape);
+        if (size() != 1) {
+            throw new JBurnException("item", "item() needs exactly one element, got shape " + shape + "; get(index...) reads one element of a larger tensor");
+        }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment h = HostArrays.download(this, arena);
+            return dtype.isFloat() ? (Number) HostElements.getDouble(h, dtype, 0) : (Number) HostElements.getLong(h, dtype, 0);
+        }
+    }
+
+    /**
+     * The element at {@code index}, one index per axis (negative ones count from the end), boxed as
+     * {@link #item()} boxes it. Copies one element to the host, so it suits a few reads, not loops.
+     * <pre>{@code
+     * Tensor.of(new int[][] {{1, 2}, {3, 4}}).get(1, 0);   // 3L
+     * Tensor.of(1f, 2f, 3f).get(-1);                      // 3.0
+     * Tensor.scalar(2.5).get();                           // 2.5 (a scalar takes no index)
+     * }</pre>
+     */
+    public Number get(long... index) {
+        Args.nonNull("get", "index", index);
+        if (index.length != rank()) {
+            throw new JBurnException("get", "expected " + rank() + " indices for shape " + shape + ", got "
+                    + java.util.Arrays.toString(index) + (rank() == 1 && index.length == 0 ? " (Tensor.of(v) is a vector: get(0))" : ""));
+        }
+        long flat = 0;
+        long[] strides = shape.strides();
+        for (int i = 0; i < index.length; i++) {
+            long d = shape.dim(i);
+            long k = index[i] < 0 ? index[i] + d : index[i];
+            if (k < 0 || k >= d) {
+                throw new JBurnException("get", "index " + index[i] + " is out of bounds for axis " + i + " of size " + d + " (shape " + shape + ")");
+            }
+            flat += k * strides[i];
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment h = arena.allocate(8, 8).asSlice(0, dtype.byteSize());
+            backend().download(buffer(), dtype.byteSize(flat), h);
             return dtype.isFloat() ? (Number) HostElements.getDouble(h, dtype, 0) : (Number) HostElements.getLong(h, dtype, 0);
         }
     }
