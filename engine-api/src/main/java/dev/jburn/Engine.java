@@ -108,7 +108,7 @@ public final class Engine {
      * when set, otherwise the available provider of highest priority. When no accelerator is
      * available this is {@code cpu}, and one line is logged saying why. While a function is being
      * traced by {@code Jit} on this thread, it is the tracing engine, so tensors created inside
-     * the function ({@code Tensor.of}, {@code Tensor.full}, {@code Random.key}) become constants of the graph.
+     * the function ({@code Tensor.of}, {@code Tensor.full}, {@code Prng.key}) become constants of the graph.
      */
     public static Engine defaultEngine() {
         Engine traced = THREAD_DEFAULT.get();

@@ -29,7 +29,7 @@ import java.util.SplittableRandom;
 final class FuzzValues {
     /** The classes whose public methods and constructors are entry points. */
     static final List<Class<?>> API_CLASSES = List.of(
-            Tensor.class, LinAlg.class, dev.jburn.Random.class, Shape.class, Padding.class, ConvOptions.class,
+            Tensor.class, LinAlg.class, dev.jburn.Prng.class, Shape.class, Padding.class, ConvOptions.class,
             WindowOptions.class, LinAlg.Ord.class,
             dev.jburn.io.SafeTensors.class, dev.jburn.io.ModelFile.class, dev.jburn.data.Idx.class, dev.jburn.data.Csv.class,
             dev.jburn.data.CsvOptions.class,
@@ -42,7 +42,7 @@ final class FuzzValues {
     /** Classes whose errors must name the method itself (a family of functions, not one thing being built). */
     static final Set<Class<?>> NAMED_BY_METHOD = Set.of(Tensor.class, dev.jburn.TensorElementwise.class,
             dev.jburn.TensorReductions.class, dev.jburn.TensorShapes.class, dev.jburn.TensorIndexing.class,
-            dev.jburn.TensorWindows.class, LinAlg.class, dev.jburn.Random.class);
+            dev.jburn.TensorWindows.class, LinAlg.class, dev.jburn.Prng.class);
 
     /**
      * Ops that name a class by what it is for: a norm order is checked by {@code norm}; a model file

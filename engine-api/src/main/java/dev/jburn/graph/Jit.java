@@ -30,7 +30,7 @@ import java.util.function.UnaryOperator;
  * path. Reading a traced tensor's data ({@code item()}, {@code toFloatArray()}) fails, except for
  * values computed from constants alone; branch and loop on data with {@link #cond} and
  * {@link #whileLoop}, which also run eagerly outside a trace. Tensors created inside the function
- * ({@code Tensor.of}, {@code Random.key}) and concrete tensors it captures become constants of
+ * ({@code Tensor.of}, {@code Prng.key}) and concrete tensors it captures become constants of
  * the graph.
  */
 public final class Jit {

@@ -2,7 +2,7 @@ package dev.jburn.reference;
 
 import dev.jburn.DType;
 import dev.jburn.LinAlg;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.TopK;
@@ -134,12 +134,12 @@ class JitEquivalenceTest {
     @Test
     void randomWithAConstantKey() {
         assertJitEqualsEager("random", xs -> {
-            Tensor key = Random.key(7);
-            Random.Sample s = Random.normal(key, Shape.of(2, 3), DType.F32, 0, 1);
-            Tensor[] keys = Random.split(s.nextKey(), 2);
-            Tensor u = Random.uniform(keys[1], Shape.of(3), DType.F32, 0, 1).values();
-            Tensor k2 = Random.split(key).slice(new int[] {1, 0}, new int[] {1, 2}).reshape(2);   // a constant computed by the engine
-            return List.of(xs.get(0).add(s.values()).multiply(u), Random.randint(k2, 0, 10, Shape.of(4), DType.S32).values());
+            Tensor key = Prng.key(7);
+            Prng.Sample s = Prng.normal(key, Shape.of(2, 3), DType.F32, 0, 1);
+            Tensor[] keys = Prng.split(s.nextKey(), 2);
+            Tensor u = Prng.uniform(keys[1], Shape.of(3), DType.F32, 0, 1).values();
+            Tensor k2 = Prng.split(key).slice(new int[] {1, 0}, new int[] {1, 2}).reshape(2);   // a constant computed by the engine
+            return List.of(xs.get(0).add(s.values()).multiply(u), Prng.randint(k2, 0, 10, Shape.of(4), DType.S32).values());
         }, POS23);
     }
 

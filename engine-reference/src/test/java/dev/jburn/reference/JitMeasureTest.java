@@ -1,7 +1,7 @@
 package dev.jburn.reference;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.graph.CompiledFunction;
@@ -18,7 +18,7 @@ import java.util.function.Function;
  */
 class JitMeasureTest {
     private static Tensor normal(long seed, int... dims) {
-        return Random.normal(Random.key(seed), Shape.of(dims), DType.F32, 0, 0.05).values();
+        return Prng.normal(Prng.key(seed), Shape.of(dims), DType.F32, 0, 0.05).values();
     }
 
     private static final Function<List<Tensor>, List<Tensor>> MLP = xs -> {

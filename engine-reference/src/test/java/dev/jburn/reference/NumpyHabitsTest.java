@@ -2,7 +2,7 @@ package dev.jburn.reference;
 
 import dev.jburn.DType;
 import dev.jburn.JBurnException;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import org.junit.jupiter.api.Test;
@@ -71,8 +71,8 @@ class NumpyHabitsTest {
         JBurnException big = assertThrows(JBurnException.class, () -> Tensor.zeros(Shape.of(1 << 30, 1 << 30), DType.F64));
         assertEquals("zeros", big.op(), big.getMessage());
         assertEquals("randint", assertThrows(JBurnException.class,
-                () -> Random.randint(Random.key(0), 0, 65536, Shape.of(2), DType.S16)).op());
-        long[] all = Random.randintSplit(Random.key(1), 0, 256, Shape.of(64), DType.U8).toLongArray();
+                () -> Prng.randint(Prng.key(0), 0, 65536, Shape.of(2), DType.S16)).op());
+        long[] all = Prng.randintSplit(Prng.key(1), 0, 256, Shape.of(64), DType.U8).toLongArray();
         for (long v : all) assertTrue(v >= 0 && v < 256);
         assertEquals("cholesky", assertThrows(JBurnException.class, () -> dev.jburn.LinAlg.cholesky(null)).op());
         assertEquals("conv", assertThrows(JBurnException.class, () -> dev.jburn.ConvOptions.defaults().withStrides((int[]) null)).op());

@@ -1,7 +1,7 @@
 package dev.jburn.examples;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.autodiff.Autodiff;
@@ -35,7 +35,7 @@ public final class Tour {
         System.out.println(a.dot(a.transpose()));          // f32[2,2] [[14, 32], [32, 77]]
 
         // Random numbers from explicit keys: the same key gives the same numbers on every engine.
-        Random.Sample s = Random.normal(Random.key(42), Shape.of(3), DType.F32, 0, 1);
+        Prng.Sample s = Prng.normal(Prng.key(42), Shape.of(3), DType.F32, 0, 1);
         System.out.println(s.values());
 
         // Compile a function: traced once per input signature, optimized (fused), cached.

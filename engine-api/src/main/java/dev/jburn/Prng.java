@@ -12,19 +12,19 @@ import java.math.BigInteger;
  * A key is a {@code u32[2]} tensor.
  *
  * <pre>{@code
- * Tensor key = Random.key(42);
- * Random.Sample s = Random.normal(key, Shape.of(3), DType.F32, 0, 1);
+ * Tensor key = Prng.key(42);
+ * Prng.Sample s = Prng.normal(key, Shape.of(3), DType.F32, 0, 1);
  * Tensor values = s.values();          // f32[3]
  * Tensor key2 = s.nextKey();           // use for the next draw
- * Tensor[] keys = Random.split(key, 4); // independent streams
+ * Tensor[] keys = Prng.split(key, 4); // independent streams
  * }</pre>
  *
  * The sampling functions follow Nx: they split the key, draw with the second half and return
  * the first half as the next key. The {@code *Split} variants draw with the given key as-is.
  * Numbers are generated on the host and placed on the key's engine.
  */
-public final class Random {
-    private Random() {}
+public final class Prng {
+    private Prng() {}
 
     /**
      * A sample and the key to use for the next draw.
@@ -264,7 +264,7 @@ public final class Random {
     private static int[] keyWords(String op, Tensor key) {
         Args.nonNull(op, "key", key);
         if (key.dtype() != DType.U32 || !key.shape().equals(Shape.of(2))) {
-            throw new JBurnException(op, "expected a key of type u32 and shape [2] (see Random.key), got "
+            throw new JBurnException(op, "expected a key of type u32 and shape [2] (see Prng.key), got "
                     + key.dtype().shortName() + key.shape());
         }
         long[] w = key.toLongArray();
