@@ -24,7 +24,7 @@ public final class Tour {
         System.out.println(a.greater(3).select(a, a.negate())); // pred selects
 
         // Reductions over axes (negative axes count from the end), arg reductions, scans, sorting.
-        System.out.println(a.sum(new int[] {-1}));         // f32[2] [6.0, 15.0]
+        System.out.println(a.sum(-1));                     // f32[2] [6.0, 15.0]
         System.out.println(a.mean());                      // f32 3.5
         System.out.println(a.argmax(1));                   // s32[2] [2, 2]
         System.out.println(Tensor.of(3f, Float.NaN, -1f).sort()); // NaN sorts last
