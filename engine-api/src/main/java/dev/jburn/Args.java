@@ -6,6 +6,17 @@ import java.util.Collection;
 final class Args {
     private Args() {}
 
+    /** {@code e} under the name of {@code op}, the op the user called, when an op it is built from refused. */
+    static JBurnException renamed(JBurnException e, String op) {
+        return e.op().equals(op) ? e : new JBurnException(op, e.reason(), e);
+    }
+
+    /** Both checks of {@link #nonNull(String, String, Object)}, for an entry point with two arguments. */
+    static void nonNull(String op, String name, Object value, String name2, Object value2) {
+        nonNull(op, name, value);
+        nonNull(op, name2, value2);
+    }
+
     /** Fails when {@code value} is null, or is an array or collection holding a null. */
     static void nonNull(String op, String name, Object value) {
         if (value == null) throw new JBurnException(op, name + " must not be null");

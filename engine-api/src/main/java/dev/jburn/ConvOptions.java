@@ -41,7 +41,7 @@ public record ConvOptions(int[] strides, Padding padding, int[] inputDilation, i
             new ConvOptions(ONE, Padding.VALID, ONE, ONE, 1, 1, null, null, null, new int[] {0});
 
     public ConvOptions {
-        Objects.requireNonNull(padding, "padding");
+        Args.nonNull("conv", "padding", padding);
         strides = atLeast("strides", strides, 1);
         inputDilation = atLeast("input dilation", inputDilation, 1);
         kernelDilation = atLeast("kernel dilation", kernelDilation, 1);
@@ -54,7 +54,7 @@ public record ConvOptions(int[] strides, Padding padding, int[] inputDilation, i
     }
 
     private static int[] atLeast(String what, int[] values, int min) {
-        Objects.requireNonNull(values, what);
+        Args.nonNull("conv", what, values);
         if (values.length == 0) throw new JBurnException("conv", what + " must not be empty");
         for (int v : values) {
             if (v < min) {
@@ -73,7 +73,7 @@ public record ConvOptions(int[] strides, Padding padding, int[] inputDilation, i
      * ({@code [0, 3, 1, 2]} for NHWC). Use it as the input and output permutation.
      */
     public static int[] channelsLast(int rank) {
-        if (rank < 3) throw new JBurnException("conv", "a conv layout needs rank >= 3, got " + rank);
+        checkLayoutRank(rank);
         int[] p = new int[rank];
         p[1] = rank - 1;
         for (int i = 2; i < rank; i++) p[i] = i - 1;
@@ -85,12 +85,18 @@ public record ConvOptions(int[] strides, Padding padding, int[] inputDilation, i
      * {@code [rank-1, rank-2, 0, ..., rank-3]}.
      */
     public static int[] kernelSpatialFirst(int rank) {
-        if (rank < 3) throw new JBurnException("conv", "a conv layout needs rank >= 3, got " + rank);
+        checkLayoutRank(rank);
         int[] p = new int[rank];
         p[0] = rank - 1;
         p[1] = rank - 2;
         for (int i = 2; i < rank; i++) p[i] = i - 2;
         return p;
+    }
+
+    private static void checkLayoutRank(int rank) {
+        if (rank < 3 || rank > Shape.MAX_RANK) {
+            throw new JBurnException("conv", "a conv layout needs a rank in [3, " + Shape.MAX_RANK + "], got " + rank);
+        }
     }
 
     public ConvOptions withStrides(int... s) {

@@ -54,8 +54,8 @@ final class CreationOps {
     }
 
     private static Tensor host(Shape shape, DType dtype, Filler filler) {
-        long bytes = shape.size() * dtype.byteSize();
-        dev.jburn.spi.HostMemory.check("create", 2 * bytes);
+        long bytes = dtype.byteSize(shape);
+        dev.jburn.spi.HostMemory.check(bytes > Long.MAX_VALUE / 2 ? -1 : 2 * bytes); // staging and engine copy
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment h = arena.allocate(Math.max(bytes, 1), 8).asSlice(0, bytes);
             for (long i = 0; i < shape.size(); i++) filler.fill(h, i);

@@ -54,6 +54,26 @@ public enum DType {
     /** Width in bytes of one element. */
     public int byteSize() { return bits / 8; }
 
+    /**
+     * The bytes of {@code elements} elements of this type, overflow-checked: every place a shape
+     * becomes a byte count goes through here, so that a count past 2^63 fails (naming the op the
+     * user called) instead of wrapping to a small or negative size.
+     *
+     * <pre>{@code DType.F32.byteSize(6)   // 24}</pre>
+     */
+    public long byteSize(long elements) {
+        if (elements < 0) throw new JBurnException(dev.jburn.spi.UserOp.name("allocate"), "negative element count " + elements);
+        try {
+            return Math.multiplyExact(elements, (long) byteSize());
+        } catch (ArithmeticException e) {
+            throw new JBurnException(dev.jburn.spi.UserOp.name("allocate"),
+                    elements + " elements of " + shortName() + " need more than 2^63 bytes");
+        }
+    }
+
+    /** The bytes of a tensor of {@code shape} and this type; see {@link #byteSize(long)}. */
+    public long byteSize(Shape shape) { return byteSize(shape.size()); }
+
     /** True for the signed and unsigned integer types (not {@code PRED}). */
     public boolean isInteger() { return kind == Kind.SIGNED || kind == Kind.UNSIGNED; }
 

@@ -159,7 +159,7 @@ final class Decompositions {
                         }
                     }
                 }
-                if (acc == null) return Tensor.wrap(input.engine(), input.backend().allocate(out.size() * type.byteSize()), type, out);
+                if (acc == null) return Tensor.wrap(input.engine(), input.backend().allocate(type.byteSize(out.size())), type, out);
                 try (Tensor onm = acc; Tensor result = onm.transpose(perm)) {
                     return result.asType(type);
                 }

@@ -22,6 +22,30 @@ final class DotOps {
         return dot(a, new int[] {ca}, NONE, b, new int[] {cb}, NONE);
     }
 
+    /** numpy matmul: dot/2 up to rank 2; beyond, a batched matrix product over broadcast leading axes. */
+    static Tensor matmul(Tensor a, Tensor b) {
+        if (a.rank() == 0 || b.rank() == 0) {
+            throw new JBurnException("matmul", "matmul needs at least one axis on each side (multiply scales by a scalar), got "
+                    + a.shape() + " and " + b.shape());
+        }
+        if (a.rank() <= 2 && b.rank() <= 2) return dot(a, b);
+        if (a.rank() == 1 || b.rank() == 1) return dot(a, b); // a vector contracts with the matrix axis, as numpy
+        int[] da = a.shape().dims(), db = b.shape().dims();
+        Shape batch = Shape.broadcast("matmul", Shape.of(java.util.Arrays.copyOf(da, da.length - 2)),
+                Shape.of(java.util.Arrays.copyOf(db, db.length - 2)));
+        int r = batch.rank();
+        int[] shapeA = java.util.Arrays.copyOf(batch.dims(), r + 2), shapeB = java.util.Arrays.copyOf(batch.dims(), r + 2);
+        shapeA[r] = da[da.length - 2];
+        shapeA[r + 1] = da[da.length - 1];
+        shapeB[r] = db[db.length - 2];
+        shapeB[r + 1] = db[db.length - 1];
+        int[] batchAxes = new int[r];
+        for (int i = 0; i < r; i++) batchAxes[i] = i;
+        try (Tensor wa = a.broadcast(Shape.of(shapeA)); Tensor wb = b.broadcast(Shape.of(shapeB))) {
+            return dot(wa, new int[] {r + 1}, batchAxes, wb, new int[] {r}, batchAxes);
+        }
+    }
+
     /** Nx dot/6. */
     static Tensor dot(Tensor a, int[] contractA, int[] batchA, Tensor b, int[] contractB, int[] batchB) {
         Tensor[] on = CommonEngine.of(OP, a, b);

@@ -126,7 +126,7 @@ public final class Engine {
      * available this is {@code cpu}, and one INFO line says why (unless the program already chose an
      * engine by name or listed them with {@link #available()}: then the line is DEBUG). While a function is being
      * traced by {@code Jit} on this thread, it is the tracing engine, so tensors created inside
-     * the function ({@code Tensor.of}, {@code Tensor.full}, {@code Random.key}) become constants of the graph.
+     * the function ({@code Tensor.of}, {@code Tensor.full}, {@code Prng.key}) become constants of the graph.
      */
     public static Engine defaultEngine() {
         Engine traced = THREAD_DEFAULT.get();

@@ -13,7 +13,14 @@ final class HostArrays {
     private HostArrays() {}
 
     /** The dtype a Java array leaf type maps to. */
-    static DType dtypeOf(Class<?> leaf) {
+    /** Fails naming {@code op} unless {@code value} is a Java array. */
+    static void requireArray(String op, Object value) {
+        if (value == null || !value.getClass().isArray()) {
+            throw new JBurnException(op, "expected a Java array, got " + (value == null ? "null" : value.getClass().getName()));
+        }
+    }
+
+    static DType dtypeOf(String op, Class<?> leaf) {
         if (leaf == float.class || leaf == Float.class) return DType.F32;
         if (leaf == double.class || leaf == Double.class) return DType.F64;
         if (leaf == int.class || leaf == Integer.class) return DType.S32;
@@ -21,7 +28,7 @@ final class HostArrays {
         if (leaf == short.class || leaf == Short.class) return DType.S16;
         if (leaf == byte.class || leaf == Byte.class) return DType.S8;
         if (leaf == boolean.class || leaf == Boolean.class) return DType.PRED;
-        throw new JBurnException("tensor", "cannot make a tensor from elements of type " + leaf.getName()
+        throw new JBurnException(op, "cannot make a tensor from elements of type " + leaf.getName()
                 + "; use float, double, int, long, short, byte or boolean arrays");
     }
 
@@ -46,14 +53,14 @@ final class HostArrays {
     }
 
     /** Flattens a nested array into {@code dst} (elements of {@code dtype}), checking it is rectangular. */
-    static void fill(Object array, Shape shape, DType dtype, MemorySegment dst) {
+    static void fill(String op, Object array, Shape shape, DType dtype, MemorySegment dst) {
         long[] next = {0};
-        fill(array, shape.dims(), 0, dtype, dst, next);
+        fill(op, array, shape.dims(), 0, dtype, dst, next);
     }
 
-    private static void fill(Object a, int[] dims, int depth, DType t, MemorySegment dst, long[] next) {
+    private static void fill(String op, Object a, int[] dims, int depth, DType t, MemorySegment dst, long[] next) {
         if (a == null || !a.getClass().isArray() || Array.getLength(a) != dims[depth]) {
-            throw new JBurnException("tensor", "nested arrays must be rectangular; expected shape " + java.util.Arrays.toString(dims)
+            throw new JBurnException(op, "nested arrays must be rectangular; expected shape " + java.util.Arrays.toString(dims)
                     + " but a row at depth " + depth + " differs");
         }
         int n = dims[depth];
@@ -66,18 +73,18 @@ final class HostArrays {
                     case Float f -> HostElements.setDouble(dst, t, at, f);
                     case Boolean b -> HostElements.setLong(dst, t, at, b ? 1 : 0);
                     case Number num -> HostElements.setLong(dst, t, at, num.longValue());
-                    default -> throw new JBurnException("tensor", "unsupported element " + v);
+                    default -> throw new JBurnException(op, "unsupported element " + v);
                 }
             }
             return;
         }
-        for (int i = 0; i < n; i++) fill(Array.get(a, i), dims, depth + 1, t, dst, next);
+        for (int i = 0; i < n; i++) fill(op, Array.get(a, i), dims, depth + 1, t, dst, next);
     }
 
     /** A host copy of a tensor's bytes, valid while {@code arena} is open. */
     static MemorySegment download(Tensor t, Arena arena) {
-        long bytes = t.size() * t.dtype().byteSize();
-        dev.jburn.spi.HostMemory.check("download", bytes);
+        long bytes = t.dtype().byteSize(t.shape());
+        dev.jburn.spi.HostMemory.check(bytes);
         MemorySegment host = arena.allocate(Math.max(bytes, 1), 8).asSlice(0, bytes);
         if (bytes > 0) t.engine().backend().download(t.buffer(), 0, host);
         return host;

@@ -23,9 +23,7 @@ final class IndexOps {
 
     static Tensor gather(Tensor t, Tensor indices) {
         String op = IndexOp.GATHER.opName();
-        requireIntegerIndices(op, indices);
-        if (indices.rank() < 1) throw new JBurnException(op, "expected indices rank to be at least 1, got: 0");
-        int k = indices.shape().dim(-1);
+        int k = indexDepth(op, t, indices);
         int[] axes = new int[k];
         for (int i = 0; i < k; i++) axes[i] = i;
         return gather(op, t, indices, axes);
@@ -39,13 +37,7 @@ final class IndexOps {
         Tensor[] on = CommonEngine.of(op, t, indices);
         t = on[0];
         indices = on[1];
-        requireIntegerIndices(op, indices);
-        if (indices.rank() < 1) throw new JBurnException(op, "expected indices rank to be at least 1, got: 0");
-        int k = indices.shape().dim(-1);
-        if (k > t.rank()) {
-            throw new JBurnException(op, "the last axis of indices " + indices.shape() + " addresses " + k
-                    + " axes, more than the rank of the tensor shape " + t.shape());
-        }
+        int k = indexDepth(op, t, indices);
         if (axes.length != k) {
             throw new JBurnException(op, "expected the last axis of indices " + indices.shape() + " (" + k
                     + ") to match the number of axes " + ShapeOps.str(axes));
@@ -55,8 +47,20 @@ final class IndexOps {
         try {
             return Tensor.wrap(t.engine(), t.backend().gather(t.operand(), indices.operand(), a), t.dtype(), out);
         } catch (JBurnException e) {
-            throw renamed(e, op);
+            throw Args.renamed(e, op);
         }
+    }
+
+    /** The number of axes each index vector addresses (the last axis of {@code indices}), checked against {@code t}'s rank. */
+    private static int indexDepth(String op, Tensor t, Tensor indices) {
+        requireIntegerIndices(op, indices);
+        if (indices.rank() < 1) throw new JBurnException(op, "expected indices rank to be at least 1, got: 0");
+        int k = indices.shape().dim(-1);
+        if (k > t.rank()) {
+            throw new JBurnException(op, "the last axis of indices " + indices.shape() + " addresses " + k
+                    + " axes, more than the rank of the tensor shape " + t.shape());
+        }
+        return k;
     }
 
     private static Shape gatherShape(Shape x, Shape idx, int[] axes) {
@@ -67,10 +71,6 @@ final class IndexOps {
         for (int i = 0; i < idx.rank() - 1; i++) out[j++] = idx.dim(i);
         for (int i = 0; i < x.rank(); i++) if (!indexed[i]) out[j++] = x.dim(i);
         return Shape.of(out);
-    }
-
-    private static JBurnException renamed(JBurnException e, String op) {
-        return e.op().equals(op) ? e : new JBurnException(op, e.reason(), e);
     }
 
     // ---- take, takeAlongAxis -----------------------------------------------------------------------
@@ -195,7 +195,7 @@ final class IndexOps {
                     target.backend().indexedUpdate(tc.operand(), ic.operand(), uc.operand(), ax, accumulate),
                     type, target.shape());
         } catch (JBurnException e) {
-            throw renamed(e, op);
+            throw Args.renamed(e, op);
         }
     }
 }

@@ -122,14 +122,14 @@ public final class LinAlg {
      *
      * <pre>{@code LinAlg.cholesky(Tensor.of(new float[][] {{20, 17.6f}, {17.6f, 16}}));   // [[4.472136, 0], [3.9354796, 0.71554184]]}</pre>
      */
-    public static Tensor cholesky(Tensor a) { return LinAlgOps.cholesky(a); }
+    public static Tensor cholesky(Tensor a) { Args.nonNull("cholesky", "a", a); return LinAlgOps.cholesky(a); }
 
     /**
      * Solves {@code a·x = b} for a lower-triangular {@code a}; see {@link #triangularSolve(Tensor, Tensor, boolean, boolean, boolean)}.
      *
      * <pre>{@code LinAlg.triangularSolve(Tensor.of(new double[][] {{1, 0, 0}, {1, 1, 0}, {1, 1, 1}}), Tensor.of(1.0, 2, 1));   // [1, 1, -1]}</pre>
      */
-    public static Tensor triangularSolve(Tensor a, Tensor b) { return LinAlgOps.triangularSolve(a, b, true, true, false); }
+    public static Tensor triangularSolve(Tensor a, Tensor b) { Args.nonNull("triangularSolve", "a", a, "b", b); return LinAlgOps.triangularSolve(a, b, true, true, false); }
 
     /**
      * Solves {@code op(a)·x = b} ({@code leftSide}) or {@code x·op(a) = b}, where {@code op(a)} is
@@ -139,6 +139,7 @@ public final class LinAlg {
      * batch axes. The result has {@code b}'s shape. An exact zero on the diagonal throws.
      */
     public static Tensor triangularSolve(Tensor a, Tensor b, boolean lower, boolean leftSide, boolean transposeA) {
+        Args.nonNull("triangularSolve", "a", a, "b", b);
         return LinAlgOps.triangularSolve(a, b, lower, leftSide, transposeA);
     }
 
@@ -153,10 +154,10 @@ public final class LinAlg {
      * }
      * }</pre>
      */
-    public static LU lu(Tensor a) { return LinAlgOps.lu(a); }
+    public static LU lu(Tensor a) { Args.nonNull("lu", "a", a); return LinAlgOps.lu(a); }
 
     /** Reduced QR: {@code q [..., m, k]}, {@code r [..., k, n]}, {@code k = min(m, n)}. See {@link #qr(Tensor, boolean)}. */
-    public static QR qr(Tensor a) { return LinAlgOps.qr(a, false); }
+    public static QR qr(Tensor a) { Args.nonNull("qr", "a", a); return LinAlgOps.qr(a, false); }
 
     /**
      * QR factorization by Householder reflections: {@code complete} gives {@code q [..., m, m]},
@@ -170,7 +171,7 @@ public final class LinAlg {
      * }
      * }</pre>
      */
-    public static QR qr(Tensor a, boolean complete) { return LinAlgOps.qr(a, complete); }
+    public static QR qr(Tensor a, boolean complete) { Args.nonNull("qr", "a", a); return LinAlgOps.qr(a, complete); }
 
     /**
      * Eigenvalues and eigenvectors of symmetric matrices (only the lower triangle is read), by
@@ -182,10 +183,10 @@ public final class LinAlg {
      * }
      * }</pre>
      */
-    public static Eigh eigh(Tensor a) { return LinAlgOps.eigh(a); }
+    public static Eigh eigh(Tensor a) { Args.nonNull("eigh", "a", a); return LinAlgOps.eigh(a); }
 
     /** Full SVD: {@code u [..., m, m]}, {@code s [..., k]}, {@code vt [..., n, n]}. See {@link #svd(Tensor, boolean)}. */
-    public static SVD svd(Tensor a) { return LinAlgOps.svd(a, true); }
+    public static SVD svd(Tensor a) { Args.nonNull("svd", "a", a); return LinAlgOps.svd(a, true); }
 
     /**
      * Singular value decomposition by one-sided Jacobi rotations. {@code fullMatrices} gives
@@ -200,7 +201,7 @@ public final class LinAlg {
      * }
      * }</pre>
      */
-    public static SVD svd(Tensor a, boolean fullMatrices) { return LinAlgOps.svd(a, fullMatrices); }
+    public static SVD svd(Tensor a, boolean fullMatrices) { Args.nonNull("svd", "a", a); return LinAlgOps.svd(a, fullMatrices); }
 
     // ==== solvers ==================================================================================
 
@@ -211,7 +212,7 @@ public final class LinAlg {
      *
      * <pre>{@code LinAlg.solve(Tensor.of(new double[][] {{1, 0, 1}, {1, 1, 0}, {1, 1, 1}}), Tensor.of(0.0, 2, 1));   // [1, 1, -1]}</pre>
      */
-    public static Tensor solve(Tensor a, Tensor b) { return LinAlgSolve.solve(a, b); }
+    public static Tensor solve(Tensor a, Tensor b) { Args.nonNull("solve", "a", a, "b", b); return LinAlgSolve.solve(a, b); }
 
     /**
      * The inverse of square matrices. A singular matrix throws a {@link JBurnException} (Nx returns
@@ -219,7 +220,7 @@ public final class LinAlg {
      *
      * <pre>{@code LinAlg.invert(Tensor.of(new double[][] {{1, 2}, {0, 1}}));   // [[1, -2], [0, 1]]}</pre>
      */
-    public static Tensor invert(Tensor a) { return LinAlgSolve.invert(a); }
+    public static Tensor invert(Tensor a) { Args.nonNull("invert", "a", a); return LinAlgSolve.invert(a); }
 
     /**
      * Determinants of square matrices, shape {@code [...]}: closed forms for 2×2 and 3×3 (computed in
@@ -228,7 +229,7 @@ public final class LinAlg {
      *
      * <pre>{@code LinAlg.determinant(Tensor.of(new int[][] {{1, 2}, {3, 4}}));   // f32 -2.0}</pre>
      */
-    public static Tensor determinant(Tensor a) { return LinAlgSolve.determinant(a); }
+    public static Tensor determinant(Tensor a) { Args.nonNull("determinant", "a", a); return LinAlgSolve.determinant(a); }
 
     // ==== norms ====================================================================================
 
@@ -237,7 +238,7 @@ public final class LinAlg {
      *
      * <pre>{@code LinAlg.norm(Tensor.of(3, 4));   // f32 5.0}</pre>
      */
-    public static Tensor norm(Tensor t) { return MatrixNorms.norm(t, Ord.DEFAULT, null, false); }
+    public static Tensor norm(Tensor t) { Args.nonNull("norm", "t", t); return MatrixNorms.norm(t, Ord.DEFAULT, null, false); }
 
     /**
      * The {@code ord} norm (see {@link Ord}) of a vector (rank 1) or a matrix (rank 2).
@@ -247,7 +248,7 @@ public final class LinAlg {
      * LinAlg.norm(Tensor.of(new int[][] {{3, -2}, {2, -4}}), LinAlg.Ord.p(1));      // 6.0
      * }</pre>
      */
-    public static Tensor norm(Tensor t, Ord ord) { return MatrixNorms.norm(t, ord, null, false); }
+    public static Tensor norm(Tensor t, Ord ord) { Args.nonNull("norm", "t", t, "ord", ord); return MatrixNorms.norm(t, ord, null, false); }
 
     /**
      * The {@code ord} norm over {@code axes} of a tensor of any rank: one axis gives vector norms
@@ -256,5 +257,5 @@ public final class LinAlg {
      *
      * <pre>{@code LinAlg.norm(Tensor.of(new int[][] {{3, 4}, {0, -4}}), LinAlg.Ord.DEFAULT, new int[] {1}, false);   // [5.0, 4.0]}</pre>
      */
-    public static Tensor norm(Tensor t, Ord ord, int[] axes, boolean keepAxes) { return MatrixNorms.norm(t, ord, axes, keepAxes); }
+    public static Tensor norm(Tensor t, Ord ord, int[] axes, boolean keepAxes) { Args.nonNull("norm", "t", t, "ord", ord); return MatrixNorms.norm(t, ord, axes, keepAxes); }
 }

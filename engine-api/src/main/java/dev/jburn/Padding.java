@@ -36,6 +36,7 @@ public final class Padding {
 
     /** Explicit {@code {lo, hi}} amounts, one pair per padded axis. */
     public static Padding explicit(int[]... loHi) {
+        if (loHi == null) throw new JBurnException("padding", "padding pairs must not be null");
         int[][] copy = new int[loHi.length][];
         for (int i = 0; i < loHi.length; i++) {
             if (loHi[i] == null || loHi[i].length != 2) {
@@ -49,6 +50,7 @@ public final class Padding {
 
     /** The same amount before and after each axis: {@code symmetric(1, 2)} is {@code {{1, 1}, {2, 2}}}. */
     public static Padding symmetric(int... amounts) {
+        Args.nonNull("padding", "amounts", amounts);
         int[][] p = new int[amounts.length][];
         for (int i = 0; i < amounts.length; i++) p[i] = new int[] {amounts[i], amounts[i]};
         return new Padding(Mode.EXPLICIT, p);

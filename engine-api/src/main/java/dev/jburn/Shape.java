@@ -32,37 +32,48 @@ public final class Shape {
     public static final int OPEN = -1;
 
     /**
+     * The largest rank a shape may have: 64, NumPy 2's limit. It bounds every per-axis array an op
+     * makes (a permutation, strides) so that a hostile rank fails here and not as an OutOfMemoryError.
+     */
+    public static final int MAX_RANK = 64;
+
+    /**
      * A shape from axis sizes; every size must be non-negative, or {@code -1} ({@link #OPEN})
      * for an axis left open (model inputs: {@code Shape.of(-1, 784)}). Ops that create or
      * reshape tensors take concrete shapes only.
      */
     public static Shape of(int... dims) {
-        if (dims == null) throw new JBurnException("shape", "dims must not be null");
+        if (dims == null) throw new JBurnException(op(), "dims must not be null");
         if (dims.length == 0) return SCALAR;
+        if (dims.length > MAX_RANK) throw new JBurnException(op(), "rank " + dims.length + " exceeds the limit of " + MAX_RANK);
         for (int d : dims) {
             if (d < OPEN) {
-                throw new JBurnException("shape", "axis sizes must be non-negative (or -1 for an open axis), got "
+                throw new JBurnException(op(), "axis sizes must be non-negative (or -1 for an open axis), got "
                         + Arrays.toString(dims));
             }
         }
         try {
             return new Shape(dims.clone());
         } catch (ArithmeticException e) {
-            throw new JBurnException("shape", "element count overflows a long for " + Arrays.toString(dims));
+            throw new JBurnException(op(), "element count overflows a long for " + Arrays.toString(dims));
         }
     }
 
     /** A shape from long axis sizes, each of which must fit an int. */
     public static Shape of(long... dims) {
+        if (dims == null) throw new JBurnException(op(), "dims must not be null");
         int[] d = new int[dims.length];
         for (int i = 0; i < dims.length; i++) {
             if (dims[i] < 0 || dims[i] > Integer.MAX_VALUE) {
-                throw new JBurnException("shape", "axis sizes must be in [0, 2^31), got " + Arrays.toString(dims));
+                throw new JBurnException(op(), "axis sizes must be in [0, 2^31), got " + Arrays.toString(dims));
             }
             d[i] = (int) dims[i];
         }
         return of(d);
     }
+
+    /** {@code shape} when the user made this shape, else the op that made it for them ({@code pad}, {@code arange}). */
+    private static String op() { return dev.jburn.spi.UserOp.name("shape", Shape.class); }
 
     /** The rank-0 shape. */
     public static Shape scalar() { return SCALAR; }
@@ -136,6 +147,7 @@ public final class Shape {
 
     /** Validates a list of axes: each in range, none repeated. Returns them normalized, in the given order. */
     public int[] normalizeAxes(String op, int... axes) {
+        Args.nonNull(op, "axes", axes);
         int[] out = new int[axes.length];
         boolean[] seen = new boolean[dims.length];
         for (int i = 0; i < axes.length; i++) {
@@ -162,6 +174,7 @@ public final class Shape {
      * the sizes must match or one must be 1.
      */
     public static Shape broadcast(String op, Shape a, Shape b) {
+        Args.nonNull(op, "a", a, "b", b);
         if (a.equals(b)) return a;
         int r = Math.max(a.rank(), b.rank());
         int[] out = new int[r];
@@ -177,6 +190,7 @@ public final class Shape {
 
     /** Whether this shape broadcasts to {@code target} (NumPy rules, one direction). */
     public boolean broadcastsTo(Shape target) {
+        Args.nonNull("broadcast", "target", target);
         if (rank() > target.rank()) return false;
         int off = target.rank() - rank();
         for (int i = 0; i < rank(); i++) {

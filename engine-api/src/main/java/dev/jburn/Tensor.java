@@ -92,7 +92,9 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     Backend backend() { return engine.backend(); }
 
     private Buffer live() {
-        if (closed || !buffer.isAlive()) throw new JBurnException("tensor", "the tensor " + dtype.shortName() + shape + " was closed");
+        if (closed || !buffer.isAlive()) {
+            throw new JBurnException(dev.jburn.spi.UserOp.name("tensor"), "the tensor " + dtype.shortName() + shape + " was closed");
+        }
         return buffer;
     }
 
@@ -139,7 +141,10 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
 
     // ==== creation from Java values ===============================================================
 
-    /** An F32 vector. */
+    /**
+     * An F32 vector. One value still makes a vector: {@code Tensor.of(3.5f)} is {@code f32[1]};
+     * {@link #scalar(float)} makes the rank-0 tensor.
+     */
     public static Tensor of(float... values) {
         Args.nonNull("of", "values", values);
         return upload(MemorySegment.ofArray(values), DType.F32, Shape.of(values.length));
@@ -186,31 +191,31 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     /** An F32 matrix from rows of equal length. */
     public static Tensor of(float[][] rows) {
         Args.nonNull("of", "rows", rows);
-        return fromArray(rows);
+        return fromArray("of", rows, DType.F32);
     }
 
     /** An F64 matrix from rows of equal length. */
     public static Tensor of(double[][] rows) {
         Args.nonNull("of", "rows", rows);
-        return fromArray(rows);
+        return fromArray("of", rows, DType.F64);
     }
 
     /** An S32 matrix from rows of equal length. */
     public static Tensor of(int[][] rows) {
         Args.nonNull("of", "rows", rows);
-        return fromArray(rows);
+        return fromArray("of", rows, DType.S32);
     }
 
     /** An S64 matrix from rows of equal length. */
     public static Tensor of(long[][] rows) {
         Args.nonNull("of", "rows", rows);
-        return fromArray(rows);
+        return fromArray("of", rows, DType.S64);
     }
 
     /** A PRED matrix from rows of equal length. */
     public static Tensor of(boolean[][] rows) {
         Args.nonNull("of", "rows", rows);
-        return fromArray(rows);
+        return fromArray("of", rows, DType.PRED);
     }
 
     /**
@@ -223,10 +228,8 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
      * }</pre>
      */
     public static Tensor fromArray(Object nestedArray) {
-        if (nestedArray == null || !nestedArray.getClass().isArray()) {
-            throw new JBurnException("tensor", "expected a Java array, got " + (nestedArray == null ? "null" : nestedArray.getClass().getName()));
-        }
-        return fromArray(nestedArray, HostArrays.dtypeOf(HostArrays.leafType(nestedArray)));
+        HostArrays.requireArray("fromArray", nestedArray);
+        return fromArray("fromArray", nestedArray, HostArrays.dtypeOf("fromArray", HostArrays.leafType(nestedArray)));
     }
 
     /**
@@ -235,14 +238,17 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
      */
     public static Tensor fromArray(Object nestedArray, DType dtype) {
         Args.nonNull("fromArray", "dtype", dtype);
-        if (nestedArray == null || !nestedArray.getClass().isArray()) {
-            throw new JBurnException("tensor", "expected a Java array, got " + (nestedArray == null ? "null" : nestedArray.getClass().getName()));
-        }
-        HostArrays.dtypeOf(HostArrays.leafType(nestedArray)); // validates the element type
+        return fromArray("fromArray", nestedArray, dtype);
+    }
+
+    private static Tensor fromArray(String op, Object nestedArray, DType dtype) {
+        HostArrays.requireArray(op, nestedArray);
+        HostArrays.dtypeOf(op, HostArrays.leafType(nestedArray)); // validates the element type
         Shape s = HostArrays.shapeOf(nestedArray);
+        long bytes = dtype.byteSize(s);
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment host = arena.allocate(Math.max(1, s.size() * dtype.byteSize()), 8).asSlice(0, s.size() * dtype.byteSize());
-            HostArrays.fill(nestedArray, s, dtype, host);
+            MemorySegment host = arena.allocate(Math.max(1, bytes), 8).asSlice(0, bytes);
+            HostArrays.fill(op, nestedArray, s, dtype, host);
             return upload(host, dtype, s);
         }
     }
@@ -265,7 +271,6 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     /** A scalar of type {@code dtype} holding {@code value} converted with Nx cast semantics. */
     public static Tensor scalar(double value, DType dtype) {
         Args.nonNull("scalar", "dtype", dtype);
-        Args.nonNull("scalar", "dtype", dtype);
         return full(Shape.scalar(), dtype, value);
     }
 
@@ -280,11 +285,44 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
         Args.nonNull("full", "shape", shape);
         Args.nonNull("full", "dtype", dtype);
         shape.requireConcrete("full");
-        Tensor one = ShapeOps.scalarOn(Engine.defaultEngine(), dtype, value);
+        return fullOn(Engine.defaultEngine(), shape, dtype, value);
+    }
+
+    private static Tensor fullOn(Engine e, Shape shape, DType dtype, double value) {
+        Tensor one = ShapeOps.scalarOn(e, dtype, value);
         if (shape.rank() == 0) return one;
         try (one) {
-            Engine e = one.engine;
             return wrap(e, e.backend().broadcast(one.operand(), shape, new int[0]), dtype, shape);
+        }
+    }
+
+    /**
+     * Zeros of {@code like}'s shape and dtype, on its engine (numpy's {@code zeros_like}).
+     * <pre>{@code Tensor.zerosLike(Tensor.of(1f, 2f));   // f32[2] [0.0, 0.0]}</pre>
+     */
+    public static Tensor zerosLike(Tensor like) {
+        Args.nonNull("zerosLike", "like", like);
+        return fullOn(like.engine, like.shape, like.dtype, 0);
+    }
+
+    /** Ones of {@code like}'s shape and dtype, on its engine (numpy's {@code ones_like}). */
+    public static Tensor onesLike(Tensor like) {
+        Args.nonNull("onesLike", "like", like);
+        return fullOn(like.engine, like.shape, like.dtype, 1);
+    }
+
+    /**
+     * {@code onTrue} where {@code condition} holds, else {@code onFalse}, broadcast together
+     * (numpy's {@code where}; the same as {@code condition.select(onTrue, onFalse)}).
+     * <pre>{@code Tensor.where(x.greater(0), x, Tensor.zerosLike(x));   // relu}</pre>
+     */
+    public static Tensor where(Tensor condition, Tensor onTrue, Tensor onFalse) {
+        Args.nonNull("where", "condition", condition, "onTrue", onTrue);
+        Args.nonNull("where", "onFalse", onFalse);
+        try {
+            return condition.select(onTrue, onFalse);
+        } catch (JBurnException e) {
+            throw Args.renamed(e, "where");
         }
     }
 
@@ -384,9 +422,43 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
      * {@code Long} for integers (U64 as raw bits) and for PRED (0 or 1).
      */
     public Number item() {
-        if (size() != 1) throw new JBurnException("item", "item() needs exactly one element, got shape " + shape);
+        if (size() != 1) {
+            throw new JBurnException("item", "item() needs exactly one element, got shape " + shape + "; get(index...) reads one element of a larger tensor");
+        }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment h = HostArrays.download(this, arena);
+            return dtype.isFloat() ? (Number) HostElements.getDouble(h, dtype, 0) : (Number) HostElements.getLong(h, dtype, 0);
+        }
+    }
+
+    /**
+     * The element at {@code index}, one index per axis (negative ones count from the end), boxed as
+     * {@link #item()} boxes it. Copies one element to the host, so it suits a few reads, not loops.
+     * <pre>{@code
+     * Tensor.of(new int[][] {{1, 2}, {3, 4}}).get(1, 0);   // 3L
+     * Tensor.of(1f, 2f, 3f).get(-1);                      // 3.0
+     * Tensor.scalar(2.5).get();                           // 2.5 (a scalar takes no index)
+     * }</pre>
+     */
+    public Number get(long... index) {
+        Args.nonNull("get", "index", index);
+        if (index.length != rank()) {
+            throw new JBurnException("get", "expected " + rank() + " indices for shape " + shape + ", got "
+                    + java.util.Arrays.toString(index) + (rank() == 1 && index.length == 0 ? " (Tensor.of(v) is a vector: get(0))" : ""));
+        }
+        long flat = 0;
+        long[] strides = shape.strides();
+        for (int i = 0; i < index.length; i++) {
+            long d = shape.dim(i);
+            long k = index[i] < 0 ? index[i] + d : index[i];
+            if (k < 0 || k >= d) {
+                throw new JBurnException("get", "index " + index[i] + " is out of bounds for axis " + i + " of size " + d + " (shape " + shape + ")");
+            }
+            flat += k * strides[i];
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment h = arena.allocate(8, 8).asSlice(0, dtype.byteSize());
+            backend().download(buffer(), dtype.byteSize(flat), h);
             return dtype.isFloat() ? (Number) HostElements.getDouble(h, dtype, 0) : (Number) HostElements.getLong(h, dtype, 0);
         }
     }
@@ -401,7 +473,7 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     public Tensor to(Engine target) {
         Args.nonNull("to", "target", target);
         if (target == engine) return this;
-        long bytes = size() * dtype.byteSize();
+        long bytes = dtype.byteSize(shape);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment h = HostArrays.download(this, arena);
             return wrap(target, target.backend().upload(h.asSlice(0, bytes)), dtype, shape);

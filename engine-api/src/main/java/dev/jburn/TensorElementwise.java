@@ -251,28 +251,28 @@ public sealed interface TensorElementwise permits Tensor {
     default Tensor atan2(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.ATAN2, self(), scalar); }
 
     /** Element-wise minimum; NaN propagates; {@code -0.0 < 0.0}. */
-    default Tensor min(Tensor other) {
+    default Tensor minimum(Tensor other) {
         Args.nonNull("min", "other", other);
         return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MIN, self(), other);
     }
 
-    /** {@link #min(Tensor)} with a weakly typed Java integer. */
-    default Tensor min(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MIN, self(), scalar); }
+    /** {@link #minimum(Tensor)} with a weakly typed Java integer. */
+    default Tensor minimum(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MIN, self(), scalar); }
 
-    /** {@link #min(Tensor)} with a weakly typed Java double. */
-    default Tensor min(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MIN, self(), scalar); }
+    /** {@link #minimum(Tensor)} with a weakly typed Java double. */
+    default Tensor minimum(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MIN, self(), scalar); }
 
     /** Element-wise maximum; NaN propagates; {@code -0.0 < 0.0}. */
-    default Tensor max(Tensor other) {
+    default Tensor maximum(Tensor other) {
         Args.nonNull("max", "other", other);
         return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MAX, self(), other);
     }
 
-    /** {@link #max(Tensor)} with a weakly typed Java integer. */
-    default Tensor max(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MAX, self(), scalar); }
+    /** {@link #maximum(Tensor)} with a weakly typed Java integer. */
+    default Tensor maximum(long scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MAX, self(), scalar); }
 
-    /** {@link #max(Tensor)} with a weakly typed Java double. */
-    default Tensor max(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MAX, self(), scalar); }
+    /** {@link #maximum(Tensor)} with a weakly typed Java double. */
+    default Tensor maximum(double scalar) { return ElementwiseOps.binary(dev.jburn.op.BinaryOp.MAX, self(), scalar); }
 
     /** PRED: {@code this == other}; NaN equals nothing. */
     default Tensor equal(Tensor other) {

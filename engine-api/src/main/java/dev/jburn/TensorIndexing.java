@@ -96,6 +96,21 @@ public sealed interface TensorIndexing permits Tensor {
     }
 
     /**
+     * Matrix product with numpy's {@code matmul} rules: for ranks up to 2 it is {@link #dot(Tensor)};
+     * beyond, the last two axes multiply as matrices and the leading (batch) axes broadcast:
+     * {@code [b, m, k]} times {@code [k, n]} is {@code [b, m, n]}.
+     * <pre>{@code a.matmul(b);   // [2, 3, 4] x [2, 4, 5] -> [2, 3, 5]}</pre>
+     */
+    default Tensor matmul(Tensor other) {
+        Args.nonNull("matmul", "other", other);
+        try {
+            return DotOps.matmul(self(), other);
+        } catch (JBurnException e) {
+            throw Args.renamed(e, "matmul");
+        }
+    }
+
+    /**
      * General dot (Nx dot/6): contracts {@code contractA} of this with {@code contractB} of {@code b} pairwise;
      * batch axes must be the leading {@code [0..k-1]} on both. Output: batch dims, this tensor's free axes, b's free axes.
      */

@@ -7,8 +7,9 @@ package dev.jburn;
 public sealed interface TensorReductions permits Tensor {
     private Tensor self() { return (Tensor) this; }
 
-    // Axis-taking reductions take an explicit int[] (no varargs): with varargs, t.max(3) would
-    // silently resolve to the element-wise t.max(long) overload.
+    // Reductions take their axes as varargs, as numpy and PyTorch users expect: x.sum(1),
+    // x.max(0, 1), x.mean(-1). The element-wise forms are named maximum/minimum (numpy's names),
+    // so that x.max(1) cannot mean "the larger of x and 1".
 
     /**
      * Sum of every element, as a scalar: s8/s16/s32 give S32, u8/u16/u32/PRED give U32, u64 gives S64,
@@ -17,8 +18,11 @@ public sealed interface TensorReductions permits Tensor {
      */
     default Tensor sum() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.SUM, self(), null, false); }
 
-    /** Sum over {@code axes} (negative axes count from the end), which are removed. */
-    default Tensor sum(int[] axes) {
+    /**
+     * Sum over {@code axes} (negative axes count from the end), which are removed.
+     * <pre>{@code x.sum(1);   x.sum(0, 1);   x.sum(-1);}</pre>
+     */
+    default Tensor sum(int... axes) {
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.SUM, self(), axes, false);
     }
 
@@ -31,7 +35,7 @@ public sealed interface TensorReductions permits Tensor {
     default Tensor product() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.PRODUCT, self(), null, false); }
 
     /** Product over {@code axes} (negative axes count from the end), which are removed. */
-    default Tensor product(int[] axes) {
+    default Tensor product(int... axes) {
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.PRODUCT, self(), axes, false);
     }
 
@@ -47,7 +51,7 @@ public sealed interface TensorReductions permits Tensor {
     default Tensor max() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MAX, self(), null, false); }
 
     /** Maximum over {@code axes} (negative axes count from the end), which are removed. */
-    default Tensor max(int[] axes) {
+    default Tensor max(int... axes) {
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MAX, self(), axes, false);
     }
 
@@ -60,7 +64,7 @@ public sealed interface TensorReductions permits Tensor {
     default Tensor min() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MIN, self(), null, false); }
 
     /** Minimum over {@code axes} (negative axes count from the end), which are removed. */
-    default Tensor min(int[] axes) {
+    default Tensor min(int... axes) {
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.REDUCE_MIN, self(), axes, false);
     }
 
@@ -73,7 +77,7 @@ public sealed interface TensorReductions permits Tensor {
     default Tensor all() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.ALL, self(), null, false); }
 
     /** Logical and over {@code axes} (negative axes count from the end), which are removed. */
-    default Tensor all(int[] axes) {
+    default Tensor all(int... axes) {
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.ALL, self(), axes, false);
     }
 
@@ -86,7 +90,7 @@ public sealed interface TensorReductions permits Tensor {
     default Tensor any() { return ReductionOps.reduce(dev.jburn.op.ReduceOp.ANY, self(), null, false); }
 
     /** Logical or over {@code axes} (negative axes count from the end), which are removed. */
-    default Tensor any(int[] axes) {
+    default Tensor any(int... axes) {
         return ReductionOps.reduce(dev.jburn.op.ReduceOp.ANY, self(), axes, false);
     }
 
@@ -99,7 +103,7 @@ public sealed interface TensorReductions permits Tensor {
     default Tensor mean() { return ReductionOps.mean(self(), null, false); }
 
     /** Mean over {@code axes}, which are removed. */
-    default Tensor mean(int[] axes) {
+    default Tensor mean(int... axes) {
         return ReductionOps.mean(self(), axes, false);
     }
 
@@ -112,7 +116,7 @@ public sealed interface TensorReductions permits Tensor {
     default Tensor logSumExp() { return ReductionOps.logSumExp(self(), null, false); }
 
     /** {@code log(sum(exp(x)))} over {@code axes}, which are removed. */
-    default Tensor logSumExp(int[] axes) {
+    default Tensor logSumExp(int... axes) {
         return ReductionOps.logSumExp(self(), axes, false);
     }
 

@@ -40,6 +40,16 @@ public sealed interface TensorShapes permits Tensor {
         return ShapeOps.broadcast(self(), shape, axes);
     }
 
+    /**
+     * The elements as a vector, row-major (numpy's {@code flatten}); shares memory. A scalar gives a one-element vector.
+     * <pre>{@code Tensor.of(new int[][] {{1, 2}, {3, 4}}).flatten();   // s32[4] [1, 2, 3, 4]}</pre>
+     */
+    default Tensor flatten() {
+        Tensor t = self();
+        if (t.size() > Integer.MAX_VALUE) throw new JBurnException("flatten", "a vector holds at most 2^31-1 elements, the shape " + t.shape() + " has " + t.size());
+        return t.reshape(Shape.of((int) t.size()));
+    }
+
     /** Removes every axis of size 1. Shares memory. */
     default Tensor squeeze() { return ShapeOps.squeeze(self()); }
 

@@ -32,7 +32,7 @@ final class Threefry {
      * {@code n} is odd) split in halves, encrypted pairwise, all first words then all second words.
      */
     static int[] bits(int k0, int k1, long n) {
-        if (n > Integer.MAX_VALUE - 8) throw new JBurnException("random", "too many random words requested: " + n);
+        if (n > Integer.MAX_VALUE - 8) throw new JBurnException(dev.jburn.spi.UserOp.name("random"), "too many random words requested: " + n);
         int count = (int) n;
         int half = (count + 1) / 2;
         int[] out = new int[count];

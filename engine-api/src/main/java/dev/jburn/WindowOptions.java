@@ -22,13 +22,13 @@ public record WindowOptions(int[] strides, Padding padding, int[] dilations) {
     private static final WindowOptions DEFAULTS = new WindowOptions(new int[] {1}, Padding.VALID, new int[] {1});
 
     public WindowOptions {
-        Objects.requireNonNull(padding, "padding");
+        Args.nonNull("window", "padding", padding);
         strides = checked("strides", strides);
         dilations = checked("window dilations", dilations);
     }
 
     private static int[] checked(String what, int[] values) {
-        Objects.requireNonNull(values, what);
+        Args.nonNull("window", what, values);
         if (values.length == 0) throw new JBurnException("window", what + " must not be empty");
         for (int v : values) {
             if (v < 1) throw new JBurnException("window", what + " must be positive integers, got " + Arrays.toString(values));

@@ -193,7 +193,7 @@ final class CudaBackend extends HostFallbackBackend {
         Shape outShape = Shape.of(dims);
         long[] outStrides = StridedView.rowMajorStrides(outShape);
         try (var _ = device.enter()) {
-            CudaBuffer out = newBuffer(outShape.size() * first.dtype().byteSize(), "concatenate");
+            CudaBuffer out = newBuffer(first.dtype().byteSize(outShape.size()), "concatenate");
             long offset = 0;
             for (Operand p : parts) {
                 scatter(p, out, offset * outStrides[axis], dimsOf(p.shape()), outStrides, "concatenate");
@@ -209,7 +209,7 @@ final class CudaBackend extends HostFallbackBackend {
         long[] st = StridedView.rowMajorStrides(x.shape());
         long base = 0;
         for (int i = 0; i < starts.length; i++) base += starts[i] * st[i];
-        long bytes = x.size() * x.dtype().byteSize();
+        long bytes = x.dtype().byteSize(x.size());
         try (var _ = device.enter()) {
             CudaBuffer out = newBuffer(bytes, "putSlice");
             if (bytes > 0) device.driver.copyDeviceToDevice(out.pointer(), ptr(x), bytes, device.stream, "putSlice");
@@ -366,7 +366,7 @@ final class CudaBackend extends HostFallbackBackend {
     public Buffer cumulative(CumulativeOp op, Operand x, int axis, boolean reverse) {
         if (!LineKernels.scans(x.dtype())) return super.cumulative(op, x, axis, reverse);
         return lineKernel(LineKernels.scan(op, x.dtype(), reverse), LineKernels.SCAN_ENTRY, x, lines(x.shape(), axis),
-                x.size() * x.dtype().byteSize(), op.opName());
+                x.dtype().byteSize(x.size()), op.opName());
     }
 
     @Override
@@ -387,7 +387,7 @@ final class CudaBackend extends HostFallbackBackend {
         DType outType = indexType == null ? x.dtype() : indexType;
         long total = x.size();
         try (var _ = device.enter(); Arena a = Arena.ofConfined()) {
-            CudaBuffer out = newBuffer(total * outType.byteSize(), op);
+            CudaBuffer out = newBuffer(outType.byteSize(total), op);
             if (total == 0) return out;
             KernelArgs args = new KernelArgs(a).pointer(ptr(x)).pointer(out.pointer()).i64(total).i64(l[1]).i64(l[2]);
             launch(RankSort.source(x.dtype(), descending, indexType), RankSort.ENTRY, LineKernels.blocks(total), LineKernels.THREADS, 0, args, op);
@@ -402,7 +402,7 @@ final class CudaBackend extends HostFallbackBackend {
         long stride = axis < 0 ? 1 : StridedView.rowMajorStrides(shape)[axis];
         long dim = axis < 0 ? Math.max(n, 1) : shape.dim(axis);
         try (var _ = device.enter(); Arena a = Arena.ofConfined()) {
-            CudaBuffer out = newBuffer(n * dtype.byteSize(), "iota");
+            CudaBuffer out = newBuffer(dtype.byteSize(n), "iota");
             if (n == 0) return out;
             KernelArgs args = new KernelArgs(a).pointer(out.pointer()).i64(n).i64(stride).i64(dim);
             launch(LineKernels.iota(dtype), LineKernels.IOTA_ENTRY, LineKernels.blocks(n), LineKernels.THREADS, 0, args, "iota");

@@ -123,7 +123,7 @@ final class CudaIndexing {
         long rows = indices.shape().dim(0);
         long[][] box = sliceBox(target.shape(), axes);
         long sliceSize = box[2][0];
-        long bytes = target.size() * target.dtype().byteSize();
+        long bytes = target.dtype().byteSize(target.size());
         try (var _ = backend.device().enter(); Arena a = Arena.ofConfined()) {
             CudaBuffer out = backend.newBuffer(bytes, op);
             if (bytes > 0) backend.device().driver.copyDeviceToDevice(out.pointer(), CudaBackend.ptr(target), bytes, backend.device().stream, op);

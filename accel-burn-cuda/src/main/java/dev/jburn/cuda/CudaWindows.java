@@ -96,7 +96,7 @@ final class CudaWindows {
         for (long o : outDims) windows *= o;
         long n = x.size();
         try (var _ = backend.device().enter(); Arena a = Arena.ofConfined()) {
-            CudaBuffer out = backend.newBuffer(n * t.byteSize(), op.opName());
+            CudaBuffer out = backend.newBuffer(t.byteSize(n), op.opName());
             if (n == 0) return out;
             CudaBuffer sel = backend.newBuffer(windows * 8, op.opName());
             try {

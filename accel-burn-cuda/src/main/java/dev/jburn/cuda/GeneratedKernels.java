@@ -284,7 +284,7 @@ final class GeneratedKernels {
 
     private Buffer launch(KernelSource s, List<Operand> in, long n, DType outType, String op, int blocks, int threads) {
         try (var _ = backend.device().enter(); Arena a = Arena.ofConfined()) {
-            CudaBuffer out = backend.newBuffer(n * outType.byteSize(), op);
+            CudaBuffer out = backend.newBuffer(outType.byteSize(n), op);
             if (n == 0) return out;
             KernelArgs args = new KernelArgs(a);
             for (Operand x : in) args.pointer(CudaBackend.ptr(x));

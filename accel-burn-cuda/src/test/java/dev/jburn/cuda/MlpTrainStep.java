@@ -2,7 +2,7 @@ package dev.jburn.cuda;
 
 import dev.jburn.DType;
 import dev.jburn.Engine;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.autodiff.Autodiff;
@@ -30,7 +30,7 @@ public final class MlpTrainStep {
     private static final double LEARNING_RATE = 0.1;
 
     static Tensor loss(List<Tensor> p, Tensor x, Tensor labels) {
-        Tensor h = x.dot(p.get(0)).add(p.get(1)).max(0L);
+        Tensor h = x.dot(p.get(0)).add(p.get(1)).maximum(0L);
         Tensor logits = h.dot(p.get(2)).add(p.get(3));
         Tensor logSoftmax = logits.subtract(logits.logSumExp(new int[] {1}, true));
         return logSoftmax.multiply(labels).sum().negate().divide(x.shape().dim(0));
@@ -39,14 +39,14 @@ public final class MlpTrainStep {
     public static void main(String[] args) {
         Engine e = Engine.select(args.length > 0 ? args[0] : "cuda");
         int steps = args.length > 1 ? Integer.parseInt(args[1]) : 200;
-        Tensor key = Random.key(11);
+        Tensor key = Prng.key(11);
         List<Tensor> params = new ArrayList<>(List.of(
-                Random.normalSplit(Random.foldIn(key, 1), Shape.of(784, 256), DType.F32, 0, 0.05).to(e),
+                Prng.normalSplit(Prng.foldIn(key, 1), Shape.of(784, 256), DType.F32, 0, 0.05).to(e),
                 Tensor.zeros(Shape.of(256), DType.F32).to(e),
-                Random.normalSplit(Random.foldIn(key, 2), Shape.of(256, 10), DType.F32, 0, 0.05).to(e),
+                Prng.normalSplit(Prng.foldIn(key, 2), Shape.of(256, 10), DType.F32, 0, 0.05).to(e),
                 Tensor.zeros(Shape.of(10), DType.F32).to(e)));
-        Tensor x = Random.uniformSplit(Random.foldIn(key, 3), Shape.of(128, 784), DType.F32, 0, 1).to(e);
-        Tensor cls = Random.randintSplit(Random.foldIn(key, 4), 0, 10, Shape.of(128, 1), DType.S32);
+        Tensor x = Prng.uniformSplit(Prng.foldIn(key, 3), Shape.of(128, 784), DType.F32, 0, 1).to(e);
+        Tensor cls = Prng.randintSplit(Prng.foldIn(key, 4), 0, 10, Shape.of(128, 1), DType.S32);
         Tensor labels = cls.equal(Tensor.iota(Shape.of(1, 10), DType.S32, 1)).asType(DType.F32).to(e);
 
         // inputs: w1 b1 w2 b2 x labels; outputs: loss, then the four updated parameters (written into the donated inputs)

@@ -35,7 +35,7 @@ final class ArgReduceKernels {
             if (moved == null) return null;
         }
         String name = op.opName();
-        DeviceBuffer out0 = b.memory.allocateUninitialized(name, rows * out.byteSize());
+        DeviceBuffer out0 = b.memory.allocateUninitialized(name, out.byteSize(rows));
         try {
             DeviceBuffer src = moved != null ? moved : VulkanBackend.device(x.buffer(), name);
             String source = ArgReduceShader.source(x.dtype(), out, max, tieBreakHigh, b.dev.features);

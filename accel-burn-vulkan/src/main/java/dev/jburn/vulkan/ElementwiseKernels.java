@@ -185,7 +185,7 @@ final class ElementwiseKernels {
                 cols *= x.shape().dim(d);
             }
         }
-        long outBytes = rows * out.byteSize();
+        long outBytes = out.byteSize(rows);
         if (!fits(x.size(), outBytes, List.of(x)) || rows >= 65535L * 65535L) return null;
         if (rows == 0) return b.memory.allocateUninitialized(op.opName(), outBytes);
         DeviceBuffer moved = null;
@@ -212,7 +212,7 @@ final class ElementwiseKernels {
      */
     DeviceBuffer run(String op, ElementwiseKernel k, List<Operand> inputs) {
         long n = k.outShape().size();
-        long outBytes = n * k.outType().byteSize();
+        long outBytes = k.outType().byteSize(n);
         if (!fits(n, outBytes, inputs) || !b.pipelines.fitsBindings(inputs.size() + 1)) return null;
         Pipelines.Pipeline p = pipelineFor(op, k, inputs.size() + 1, () -> GlslPrecision.trusted(k, b.dev.features.float64(), b.dev.features.int64()) && emits(k)
                 ? Emitter.emit(k, Dialect.GLSL, features) : null);
@@ -223,7 +223,7 @@ final class ElementwiseKernels {
     /** Runs a reduction kernel; {@code null} when the emitter or the device cannot. */
     DeviceBuffer reduce(String op, ReductionKernel k, List<Operand> inputs) {
         long n = k.outShape().size();
-        long outBytes = n * k.outType().byteSize();
+        long outBytes = k.outType().byteSize(n);
         if (!fits(Math.max(n, k.inShape().size()), outBytes, inputs) || !b.pipelines.fitsBindings(inputs.size() + 1)) return null;
         Pipelines.Pipeline p = pipelineFor(op, k, inputs.size() + 1, () -> GlslPrecision.trusted(k.producer(), b.dev.features.float64(), b.dev.features.int64())
                 && ReductionEmitter.unsupported(k, Dialect.GLSL, features).isEmpty() ? ReductionEmitter.emit(k, Dialect.GLSL, features) : null);

@@ -93,7 +93,7 @@ final class GatherKernels {
         long n = rows * sliceSize;
         long lim = Integer.MAX_VALUE;
         if (n >= lim || x.size() >= lim || indices.size() >= lim) return null;
-        long outBytes = n * t.byteSize();
+        long outBytes = t.byteSize(n);
         if (!movement.bindable(outBytes) || !movement.bindable(x.buffer().byteSize()) || !movement.bindable(indices.buffer().byteSize())) return null;
         DeviceBuffer out = b.memory.allocateUninitialized("gather", outBytes);
         if (n == 0) return out;

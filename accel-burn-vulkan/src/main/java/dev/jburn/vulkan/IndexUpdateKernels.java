@@ -32,7 +32,7 @@ final class IndexUpdateKernels {
         GatherKernels.SliceLayout layout = GatherKernels.SliceLayout.of(target.shape(), axes);
         long lim = Integer.MAX_VALUE;
         if (target.size() >= lim || updates.size() >= lim || indices.size() >= lim) return null;
-        long bytes = target.size() * t.byteSize();
+        long bytes = t.byteSize(target.size());
         if (!movement.bindable(bytes) || !movement.bindable(updates.buffer().byteSize()) || !movement.bindable(indices.buffer().byteSize())) return null;
         DeviceBuffer out = b.memory.allocateUninitialized(op, bytes);
         if (bytes == 0) return out;

@@ -47,7 +47,7 @@ final class MovementKernels {
     DeviceBuffer run(String op, Operand x, Operand padValue, CopyPlan plan, long outElements) {
         DType t = x.dtype();
         if (!supports(t) || !plan.fitsInt32(x.size(), outElements)) return null;
-        long outBytes = outElements * t.byteSize();
+        long outBytes = t.byteSize(outElements);
         if (!bindable(outBytes) || !bindable(x.buffer().byteSize())) return null;
         DeviceBuffer src = VulkanBackend.device(x.buffer(), op);
         DeviceBuffer pad = padValue == null ? src : VulkanBackend.device(padValue.buffer(), op);
@@ -105,7 +105,7 @@ final class MovementKernels {
             plans.add(p);
             offset += o.shape().dim(axis);
         }
-        long outBytes = outShape.size() * t.byteSize();
+        long outBytes = t.byteSize(outShape.size());
         if (!bindable(outBytes)) return null;
         DeviceBuffer out = b.memory.allocateUninitialized("concatenate", outBytes);
         try {
@@ -132,7 +132,7 @@ final class MovementKernels {
         long[] st = new long[starts.length];
         for (int i = 0; i < st.length; i++) st[i] = starts[i];
         CopyPlan p = CopyPlan.place(update.shape(), x.shape(), st);
-        long bytes = x.size() * t.byteSize();
+        long bytes = t.byteSize(x.size());
         if (!supports(t) || !p.fitsInt32(update.size(), x.size()) || !bindable(bytes) || !bindable(update.buffer().byteSize())) return null;
         DeviceBuffer src = VulkanBackend.device(x.buffer(), "putSlice");
         DeviceBuffer upd = VulkanBackend.device(update.buffer(), "putSlice");

@@ -74,7 +74,7 @@ class VulkanNativeKernelsTest {
         assertNative("broadcast add", new Tensor[] {x, matrix(1, 70, 3f)}, t -> t[0].add(t[1]), 0);
         assertNative("sqrt", new Tensor[] {x}, t -> t[0].abs().sqrt(), 1e-6);
         assertNative("exp", new Tensor[] {x}, t -> t[0].exp(), 1e-6);
-        assertNative("max", new Tensor[] {x, y}, t -> t[0].max(t[1]), 0);
+        assertNative("max", new Tensor[] {x, y}, t -> t[0].maximum(t[1]), 0);
         assertNative("sum", new Tensor[] {x}, t -> t[0].sum(), 1e-5);
         assertNative("sum axis 0", new Tensor[] {x}, t -> t[0].sum(new int[] {0}), 1e-5);
     }

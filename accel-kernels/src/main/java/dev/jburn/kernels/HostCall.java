@@ -26,7 +26,7 @@ final class HostCall implements AutoCloseable {
 
     /** {@code x} copied into a host buffer. */
     Operand in(Operand x) {
-        long bytes = x.size() * x.dtype().byteSize();
+        long bytes = x.dtype().byteSize(x.size());
         Buffer h;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment staging = a.allocate(Math.max(bytes, 1));

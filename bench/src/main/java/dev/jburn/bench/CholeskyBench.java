@@ -2,7 +2,7 @@ package dev.jburn.bench;
 
 import dev.jburn.DType;
 import dev.jburn.LinAlg;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import org.openjdk.jmh.annotations.*;
@@ -32,7 +32,7 @@ public class CholeskyBench {
     @Setup
     public void setup() {
         DType t = DType.valueOf(dtype);
-        try (Tensor b = Random.uniformSplit(Random.key(7), Shape.of(n, n), DType.F64, -1, 1);
+        try (Tensor b = Prng.uniformSplit(Prng.key(7), Shape.of(n, n), DType.F64, -1, 1);
              Tensor bt = b.transpose();
              Tensor bbt = b.dot(bt);
              Tensor eye = Tensor.eye(n, DType.F64);

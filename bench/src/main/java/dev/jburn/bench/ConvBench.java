@@ -3,7 +3,7 @@ package dev.jburn.bench;
 import dev.jburn.ConvOptions;
 import dev.jburn.DType;
 import dev.jburn.Padding;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import org.openjdk.jmh.annotations.*;
@@ -27,10 +27,10 @@ public class ConvBench {
 
     @Setup
     public void setup() {
-        Tensor key = Random.key(11);
-        x = Random.normalSplit(key, Shape.of(8, 64, 56, 56), DType.F32, 0, 1);
-        k3 = Random.normalSplit(Random.foldIn(key, 1), Shape.of(64, 64, 3, 3), DType.F32, 0, 0.05);
-        k1 = Random.normalSplit(Random.foldIn(key, 2), Shape.of(256, 64, 1, 1), DType.F32, 0, 0.1);
+        Tensor key = Prng.key(11);
+        x = Prng.normalSplit(key, Shape.of(8, 64, 56, 56), DType.F32, 0, 1);
+        k3 = Prng.normalSplit(Prng.foldIn(key, 1), Shape.of(64, 64, 3, 3), DType.F32, 0, 0.05);
+        k1 = Prng.normalSplit(Prng.foldIn(key, 2), Shape.of(256, 64, 1, 1), DType.F32, 0, 0.1);
     }
 
     @Benchmark

@@ -1,7 +1,7 @@
 package dev.jburn.bench;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import org.openjdk.jmh.annotations.*;
@@ -22,9 +22,9 @@ public class Elementwise10MBench {
 
     @Setup
     public void setup() {
-        Tensor key = Random.key(7);
-        a = Random.uniformSplit(key, Shape.of(N), DType.F32, -1, 1);
-        b = Random.uniformSplit(Random.foldIn(key, 1), Shape.of(N), DType.F32, 0.5, 2);
+        Tensor key = Prng.key(7);
+        a = Prng.uniformSplit(key, Shape.of(N), DType.F32, -1, 1);
+        b = Prng.uniformSplit(Prng.foldIn(key, 1), Shape.of(N), DType.F32, 0.5, 2);
         x = a.toFloatArray();
         y = b.toFloatArray();
         out = new float[N];

@@ -1,7 +1,7 @@
 package dev.jburn.bench;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import org.openjdk.jmh.annotations.*;
@@ -41,9 +41,9 @@ public class GemmBench {
 
     @Setup
     public void setup() {
-        a = Random.uniformSplit(Random.key(1), Shape.of(n, n), DType.F32, -1, 1);
-        b = Random.uniformSplit(Random.key(2), Shape.of(n, n), DType.F32, -1, 1);
-        bt = Random.uniformSplit(Random.key(3), Shape.of(n, n), DType.F32, -1, 1);
+        a = Prng.uniformSplit(Prng.key(1), Shape.of(n, n), DType.F32, -1, 1);
+        b = Prng.uniformSplit(Prng.key(2), Shape.of(n, n), DType.F32, -1, 1);
+        bt = Prng.uniformSplit(Prng.key(3), Shape.of(n, n), DType.F32, -1, 1);
     }
 
     @TearDown

@@ -1,7 +1,7 @@
 package dev.jburn.bench;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 
@@ -25,8 +25,8 @@ public final class GemmPairWorker {
             String[] p = line.trim().split(" ");
             int n = Integer.parseInt(p[0]), reps = Integer.parseInt(p[1]);
             Tensor[] ab = operands.computeIfAbsent(n, k -> new Tensor[] {
-                    Random.uniformSplit(Random.key(1), Shape.of(k, k), DType.F32, -1, 1),
-                    Random.uniformSplit(Random.key(2), Shape.of(k, k), DType.F32, -1, 1)});
+                    Prng.uniformSplit(Prng.key(1), Shape.of(k, k), DType.F32, -1, 1),
+                    Prng.uniformSplit(Prng.key(2), Shape.of(k, k), DType.F32, -1, 1)});
             double best = 0;
             for (int r = 0; r < reps; r++) {
                 long t = System.nanoTime();

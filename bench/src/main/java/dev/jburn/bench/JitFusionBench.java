@@ -1,7 +1,7 @@
 package dev.jburn.bench;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.graph.CompiledFunction;
@@ -34,10 +34,10 @@ public class JitFusionBench {
 
     @Setup
     public void setup() {
-        Tensor key = Random.key(7);
-        a = Random.uniformSplit(key, Shape.of(N), DType.F32, -1, 1);
-        b = Random.uniformSplit(Random.foldIn(key, 1), Shape.of(N), DType.F32, -1, 1);
-        c = Random.uniformSplit(Random.foldIn(key, 2), Shape.of(N), DType.F32, -1, 1);
+        Tensor key = Prng.key(7);
+        a = Prng.uniformSplit(key, Shape.of(N), DType.F32, -1, 1);
+        b = Prng.uniformSplit(Prng.foldIn(key, 1), Shape.of(N), DType.F32, -1, 1);
+        c = Prng.uniformSplit(Prng.foldIn(key, 2), Shape.of(N), DType.F32, -1, 1);
         fused = Jit.compileList(xs -> List.of(xs.get(0).multiply(xs.get(1)).add(xs.get(2))));
         unfused = Jit.compileList(xs -> List.of(xs.get(0).multiply(xs.get(1)).add(xs.get(2))), JitOptions.defaults().withFusion(false));
     }
@@ -98,18 +98,18 @@ public class JitFusionBench {
             bench.tearDown();
             return;
         }
-        Tensor key = Random.key(3);
-        Tensor x = Random.uniformSplit(key, Shape.of(128, 784), DType.F32, -1, 1);
-        Tensor w1 = Random.uniformSplit(Random.foldIn(key, 1), Shape.of(784, 256), DType.F32, -0.05, 0.05);
-        Tensor b1 = Random.uniformSplit(Random.foldIn(key, 2), Shape.of(256), DType.F32, -0.05, 0.05);
-        Tensor w2 = Random.uniformSplit(Random.foldIn(key, 3), Shape.of(256, 10), DType.F32, -0.05, 0.05);
-        Tensor b2 = Random.uniformSplit(Random.foldIn(key, 4), Shape.of(10), DType.F32, -0.05, 0.05);
+        Tensor key = Prng.key(3);
+        Tensor x = Prng.uniformSplit(key, Shape.of(128, 784), DType.F32, -1, 1);
+        Tensor w1 = Prng.uniformSplit(Prng.foldIn(key, 1), Shape.of(784, 256), DType.F32, -0.05, 0.05);
+        Tensor b1 = Prng.uniformSplit(Prng.foldIn(key, 2), Shape.of(256), DType.F32, -0.05, 0.05);
+        Tensor w2 = Prng.uniformSplit(Prng.foldIn(key, 3), Shape.of(256, 10), DType.F32, -0.05, 0.05);
+        Tensor b2 = Prng.uniformSplit(Prng.foldIn(key, 4), Shape.of(10), DType.F32, -0.05, 0.05);
         int reps = 30;
         double[] ms = new double[reps];
         String report = "";
         for (int i = 0; i < reps; i++) {
             CompiledFunction f = Jit.compileList(xs -> List.of(
-                    xs.get(0).dot(xs.get(1)).add(xs.get(2)).max(0.0).dot(xs.get(3)).add(xs.get(4))));
+                    xs.get(0).dot(xs.get(1)).add(xs.get(2)).maximum(0.0).dot(xs.get(3)).add(xs.get(4))));
             f.apply(List.of(x, w1, b1, w2, b2)).forEach(Tensor::close);
             ms[i] = f.compileTime().toNanos() / 1e6;
             report = f.passReport().toString();

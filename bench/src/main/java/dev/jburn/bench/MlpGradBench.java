@@ -1,7 +1,7 @@
 package dev.jburn.bench;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.autodiff.Autodiff;
@@ -36,7 +36,7 @@ public class MlpGradBench {
 
     /** Mean cross-entropy of {@code relu(x·w1 + b1)·w2 + b2} against one-hot labels. */
     static Tensor loss(Map<String, Tensor> p, Tensor x, Tensor labels) {
-        Tensor h = x.dot(p.get("w1")).add(p.get("b1")).max(0L);
+        Tensor h = x.dot(p.get("w1")).add(p.get("b1")).maximum(0L);
         Tensor logits = h.dot(p.get("w2")).add(p.get("b2"));
         Tensor m = logits.max(new int[] {1}, true);
         Tensor shifted = logits.subtract(m);
@@ -46,14 +46,14 @@ public class MlpGradBench {
 
     @Setup
     public void setup() {
-        Tensor key = Random.key(11);
+        Tensor key = Prng.key(11);
         params = new LinkedHashMap<>();
-        params.put("w1", Random.normalSplit(Random.foldIn(key, 1), Shape.of(784, 256), DType.F32, 0, 0.05));
+        params.put("w1", Prng.normalSplit(Prng.foldIn(key, 1), Shape.of(784, 256), DType.F32, 0, 0.05));
         params.put("b1", Tensor.zeros(Shape.of(256), DType.F32));
-        params.put("w2", Random.normalSplit(Random.foldIn(key, 2), Shape.of(256, 10), DType.F32, 0, 0.05));
+        params.put("w2", Prng.normalSplit(Prng.foldIn(key, 2), Shape.of(256, 10), DType.F32, 0, 0.05));
         params.put("b2", Tensor.zeros(Shape.of(10), DType.F32));
-        x = Random.uniformSplit(Random.foldIn(key, 3), Shape.of(128, 784), DType.F32, 0, 1);
-        Tensor cls = Random.randintSplit(Random.foldIn(key, 4), 0, 10, Shape.of(128, 1), DType.S32);
+        x = Prng.uniformSplit(Prng.foldIn(key, 3), Shape.of(128, 784), DType.F32, 0, 1);
+        Tensor cls = Prng.randintSplit(Prng.foldIn(key, 4), 0, 10, Shape.of(128, 1), DType.S32);
         labels = cls.equal(Tensor.iota(Shape.of(1, 10), DType.S32, 1)).asType(DType.F32);
         eager = Autodiff.valueAndGradMap(p -> loss(p, x, labels));
         compiled = compileStep();

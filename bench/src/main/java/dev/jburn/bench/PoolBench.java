@@ -2,7 +2,7 @@ package dev.jburn.bench;
 
 import dev.jburn.DType;
 import dev.jburn.Padding;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.WindowOptions;
@@ -31,7 +31,7 @@ public class PoolBench {
 
     @Setup
     public void setup() {
-        x = Random.normalSplit(Random.key(12), Shape.of(8, 64, 112, 112), DType.F32, 0, 1);
+        x = Prng.normalSplit(Prng.key(12), Shape.of(8, 64, 112, 112), DType.F32, 0, 1);
     }
 
     @Benchmark

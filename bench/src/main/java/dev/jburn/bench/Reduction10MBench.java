@@ -1,7 +1,7 @@
 package dev.jburn.bench;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import org.openjdk.jmh.annotations.*;
@@ -22,7 +22,7 @@ public class Reduction10MBench {
 
     @Setup
     public void setup() {
-        a = Random.uniformSplit(Random.key(3), Shape.of(N), DType.F32, -1, 1);
+        a = Prng.uniformSplit(Prng.key(3), Shape.of(N), DType.F32, -1, 1);
         m = a.reshape(10_000, 1000);
         x = a.toFloatArray();
     }

@@ -2,7 +2,7 @@ package dev.jburn.bench;
 
 import dev.jburn.DType;
 import dev.jburn.Engine;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.bench.peer.Plan;
@@ -48,7 +48,7 @@ public final class ScalarVsSimd {
     private static double time(Workload w, Engine engine, Plan plan) {
         Tensor[] in = new Tensor[w.operands()];
         for (int i = 0; i < in.length; i++) {
-            in[i] = Random.uniform(Random.key(i), w.shape(), DType.F32, -1, 1).values().to(engine);
+            in[i] = Prng.uniform(Prng.key(i), w.shape(), DType.F32, -1, 1).values().to(engine);
         }
         try (TimedCase<Tensor> c = TimedCase.of(() -> w.op().apply(in), r -> "ok", Tensor::close, in)) {
             return Timing.measure(c, plan).medianSeconds();

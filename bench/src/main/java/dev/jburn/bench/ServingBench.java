@@ -11,7 +11,7 @@ import ai.djl.nn.core.Linear;
 import ai.djl.translate.NoopTranslator;
 import ai.djl.util.Pair;
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.nn.Model;
@@ -45,7 +45,7 @@ public final class ServingBench {
     public static void main(String[] args) throws Exception {
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 5;
         Model mlp = Model.input("image", Shape.of(-1, 784)).dense(256, dev.jburn.nn.Activation.RELU).dense(10).named("mlp");
-        ModelState state = mlp.init(Random.key(0));
+        ModelState state = mlp.init(Prng.key(0));
         System.out.println("work: MLP 784-256-10 f32, one row per request, " + seconds + " s per cell after 1 s of warm-up; "
                 + Runtime.getRuntime().availableProcessors() + " cores");
         System.out.printf(Locale.ROOT, "%-34s %7s %12s %9s %9s%n", "runtime", "clients", "requests/s", "p50 ms", "p99 ms");

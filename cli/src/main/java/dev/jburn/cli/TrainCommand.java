@@ -1,7 +1,7 @@
 package dev.jburn.cli;
 
 import dev.jburn.Engine;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.data.FashionMnist;
 import dev.jburn.data.TensorDataset;
 import dev.jburn.io.ModelFile;
@@ -96,7 +96,7 @@ final class TrainCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         Fit fit = Fit.epochs(epochs).batchSize(batchSize).shuffle(seed).output(o).precision(policy);
         if (validationSplit > 0) fit = fit.validationSplit(validationSplit);
-        FitResult r = trainer.fit(m.init(Random.key(seed).to(e)), train, fit);
+        FitResult r = trainer.fit(m.init(Prng.key(seed).to(e)), train, fit);
         double secs = (System.nanoTime() - t0) / 1e9;
         int trained = validationSplit > 0 ? (int) Math.round(train.size() * (1 - validationSplit)) : train.size();
         Map<String, Double> t = trainer.evaluate(r.state().model(), test, 512, policy);

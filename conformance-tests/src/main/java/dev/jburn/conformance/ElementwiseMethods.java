@@ -65,8 +65,8 @@ final class ElementwiseMethods {
             case REMAINDER -> a.remainder(b);
             case POW -> a.pow(b);
             case ATAN2 -> a.atan2(b);
-            case MIN -> a.min(b);
-            case MAX -> a.max(b);
+            case MIN -> a.minimum(b);
+            case MAX -> a.maximum(b);
             case EQUAL -> a.equal(b);
             case NOT_EQUAL -> a.notEqual(b);
             case LESS -> a.less(b);
@@ -95,8 +95,8 @@ final class ElementwiseMethods {
             case REMAINDER -> a.remainder(s);
             case POW -> a.pow(s);
             case ATAN2 -> a.atan2(s);
-            case MIN -> a.min(s);
-            case MAX -> a.max(s);
+            case MIN -> a.minimum(s);
+            case MAX -> a.maximum(s);
             case EQUAL -> a.equal(s);
             case NOT_EQUAL -> a.notEqual(s);
             case LESS -> a.less(s);
@@ -125,8 +125,8 @@ final class ElementwiseMethods {
             case REMAINDER -> a.remainder(s);
             case POW -> a.pow(s);
             case ATAN2 -> a.atan2(s);
-            case MIN -> a.min(s);
-            case MAX -> a.max(s);
+            case MIN -> a.minimum(s);
+            case MAX -> a.maximum(s);
             case EQUAL -> a.equal(s);
             case NOT_EQUAL -> a.notEqual(s);
             case LESS -> a.less(s);

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Errors: bad input gives a {@link JBurnException} that names the op and the shapes involved,
  * on the engine under test as on the oracle; engine selection of an unknown name lists what
- * is available; a closed tensor refuses use.
+ * is available; a closed tensor refuses use, naming the op called.
  */
 public interface ErrorContract extends EngineContract {
 
@@ -80,8 +80,8 @@ public interface ErrorContract extends EngineContract {
             moved.close(); // idempotent
             assertTrue(moved.isClosed());
             JBurnException e = assertThrows(JBurnException.class, () -> moved.asType(DType.F64), x::toString);
-            assertEquals("tensor", e.op());
-            assertThrows(JBurnException.class, () -> moved.reshape(x.shape()), x::toString);
+            assertEquals("asType", e.op(), "a closed tensor's error names the op called");
+            assertEquals("reshape", assertThrows(JBurnException.class, () -> moved.reshape(x.shape()), x::toString).op());
             // Reading back is checked on tensors with data: an empty one has nothing to read.
             if (x.size() > 0) assertThrows(JBurnException.class, moved::toDoubleArray, x::toString);
             TensorAssert.assertSame(x + ": another tensor with the same data stays usable", x, t);

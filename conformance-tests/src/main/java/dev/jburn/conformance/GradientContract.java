@@ -80,8 +80,8 @@ public interface GradientContract extends EngineContract {
     @Test
     default void tieAndKinkConventionsAreTheDocumentedOnes() {
         Tensor kinks = Tensor.of(0.0, 1.0, -1.0).to(engine());
-        assertGrad(new double[] {0.5, 1, 0}, t -> t.max(0.0).sum(), kinks, "max(x, 0) at 0 (a relu written by hand)");
-        assertGrad(new double[] {0.5, 0, 1}, t -> t.min(0.0).sum(), kinks, "min(x, 0) at 0");
+        assertGrad(new double[] {0.5, 1, 0}, t -> t.maximum(0.0).sum(), kinks, "max(x, 0) at 0 (a relu written by hand)");
+        assertGrad(new double[] {0.5, 0, 1}, t -> t.minimum(0.0).sum(), kinks, "min(x, 0) at 0");
         assertGrad(new double[] {0, 1, 0}, t -> t.lessEqual(0.0).select(0.0, t).sum(), kinks, "x <= 0 ? 0 : x at 0 (a relu by select)");
         assertGrad(new double[] {0, 1, 0}, t -> t.greater(0.0).select(t, 0.0).sum(), kinks, "x > 0 ? x : 0 at 0");
         assertGrad(new double[] {0, 1, -1}, t -> t.abs().sum(), kinks, "abs at 0");

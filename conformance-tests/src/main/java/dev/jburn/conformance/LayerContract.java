@@ -1,7 +1,7 @@
 package dev.jburn.conformance;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.autodiff.Autodiff;
@@ -65,7 +65,7 @@ public interface LayerContract extends EngineContract {
             double[] compiled = c.model().predict(p.state, xs).toDoubleArray();
             double[] eager = c.model().call(p.state.params(), p.state.state(), p.inputs, false, null).output().toDoubleArray();
             close(compiled, eager, 1e-12, "predict (Jit) vs eager");
-            Tensor key = Random.key(11).to(engine());
+            Tensor key = Prng.key(11).to(engine());
             Forward ft = c.model().forward(p.state, key, xs);
             Forward fe = c.model().call(p.state.params(), p.state.state(), p.inputs, true, key);
             close(ft.output().toDoubleArray(), fe.output().toDoubleArray(), 1e-12, "forward (Jit) vs eager, training");
@@ -90,9 +90,9 @@ public interface LayerContract extends EngineContract {
             Prepared p = prepare(c);
             Tensor[] xs = p.inputs.toArray(new Tensor[0]);
             double[] inference = c.model().predict(p.state, xs).toDoubleArray();
-            Forward a = c.model().forward(p.state, Random.key(21).to(engine()), xs);
-            Forward a2 = c.model().forward(p.state, Random.key(21).to(engine()), xs);
-            Forward b = c.model().forward(p.state, Random.key(22).to(engine()), xs);
+            Forward a = c.model().forward(p.state, Prng.key(21).to(engine()), xs);
+            Forward a2 = c.model().forward(p.state, Prng.key(21).to(engine()), xs);
+            Forward b = c.model().forward(p.state, Prng.key(22).to(engine()), xs);
             close(a.output().toDoubleArray(), a2.output().toDoubleArray(), 0, "training mode is deterministic per key");
             Map<String, double[]> updated = new LinkedHashMap<>();
             a.state().forEach((k, v) -> updated.put(k, v.toDoubleArray()));
@@ -124,7 +124,7 @@ public interface LayerContract extends EngineContract {
     record Prepared(ModelState state, List<Tensor> inputs, LayerCase.Values values) {}
 
     private Prepared prepare(LayerCase c) {
-        ModelState s = c.model().init(Random.key(5).to(engine()));
+        ModelState s = c.model().init(Prng.key(5).to(engine()));
         List<Tensor> ins = new ArrayList<>();
         List<double[]> xv = new ArrayList<>();
         List<Shape> xs = new ArrayList<>();
@@ -143,7 +143,7 @@ public interface LayerContract extends EngineContract {
     }
 
     private void checkGradients(LayerCase c, Prepared p, boolean training) {
-        Tensor key = Random.key(31).to(engine());
+        Tensor key = Prng.key(31).to(engine());
         List<String> names = new ArrayList<>(p.state.params().keySet());
         List<Integer> floatInputs = new ArrayList<>();
         for (int i = 0; i < c.inputs().size(); i++) if (!c.inputs().get(i).integer()) floatInputs.add(i);

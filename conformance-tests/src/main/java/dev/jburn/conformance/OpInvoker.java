@@ -5,7 +5,7 @@ import dev.jburn.DType;
 import dev.jburn.Engine;
 import dev.jburn.JBurnException;
 import dev.jburn.LinAlg;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.TopK;
@@ -280,18 +280,18 @@ public final class OpInvoker {
     }
 
     private static List<Tensor> random(RandomOp op, Tensor x) {
-        Tensor key = Random.key(42).to(x.engine());
+        Tensor key = Prng.key(42).to(x.engine());
         return switch (op) {
-            case THREEFRY_BITS -> List.of(Random.bits(key, x.shape(), DType.U32));
-            case SPLIT -> List.of(Random.split(key));
-            case FOLD_IN -> List.of(Random.foldIn(key, 7));
-            case UNIFORM -> sample(Random.uniform(key, x.shape(), DType.F32, 0, 1));
-            case NORMAL -> sample(Random.normal(key, x.shape(), DType.F32, 0, 1));
-            case RANDINT -> sample(Random.randint(key, 0, 10, x.shape(), DType.S32));
+            case THREEFRY_BITS -> List.of(Prng.bits(key, x.shape(), DType.U32));
+            case SPLIT -> List.of(Prng.split(key));
+            case FOLD_IN -> List.of(Prng.foldIn(key, 7));
+            case UNIFORM -> sample(Prng.uniform(key, x.shape(), DType.F32, 0, 1));
+            case NORMAL -> sample(Prng.normal(key, x.shape(), DType.F32, 0, 1));
+            case RANDINT -> sample(Prng.randint(key, 0, 10, x.shape(), DType.S32));
         };
     }
 
-    private static List<Tensor> sample(Random.Sample s) { return List.of(s.values(), s.nextKey()); }
+    private static List<Tensor> sample(Prng.Sample s) { return List.of(s.values(), s.nextKey()); }
 
     // ---- helpers ------------------------------------------------------------------------------
 

@@ -112,7 +112,7 @@ public interface SelectContract extends EngineContract {
             DType type = DType.merge(c.a().dtype(), c.b().dtype(), c.c().dtype());
             assertEquals(type, r.dtype(), () -> label + ": x and both bounds merge to " + type.shortName());
             assertEquals(c.result("clip"), r.shape(), label);
-            TensorAssert.assertSame(label + ": differs from min(max(x, lo), hi)", TensorCase.of(x.max(lo).min(hi)), r);
+            TensorAssert.assertSame(label + ": differs from min(max(x, lo), hi)", TensorCase.of(x.maximum(lo).minimum(hi)), r);
         });
     }
 

@@ -221,7 +221,7 @@ public final class Autodiff {
      *
      * <pre>{@code
      * Function<Tensor, Tensor> safeLog = Autodiff.customGradient(Tensor::log,
-     *         (x, y, g) -> g.divide(x.max(1e-12)));
+     *         (x, y, g) -> g.divide(x.maximum(1e-12)));
      * }</pre>
      */
     public static Function<Tensor, Tensor> customGradient(Function<Tensor, Tensor> forward, CustomBackward backward) {

@@ -17,8 +17,8 @@
  * <caption>Conventions where the derivative is not defined (and what PyTorch and JAX give)</caption>
  * <thead><tr><th>op, at</th><th>JBurn</th><th>PyTorch</th><th>JAX</th></tr></thead>
  * <tbody>
- * <tr><td>{@code a.max(b)}, {@code a.min(b)} at {@code a == b}; so a hand-written relu
- *     {@code x.max(0.0)} at 0</td>
+ * <tr><td>{@code a.maximum(b)}, {@code a.minimum(b)} at {@code a == b}; so a hand-written relu
+ *     {@code x.maximum(0.0)} at 0</td>
  *     <td>½ to each side</td><td>{@code maximum}/{@code minimum}: ½ each; {@code relu}: 0</td>
  *     <td>{@code maximum}/{@code minimum}: ½ each; {@code jax.nn.relu}: 0</td></tr>
  * <tr><td>{@code x.clip(lo, hi)} at {@code x == lo} or {@code x == hi} (it is {@code min(max(x, lo), hi)})</td>

@@ -110,7 +110,7 @@ final class GraphText {
 
     private static String constant(Prim.Constant c) {
         long n = c.shape().size();
-        if (n > MAX_PRINTED_ELEMENTS || c.bytes().length != n * c.dtype().byteSize()) return "bytes=" + c.bytes().length;
+        if (n > MAX_PRINTED_ELEMENTS || c.bytes().length != c.dtype().byteSize(n)) return "bytes=" + c.bytes().length;
         MemorySegment h = MemorySegment.ofArray(c.bytes());
         StringBuilder sb = new StringBuilder(n == 1 && c.shape().rank() == 0 ? "" : "[");
         for (long i = 0; i < n; i++) sb.append(i == 0 ? "" : ", ").append(element(h, c.dtype(), i));

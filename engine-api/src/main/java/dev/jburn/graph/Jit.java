@@ -20,7 +20,7 @@ import java.util.function.UnaryOperator;
  * <pre>{@code
  * CompiledFunction mlp = Jit.compileList(xs -> {
  *     Tensor x = xs.get(0), w1 = xs.get(1), w2 = xs.get(2);
- *     Tensor h = x.dot(w1).max(0.0);
+ *     Tensor h = x.dot(w1).maximum(0.0);
  *     return List.of(h.dot(w2));
  * });
  * Tensor logits = mlp.apply(List.of(x, w1, w2)).getFirst();
@@ -30,7 +30,7 @@ import java.util.function.UnaryOperator;
  * path. Reading a traced tensor's data ({@code item()}, {@code toFloatArray()}) fails, except for
  * values computed from constants alone; branch and loop on data with {@link #cond} and
  * {@link #whileLoop}, which also run eagerly outside a trace. Tensors created inside the function
- * ({@code Tensor.of}, {@code Random.key}) and concrete tensors it captures become constants of
+ * ({@code Tensor.of}, {@code Prng.key}) and concrete tensors it captures become constants of
  * the graph.
  */
 public final class Jit {

@@ -20,7 +20,7 @@ public record TensorType(DType dtype, Shape shape) {
     }
 
     /** Bytes of a row-major buffer of this type. */
-    public long byteSize() { return shape.size() * dtype.byteSize(); }
+    public long byteSize() { return dtype.byteSize(shape.size()); }
 
     /** {@code f32[2,3]}; a scalar prints as {@code f32[]}. */
     @Override

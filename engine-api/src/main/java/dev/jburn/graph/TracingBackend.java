@@ -29,7 +29,7 @@ import java.util.List;
  * promoted and decomposed before calling, so a trace records exactly the primitive graph.
  *
  * <p>Reading data is refused, except for values computed from constants alone (a
- * {@code Random.key} made inside the function, for instance): those are evaluated on the target
+ * {@code Prng.key} made inside the function, for instance): those are evaluated on the target
  * engine at trace time.
  */
 public final class TracingBackend implements Backend {

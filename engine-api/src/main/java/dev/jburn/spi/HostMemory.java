@@ -75,7 +75,8 @@ public final class HostMemory {
      * {@link #release}. May run a collection first (see the class comment).
      */
     public static void reserve(String op, long bytes) {
-        if (bytes < 0) throw refusal(op, bytes);
+        // refused before adding: live + bytes near 2^63 would overflow and pass
+        if (bytes < 0 || bytes > LIMIT) throw refusal(op, bytes);
         long now = LIVE.addAndGet(bytes);
         if (now <= trigger) return;
         if (now <= LIMIT) {
@@ -85,6 +86,12 @@ public final class HostMemory {
         LIVE.addAndGet(-bytes);
         if (bytes > LIMIT || !collectUntil(() -> tryReserve(bytes))) throw refusal(op, bytes);
     }
+
+    /**
+     * As {@link #reserve(String, long)} for a caller that does not know the op (a backend's
+     * allocator): a refusal names the op the user called ({@link UserOp}).
+     */
+    public static void reserve(long bytes) { reserve(UserOp.name("allocate"), bytes); }
 
     /**
      * Returns bytes reserved with {@link #reserve}. The next collection's threshold follows live bytes
@@ -103,6 +110,9 @@ public final class HostMemory {
         if (bytes <= LIMIT - LIVE.get()) return;
         if (!collectUntil(() -> bytes <= LIMIT - LIVE.get())) throw refusal(op, bytes);
     }
+
+    /** As {@link #check(String, long)}, naming the op the user called ({@link UserOp}). */
+    public static void check(long bytes) { check(UserOp.name("allocate"), bytes); }
 
     /**
      * Frees what forgotten tensors hold now: runs a garbage collection, waits until their cleaners
@@ -147,7 +157,7 @@ public final class HostMemory {
     private static boolean tryReserve(long bytes) {
         while (true) {
             long cur = LIVE.get();
-            if (cur + bytes > LIMIT) return false;
+            if (bytes > LIMIT - cur) return false; // compared against what is left: cur + bytes could overflow
             if (LIVE.compareAndSet(cur, cur + bytes)) return true;
         }
     }
@@ -206,7 +216,8 @@ public final class HostMemory {
     }
 
     private static JBurnException refusal(String op, long bytes) {
-        return new JBurnException(op, "out of host memory: " + mib(bytes) + " requested, " + mib(LIVE.get())
+        String asked = bytes < 0 ? "more than 2^63 bytes" : mib(bytes); // an overflowed size
+        return new JBurnException(op, "out of host memory: " + asked + " requested, " + mib(LIVE.get())
                 + " in use by live tensors, budget " + mib(LIMIT) + " (set -Djburn.maxHostBytes to change it)");
     }
 

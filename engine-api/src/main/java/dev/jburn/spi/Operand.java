@@ -8,7 +8,7 @@ import dev.jburn.Shape;
  *
  * @param buffer the engine's memory
  * @param dtype  element type
- * @param shape  logical shape; {@code buffer.byteSize() >= shape.size() * dtype.byteSize()}
+ * @param shape  logical shape; {@code buffer.byteSize() >= dtype.byteSize(shape.size())}
  */
 public record Operand(Buffer buffer, DType dtype, Shape shape) {
     public long size() { return shape.size(); }

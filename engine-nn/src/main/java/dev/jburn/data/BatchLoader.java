@@ -1,7 +1,7 @@
 package dev.jburn.data;
 
 import dev.jburn.JBurnException;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Tensor;
 
 import java.util.Arrays;
@@ -19,14 +19,14 @@ import java.util.concurrent.TimeUnit;
  * while the caller works on the current batch (at most two batches wait in a queue).
  *
  * <pre>{@code
- * try (BatchLoader loader = BatchLoader.of(train, 128).shuffle(Random.key(0)).dropLast(true)) {
+ * try (BatchLoader loader = BatchLoader.of(train, 128).shuffle(Prng.key(0)).dropLast(true)) {
  *     for (int epoch = 0; epoch < 5; epoch++) {
  *         for (TensorDataset batch : loader.epoch(epoch)) step(batch.x(), batch.y());
  *     }
  * }
  * }</pre>
  *
- * With a key, epoch {@code e} is shuffled with {@code Random.foldIn(key, e)}: the same key and
+ * With a key, epoch {@code e} is shuffled with {@code Prng.foldIn(key, e)}: the same key and
  * epoch give the same batches in every run. Without a key the order is the dataset's. The last,
  * short batch is kept unless {@link #dropLast(boolean) dropLast}. Starting an epoch stops the one
  * still running; {@link #close()} stops the thread. A failure on the background thread is thrown
@@ -130,7 +130,7 @@ public final class BatchLoader implements AutoCloseable {
 
         @Override public void run() {
             try {
-                int[] order = key == null ? null : TensorDataset.permutation(Random.foldIn(key, epoch), data.size());
+                int[] order = key == null ? null : TensorDataset.permutation(Prng.foldIn(key, epoch), data.size());
                 for (int b = 0; b < total && !cancelled; b++) {
                     int start = b * batchSize, length = Math.min(batchSize, data.size() - start);
                     queue.put(order == null ? data.batch(start, length) : data.rows(Arrays.copyOfRange(order, start, start + length)));

@@ -33,6 +33,7 @@ public final class Csv {
 
     /** The dataset in {@code file}. */
     public static TensorDataset read(Path file, CsvOptions options) {
+        if (options == null) throw new JBurnException("csv", "options must not be null (CsvOptions.defaults() reads a headed, comma-separated file)");
         try (DataFiles.Opened f = DataFiles.open("csv", file);
              BufferedReader reader = new BufferedReader(new InputStreamReader(f.in(), StandardCharsets.UTF_8.newDecoder()
                      .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)))) {

@@ -23,6 +23,7 @@ final class DataFiles {
     }
 
     static Opened open(String op, Path file) {
+        if (file == null) throw new JBurnException(op, "the path must not be null");
         try {
             long size = Files.size(file);
             InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);

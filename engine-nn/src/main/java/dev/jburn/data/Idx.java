@@ -108,11 +108,11 @@ public final class Idx {
             n *= d;
             if (n > MAX_PAYLOAD_BYTES) break; // each dim < 2^31, so this cannot overflow before the check
         }
-        if (n > MAX_PAYLOAD_BYTES || n * type.byteSize() > MAX_PAYLOAD_BYTES) {
+        if (n > MAX_PAYLOAD_BYTES || type.byteSize(n) > MAX_PAYLOAD_BYTES) {
             throw fault(file, "the dimensions " + Arrays.toString(dims) + " of " + type.shortName()
                     + " promise more than " + MAX_PAYLOAD_BYTES + " bytes, the most this reader holds");
         }
-        return n * type.byteSize();
+        return type.byteSize(n);
     }
 
     /** Reads {@code expected} bytes or fewer when the stream ends, allocating as data arrives (a gzip header may lie). */

@@ -13,7 +13,7 @@ import java.util.Map;
  * every part (up to rounding per label).
  *
  * <pre>{@code
- * Split s = Split.stratified(data, Random.key(7), 0.8, 0.1);   // 80% / 10% / the remaining 10%
+ * Split s = Split.stratified(data, Prng.key(7), 0.8, 0.1);   // 80% / 10% / the remaining 10%
  * trainer.fit(state, s.train(), Fit.epochs(5).validation(s.validation()));
  * }</pre>
  *

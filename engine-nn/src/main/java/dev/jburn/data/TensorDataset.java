@@ -2,7 +2,7 @@ package dev.jburn.data;
 
 import dev.jburn.DType;
 import dev.jburn.JBurnException;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 
@@ -10,7 +10,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * Examples and targets held as two tensors whose first axis is the example axis: what
- * {@code Trainer.fit} batches. {@link #shuffled} permutes with a {@link Random} key (the same key,
+ * {@code Trainer.fit} batches. {@link #shuffled} permutes with a {@link Prng} key (the same key,
  * the same order on every engine); {@link #batch} takes rows.
  *
  * <pre>{@code
@@ -46,7 +46,7 @@ public record TensorDataset(Tensor x, Tensor y) {
     /** The random permutation of {@code 0..n-1} that {@link #shuffled} applies for {@code key}. */
     static int[] permutation(Tensor key, int n) {
         if (n == 0) return new int[0];
-        try (Tensor u = Random.uniformSplit(key, Shape.of(n), DType.F32, 0, 1); Tensor order = u.argsort()) {
+        try (Tensor u = Prng.uniformSplit(key, Shape.of(n), DType.F32, 0, 1); Tensor order = u.argsort()) {
             return order.toIntArray();
         }
     }

@@ -30,7 +30,7 @@ import java.util.Set;
  *
  * <pre>{@code
  * Model mlp = Model.input("x", Shape.of(-1, 4)).dense(8, Activation.RELU).dropout(0.5).dense(3);
- * ModelState state = mlp.init(Random.key(0)).freeze("dense_0.*");
+ * ModelState state = mlp.init(Prng.key(0)).freeze("dense_0.*");
  * ModelFile.save(Path.of("mlp.safetensors"), mlp, state);
  *
  * ModelFile.Loaded loaded = ModelFile.load(Path.of("mlp.safetensors"));

@@ -131,7 +131,7 @@ public final class Quantization {
         int[] axes = new int[w.rank() - 1];
         for (int i = 0; i < axes.length; i++) axes[i] = i;
         double tiny = w.dtype() == DType.F64 ? Double.MIN_NORMAL : w.dtype() == DType.F32 ? Float.MIN_NORMAL : 6.103515625e-05;
-        Tensor scale = w.abs().max(axes).divide(127.0).max(tiny);
+        Tensor scale = w.abs().max(axes).divide(127.0).maximum(tiny);
         Tensor values = w.divide(scale).round().clip(-127.0, 127.0).asType(DType.S8);
         return new Int8(values, scale);
     }

@@ -102,7 +102,7 @@ final class TensorBytes {
                 for (long v : part.toLongArray()) buf.put((byte) v);
             }
         }
-        if (carrier == DType.S32 || carrier == DType.S64) buf.position((int) part.size() * carrier.byteSize());
+        if (carrier == DType.S32 || carrier == DType.S64) buf.position((int) carrier.byteSize(part.size()));
     }
 
     private static Tensor part(DType dtype, ByteBuffer b, int len) {

@@ -160,7 +160,7 @@ public record Activation(Kind kind, double alpha) {
     /** {@code min(x, 0)} by select, so that exp of it never overflows in the branch select discards. */
     private static Tensor negativePart(Tensor x) { return x.less(0.0).select(x, 0.0); }
 
-    private static Tensor softplus(Tensor x) { return x.max(0.0).add(x.abs().negate().exp().log1p()); }
+    private static Tensor softplus(Tensor x) { return x.maximum(0.0).add(x.abs().negate().exp().log1p()); }
 
     private static Tensor hardSigmoid(Tensor x) {
         return relu6(x.add(3.0)).divide(6.0);

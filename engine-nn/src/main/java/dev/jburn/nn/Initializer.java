@@ -5,7 +5,7 @@ import dev.jburn.Shape;
 import dev.jburn.Tensor;
 
 /**
- * Makes a parameter's first value from a key ({@code Random.key}), its shape and dtype. Pure:
+ * Makes a parameter's first value from a key ({@code Prng.key}), its shape and dtype. Pure:
  * the same key gives the same tensor on every engine. {@link Initializers} has the usual ones.
  *
  * <pre>{@code

@@ -3,12 +3,12 @@ package dev.jburn.nn;
 import dev.jburn.DType;
 import dev.jburn.JBurnException;
 import dev.jburn.LinAlg;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 
 /**
- * The usual parameter initializers, all drawn from the counter-based {@link Random} with the
+ * The usual parameter initializers, all drawn from the counter-based {@link Prng} with the
  * key {@link Model#init} derives for each parameter (folded from its path), so the same key gives
  * the same parameters on every engine.
  *
@@ -18,7 +18,7 @@ import dev.jburn.Tensor;
  *
  * <pre>{@code
  * Initializer w = Initializers.glorotUniform();
- * Tensor kernel = w.init(Random.key(0), Shape.of(784, 256), DType.F32);
+ * Tensor kernel = w.init(Prng.key(0), Shape.of(784, 256), DType.F32);
  * }</pre>
  */
 public final class Initializers {
@@ -44,13 +44,13 @@ public final class Initializers {
     /** Uniform in {@code [min, max)}. */
     public static Initializer uniform(double min, double max) {
         if (!(max > min)) throw new JBurnException("uniform initializer", "needs min < max, got [" + min + ", " + max + ")");
-        return named("uniform(" + min + ", " + max + ")", (k, s, t) -> Random.uniformSplit(k, s, t, min, max));
+        return named("uniform(" + min + ", " + max + ")", (k, s, t) -> Prng.uniformSplit(k, s, t, min, max));
     }
 
     /** Normal with {@code mean} and {@code stddev}. */
     public static Initializer normal(double mean, double stddev) {
         checkScale("normal initializer", stddev);
-        return named("normal(" + mean + ", " + stddev + ")", (k, s, t) -> Random.normalSplit(k, s, t, mean, stddev));
+        return named("normal(" + mean + ", " + stddev + ")", (k, s, t) -> Prng.normalSplit(k, s, t, mean, stddev));
     }
 
     /**
@@ -102,10 +102,10 @@ public final class Initializers {
             double variance = scale / Math.max(1.0, fan);
             return switch (distribution) {
                 case TRUNCATED_NORMAL -> truncated(k, s, t, 0, Math.sqrt(variance) / 0.87962566103423978);
-                case NORMAL -> Random.normalSplit(k, s, t, 0, Math.sqrt(variance));
+                case NORMAL -> Prng.normalSplit(k, s, t, 0, Math.sqrt(variance));
                 case UNIFORM -> {
                     double limit = Math.sqrt(3 * variance);
-                    yield Random.uniformSplit(k, s, t, -limit, limit);
+                    yield Prng.uniformSplit(k, s, t, -limit, limit);
                 }
             };
         });
@@ -124,7 +124,7 @@ public final class Initializers {
             boolean wide = rows < cols;
             int m = wide ? cols : rows, n = wide ? rows : cols;
             try (var scope = Tensor.scope()) {
-                Tensor a = Random.normalSplit(k, Shape.of(m, n), DType.F64, 0, 1);
+                Tensor a = Prng.normalSplit(k, Shape.of(m, n), DType.F64, 0, 1);
                 LinAlg.QR qr = LinAlg.qr(a);
                 Tensor d = qr.r().multiply(Tensor.eye(n, DType.F64).to(k.engine())).sum(new int[] {0}).sign();
                 Tensor d1 = d.equal(0.0).select(Tensor.scalar(1.0).to(k.engine()), d);
@@ -151,7 +151,7 @@ public final class Initializers {
         // u uniform on (Φ(-2), Φ(2)) in erf space, then sqrt(2)·erfInv(u): a normal truncated to [-2, 2], computed in f64.
         double lo = erf(-2 / Math.sqrt(2)), hi = erf(2 / Math.sqrt(2));
         try (var scope = Tensor.scope()) {
-            Tensor u = Random.uniformSplit(k, s, DType.F64, lo, hi);
+            Tensor u = Prng.uniformSplit(k, s, DType.F64, lo, hi);
             Tensor z = u.erfInv().multiply(Math.sqrt(2)).clip(-2.0, 2.0);
             return scope.keep(z.multiply(stddev).add(mean).asType(t));
         }

@@ -32,7 +32,7 @@ import java.util.Map;
  *         .dense(10)
  *         .named("mlp");
  * System.out.println(mlp.summary());
- * ModelState state = mlp.init(Random.key(0));
+ * ModelState state = mlp.init(Prng.key(0));
  * Tensor logits = mlp.predict(state, images);              // inference: dropout off, Jit-compiled
  * }</pre>
  *
@@ -336,8 +336,8 @@ public final class Model {
     // ==== running ================================================================================
 
     /**
-     * Fresh parameters and state from {@code key} ({@code Random.key(seed)}): each tensor is drawn
-     * with its own key, {@code Random.foldIn(key, hash(path))} (64-bit FNV-1a of the UTF-8 path
+     * Fresh parameters and state from {@code key} ({@code Prng.key(seed)}): each tensor is drawn
+     * with its own key, {@code Prng.foldIn(key, hash(path))} (64-bit FNV-1a of the UTF-8 path
      * {@code "dense_0.kernel"}), so the same key gives the same parameters on every engine and a
      * layer's parameters do not change when another layer is added. Tensors are made on the
      * key's engine.
@@ -408,7 +408,7 @@ public final class Model {
 
     /**
      * A training-mode call (dropout on, batch norm on batch statistics): the outputs and the state
-     * updated for the next step. {@code key} ({@code Random.key}) drives every random layer; each
+     * updated for the next step. {@code key} ({@code Prng.key}) drives every random layer; each
      * layer folds its own index into it. Compiled per input signature and cached, like {@link #predict}.
      */
     public Forward forward(ModelState state, Tensor key, Tensor... inputs) { return runner().forwardTraining(state, key, inputs); }

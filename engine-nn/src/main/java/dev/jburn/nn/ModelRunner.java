@@ -3,7 +3,7 @@ package dev.jburn.nn;
 import dev.jburn.DType;
 import dev.jburn.Engine;
 import dev.jburn.JBurnException;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.graph.CompiledFunction;
@@ -61,7 +61,7 @@ final class ModelRunner {
     }
 
     private static Tensor make(Tensor key, String path, ParamSpec spec) {
-        Tensor t = spec.initializer().init(Random.foldIn(key, fnv1a(path)), spec.shape(), spec.dtype());
+        Tensor t = spec.initializer().init(Prng.foldIn(key, fnv1a(path)), spec.shape(), spec.dtype());
         if (t == null || !t.shape().equals(spec.shape()) || t.dtype() != spec.dtype()) {
             throw new JBurnException("init", "the initializer of '" + path + "' returned "
                     + (t == null ? "null" : t.dtype().shortName() + t.shape()) + " instead of " + spec.dtype().shortName() + spec.shape());
@@ -204,7 +204,7 @@ final class ModelRunner {
 
     private static void checkKey(String op, Tensor key) {
         if (key == null || key.dtype() != DType.U32 || !key.shape().equals(Shape.of(2))) {
-            throw new JBurnException(op, "expected a key of type u32 and shape [2] (Random.key(seed)), got "
+            throw new JBurnException(op, "expected a key of type u32 and shape [2] (Prng.key(seed)), got "
                     + (key == null ? "null" : key.dtype().shortName() + key.shape()));
         }
     }

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * and {@link Model#predict} refuses a state of another model.
  *
  * <pre>{@code
- * ModelState s = model.init(Random.key(0));
+ * ModelState s = model.init(Prng.key(0));
  * s.params().keySet();                    // [dense_0.kernel, dense_0.bias, dense_1.kernel, dense_1.bias]
  * ModelState head = s.freeze("dense_0.*"); // fine-tune the last layer only
  * head.trainable().keySet();              // [dense_1.kernel, dense_1.bias]

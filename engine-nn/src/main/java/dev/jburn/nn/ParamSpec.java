@@ -29,5 +29,5 @@ public record ParamSpec(String name, Shape shape, DType dtype, Initializer initi
     public long size() { return shape.size(); }
 
     /** Bytes of its data. */
-    public long bytes() { return shape.size() * dtype.byteSize(); }
+    public long bytes() { return dtype.byteSize(shape.size()); }
 }

@@ -316,7 +316,7 @@ public final class Optimizers {
     // ---- helpers ---------------------------------------------------------------------------------
 
     /** {@code min(1, max / norm)}, as {@code max / max(norm, max)}: 1 for a zero norm. */
-    private static Tensor scaleFor(Tensor norm, double max) { return scalarLike(norm, max).divide(norm.max(max)); }
+    private static Tensor scaleFor(Tensor norm, double max) { return scalarLike(norm, max).divide(norm.maximum(max)); }
 
     private static Optimizer stateless(String name, java.util.function.UnaryOperator<Tensor> f) {
         return new Optimizer() {

@@ -15,7 +15,7 @@ import java.io.PrintStream;
  *
  * @param epochs          the epoch to stop before (epochs run are {@code initialEpoch..epochs-1})
  * @param batchSize       examples per step (default 32)
- * @param shuffleSeed     seed of the per-epoch shuffle ({@code Random.foldIn(key(seed), epoch)}), or -1 for none (default 0)
+ * @param shuffleSeed     seed of the per-epoch shuffle ({@code Prng.foldIn(key(seed), epoch)}), or -1 for none (default 0)
  * @param validation      data evaluated after each epoch (null: none)
  * @param validationSplit a fraction of the training data held out for validation instead (0: none)
  * @param stepsPerEpoch   at most this many steps an epoch (0: the whole data)

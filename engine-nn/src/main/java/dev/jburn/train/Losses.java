@@ -66,7 +66,7 @@ public final class Losses {
     public static Loss binaryCrossEntropyFromLogits() {
         return (z, y) -> {
             Tensor t = sameShape("binaryCrossEntropy", z, y);
-            Tensor softplus = z.max(0.0).add(z.abs().negate().exp().log1p());
+            Tensor softplus = z.maximum(0.0).add(z.abs().negate().exp().log1p());
             return perSampleMean(softplus.subtract(t.multiply(z)));
         };
     }
@@ -121,7 +121,7 @@ public final class Losses {
             Tensor t = sameShape("cosine", p, y);
             int[] ax = rest(p);
             Tensor dot = p.multiply(t).sum(ax);
-            Tensor np = p.multiply(p).sum(ax).max(1e-24).sqrt(), nt = t.multiply(t).sum(ax).max(1e-24).sqrt();
+            Tensor np = p.multiply(p).sum(ax).maximum(1e-24).sqrt(), nt = t.multiply(t).sum(ax).maximum(1e-24).sqrt();
             return dot.divide(np.multiply(nt)).negate();
         };
     }

@@ -27,7 +27,7 @@ import java.util.Map;
  *
  * <pre>{@code
  * TrainStep step = TrainStep.of(model, Losses.softmaxCrossEntropy(), Optimizers.adam(1e-3));
- * TrainStep.State s = step.init(model.init(Random.key(0)), Random.key(1));
+ * TrainStep.State s = step.init(model.init(Prng.key(0)), Prng.key(1));
  * for (...) {
  *     TrainStep.Result r = step.apply(s, images, labels);
  *     s = r.state();                 // r.loss() is the batch's mean loss
@@ -160,7 +160,7 @@ public final class TrainStep {
         }
         ModelState next = s.model().withParams(p).withState(st);
         // The next step's key, on the host: Threefry in the graph would add ~100 scalar ops to every step.
-        return new Result(new State(next, new OptimizerState(o), dev.jburn.Random.foldIn(s.key(), 1)), out.getFirst(), ms);
+        return new Result(new State(next, new OptimizerState(o), dev.jburn.Prng.foldIn(s.key(), 1)), out.getFirst(), ms);
     }
 
     /** The compiled function (its trace count, pass report), or null before the first step. */

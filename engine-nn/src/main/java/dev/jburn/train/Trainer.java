@@ -2,7 +2,7 @@ package dev.jburn.train;
 
 import dev.jburn.DType;
 import dev.jburn.JBurnException;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.data.TensorDataset;
@@ -24,7 +24,7 @@ import java.util.Map;
  * Trainer trainer = Trainer.of(model, Losses.softmaxCrossEntropy(), Optimizers.adam(1e-3))
  *         .metrics(Metrics.accuracy())
  *         .callbacks(Callbacks.earlyStopping("val_loss", 3).restoreBest());
- * FitResult fit = trainer.fit(model.init(Random.key(0)), train, Fit.epochs(5).batchSize(128).validation(test));
+ * FitResult fit = trainer.fit(model.init(Prng.key(0)), train, Fit.epochs(5).batchSize(128).validation(test));
  * fit.history().writePng(Path.of("curves.png"));
  * Map<String, Double> test = trainer.evaluate(fit.state().model(), test, 256);
  * }</pre>
@@ -95,7 +95,7 @@ public final class Trainer {
      */
     public FitResult fit(ModelState state, TensorDataset train, Fit options) {
         if (state == null || options == null) throw new JBurnException("fit", "the state and the options are required");
-        Tensor key = Random.foldIn(Random.key(options.shuffleSeed()), 0x5eedL).to(firstEngine(state));
+        Tensor key = Prng.foldIn(Prng.key(options.shuffleSeed()), 0x5eedL).to(firstEngine(state));
         return fit(step(options.precision()).init(state, key), train, options);
     }
 
@@ -155,7 +155,7 @@ public final class Trainer {
                 ctx.epoch(epoch);
                 final int e = epoch;
                 callbacks.forEach(c -> c.onEpochBegin(ctx, e));
-                TensorDataset ordered = options.shuffleSeed() < 0 ? data : data.shuffled(Random.foldIn(Random.key(options.shuffleSeed()), epoch));
+                TensorDataset ordered = options.shuffleSeed() < 0 ? data : data.shuffled(Prng.foldIn(Prng.key(options.shuffleSeed()), epoch));
                 List<Map<String, Tensor>> ms = ts.freshMetrics(data.x());
                 double lossSum = 0;
                 long seen = 0;

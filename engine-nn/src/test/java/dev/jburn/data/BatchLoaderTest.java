@@ -1,7 +1,7 @@
 package dev.jburn.data;
 
 import dev.jburn.JBurnException;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Tensor;
 import org.junit.jupiter.api.Test;
 
@@ -45,18 +45,18 @@ class BatchLoaderTest {
     @Test
     void shuffledEpochsAreDeterministicAndUseFoldIn() {
         TensorDataset d = TensorDatasetTest.counting(23);
-        Tensor key = Random.key(11);
+        Tensor key = Prng.key(11);
         List<int[]> e0, e1;
         try (BatchLoader l = BatchLoader.of(d, 5).shuffle(key)) {
             e0 = labels(l.epoch(0));
             e1 = labels(l.epoch(1));
             assertEquals(flat(e0), flat(labels(l.epoch(0))), "the same epoch again gives the same batches");
         }
-        try (BatchLoader again = BatchLoader.of(d, 5).shuffle(Random.key(11))) {
+        try (BatchLoader again = BatchLoader.of(d, 5).shuffle(Prng.key(11))) {
             assertEquals(flat(e1), flat(labels(again.epoch(1))), "a new loader with the same key gives the same batches");
         }
         assertNotEquals(flat(e0), flat(e1), "epochs differ");
-        assertEquals(Arrays.toString(TensorDataset.permutation(Random.foldIn(key, 1), 23)), Arrays.toString(flatArray(e1)));
+        assertEquals(Arrays.toString(TensorDataset.permutation(Prng.foldIn(key, 1), 23)), Arrays.toString(flatArray(e1)));
         int[] sorted = flatArray(e0);
         Arrays.sort(sorted);
         assertArrayEquals(d.y().toIntArray(), sorted, "every example once per epoch");
@@ -87,7 +87,7 @@ class BatchLoaderTest {
     void backgroundFailureSurfacesAsJBurnException() {
         Tensor x = Tensor.of(new float[] {1, 2, 3, 4});
         TensorDataset d = TensorDataset.of(x, Tensor.of(0, 1, 2, 3));
-        try (BatchLoader l = BatchLoader.of(d, 2).shuffle(Random.key(0))) {
+        try (BatchLoader l = BatchLoader.of(d, 2).shuffle(Prng.key(0))) {
             x.close();
             Iterator<TensorDataset> it = l.epoch(0).iterator();
             JBurnException e = assertThrows(JBurnException.class, it::next);

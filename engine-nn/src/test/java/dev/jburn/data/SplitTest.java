@@ -1,7 +1,7 @@
 package dev.jburn.data;
 
 import dev.jburn.JBurnException;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Tensor;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +15,7 @@ class SplitTest {
     @Test
     void randomSplitCoversEveryRowOnce() {
         TensorDataset d = TensorDatasetTest.counting(100);
-        Split s = Split.random(d, Random.key(1), 0.7, 0.2);
+        Split s = Split.random(d, Prng.key(1), 0.7, 0.2);
         assertEquals(70, s.train().size());
         assertEquals(20, s.validation().size());
         assertEquals(10, s.test().size());
@@ -24,13 +24,13 @@ class SplitTest {
             for (int y : part.y().toIntArray()) assertTrue(seen.add(y), "row " + y + " twice");
         }
         assertEquals(100, seen.size());
-        assertArrayEquals(s.train().y().toIntArray(), Split.random(d, Random.key(1), 0.7, 0.2).train().y().toIntArray(), "same key, same split");
-        assertFalse(java.util.Arrays.equals(s.train().y().toIntArray(), Split.random(d, Random.key(2), 0.7, 0.2).train().y().toIntArray()));
+        assertArrayEquals(s.train().y().toIntArray(), Split.random(d, Prng.key(1), 0.7, 0.2).train().y().toIntArray(), "same key, same split");
+        assertFalse(java.util.Arrays.equals(s.train().y().toIntArray(), Split.random(d, Prng.key(2), 0.7, 0.2).train().y().toIntArray()));
     }
 
     @Test
     void emptyValidationAndTest() {
-        Split s = Split.random(TensorDatasetTest.counting(10), Random.key(0), 1.0, 0.0);
+        Split s = Split.random(TensorDatasetTest.counting(10), Prng.key(0), 1.0, 0.0);
         assertEquals(10, s.train().size());
         assertEquals(0, s.validation().size());
         assertEquals(0, s.test().size());
@@ -42,7 +42,7 @@ class SplitTest {
         int[] y = new int[100];
         for (int i = 80; i < 100; i++) y[i] = 1;
         TensorDataset d = TensorDataset.of(Tensor.iota(dev.jburn.Shape.of(100, 1), dev.jburn.DType.F32), Tensor.of(y));
-        Split s = Split.stratified(d, Random.key(5), 0.5, 0.25);
+        Split s = Split.stratified(d, Prng.key(5), 0.5, 0.25);
         assertCounts(s.train(), 40, 10);
         assertCounts(s.validation(), 20, 5);
         assertCounts(s.test(), 20, 5);
@@ -57,10 +57,10 @@ class SplitTest {
     @Test
     void badFractionsAndLabels() {
         TensorDataset d = TensorDatasetTest.counting(10);
-        assertThrows(JBurnException.class, () -> Split.random(d, Random.key(0), 0.8, 0.3));
-        assertThrows(JBurnException.class, () -> Split.random(d, Random.key(0), 0, 0.5));
-        assertThrows(JBurnException.class, () -> Split.random(d, Random.key(0), 0.01, 0.5), "an empty training part");
-        assertThrows(JBurnException.class, () -> Split.stratified(d.oneHot(10), Random.key(0), 0.5, 0.5));
+        assertThrows(JBurnException.class, () -> Split.random(d, Prng.key(0), 0.8, 0.3));
+        assertThrows(JBurnException.class, () -> Split.random(d, Prng.key(0), 0, 0.5));
+        assertThrows(JBurnException.class, () -> Split.random(d, Prng.key(0), 0.01, 0.5), "an empty training part");
+        assertThrows(JBurnException.class, () -> Split.stratified(d.oneHot(10), Prng.key(0), 0.5, 0.5));
     }
 
     private static void assertCounts(TensorDataset part, int zeros, int ones) {

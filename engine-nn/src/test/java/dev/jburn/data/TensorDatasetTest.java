@@ -2,7 +2,7 @@ package dev.jburn.data;
 
 import dev.jburn.DType;
 import dev.jburn.JBurnException;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import org.junit.jupiter.api.Test;
@@ -65,14 +65,14 @@ class TensorDatasetTest {
     @Test
     void shuffleIsAPermutationFixedByTheKey() {
         TensorDataset d = counting(50);
-        int[] a = d.shuffled(Random.key(3)).y().toIntArray();
-        assertArrayEquals(a, d.shuffled(Random.key(3)).y().toIntArray());
-        assertFalse(Arrays.equals(a, d.shuffled(Random.key(4)).y().toIntArray()));
+        int[] a = d.shuffled(Prng.key(3)).y().toIntArray();
+        assertArrayEquals(a, d.shuffled(Prng.key(3)).y().toIntArray());
+        assertFalse(Arrays.equals(a, d.shuffled(Prng.key(4)).y().toIntArray()));
         int[] sorted = a.clone();
         Arrays.sort(sorted);
         assertArrayEquals(d.y().toIntArray(), sorted);
-        assertArrayEquals(TensorDataset.permutation(Random.key(3), 50), a);
-        float[] x = d.shuffled(Random.key(3)).x().toFloatArray();
+        assertArrayEquals(TensorDataset.permutation(Prng.key(3), 50), a);
+        float[] x = d.shuffled(Prng.key(3)).x().toFloatArray();
         for (int i = 0; i < 50; i++) assertEquals(10f * a[i], x[2 * i + 1], "rows move together");
     }
 }

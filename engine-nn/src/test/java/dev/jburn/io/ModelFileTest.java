@@ -2,7 +2,7 @@ package dev.jburn.io;
 
 import dev.jburn.DType;
 import dev.jburn.JBurnException;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.nn.Activation;
@@ -41,7 +41,7 @@ class ModelFileTest {
     @Test
     void anMlpRoundTripsBitForBit() {
         Model m = mlp();
-        ModelState s = m.init(Random.key(11));
+        ModelState s = m.init(Prng.key(11));
         Path f = dir.resolve("mlp.jburn.safetensors");
         ModelFile.save(f, m, s);
         ModelFile.Loaded l = ModelFile.load(f);
@@ -57,7 +57,7 @@ class ModelFileTest {
         assertArrayEquals(bits(m.predict(s, batch())), bits(m.predict(l.state(), batch())));
         assertArrayEquals(bits(m.predict(s, batch())), bits(l.model().predict(s, batch())));
         // Built-in initializers come back as themselves: init draws the same parameters.
-        ModelState again = l.model().init(Random.key(11));
+        ModelState again = l.model().init(Prng.key(11));
         s.params().forEach((k, v) -> assertArrayEquals(bits(v), bits(again.get(k)), k));
         // It is a plain safetensors file.
         Map<String, String> meta = SafeTensors.readMetadata(f);
@@ -72,7 +72,7 @@ class ModelFileTest {
     void aTwoInputConcatenateModelRoundTrips() {
         Model a = Model.input("a", Shape.of(-1, 3)), b = Model.input("b", Shape.of(-1, 2));
         Model m = Model.concatenate(-1, a.dense(4).withName("left"), b.dense(4, Activation.TANH)).dense(2, Activation.leakyRelu(0.2)).named("two");
-        ModelState s = m.init(Random.key(5));
+        ModelState s = m.init(Prng.key(5));
         Path f = dir.resolve("two.safetensors");
         ModelFile.save(f, m, s);
         ModelFile.Loaded l = ModelFile.load(f);
@@ -85,7 +85,7 @@ class ModelFileTest {
     @Test
     void theFrozenSetSurvives() {
         Model m = mlp();
-        ModelState s = m.init(Random.key(2)).freeze("dense_0.*");
+        ModelState s = m.init(Prng.key(2)).freeze("dense_0.*");
         Path f = dir.resolve("frozen.safetensors");
         ModelFile.save(f, m, s);
         ModelFile.Loaded l = ModelFile.load(f);
@@ -103,7 +103,7 @@ class ModelFileTest {
         Model diff = Model.subtract(halves.get(0), halves.get(1)).withName("difference");
         Model prod = Model.multiply(sum, diff).dense(5, Activation.elu(0.5));
         Model m = Model.outputs(prod, sum).named("kitchen_sink");
-        ModelState s = m.init(Random.key(9));
+        ModelState s = m.init(Prng.key(9));
         Path f = dir.resolve("sink.safetensors");
         ModelFile.save(f, m, s);
         ModelFile.Loaded l = ModelFile.load(f);
@@ -118,12 +118,12 @@ class ModelFileTest {
     @Test
     void aLambdaInitializerBecomesAPlaceholderThatFailsOnlyIfUsed() {
         Model m = Model.input("x", Shape.of(-1, 4)).apply(Dense.of(2).withKernelInitializer((k, shape, t) -> Tensor.full(shape, t, 0.5).to(k.engine())));
-        ModelState s = m.init(Random.key(0));
+        ModelState s = m.init(Prng.key(0));
         Path f = dir.resolve("lambda.safetensors");
         ModelFile.save(f, m, s);
         ModelFile.Loaded l = ModelFile.load(f);
         assertArrayEquals(bits(m.predict(s, batch())), bits(l.model().predict(l.state(), batch())));
-        JBurnException e = assertThrows(JBurnException.class, () -> l.model().init(Random.key(0)));
+        JBurnException e = assertThrows(JBurnException.class, () -> l.model().init(Prng.key(0)));
         assertTrue(e.getMessage().contains("not a built-in"), e.getMessage());
         // Saving the loaded model again keeps the initializer's text.
         Path g = dir.resolve("again.safetensors");
@@ -134,7 +134,7 @@ class ModelFileTest {
     @Test
     void aCorruptedDataByteFailsTheChecksum() throws IOException {
         Path f = dir.resolve("corrupt.safetensors");
-        ModelFile.save(f, mlp(), mlp().init(Random.key(1)));
+        ModelFile.save(f, mlp(), mlp().init(Prng.key(1)));
         byte[] b = Files.readAllBytes(f);
         long n = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong();
         b[(int) (8 + n + 17)] ^= 0x10;
@@ -160,7 +160,7 @@ class ModelFileTest {
     void customLayersCannotBeSaved() {
         Model m = Model.input("x", Shape.of(-1, 4)).apply(Custom.of("double_it", (x, p) -> x.multiply(2.0)));
         Path f = dir.resolve("custom.safetensors");
-        JBurnException e = assertThrows(JBurnException.class, () -> ModelFile.save(f, m, m.init(Random.key(0))));
+        JBurnException e = assertThrows(JBurnException.class, () -> ModelFile.save(f, m, m.init(Prng.key(0))));
         assertEquals("model file", e.op());
         assertTrue(e.getMessage().contains("Custom layer") && e.getMessage().contains("double_it_0"), e.getMessage());
         assertFalse(Files.exists(f));
@@ -169,14 +169,14 @@ class ModelFileTest {
     @Test
     void aStateOfAnotherModelIsRefused() {
         Path f = dir.resolve("other.safetensors");
-        JBurnException e = assertThrows(JBurnException.class, () -> ModelFile.save(f, mlp(), mlp().dense(2).init(Random.key(0))));
+        JBurnException e = assertThrows(JBurnException.class, () -> ModelFile.save(f, mlp(), mlp().dense(2).init(Prng.key(0))));
         assertTrue(e.getMessage().contains("does not fit"), e.getMessage());
     }
 
     @Test
     void parametersThatDoNotMatchTheTopologyFail() throws IOException {
         Path f = dir.resolve("mlp.safetensors");
-        ModelFile.save(f, mlp(), mlp().init(Random.key(1)));
+        ModelFile.save(f, mlp(), mlp().init(Prng.key(1)));
         Map<String, String> meta = SafeTensors.readMetadata(f);
         Map<String, Tensor> t = new LinkedHashMap<>(SafeTensors.read(f));
         t.put("params/dense_0.kernel", Tensor.zeros(Shape.of(5, 8), DType.F32));
@@ -191,7 +191,7 @@ class ModelFileTest {
     @Test
     void onlyLayerRecordsOfTheLayerPackageAreLoaded() throws IOException {
         Path f = dir.resolve("mlp.safetensors");
-        ModelFile.save(f, mlp(), mlp().init(Random.key(1)));
+        ModelFile.save(f, mlp(), mlp().init(Prng.key(1)));
         Map<String, String> meta = SafeTensors.readMetadata(f);
         Map<String, Tensor> t = SafeTensors.read(f);
         for (var c : List.of(List.of("java.lang.ProcessBuilder", "not a layer of dev.jburn.nn.layers"),
@@ -215,7 +215,7 @@ class ModelFileTest {
     @Test
     void aTamperedFingerprintFails() throws IOException {
         Path f = dir.resolve("mlp.safetensors");
-        ModelFile.save(f, mlp(), mlp().init(Random.key(1)));
+        ModelFile.save(f, mlp(), mlp().init(Prng.key(1)));
         Map<String, String> meta = new LinkedHashMap<>(SafeTensors.readMetadata(f));
         meta.put("fingerprint", "something else");
         Path g = dir.resolve("fingerprint.safetensors");
@@ -229,7 +229,7 @@ class ModelFileTest {
     @Test
     void stateOfChecksNamesShapesAndDtypesAndKeepsTheModelsOrder() {
         Model m = mlp();
-        ModelState s = m.init(Random.key(4));
+        ModelState s = m.init(Prng.key(4));
         Map<String, Tensor> reversed = new LinkedHashMap<>();
         List<String> names = List.copyOf(s.params().keySet());
         for (int i = names.size() - 1; i >= 0; i--) reversed.put(names.get(i), s.params().get(names.get(i)));

@@ -2,7 +2,7 @@ package dev.jburn.io;
 
 import dev.jburn.DType;
 import dev.jburn.JBurnException;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.nn.Activation;
@@ -30,12 +30,12 @@ class QuantizationTest {
                 .flatten().dense(16, Activation.RELU).dense(3).named("small_cnn");
     }
 
-    static Tensor images(int n) { return Random.normalSplit(Random.key(5), Shape.of(n, 8, 8, 2), DType.F32, 0, 1); }
+    static Tensor images(int n) { return Prng.normalSplit(Prng.key(5), Shape.of(n, 8, 8, 2), DType.F32, 0, 1); }
 
     /** The direct formula, element by element on the host: scale = max|w[..., c]| / 127, q = round half away (w / scale), clipped. */
     @Test
     void int8ValuesAndScalesAreTheDirectFormulaAndTheErrorIsAtMostHalfAStep() {
-        float[] w = Random.normalSplit(Random.key(3), Shape.of(3, 3, 2, 5), DType.F32, 0, 1).multiply(0.3).toFloatArray();
+        float[] w = Prng.normalSplit(Prng.key(3), Shape.of(3, 3, 2, 5), DType.F32, 0, 1).multiply(0.3).toFloatArray();
         int c = 5;
         for (int i = 4; i < w.length; i += c) w[i] = 0;          // channel 4: all zeros
         w[7] = 2.5f;                                               // channel 2: one large weight sets its scale
@@ -67,7 +67,7 @@ class QuantizationTest {
     @Test
     void int8QuantizesDenseAndConvKernelsOnlyAndPredictsNearTheF32Model() {
         Model m = cnn();
-        ModelState s = m.init(Random.key(1));
+        ModelState s = m.init(Prng.key(1));
         Quantization.Result q = Quantization.quantize(m, s, DType.S8);
         Map<String, Tensor> p = q.state().params();
         assertEquals(DType.S8, p.get("conv2d_0.kernel").dtype());
@@ -94,7 +94,7 @@ class QuantizationTest {
     @Test
     void f16AndBf16StoreEveryFloatParameterNarrowAndPredictOnTheRoundedWeights() {
         Model m = cnn();
-        ModelState s = m.init(Random.key(2));
+        ModelState s = m.init(Prng.key(2));
         Tensor x = images(4);
         float[] ref = m.predict(s, x).toFloatArray();
         for (DType t : List.of(DType.F16, DType.BF16)) {
@@ -114,7 +114,7 @@ class QuantizationTest {
     @Test
     void quantizedModelsRoundTripThroughModelFilesBitForBitAsVersion2() throws Exception {
         Model m = cnn();
-        ModelState s = m.init(Random.key(4));
+        ModelState s = m.init(Prng.key(4));
         Tensor x = images(3);
         Path f32 = dir.resolve("f32.jburn");
         ModelFile.save(f32, m, s);
@@ -143,7 +143,7 @@ class QuantizationTest {
     @Test
     void badRequestsAreClearErrors() {
         Model m = Model.input("x", Shape.of(-1, 4)).dense(3);
-        ModelState s = m.init(Random.key(0));
+        ModelState s = m.init(Prng.key(0));
         assertFault(() -> Quantization.quantize(m, s, DType.F32), "f16, bf16 or s8");
         Quantization.Result q = Quantization.quantize(m, s, DType.S8);
         assertFault(() -> Quantization.quantize(q.model(), q.state(), DType.F16), "quantized already");
@@ -152,7 +152,7 @@ class QuantizationTest {
         ModelState huge = s.withParams(Map.of("dense_0.kernel", Tensor.full(Shape.of(4, 3), DType.F32, 1e6)));
         assertFault(() -> Quantization.quantize(m, huge, DType.F16), "beyond the range of f16");
         assertFault(() -> Quantization.int8PerChannel(Tensor.of(1f, 2f)), "rank >= 2");
-        assertFault(() -> Quantization.quantize(m, cnn().init(Random.key(0)), DType.S8), "structure differs");
+        assertFault(() -> Quantization.quantize(m, cnn().init(Prng.key(0)), DType.S8), "structure differs");
     }
 
     /** The bytes after the safetensors header. */

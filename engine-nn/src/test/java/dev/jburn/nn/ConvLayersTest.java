@@ -3,7 +3,7 @@ package dev.jburn.nn;
 import dev.jburn.DType;
 import dev.jburn.JBurnException;
 import dev.jburn.Padding;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.nn.layers.AdaptiveAvgPool;
@@ -43,10 +43,10 @@ class ConvLayersTest {
         // 3·3·1·32 + 32, 3·3·32·64 + 64, 1600·128 + 128, 128·10 + 10
         assertEquals(320 + 18_496 + 1600 * 128 + 128 + 1290, m.parameterCount());
         assertEquals(225_034, m.parameterCount());
-        ModelState s = m.init(Random.key(0));
+        ModelState s = m.init(Prng.key(0));
         assertEquals(Shape.of(3, 3, 1, 32), s.get("conv2d_0.kernel").shape());
         assertEquals(Shape.of(3, 3, 32, 64), s.get("conv2d_1.kernel").shape());
-        Tensor x = Random.uniform(Random.key(1), Shape.of(3, 28, 28, 1), DType.F32, 0, 1).values();
+        Tensor x = Prng.uniform(Prng.key(1), Shape.of(3, 28, 28, 1), DType.F32, 0, 1).values();
         Tensor y = m.predict(s, x);
         assertEquals(Shape.of(3, 10), y.shape());
         for (float v : y.toFloatArray()) assertTrue(Float.isFinite(v));
@@ -85,7 +85,7 @@ class ConvLayersTest {
     void openSpatialAxesRunAtAnySize() {
         Model m = Model.input("x", Shape.of(-1, -1, -1, 2)).apply(Conv.of(2, 3, 3).withStrides(2).withPadding(Padding.SAME))
                 .adaptiveAvgPool2d(2, 2).flatten();
-        ModelState s = m.init(Random.key(0));
+        ModelState s = m.init(Prng.key(0));
         assertEquals(Shape.of(1, 12), m.predict(s, Tensor.zeros(Shape.of(1, 9, 6, 2), DType.F32)).shape());
         assertEquals(Shape.of(2, 12), m.predict(s, Tensor.zeros(Shape.of(2, 4, 5, 2), DType.F32)).shape());
     }
@@ -139,7 +139,7 @@ class ConvLayersTest {
         refused(() -> Model.input("x", Shape.of(-1, 4, 2)).adaptiveAvgPool2d(2, 2).summary(), "adaptive_avg_pool2d_0 (adaptive_avg_pool2d): expects rank 4");
         // at run time: a concrete input whose open axis is too small
         Model open = Model.input("x", Shape.of(-1, -1, 3)).conv1d(2, 3);
-        ModelState s = open.init(Random.key(0));
+        ModelState s = open.init(Prng.key(0));
         assertThrows(JBurnException.class, () -> open.predict(s, Tensor.zeros(Shape.of(1, 2, 3), DType.F32)));
     }
 

@@ -2,7 +2,7 @@ package dev.jburn.nn;
 
 import dev.jburn.DType;
 import dev.jburn.JBurnException;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.autodiff.Autodiff;
@@ -27,7 +27,7 @@ class ModelTest {
         assertEquals(m.layers().stream().map(Model.LayerInfo::sources).toList(), noBias.layers().stream().map(Model.LayerInfo::sources).toList());
         assertEquals(List.of("inner.kernel", "dense_0.kernel"), List.copyOf(noBias.parameterSpecs().keySet()));
         Tensor in = Tensor.of(new float[][] {{1, 2, 3, 4}});
-        ModelState s = noBias.init(Random.key(0));
+        ModelState s = noBias.init(Prng.key(0));
         // x + x·K0, then ·K1: the residual connection survives the rebuild.
         Tensor expected = in.add(in.dot(s.get("inner.kernel"))).dot(s.get("dense_0.kernel"));
         assertArrayEquals(expected.toFloatArray(), noBias.predict(s, in).toFloatArray(), 1e-5f);
@@ -43,7 +43,7 @@ class ModelTest {
     void mlpHasTheKnownParameterCountAndNames() {
         Model m = mlp();
         assertEquals(203_530, m.parameterCount());
-        ModelState s = m.init(Random.key(0));
+        ModelState s = m.init(Prng.key(0));
         assertEquals(List.of("dense_0.kernel", "dense_0.bias", "dense_1.kernel", "dense_1.bias"), List.copyOf(s.params().keySet()));
         assertEquals(203_530, s.parameterCount());
         String summary = m.summary();
@@ -54,10 +54,10 @@ class ModelTest {
 
     @Test
     void sameKeySameParametersAndAddingALayerKeepsTheOthers() {
-        ModelState a = mlp().init(Random.key(7)), b = mlp().init(Random.key(7)), c = mlp().init(Random.key(8));
+        ModelState a = mlp().init(Prng.key(7)), b = mlp().init(Prng.key(7)), c = mlp().init(Prng.key(8));
         assertArrayEquals(a.get("dense_0.kernel").toFloatArray(), b.get("dense_0.kernel").toFloatArray());
         assertFalse(java.util.Arrays.equals(a.get("dense_0.kernel").toFloatArray(), c.get("dense_0.kernel").toFloatArray()));
-        ModelState d = mlp().dense(3).init(Random.key(7));
+        ModelState d = mlp().dense(3).init(Prng.key(7));
         assertArrayEquals(a.get("dense_1.kernel").toFloatArray(), d.get("dense_1.kernel").toFloatArray());
         // Glorot uniform bound for [784, 256]
         double limit = Math.sqrt(6.0 / (784 + 256));
@@ -68,11 +68,11 @@ class ModelTest {
     @Test
     void predictIsTheFormulaAndIsCompiledOncePerSignature() {
         Model m = Model.input("x", Shape.of(-1, 3)).dense(2, Activation.RELU).dropout(0.5).dense(1);
-        ModelState s = m.init(Random.key(1));
+        ModelState s = m.init(Prng.key(1));
         Tensor x = Tensor.of(new float[][] {{1, -2, 3}, {0.5f, 0.25f, -1}});
         Tensor y = m.predict(s, x);
         Tensor w0 = s.get("dense_0.kernel"), b0 = s.get("dense_0.bias"), w1 = s.get("dense_1.kernel"), b1 = s.get("dense_1.bias");
-        Tensor expect = x.dot(w0).add(b0).max(0.0).dot(w1).add(b1);
+        Tensor expect = x.dot(w0).add(b0).maximum(0.0).dot(w1).add(b1);
         assertArrayEquals(expect.toFloatArray(), y.toFloatArray(), 1e-6f);
         assertEquals(Shape.of(2, 1), y.shape());
         assertArrayEquals(y.toFloatArray(), m.predict(s, x).toFloatArray());
@@ -83,11 +83,11 @@ class ModelTest {
     @Test
     void dropoutIsOffInInferenceAndDrawsAFreshMaskPerKeyInTraining() {
         Model m = Model.input("x", Shape.of(-1, 1000)).dropout(0.25);
-        ModelState s = m.init(Random.key(0));
+        ModelState s = m.init(Prng.key(0));
         Tensor x = Tensor.ones(Shape.of(4, 1000), DType.F32);
         assertArrayEquals(x.toFloatArray(), m.predict(s, x).toFloatArray());
-        float[] a = m.forward(s, Random.key(1), x).output().toFloatArray();
-        float[] b = m.forward(s, Random.key(2), x).output().toFloatArray();
+        float[] a = m.forward(s, Prng.key(1), x).output().toFloatArray();
+        float[] b = m.forward(s, Prng.key(2), x).output().toFloatArray();
         int zeros = 0;
         for (float v : a) {
             assertTrue(v == 0f || Math.abs(v - 1 / 0.75f) < 1e-6, "kept values are scaled by 1/(1-rate): " + v);
@@ -95,22 +95,22 @@ class ModelTest {
         }
         assertEquals(1000, zeros, 120, "about a quarter dropped");
         assertFalse(java.util.Arrays.equals(a, b));
-        assertArrayEquals(a, m.forward(s, Random.key(1), x).output().toFloatArray(), "same key, same mask");
+        assertArrayEquals(a, m.forward(s, Prng.key(1), x).output().toFloatArray(), "same key, same mask");
         // eager call (no Jit) equals the compiled one
-        Forward eager = m.call(s.params(), s.state(), List.of(x), true, Random.key(1));
+        Forward eager = m.call(s.params(), s.state(), List.of(x), true, Prng.key(1));
         assertArrayEquals(a, eager.output().toFloatArray());
     }
 
     @Test
     void keyBitsEqualRandomBitsEagerlyAndUnderJit() {
-        Tensor key = Random.key(42);
+        Tensor key = Prng.key(42);
         for (int n : new int[] {1, 2, 5, 64}) {
-            long[] expect = Random.bits(key, Shape.of(n), DType.U32).toLongArray();
+            long[] expect = Prng.bits(key, Shape.of(n), DType.U32).toLongArray();
             assertArrayEquals(expect, KeyBits.bits(key, Shape.of(n)).toLongArray());
             final int size = n;
             assertArrayEquals(expect, Jit.compile(k -> KeyBits.bits(k, Shape.of(size))).apply(key).toLongArray());
         }
-        assertArrayEquals(Random.foldIn(key, 123456789012L).toLongArray(), KeyBits.foldIn(key, 123456789012L).toLongArray());
+        assertArrayEquals(Prng.foldIn(key, 123456789012L).toLongArray(), KeyBits.foldIn(key, 123456789012L).toLongArray());
     }
 
     @Test
@@ -118,15 +118,15 @@ class ModelTest {
         Model x = Model.input("x", Shape.of(-1, 4));
         Model res = Model.add(x, x.dense(4, Activation.RELU).dense(4));
         assertEquals(2 * (16 + 4), res.parameterCount());
-        ModelState s = res.init(Random.key(0));
+        ModelState s = res.init(Prng.key(0));
         Tensor in = Tensor.of(new float[][] {{1, 2, 3, 4}});
-        Tensor h = in.dot(s.get("dense_0.kernel")).add(s.get("dense_0.bias")).max(0.0).dot(s.get("dense_1.kernel")).add(s.get("dense_1.bias"));
+        Tensor h = in.dot(s.get("dense_0.kernel")).add(s.get("dense_0.bias")).maximum(0.0).dot(s.get("dense_1.kernel")).add(s.get("dense_1.bias"));
         assertArrayEquals(in.add(h).toFloatArray(), res.predict(s, in).toFloatArray(), 1e-6f);
 
         Model a = Model.input("a", Shape.of(-1, 3)), b = Model.input("b", Shape.of(-1, 2));
         Model two = Model.concatenate(-1, a.dense(4), b.dense(4)).dense(1);
         assertEquals(List.of("a", "b"), two.inputNames());
-        ModelState t = two.init(Random.key(3));
+        ModelState t = two.init(Prng.key(3));
         Tensor out = two.predict(t, Tensor.of(new float[][] {{1, 2, 3}}), Tensor.of(new float[][] {{4, 5}}));
         assertEquals(Shape.of(1, 1), out.shape());
         Tensor byName = two.predictAll(t, Map.of("b", Tensor.of(new float[][] {{4, 5}}), "a", Tensor.of(new float[][] {{1, 2, 3}}))).getFirst();
@@ -134,7 +134,7 @@ class ModelTest {
 
         List<Model> parts = Model.input("z", Shape.of(-1, 6)).split(-1, 3);
         Model multi = Model.outputs(parts.get(0), parts.get(2));
-        List<Tensor> ys = multi.predictAll(multi.init(Random.key(0)), Tensor.of(new float[][] {{0, 1, 2, 3, 4, 5}}));
+        List<Tensor> ys = multi.predictAll(multi.init(Prng.key(0)), Tensor.of(new float[][] {{0, 1, 2, 3, 4, 5}}));
         assertArrayEquals(new float[] {0, 1}, ys.get(0).toFloatArray());
         assertArrayEquals(new float[] {4, 5}, ys.get(1).toFloatArray());
     }
@@ -142,13 +142,13 @@ class ModelTest {
     @Test
     void freezingAndGradientsThroughTheModel() {
         Model m = mlp();
-        ModelState s = m.init(Random.key(0)).freeze("dense_0.*");
+        ModelState s = m.init(Prng.key(0)).freeze("dense_0.*");
         assertEquals(List.of("dense_1.kernel", "dense_1.bias"), List.copyOf(s.trainable().keySet()));
         assertEquals(200_960, s.frozenCount());
         assertTrue(m.summary(s).contains("Frozen params: 200,960"), m.summary(s));
         assertEquals(0, s.unfreeze("*").frozen().size());
         assertThrows(JBurnException.class, () -> s.freeze("conv_*"));
-        Tensor x = Random.uniform(Random.key(5), Shape.of(2, 784), DType.F32, 0, 1).values();
+        Tensor x = Prng.uniform(Prng.key(5), Shape.of(2, 784), DType.F32, 0, 1).values();
         Map<String, Tensor> g = Autodiff.gradMap((Map<String, Tensor> p) ->
                 m.call(p, s.state(), List.of(x), false, null).output().sum()).apply(s.params());
         assertEquals(s.params().keySet(), g.keySet());
@@ -160,7 +160,7 @@ class ModelTest {
         Custom scale = Custom.of("scale", (x, p) -> x.multiply(p.get("gamma")))
                 .withParam("gamma", in -> Shape.of(in.dim(-1)), Initializers.constant(2));
         Model m = Model.input("x", Shape.of(-1, 3)).apply(scale);
-        ModelState s = m.init(Random.key(0));
+        ModelState s = m.init(Prng.key(0));
         assertEquals(List.of("scale_0.gamma"), List.copyOf(s.params().keySet()));
         assertArrayEquals(new float[] {2, 4, 6}, m.predict(s, Tensor.of(new float[][] {{1, 2, 3}})).toFloatArray());
     }
@@ -174,12 +174,12 @@ class ModelTest {
         e = assertThrows(JBurnException.class, () -> Model.input("x", Shape.of(-1, 4)).flatten().dense(3).withName("a").dense(2).withName("a").summary());
         assertTrue(e.getMessage().contains("duplicate layer name 'a'"), e.getMessage());
         Model m = mlp();
-        ModelState s = m.init(Random.key(0));
+        ModelState s = m.init(Prng.key(0));
         e = assertThrows(JBurnException.class, () -> m.predict(s, Tensor.zeros(Shape.of(2, 783), DType.F32)));
         assertTrue(e.getMessage().contains("[-1, 784]") && e.getMessage().contains("[2, 783]"), e.getMessage());
         e = assertThrows(JBurnException.class, () -> m.predict(s, Tensor.zeros(Shape.of(784), DType.F32)));
         assertTrue(e.getMessage().contains("image"), e.getMessage());
-        ModelState other = Model.input("image", Shape.of(-1, 784)).dense(10).init(Random.key(0));
+        ModelState other = Model.input("image", Shape.of(-1, 784)).dense(10).init(Prng.key(0));
         e = assertThrows(JBurnException.class, () -> m.predict(other, Tensor.zeros(Shape.of(2, 784), DType.F32)));
         assertTrue(e.getMessage().contains("structure differs"), e.getMessage());
         e = assertThrows(JBurnException.class, () -> Model.add(Model.input("a", Shape.of(-1, 3)), Model.input("b", Shape.of(-1, 4))).summary());

@@ -2,7 +2,7 @@ package dev.jburn.nn;
 
 import dev.jburn.DType;
 import dev.jburn.JBurnException;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.nn.layers.AlphaDropout;
@@ -90,9 +90,9 @@ class NormLayersTest {
     @Test
     void batchNormTrainingUpdatesTheRunningStatisticsAndInferenceUsesThem() {
         Model m = in(-1, 2).apply(BatchNorm.of().withMomentum(0.9));
-        ModelState s = m.init(Random.key(0));
+        ModelState s = m.init(Prng.key(0));
         Tensor x = Tensor.of(new float[][] {{1, 10}, {3, 20}});
-        Forward f = m.forward(s, Random.key(1), x);
+        Forward f = m.forward(s, Prng.key(1), x);
         assertArrayEquals(new float[] {-1, -1, 1, 1}, f.output().toFloatArray(), 1e-3f);   // (x - mean) / sqrt(var + 1e-3)
         assertArrayEquals(new float[] {0.2f, 1.5f}, f.state().get("batch_norm_0.mean").toFloatArray(), 1e-6f);
         assertArrayEquals(new float[] {0.9f + 0.1f * 1, 0.9f + 0.1f * 25}, f.state().get("batch_norm_0.var").toFloatArray(), 1e-5f);

@@ -2,7 +2,7 @@ package dev.jburn.nn;
 
 import dev.jburn.DType;
 import dev.jburn.JBurnException;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.nn.layers.Gru;
@@ -83,7 +83,7 @@ class RecurrentLayersTest {
         assertEquals(Shape.of(-1, 5), g.outputSpecs().getFirst().shape());
         assertEquals(Shape.of(15, 3), g.parameterSpecs().get("gru_0.weight_ih").shape());
         // PyTorch's default initialization: U(-1/sqrt(H), 1/sqrt(H))
-        ModelState s = g.init(Random.key(3));
+        ModelState s = g.init(Prng.key(3));
         for (float v : s.get("gru_0.weight_hh").toFloatArray()) assertTrue(Math.abs(v) <= 1 / Math.sqrt(5) + 1e-7);
 
         Model seq = Model.input("x", Shape.of(-1, 4, 8));
@@ -101,19 +101,19 @@ class RecurrentLayersTest {
     @Test
     void anUnrolledLstmTrainsInF32UnderJitAndTheMaskedAttentionHasNoNaN() {
         Model m = Model.input("x", Shape.of(-1, -1, 2)).lstm(3, true).selfAttention(1, 2);
-        ModelState s = m.init(Random.key(1));
-        Tensor x = Random.normalSplit(Random.key(2), Shape.of(2, 3, 2), DType.F32, 0, 1);
+        ModelState s = m.init(Prng.key(1));
+        Tensor x = Prng.normalSplit(Prng.key(2), Shape.of(2, 3, 2), DType.F32, 0, 1);
         Tensor y = m.predict(s, x);
         assertEquals(Shape.of(2, 3, 3), y.shape());
         for (float v : y.toFloatArray()) assertTrue(Float.isFinite(v));
         // another length: the loop unrolls again (a second compiled function)
-        Tensor longer = Random.normalSplit(Random.key(2), Shape.of(2, 5, 2), DType.F32, 0, 1);
+        Tensor longer = Prng.normalSplit(Prng.key(2), Shape.of(2, 5, 2), DType.F32, 0, 1);
         assertEquals(Shape.of(2, 5, 3), m.predict(s, longer).shape());
         // an empty sequence: the zero initial state, or no steps
         Model seqs = Model.input("x", Shape.of(-1, -1, 2)).lstm(3, true), last = Model.input("x", Shape.of(-1, -1, 2)).gru(3);
         Tensor empty = Tensor.zeros(Shape.of(2, 0, 2), DType.F32);
-        assertEquals(Shape.of(2, 0, 3), seqs.predict(seqs.init(Random.key(0)), empty).shape());
-        assertArrayEquals(new float[6], last.predict(last.init(Random.key(0)), empty).toFloatArray());
+        assertEquals(Shape.of(2, 0, 3), seqs.predict(seqs.init(Prng.key(0)), empty).shape());
+        assertArrayEquals(new float[6], last.predict(last.init(Prng.key(0)), empty).toFloatArray());
         // gradients through time, under Autodiff, are finite and non-zero for the first step's input
         Tensor g = dev.jburn.autodiff.Autodiff.grad((Tensor in) -> m.call(s.params(), s.state(), List.of(in), false, null).output().sum()).apply(x);
         float[] gv = g.toFloatArray();
@@ -121,8 +121,8 @@ class RecurrentLayersTest {
 
         Model q = Model.input("q", Shape.of(-1, 2, 4)), keep = Model.input("keep", Shape.of(-1, 2), DType.PRED);
         Model att = Model.apply(MultiHeadAttention.of(2, 2).withKeyPaddingMask(true).withBiasInitializer(dev.jburn.nn.Initializers.ones()), q, keep);
-        ModelState as = att.init(Random.key(4));
-        Tensor out = att.predict(as, Random.normalSplit(Random.key(5), Shape.of(1, 2, 4), DType.F32, 0, 1), Tensor.of(false, false).reshape(1, 2));
+        ModelState as = att.init(Prng.key(4));
+        Tensor out = att.predict(as, Prng.normalSplit(Prng.key(5), Shape.of(1, 2, 4), DType.F32, 0, 1), Tensor.of(false, false).reshape(1, 2));
         float[] o = out.toFloatArray();
         float[] bias = as.get("multi_head_attention_0.output_bias").toFloatArray();
         for (int i = 0; i < o.length; i++) assertEquals(bias[i % 4], o[i], 1e-6f, "a query with no key left gives the output bias");

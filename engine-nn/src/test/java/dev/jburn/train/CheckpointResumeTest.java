@@ -1,7 +1,7 @@
 package dev.jburn.train;
 
 import dev.jburn.JBurnException;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.data.TensorDataset;
 import dev.jburn.io.Checkpoint;
@@ -28,11 +28,11 @@ class CheckpointResumeTest {
         TensorDataset d = TrainerTest.line(50, 7);
         Trainer t = Trainer.of(m, Losses.mse(), Optimizers.adam(1e-2)).metrics(Metrics.binaryAccuracy(0));
         Fit fit = Fit.epochs(5).batchSize(16).quiet();
-        FitResult full = t.fit(m.init(Random.key(0)), d, fit);
+        FitResult full = t.fit(m.init(Prng.key(0)), d, fit);
 
         CheckpointCallback ck = Callbacks.checkpoint(dir).keepLast(2);
         Trainer t2 = Trainer.of(m, Losses.mse(), Optimizers.adam(1e-2)).metrics(Metrics.binaryAccuracy(0)).callbacks(ck);
-        t2.fit(m.init(Random.key(0)), d, Fit.epochs(2).batchSize(16).quiet());
+        t2.fit(m.init(Prng.key(0)), d, Fit.epochs(2).batchSize(16).quiet());
         assertTrue(Files.exists(ck.fileOf(1)));
 
         Checkpoint.Loaded c = Checkpoint.load(ck.fileOf(1), m);
@@ -51,7 +51,7 @@ class CheckpointResumeTest {
     void aCheckpointOfAnotherModelIsRefused(@TempDir Path dir) {
         Model m = model();
         Trainer t = Trainer.of(m, Losses.mse(), Optimizers.sgd(0.1)).callbacks(Callbacks.checkpoint(dir));
-        t.fit(m.init(Random.key(0)), TrainerTest.line(8, 1), Fit.epochs(1).batchSize(8).quiet());
+        t.fit(m.init(Prng.key(0)), TrainerTest.line(8, 1), Fit.epochs(1).batchSize(8).quiet());
         Model other = Model.input("x", Shape.of(-1, 1)).dense(3).dense(1);
         JBurnException e = assertThrows(JBurnException.class, () -> Checkpoint.load(dir.resolve("epoch-0001.ckpt"), other));
         assertTrue(e.getMessage().contains("structure differs"), e.getMessage());

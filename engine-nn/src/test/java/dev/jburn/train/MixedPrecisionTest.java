@@ -2,7 +2,7 @@ package dev.jburn.train;
 
 import dev.jburn.DType;
 import dev.jburn.JBurnException;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.autodiff.Autodiff;
@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /** Mixed precision: 16-bit compute inside the graph, f32 parameters and outputs, loss scaling that skips overflowed steps. */
 class MixedPrecisionTest {
     private static Tensor inputs(int n, int features, int seed) {
-        return Random.uniform(Random.key(seed), Shape.of(n, features), DType.F32, -1, 1).values();
+        return Prng.uniform(Prng.key(seed), Shape.of(n, features), DType.F32, -1, 1).values();
     }
 
     private static Tensor sumOfSquares(Tensor t) { return t.multiply(t).sum(); }
@@ -30,13 +30,13 @@ class MixedPrecisionTest {
     @Test
     void aMixedCallComputesEachLayerInTheComputeTypeAndReturnsTheDeclaredType() {
         Model m = Model.input("x", Shape.of(-1, 5)).dense(3, Activation.RELU);
-        ModelState s = m.init(Random.key(0));
+        ModelState s = m.init(Prng.key(0));
         Tensor x = inputs(4, 5, 1);
         Forward f = m.call(s.params(), s.state(), List.of(x), false, null, DType.BF16);
         assertEquals(DType.F32, f.output().dtype(), "outputs come back in the declared type");
         // The oracle: the same layer written by hand in bf16.
         Tensor k = s.get("dense_0.kernel").asType(DType.BF16), b = s.get("dense_0.bias").asType(DType.BF16);
-        Tensor want = x.asType(DType.BF16).dot(k).add(b).max(0.0).asType(DType.F32);
+        Tensor want = x.asType(DType.BF16).dot(k).add(b).maximum(0.0).asType(DType.F32);
         assertArrayEquals(want.toFloatArray(), f.output().toFloatArray());
         assertFalse(java.util.Arrays.equals(m.predict(s, x).toFloatArray(), f.output().toFloatArray()),
                 "bf16 rounding shows: the mixed call is not the f32 one");
@@ -46,16 +46,16 @@ class MixedPrecisionTest {
     @Test
     void normalizationLayersKeepTheirDeclaredTypeAndTheirStateStaysF32() {
         Model m = Model.input("x", Shape.of(-1, 4)).dense(4).batchNorm();
-        ModelState s = m.init(Random.key(0));
+        ModelState s = m.init(Prng.key(0));
         Tensor x = inputs(8, 4, 2);
-        Forward f = m.call(s.params(), s.state(), List.of(x), true, Random.key(5), DType.BF16);
+        Forward f = m.call(s.params(), s.state(), List.of(x), true, Prng.key(5), DType.BF16);
         Tensor dense = x.asType(DType.BF16).dot(s.get("dense_0.kernel").asType(DType.BF16)).add(s.get("dense_0.bias").asType(DType.BF16));
         // batch norm sees the bf16 activations converted to f32, and computes in f32 as in a full-precision model
         Model bnOnly = Model.input("h", Shape.of(-1, 4)).batchNorm();
-        ModelState bs = bnOnly.init(Random.key(0));
+        ModelState bs = bnOnly.init(Prng.key(0));
         Forward ref = bnOnly.call(Map.of("batch_norm_0.gamma", s.get("batch_norm_0.gamma"), "batch_norm_0.beta", s.get("batch_norm_0.beta")),
                 Map.of("batch_norm_0.mean", s.state().get("batch_norm_0.mean"), "batch_norm_0.var", s.state().get("batch_norm_0.var")),
-                List.of(dense.asType(DType.F32)), true, Random.key(5));
+                List.of(dense.asType(DType.F32)), true, Prng.key(5));
         assertArrayEquals(ref.output().toFloatArray(), f.output().toFloatArray());
         for (var e : f.state().entrySet()) assertEquals(DType.F32, e.getValue().dtype(), e.getKey());
         assertArrayEquals(ref.state().get("batch_norm_0.mean").toFloatArray(), f.state().get("batch_norm_0.mean").toFloatArray());
@@ -65,7 +65,7 @@ class MixedPrecisionTest {
     @Test
     void gradientsThroughAMixedCallArriveInTheParametersType() {
         Model m = Model.input("x", Shape.of(-1, 3)).dense(2);
-        ModelState s = m.init(Random.key(0));
+        ModelState s = m.init(Prng.key(0));
         Tensor x = inputs(6, 3, 3);
         Map<String, Tensor> g = Autodiff.gradMap((Map<String, Tensor> p) ->
                 sumOfSquares(m.call(p, Map.of(), List.of(x), false, null, DType.F16).output())).apply(s.params());
@@ -86,7 +86,7 @@ class MixedPrecisionTest {
         TensorDataset data = TensorDataset.of(x, y);
         Model m = Model.input("x", Shape.of(-1, 2)).dense(16, Activation.RELU).dense(2);
         Trainer t = Trainer.of(m, Losses.softmaxCrossEntropy(), Optimizers.adam(0.02)).metrics(Metrics.accuracy());
-        FitResult r = t.fit(m.init(Random.key(0)), data, Fit.epochs(10).batchSize(32).quiet().precision(Precision.mixedBf16()));
+        FitResult r = t.fit(m.init(Prng.key(0)), data, Fit.epochs(10).batchSize(32).quiet().precision(Precision.mixedBf16()));
         for (Tensor p : r.state().model().params().values()) assertEquals(DType.F32, p.dtype(), "master weights stay f32");
         double acc = t.evaluate(r.state().model(), data, 64, Precision.mixedBf16()).get("accuracy");
         assertTrue(acc >= 0.95, "bf16 training accuracy " + acc);
@@ -98,7 +98,7 @@ class MixedPrecisionTest {
     void anF16StepWhoseGradientsOverflowIsSkippedAndHalvesTheScale() {
         Model m = Model.input("x", Shape.of(-1, 2)).dense(1);
         TrainStep step = TrainStep.of(m, Losses.mse(), Optimizers.sgd(0.1), List.of(), Precision.mixedF16());
-        TrainStep.State s = step.init(m.init(Random.key(0)), Random.key(1));
+        TrainStep.State s = step.init(m.init(Prng.key(0)), Prng.key(1));
         assertEquals(32768.0, s.optimizer().get(LossScaling.SCALE).toDoubleArray()[0]);
         float[] kernel = s.model().get("dense_0.kernel").toFloatArray();
         // 70000 is past f16's largest value (65504): the cast gives infinity, the gradients are not finite
@@ -123,7 +123,7 @@ class MixedPrecisionTest {
         Precision scaled = Precision.mixed(DType.F32).withLossScale(LossScale.dynamic(8, 2, 2));
         TrainStep a = TrainStep.of(m, Losses.mse(), Optimizers.sgd(0.1), List.of(), scaled);
         TrainStep b = TrainStep.of(m, Losses.mse(), Optimizers.sgd(0.1));
-        TrainStep.State sa = a.init(m.init(Random.key(0)), Random.key(1)), sb = b.init(m.init(Random.key(0)), Random.key(1));
+        TrainStep.State sa = a.init(m.init(Prng.key(0)), Prng.key(1)), sb = b.init(m.init(Prng.key(0)), Prng.key(1));
         double[] scales = new double[3];
         for (int i = 0; i < 3; i++) {
             sa = a.apply(sa, x, y, w, List.of()).state();

@@ -1,7 +1,7 @@
 package dev.jburn.train;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.data.TensorDataset;
@@ -18,12 +18,12 @@ class TrainingMemoryTest {
     @Test
     void liveHostBytesStayFlatAcrossEpochs() {
         Model m = Model.input("x", Shape.of(-1, 32)).dense(64, Activation.RELU).batchNorm().dropout(0.1).dense(4);
-        Tensor x = Random.uniform(Random.key(1), Shape.of(300, 32), DType.F32, -1, 1).values();
-        Tensor y = Random.randint(Random.key(2), 0, 4, Shape.of(300), DType.S32).values();
+        Tensor x = Prng.uniform(Prng.key(1), Shape.of(300, 32), DType.F32, -1, 1).values();
+        Tensor y = Prng.randint(Prng.key(2), 0, 4, Shape.of(300), DType.S32).values();
         TensorDataset d = TensorDataset.of(x, y);
         Trainer t = Trainer.of(m, Losses.softmaxCrossEntropy(), Optimizers.adam(1e-3)).metrics(Metrics.accuracy());
         var fit = Fit.epochs(1).batchSize(32).quiet();
-        TrainStep.State s = t.step().init(m.init(Random.key(0)), Random.key(3));
+        TrainStep.State s = t.step().init(m.init(Prng.key(0)), Prng.key(3));
         s = t.fit(s, d, fit).state();                       // warm: compiles, caches
         long after1 = HostMemory.live();
         for (int e = 0; e < 20; e++) s = t.fit(s, d, fit).state();   // 200 more steps

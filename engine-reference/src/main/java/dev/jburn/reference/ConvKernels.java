@@ -30,10 +30,10 @@ final class ConvKernels {
         ConvGeometry g = new ConvGeometry(input.shape(), kernel.shape(), spec);
         long n = g.outSize();
         if (n == 0) return HostBuffer.uninitialized(0);
-        if ((long) g.cg * g.kernelTaps == 0) return HostBuffer.zeroed(n * out.byteSize());
+        if ((long) g.cg * g.kernelTaps == 0) return HostBuffer.zeroed(out.byteSize(n));
         MemorySegment x = HostBuffer.of(input.buffer()), k = HostBuffer.of(kernel.buffer());
         if (!fast) {
-            HostBuffer result = HostBuffer.uninitialized(n * out.byteSize());
+            HostBuffer result = HostBuffer.uninitialized(out.byteSize(n));
             oracle(g, out, x, k, result.segment());
             return result;
         }

@@ -19,7 +19,7 @@ final class CoreKernels {
     Buffer cast(Operand x, DType to) {
         DType from = x.dtype();
         long n = x.size();
-        HostBuffer out = HostBuffer.uninitialized(n * to.byteSize());
+        HostBuffer out = HostBuffer.uninitialized(to.byteSize(n));
         MemorySegment src = HostBuffer.of(x.buffer());
         MemorySegment dst = out.segment();
         parallel.forRange(n, 4, (lo, hi) -> {
@@ -61,7 +61,7 @@ final class CoreKernels {
 
     Buffer iota(Shape shape, DType dtype, int axis) {
         long n = shape.size();
-        HostBuffer out = HostBuffer.uninitialized(n * dtype.byteSize());
+        HostBuffer out = HostBuffer.uninitialized(dtype.byteSize(n));
         MemorySegment dst = out.segment();
         long stride = axis < 0 ? 1 : shape.strides()[axis];
         long dim = axis < 0 ? Math.max(n, 1) : shape.dim(axis);

@@ -37,12 +37,12 @@ final class HostBuffer implements Buffer {
     }
 
     static HostBuffer zeroed(long bytes) {
-        HostMemory.reserve("allocate", bytes);
+        HostMemory.reserve(bytes);
         return new HostBuffer(NativeMemory.calloc(bytes));
     }
 
     static HostBuffer uninitialized(long bytes) {
-        HostMemory.reserve("allocate", bytes);
+        HostMemory.reserve(bytes);
         return new HostBuffer(NativeMemory.malloc(bytes));
     }
 

@@ -33,7 +33,12 @@ final class LinalgKernels {
         void run(int index);
     }
 
-    private void forEachMatrix(long count, long cost, PerMatrix body) {
+    /**
+     * Runs {@code body} for each of {@code count} matrices, none when each result matrix is empty
+     * ({@code outputPerMatrix == 0}): a batch of 2³¹ empty matrices must not take minutes.
+     */
+    private void forEachMatrix(long count, long cost, long outputPerMatrix, PerMatrix body) {
+        if (outputPerMatrix == 0) return;
         parallel.forRange(count, cost, (lo, hi) -> {
             for (long b = lo; b < hi; b++) body.run((int) b);
         });
@@ -54,11 +59,11 @@ final class LinalgKernels {
         int n = a.shape().dim(-1);
         long batch = batchCount(a.shape(), 2);
         int nn = n * n;
-        HostBuffer out = HostBuffer.uninitialized(a.size() * t.byteSize());
+        HostBuffer out = HostBuffer.uninitialized(t.byteSize(a.size()));
         MemorySegment src = HostBuffer.of(a.buffer());
         MemorySegment dst = out.segment();
         Parallel inner = batch == 1 ? parallel : sequential;
-        forEachMatrix(batch, cube(n) / 3, b -> {
+        forEachMatrix(batch, cube(n) / 3, nn, b -> {
             double[] m = DenseMatrices.read(src, t, (long) b * nn, nn);
             if (config.vectorKernels()) Cholesky.blocked(m, n, inner);
             else CholeskyCrout.unblocked(m, n);
@@ -83,10 +88,10 @@ final class LinalgKernels {
         MemorySegment as = HostBuffer.of(a.buffer());
         MemorySegment bs = HostBuffer.of(b.buffer());
         requireNonSingular(as, t, batch, n, a.shape());
-        HostBuffer out = HostBuffer.uninitialized(b.size() * t.byteSize());
+        HostBuffer out = HostBuffer.uninitialized(t.byteSize(b.size()));
         MemorySegment dst = out.segment();
         int nm = n * m;
-        forEachMatrix(batch, cube(n) + (long) nn * m, i -> {
+        forEachMatrix(batch, cube(n) + (long) nn * m, nm, i -> {
             double[] am = DenseMatrices.read(as, t, (long) i * nn, nn);
             double[] bm = DenseMatrices.read(bs, t, (long) i * nm, nm);
             if (flipB) bm = DenseMatrices.transpose(bm, m, n);
@@ -99,6 +104,7 @@ final class LinalgKernels {
 
     /** Checked on the caller's thread before any work: an exactly zero diagonal entry makes the system singular. */
     private static void requireNonSingular(MemorySegment a, DType t, long batch, int n, Shape shape) {
+        if (n == 0) return;
         for (long b = 0; b < batch; b++) {
             for (int i = 0; i < n; i++) {
                 if (HostElements.getDouble(a, t, b * n * n + (long) i * n + i) == 0) {
@@ -116,12 +122,12 @@ final class LinalgKernels {
         int n = a.shape().dim(-1);
         int nn = n * n;
         long batch = batchCount(a.shape(), 2);
-        long bytes = a.size() * t.byteSize();
+        long bytes = t.byteSize(a.size());
         HostBuffer p = HostBuffer.uninitialized(bytes);
         HostBuffer l = HostBuffer.uninitialized(bytes);
         HostBuffer u = HostBuffer.uninitialized(bytes);
         MemorySegment src = HostBuffer.of(a.buffer());
-        forEachMatrix(batch, cube(n), b -> {
+        forEachMatrix(batch, cube(n), nn, b -> {
             double[] m = DenseMatrices.read(src, t, (long) b * nn, nn);
             int[] perm = Lu.factor(m, n);
             long off = (long) b * nn;
@@ -142,11 +148,11 @@ final class LinalgKernels {
         int qCols = complete ? rows : k;
         int rRows = complete ? rows : k;
         long batch = batchCount(a.shape(), 2);
-        HostBuffer q = HostBuffer.uninitialized(batch * rows * qCols * t.byteSize());
-        HostBuffer r = HostBuffer.uninitialized(batch * rRows * cols * t.byteSize());
+        HostBuffer q = HostBuffer.uninitialized(t.byteSize(batch * rows * qCols));
+        HostBuffer r = HostBuffer.uninitialized(t.byteSize(batch * rRows * cols));
         MemorySegment src = HostBuffer.of(a.buffer());
         int size = rows * cols;
-        forEachMatrix(batch, (long) rows * cols * Math.max(k, 1) * 2, b -> {
+        forEachMatrix(batch, (long) rows * cols * Math.max(k, 1) * 2, (long) rows * qCols + (long) rRows * cols, b -> {
             double[] m = DenseMatrices.read(src, t, (long) b * size, size);
             Householder.Factors f = Householder.factor(m, rows, cols, complete);
             DenseMatrices.write(q.segment(), t, (long) b * rows * qCols, f.q(), rows * qCols);
@@ -162,10 +168,10 @@ final class LinalgKernels {
         int n = a.shape().dim(-1);
         int nn = n * n;
         long batch = batchCount(a.shape(), 2);
-        HostBuffer vals = HostBuffer.uninitialized(batch * n * t.byteSize());
-        HostBuffer vecs = HostBuffer.uninitialized(batch * nn * t.byteSize());
+        HostBuffer vals = HostBuffer.uninitialized(t.byteSize(batch * n));
+        HostBuffer vecs = HostBuffer.uninitialized(t.byteSize(batch * nn));
         MemorySegment src = HostBuffer.of(a.buffer());
-        forEachMatrix(batch, cube(n) * 10, b -> {
+        forEachMatrix(batch, cube(n) * 10, nn, b -> {
             JacobiEigen.Result res = JacobiEigen.decompose(DenseMatrices.read(src, t, (long) b * nn, nn), n);
             DenseMatrices.write(vals.segment(), t, (long) b * n, res.values(), n);
             DenseMatrices.write(vecs.segment(), t, (long) b * nn, res.vectors(), nn);
@@ -183,12 +189,12 @@ final class LinalgKernels {
         int uCols = fullMatrices ? rows : k;
         int vtRows = fullMatrices ? cols : k;
         long batch = batchCount(a.shape(), 2);
-        HostBuffer u = HostBuffer.uninitialized(batch * rows * uCols * t.byteSize());
-        HostBuffer s = HostBuffer.uninitialized(batch * k * t.byteSize());
-        HostBuffer vt = HostBuffer.uninitialized(batch * vtRows * cols * t.byteSize());
+        HostBuffer u = HostBuffer.uninitialized(t.byteSize(batch * rows * uCols));
+        HostBuffer s = HostBuffer.uninitialized(t.byteSize(batch * k));
+        HostBuffer vt = HostBuffer.uninitialized(t.byteSize(batch * vtRows * cols));
         MemorySegment src = HostBuffer.of(a.buffer());
         int size = rows * cols;
-        forEachMatrix(batch, (long) size * Math.max(k, 1) * 10, b -> {
+        forEachMatrix(batch, (long) size * Math.max(k, 1) * 10, (long) rows * uCols + k + (long) vtRows * cols, b -> {
             JacobiSvd.Result res = JacobiSvd.decompose(DenseMatrices.read(src, t, (long) b * size, size), rows, cols, fullMatrices);
             DenseMatrices.write(u.segment(), t, (long) b * rows * uCols, res.u(), rows * uCols);
             DenseMatrices.write(s.segment(), t, (long) b * k, res.s(), k);

@@ -119,16 +119,16 @@ final class NativeMemory {
     }
 
     private static MemorySegment alloc(long bytes, boolean zero) {
-        if (bytes < 0) throw new JBurnException("allocate", "negative size " + bytes);
+        if (bytes < 0) throw new JBurnException(dev.jburn.spi.UserOp.name("allocate"), "negative size " + bytes);
         MemorySegment p;
         try {
             p = zero ? (MemorySegment) CALLOC.invokeExact(Math.max(bytes, 1L), 1L)
                      : (MemorySegment) MALLOC.invokeExact(Math.max(bytes, 1L));
         } catch (Throwable t) {
-            throw new JBurnException("allocate", "native allocation of " + bytes + " bytes failed: " + t, t);
+            throw new JBurnException(dev.jburn.spi.UserOp.name("allocate"), "native allocation of " + bytes + " bytes failed: " + t, t);
         }
         if (p.address() == 0) {
-            throw new JBurnException("allocate", "out of native memory allocating " + bytes + " bytes");
+            throw new JBurnException(dev.jburn.spi.UserOp.name("allocate"), "out of native memory allocating " + bytes + " bytes");
         }
         if (bytes >= HUGE_FROM) adviseHugePages(p.address(), bytes);
         return p.reinterpret(bytes);

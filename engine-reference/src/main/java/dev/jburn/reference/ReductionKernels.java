@@ -37,7 +37,7 @@ final class ReductionKernels {
         boolean[] reduced = new boolean[s.rank()];
         for (int a : axes) reduced[a] = true;
         for (int i = 0; i < s.rank(); i++) if (!reduced[i]) outCount *= s.dim(i);
-        HostBuffer result = HostBuffer.uninitialized(outCount * out.byteSize());
+        HostBuffer result = HostBuffer.uninitialized(out.byteSize(outCount));
         if (outCount == 0) return result;
         if (config.vectorKernels()) {
             AxisSplit run = AxisSplit.aroundRun(s, axes);
@@ -178,7 +178,7 @@ final class ReductionKernels {
         };
         AxisSplit split = AxisSplit.around(x.shape(), axis);
         long lines = split.lines();
-        HostBuffer result = HostBuffer.uninitialized(lines * out.byteSize());
+        HostBuffer result = HostBuffer.uninitialized(out.byteSize(lines));
         MemorySegment src = HostBuffer.of(x.buffer());
         MemorySegment dst = result.segment();
         DType in = x.dtype();
@@ -240,7 +240,7 @@ final class ReductionKernels {
     Buffer cumulative(CumulativeOp op, Operand x, int axis, boolean reverse) {
         DType t = x.dtype();
         AxisSplit split = AxisSplit.around(x.shape(), axis);
-        HostBuffer result = HostBuffer.uninitialized(x.size() * t.byteSize());
+        HostBuffer result = HostBuffer.uninitialized(t.byteSize(x.size()));
         if (x.size() == 0) return result;
         MemorySegment src = HostBuffer.of(x.buffer());
         MemorySegment dst = result.segment();

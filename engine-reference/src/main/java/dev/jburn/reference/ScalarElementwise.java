@@ -31,7 +31,7 @@ final class ScalarElementwise {
     Buffer unary(UnaryOp op, Operand x, DType out) {
         long n = x.size();
         DType t = x.dtype();
-        HostBuffer result = HostBuffer.uninitialized(n * out.byteSize());
+        HostBuffer result = HostBuffer.uninitialized(out.byteSize(n));
         MemorySegment src = HostBuffer.of(x.buffer());
         MemorySegment dst = result.segment();
         if (t.isFloat() || op.floatMath()) {
@@ -51,7 +51,7 @@ final class ScalarElementwise {
     Buffer binary(BinaryOp op, Operand a, Operand b, Shape outShape, DType out) {
         long n = outShape.size();
         DType t = a.dtype();
-        HostBuffer result = HostBuffer.uninitialized(n * out.byteSize());
+        HostBuffer result = HostBuffer.uninitialized(out.byteSize(n));
         MemorySegment sa = HostBuffer.of(a.buffer());
         MemorySegment sb = HostBuffer.of(b.buffer());
         MemorySegment dst = result.segment();

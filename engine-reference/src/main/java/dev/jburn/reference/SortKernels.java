@@ -32,7 +32,7 @@ final class SortKernels {
     private Buffer run(Operand x, int axis, boolean descending, DType indexType) {
         DType t = x.dtype();
         DType outType = indexType == null ? t : indexType;
-        HostBuffer result = HostBuffer.uninitialized(x.size() * outType.byteSize());
+        HostBuffer result = HostBuffer.uninitialized(outType.byteSize(x.size()));
         if (x.size() == 0) return result;
         AxisSplit split = AxisSplit.around(x.shape(), axis);
         MemorySegment src = HostBuffer.of(x.buffer());

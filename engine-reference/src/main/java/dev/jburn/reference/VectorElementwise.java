@@ -32,7 +32,7 @@ final class VectorElementwise {
     Buffer unary(VectorOps.Unary k, Operand x) {
         DType t = x.dtype();
         long n = x.size();
-        HostBuffer result = HostBuffer.uninitialized(n * t.byteSize());
+        HostBuffer result = HostBuffer.uninitialized(t.byteSize(n));
         MemorySegment src = HostBuffer.of(x.buffer());
         MemorySegment dst = result.segment();
         if (inline(n, k.cost())) {
@@ -63,7 +63,7 @@ final class VectorElementwise {
         boolean sa = !onTrue.shape().equals(outShape), sb = !onFalse.shape().equals(outShape);
         if ((sa && onTrue.size() != 1) || (sb && onFalse.size() != 1)) return null;
         long n = outShape.size();
-        HostBuffer result = HostBuffer.uninitialized(n * t.byteSize());
+        HostBuffer result = HostBuffer.uninitialized(t.byteSize(n));
         MemorySegment p = HostBuffer.of(pred.buffer()), a = HostBuffer.of(onTrue.buffer()), b = HostBuffer.of(onFalse.buffer());
         MemorySegment dst = result.segment();
         if (inline(n, 1)) selectRange(t, p, a, sa, b, sb, dst, 0, n);
@@ -101,7 +101,7 @@ final class VectorElementwise {
         MemorySegment sa = HostBuffer.of(a.buffer());
         MemorySegment sb = HostBuffer.of(b.buffer());
         if (aFull && bFull) {
-            HostBuffer result = HostBuffer.uninitialized(n * out.byteSize());
+            HostBuffer result = HostBuffer.uninitialized(out.byteSize(n));
             MemorySegment dst = result.segment();
             if (inline(n, 1)) {
                 pairs(k, t, sa, 0, sb, 0, dst, 0, n);
@@ -118,7 +118,7 @@ final class VectorElementwise {
     }
 
     private Buffer withScalar(VectorOps.Binary k, DType t, MemorySegment full, MemorySegment scalar, long n, DType out) {
-        HostBuffer result = HostBuffer.uninitialized(n * out.byteSize());
+        HostBuffer result = HostBuffer.uninitialized(out.byteSize(n));
         MemorySegment dst = result.segment();
         if (inline(n, 1)) {
             scalarRange(k, t, full, scalar, dst, 0, n);
@@ -133,7 +133,7 @@ final class VectorElementwise {
      * of {@code full}; the loop runs over rows of {@code len}. A block on the left arrives with {@code k} mirrored.
      */
     private Buffer rows(VectorOps.Binary k, DType t, MemorySegment full, MemorySegment block, long len, long n, DType out) {
-        HostBuffer result = HostBuffer.uninitialized(n * out.byteSize());
+        HostBuffer result = HostBuffer.uninitialized(out.byteSize(n));
         MemorySegment dst = result.segment();
         long rows = len == 0 ? 0 : n / len;
         if (inline(n, 1)) {

@@ -40,7 +40,7 @@ final class WindowKernels {
         ReduceOp red = op.reduction();
         DType t = x.dtype();
         Shape outShape = Shape.of(WindowGeometry.outputDims(x.shape(), spec));
-        HostBuffer result = HostBuffer.uninitialized(outShape.size() * t.byteSize());
+        HostBuffer result = HostBuffer.uninitialized(t.byteSize(outShape.size()));
         if (outShape.size() == 0) return result;
         MemorySegment src = HostBuffer.of(x.buffer()), dst = result.segment();
         if (fast && (t == DType.F32 || t == DType.F64)) {
@@ -122,7 +122,7 @@ final class WindowKernels {
         long n = x.size();
         if (n > Integer.MAX_VALUE - 8) throw new JBurnException(op.opName(), "tensors of " + n + " elements are too large for the cpu engine");
         DType t = source.dtype();
-        HostBuffer result = HostBuffer.uninitialized(n * t.byteSize());
+        HostBuffer result = HostBuffer.uninitialized(t.byteSize(n));
         MemorySegment dst = result.segment();
         MemorySegment initSeg = HostBuffer.of(init.buffer());
         WindowGeometry g = new WindowGeometry(x.shape(), spec);

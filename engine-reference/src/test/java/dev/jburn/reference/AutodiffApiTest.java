@@ -103,7 +103,7 @@ class AutodiffApiTest {
         Tensor labels = Tensor.of(new int[] {3, 7, 0});
         Tensor oneHot = labels.newAxis(1).equal(Tensor.iota(Shape.of(1, 10), DType.S32, 1)).asType(DType.F64);
         Function<Map<String, Tensor>, Tensor> loss = p -> {
-            Tensor h = input.dot(p.get("w1")).add(p.get("b1")).max(0.0);
+            Tensor h = input.dot(p.get("w1")).add(p.get("b1")).maximum(0.0);
             Tensor logits = h.dot(p.get("w2")).add(p.get("b2"));
             Tensor nll = logits.logSumExp(new int[] {1}).subtract(logits.multiply(oneHot).sum(new int[] {1}));
             return nll.mean();

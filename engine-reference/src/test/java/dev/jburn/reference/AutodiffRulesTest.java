@@ -65,7 +65,7 @@ class AutodiffRulesTest {
         check("select", xs -> p.greater(0).select(xs.get(0), xs.get(1)), uniform(21, -1, 1, 2, 3), uniform(22, -1, 1, 3));
         check("select scalar branch", xs -> p.greater(0).select(xs.get(0), xs.get(1)), uniform(23, -1, 1, 2, 3), uniform(24, -1, 1));
         check("clip", xs -> xs.get(0).clip(-0.5, 0.5), uniform(25, -1, 1, 2, 3));
-        check("relu", xs -> xs.get(0).max(0.0), uniform(26, -1, 1, 2, 3));
+        check("relu", xs -> xs.get(0).maximum(0.0), uniform(26, -1, 1, 2, 3));
     }
 
     @Test

@@ -132,14 +132,14 @@ class ElementwiseSemanticsTest {
         assertBools(a.lessEqual(b), false, false, false, true);
         assertBools(a.greater(b), false, false, false, false);
         assertBools(a.greaterEqual(b), false, false, false, true);
-        assertDoubles(a.max(b), DType.F64, NAN, NAN, NAN, 2);
-        assertDoubles(a.min(b), DType.F64, NAN, NAN, NAN, 2);
-        assertDoubles(Tensor.of(-INF, INF, 3).to(e).max(Tensor.of(-INF, 1, 3).to(e)), DType.F64, -INF, INF, 3);
-        double negZeroMin = Tensor.of(-0.0f).to(e).min(Tensor.of(0.0f).to(e)).toDoubleArray()[0];
+        assertDoubles(a.maximum(b), DType.F64, NAN, NAN, NAN, 2);
+        assertDoubles(a.minimum(b), DType.F64, NAN, NAN, NAN, 2);
+        assertDoubles(Tensor.of(-INF, INF, 3).to(e).maximum(Tensor.of(-INF, 1, 3).to(e)), DType.F64, -INF, INF, 3);
+        double negZeroMin = Tensor.of(-0.0f).to(e).minimum(Tensor.of(0.0f).to(e)).toDoubleArray()[0];
         assertEquals(Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(negZeroMin));
         // u64 compares unsigned
         assertBools(ints(e, DType.U64, -1L).greater(ints(e, DType.U64, 1)), true);
-        assertLongs(ints(e, DType.U64, -1L).min(ints(e, DType.U64, 1)), DType.U64, 1);
+        assertLongs(ints(e, DType.U64, -1L).minimum(ints(e, DType.U64, 1)), DType.U64, 1);
         // comparisons against weak scalars widen first rather than wrap
         assertBools(ints(e, DType.U8, 44).equal(300), false);
         assertBools(ints(e, DType.U8, 255).greater(-1), true);

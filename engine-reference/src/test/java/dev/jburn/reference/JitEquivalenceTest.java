@@ -2,7 +2,7 @@ package dev.jburn.reference;
 
 import dev.jburn.DType;
 import dev.jburn.LinAlg;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.TopK;
@@ -33,7 +33,7 @@ class JitEquivalenceTest {
         assertJitEqualsEager("clip", xs -> List.of(xs.get(0).clip(-1.0, 2.0), xs.get(0).clip(Tensor.scalar(0f), Tensor.of(1f, 2f, 3f))), X23);
         assertJitEqualsEager("pow, atan2, min, max", xs -> {
             Tensor x = xs.get(0);
-            return List.of(x.pow(2), x.atan2(x.add(1)), x.min(0.5), x.max(x.negate()), x.isNan(), x.isInfinity().logicalNot());
+            return List.of(x.pow(2), x.atan2(x.add(1)), x.minimum(0.5), x.maximum(x.negate()), x.isNan(), x.isInfinity().logicalNot());
         }, X23);
     }
 
@@ -124,7 +124,7 @@ class JitEquivalenceTest {
     void capturedOuterTensorsBecomeConstants() {
         Tensor w = Tensor.of(new float[][] {{1, 0}, {0, 1}, {1, 1}});
         Tensor bias = Tensor.of(0.5f, -0.5f);
-        CompiledFunction f = assertJitEqualsEager("captured", xs -> List.of(xs.get(0).dot(w).add(bias).max(0.0)), POS23);
+        CompiledFunction f = assertJitEqualsEager("captured", xs -> List.of(xs.get(0).dot(w).add(bias).maximum(0.0)), POS23);
         assertEquals(1, count(f.graph(), Prim.Dot.class));
         Tensor onOracle = Tensor.of(1f, 2f).to(ElementwiseTestSupport.ORACLE);
         JitTestSupport.assertSame("captured from another engine", Tensor.of(new float[] {2, 4}),
@@ -134,12 +134,12 @@ class JitEquivalenceTest {
     @Test
     void randomWithAConstantKey() {
         assertJitEqualsEager("random", xs -> {
-            Tensor key = Random.key(7);
-            Random.Sample s = Random.normal(key, Shape.of(2, 3), DType.F32, 0, 1);
-            Tensor[] keys = Random.split(s.nextKey(), 2);
-            Tensor u = Random.uniform(keys[1], Shape.of(3), DType.F32, 0, 1).values();
-            Tensor k2 = Random.split(key).slice(new int[] {1, 0}, new int[] {1, 2}).reshape(2);   // a constant computed by the engine
-            return List.of(xs.get(0).add(s.values()).multiply(u), Random.randint(k2, 0, 10, Shape.of(4), DType.S32).values());
+            Tensor key = Prng.key(7);
+            Prng.Sample s = Prng.normal(key, Shape.of(2, 3), DType.F32, 0, 1);
+            Tensor[] keys = Prng.split(s.nextKey(), 2);
+            Tensor u = Prng.uniform(keys[1], Shape.of(3), DType.F32, 0, 1).values();
+            Tensor k2 = Prng.split(key).slice(new int[] {1, 0}, new int[] {1, 2}).reshape(2);   // a constant computed by the engine
+            return List.of(xs.get(0).add(s.values()).multiply(u), Prng.randint(k2, 0, 10, Shape.of(4), DType.S32).values());
         }, POS23);
     }
 
@@ -177,7 +177,7 @@ class JitEquivalenceTest {
         for (float[] row : w2) for (int j = 0; j < row.length; j++) row[j] = (float) r.nextGaussian();
         for (float[] row : x) for (int j = 0; j < row.length; j++) row[j] = (float) r.nextGaussian();
         assertJitEqualsEager("mlp", xs -> {
-            Tensor h = xs.get(0).dot(xs.get(1)).add(xs.get(3)).max(0.0);
+            Tensor h = xs.get(0).dot(xs.get(1)).add(xs.get(3)).maximum(0.0);
             Tensor logits = h.dot(xs.get(2));
             Tensor shifted = logits.subtract(logits.max(new int[] {1}, true));
             Tensor probs = shifted.exp().divide(shifted.exp().sum(new int[] {1}, true));

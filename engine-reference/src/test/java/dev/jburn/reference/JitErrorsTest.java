@@ -3,7 +3,7 @@ package dev.jburn.reference;
 import dev.jburn.DType;
 import dev.jburn.JBurnException;
 import dev.jburn.LinAlg;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.graph.CompiledFunction;
@@ -33,7 +33,7 @@ class JitErrorsTest {
         assertTrue(e.reason().contains("f32[] from sum"), e.reason());
         assertThrows(JBurnException.class, () -> Jit.compile(x -> Tensor.of(x.toFloatArray()), VERIFY).apply(Tensor.of(1f)));
         JBurnException key = assertThrows(JBurnException.class,
-                () -> Jit.compile(k -> Random.normal(k, Shape.of(2), DType.F32, 0, 1).values(), VERIFY).apply(Random.key(1)));
+                () -> Jit.compile(k -> Prng.normal(k, Shape.of(2), DType.F32, 0, 1).values(), VERIFY).apply(Prng.key(1)));
         assertTrue(key.reason().contains(READ), "a traced key cannot be read: " + key.reason());
     }
 

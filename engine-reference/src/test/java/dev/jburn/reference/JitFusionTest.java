@@ -46,7 +46,7 @@ class JitFusionTest {
 
     @Test
     void theBlockedRunnerCoversScalarsAndDeclinesWhatItCannotRun() {
-        CompiledFunction scalars = Jit.compileList(xs -> List.of(xs.get(0).multiply(xs.get(1)).add(2.0).exp().max(xs.get(0))), VERIFY);
+        CompiledFunction scalars = Jit.compileList(xs -> List.of(xs.get(0).multiply(xs.get(1)).add(2.0).exp().maximum(xs.get(0))), VERIFY);
         scalars.apply(List.of(Tensor.of(1f, 2f, 3f), Tensor.scalar(2f)));
         assertTrue(FusedKernels.covers(((Prim.Fused) scalars.graph().nodes().getFirst().prim()).body()), scalars.graph().toString());
         CompiledFunction select = Jit.compileList(xs -> List.of(xs.get(0).greater(xs.get(1)).select(xs.get(0), xs.get(1)).add(1.0)), VERIFY);
@@ -64,7 +64,7 @@ class JitFusionTest {
         String r = String.join("\n", shared.passReport().changes("fusion"));
         assertTrue(r.contains("chain broken at") && r.contains("= exp: its result has 2 users"), r);
 
-        CompiledFunction dot = Jit.compileList(xs -> List.of(xs.get(0).dot(xs.get(1)).add(xs.get(2)).max(0.0)), VERIFY);
+        CompiledFunction dot = Jit.compileList(xs -> List.of(xs.get(0).dot(xs.get(1)).add(xs.get(2)).maximum(0.0)), VERIFY);
         dot.apply(List.of(Tensor.of(new float[][] {{1, 2}, {3, 4}}), Tensor.of(new float[][] {{1, 0}, {0, 1}}), Tensor.of(-2f, 0.5f)));
         r = String.join("\n", dot.passReport().changes("fusion"));
         assertTrue(r.contains("= dot: dot is not element-wise"), r);
@@ -119,8 +119,8 @@ class JitFusionTest {
                     case 1 -> cur.subtract(other);
                     case 2 -> other.multiply(cur);
                     case 3 -> cur.divide(other);
-                    case 4 -> cur.min(other);
-                    case 5 -> other.max(cur);
+                    case 4 -> cur.minimum(other);
+                    case 5 -> other.maximum(cur);
                     case 6 -> cur.negate();
                     case 7 -> cur.abs();
                     case 8 -> cur.multiply(2.5);

@@ -1,7 +1,7 @@
 package dev.jburn.reference;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.graph.CompiledFunction;
@@ -18,11 +18,11 @@ import java.util.function.Function;
  */
 class JitMeasureTest {
     private static Tensor normal(long seed, int... dims) {
-        return Random.normal(Random.key(seed), Shape.of(dims), DType.F32, 0, 0.05).values();
+        return Prng.normal(Prng.key(seed), Shape.of(dims), DType.F32, 0, 0.05).values();
     }
 
     private static final Function<List<Tensor>, List<Tensor>> MLP = xs -> {
-        Tensor h = xs.get(0).dot(xs.get(1)).add(xs.get(2)).max(0.0);
+        Tensor h = xs.get(0).dot(xs.get(1)).add(xs.get(2)).maximum(0.0);
         Tensor logits = h.dot(xs.get(3)).add(xs.get(4));
         Tensor shifted = logits.subtract(logits.max(new int[] {1}, true));
         return List.of(shifted.subtract(shifted.exp().sum(new int[] {1}, true).log()));

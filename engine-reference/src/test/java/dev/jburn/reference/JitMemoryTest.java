@@ -20,7 +20,7 @@ class JitMemoryTest {
         Tensor x = Tensor.iota(Shape.of(64, 32), DType.F32);
         Tensor w = Tensor.iota(Shape.of(32, 16), DType.F32).divide(512);
         CompiledFunction f = Jit.compileList(xs -> {
-            Tensor h = xs.get(0).dot(xs.get(1)).add(Tensor.of(0.5f)).max(0.0);
+            Tensor h = xs.get(0).dot(xs.get(1)).add(Tensor.of(0.5f)).maximum(0.0);
             Tensor loop = Jit.whileLoop(Tensor.scalar(0f), s -> s.less(3), s -> s.add(h.mean()));
             Tensor c = Jit.cond(h.sum().greater(0), () -> h.exp().sum(), () -> h.sum());
             return List.of(h.sum(new int[] {1}), loop, c, xs.get(0));

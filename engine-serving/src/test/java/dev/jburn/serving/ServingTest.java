@@ -1,7 +1,7 @@
 package dev.jburn.serving;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.nn.Model;
@@ -24,10 +24,10 @@ import static org.junit.jupiter.api.Assertions.*;
 /** Batching, splitting, the bounded queue, deadlines, cancellation, failure isolation and graceful shutdown. */
 class ServingTest {
     static final Model MODEL = Model.input("x", Shape.of(-1, 4)).dense(3).named("tiny");
-    static final ModelState STATE = MODEL.init(Random.key(0));
+    static final ModelState STATE = MODEL.init(Prng.key(0));
 
     static Tensor rows(int n, int seed) {
-        return Random.uniform(Random.key(seed), Shape.of(n, 4), DType.F32, -1, 1).values();
+        return Prng.uniform(Prng.key(seed), Shape.of(n, 4), DType.F32, -1, 1).values();
     }
 
     private static ServingException.Kind kindOf(CompletableFuture<Tensor> f) {

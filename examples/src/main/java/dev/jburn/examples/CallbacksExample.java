@@ -1,7 +1,7 @@
 package dev.jburn.examples;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.data.TensorDataset;
@@ -71,7 +71,7 @@ public final class CallbacksExample {
             var checkpoints = Callbacks.checkpoint(dir).keepLast(2);
             Trainer t1 = Trainer.of(model, Losses.softmaxCrossEntropy(), Optimizers.adam(0.01)).metrics(Metrics.accuracy())
                     .callbacks(Callbacks.lrScheduler(perEpoch::at), checkpoints, Callbacks.logging(out));
-            FitResult r1 = t1.fit(model.init(Random.key(0)), train, Fit.epochs(5).batchSize(50).validation(validation).quiet());
+            FitResult r1 = t1.fit(model.init(Prng.key(0)), train, Fit.epochs(5).batchSize(50).validation(validation).quiet());
             List<String> left = list(dir);
             out.println("   checkpoints left: " + left);
             ExampleFailure.check(left.equals(List.of("epoch-0004.ckpt", "epoch-0005.ckpt")), ex,
@@ -90,7 +90,7 @@ public final class CallbacksExample {
             int steps = 600 / 50;
             Schedule perStep = Schedules.stepDecay(0.01, 2L * steps, 0.5);
             Trainer t1b = Trainer.of(model, Losses.softmaxCrossEntropy(), Optimizers.scheduled(Optimizers.adam(0.01), perStep));
-            List<Double> stepLrs = t1b.fit(model.init(Random.key(0)), train, Fit.epochs(4).batchSize(50).quiet()).history().get("lr");
+            List<Double> stepLrs = t1b.fit(model.init(Prng.key(0)), train, Fit.epochs(4).batchSize(50).quiet()).history().get("lr");
             List<Double> wantStep = new ArrayList<>();
             for (int e = 0; e < 4; e++) wantStep.add(perStep.at((long) (e + 1) * steps));   // after epoch e, the rate of step (e+1)*12
             out.println("   Optimizers.scheduled(adam, stepDecay(0.01, every " + 2 * steps + " steps, 0.5)): logged lr " + fmt(stepLrs)
@@ -105,7 +105,7 @@ public final class CallbacksExample {
             int maxEpochs = 200;
             Trainer t2 = Trainer.of(big, Losses.softmaxCrossEntropy(), Optimizers.adam(0.02)).metrics(Metrics.accuracy())
                     .callbacks(stop, Callbacks.reduceLrOnPlateau("val_loss", 0.5, 1, 0, 1e-5), Callbacks.logging(out));
-            FitResult r2 = t2.fit(big.init(Random.key(0)), few, Fit.epochs(maxEpochs).batchSize(20).validation(validation).quiet());
+            FitResult r2 = t2.fit(big.init(Prng.key(0)), few, Fit.epochs(maxEpochs).batchSize(20).validation(validation).quiet());
             History h = r2.history();
             int ran = h.epochs().size();
             double restored = t2.evaluate(r2.state().model(), validation, 300).get("loss");
@@ -135,7 +135,7 @@ public final class CallbacksExample {
             };
             Trainer t3 = Trainer.of(model, Losses.softmaxCrossEntropy(), Optimizers.sgd(0.02)).metrics(Metrics.accuracy())
                     .callbacks(Callbacks.logging(out), stopAtTarget);
-            FitResult r3 = t3.fit(model.init(Random.key(1)), train, Fit.epochs(100).batchSize(50).validation(validation).quiet());
+            FitResult r3 = t3.fit(model.init(Prng.key(1)), train, Fit.epochs(100).batchSize(50).validation(validation).quiet());
             List<Double> acc = r3.history().get("val_accuracy");
             int first = -1;
             for (int e = 0; e < acc.size() && first < 0; e++) if (acc.get(e) >= target) first = e;
@@ -176,8 +176,8 @@ public final class CallbacksExample {
     /** 3 overlapping Gaussian blobs in 2 dimensions (centers on a triangle, standard deviation 0.9). */
     static TensorDataset blobs(int n, long seed) {
         Tensor centers = Tensor.of(new float[][] {{0, 0}, {2, 0}, {1, 1.7f}});
-        Tensor labels = Random.randint(Random.key(seed), 0, 3, Shape.of(n), DType.S32).values();
-        Tensor noise = Random.normal(Random.key(seed + 100), Shape.of(n, 2), DType.F32, 0, 0.9).values();
+        Tensor labels = Prng.randint(Prng.key(seed), 0, 3, Shape.of(n), DType.S32).values();
+        Tensor noise = Prng.normal(Prng.key(seed + 100), Shape.of(n, 2), DType.F32, 0, 0.9).values();
         return TensorDataset.of(centers.take(labels, 0).add(noise), labels);
     }
 

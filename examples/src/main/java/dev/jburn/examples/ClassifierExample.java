@@ -1,7 +1,7 @@
 package dev.jburn.examples;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.data.FashionMnist;
@@ -78,7 +78,7 @@ public final class ClassifierExample {
         }
 
         // 2. Split the training images into training and validation parts, keeping each class's share.
-        Split split = Split.stratified(all, Random.key(7), 0.9, 0.1);
+        Split split = Split.stratified(all, Prng.key(7), 0.9, 0.1);
         TensorDataset train = split.train(), validation = split.validation();
         out.println("split: " + train.size() + " training, " + validation.size() + " validation (stratified), " + test.size() + " test");
 
@@ -99,7 +99,7 @@ public final class ClassifierExample {
         out.println(mlp.summary());
         int epochs = small ? 1 : 5;
         Trainer trainer = Trainer.of(mlp, Losses.softmaxCrossEntropy(), Optimizers.adam(small ? 3e-3 : 1e-3)).metrics(Metrics.accuracy());
-        FitResult fit = trainer.fit(mlp.init(Random.key(0)), train,
+        FitResult fit = trainer.fit(mlp.init(Prng.key(0)), train,
                 Fit.epochs(epochs).batchSize(small ? 64 : 128).validation(validation).progressLines().output(out));
 
         // 5. Test accuracy and a few predictions.
@@ -138,13 +138,13 @@ public final class ClassifierExample {
      * Returns the training and test parts.
      */
     static TensorDataset[] blobs(int trainSize, int testSize) {
-        Tensor centers = Random.normal(Random.key(100), Shape.of(10, 784), DType.F32, 0.5, 0.3).values();
+        Tensor centers = Prng.normal(Prng.key(100), Shape.of(10, 784), DType.F32, 0.5, 0.3).values();
         return new TensorDataset[] {blobPart(centers, trainSize, 101), blobPart(centers, testSize, 102)};
     }
 
     private static TensorDataset blobPart(Tensor centers, int n, long seed) {
-        Tensor labels = Random.randint(Random.key(seed), 0, 10, Shape.of(n), DType.S32).values();
-        Tensor noise = Random.normal(Random.key(seed + 1000), Shape.of(n, 784), DType.F32, 0, 1).values();
+        Tensor labels = Prng.randint(Prng.key(seed), 0, 10, Shape.of(n), DType.S32).values();
+        Tensor noise = Prng.normal(Prng.key(seed + 1000), Shape.of(n, 784), DType.F32, 0, 1).values();
         return TensorDataset.of(centers.take(labels, 0).add(noise), labels);
     }
 }

@@ -1,7 +1,7 @@
 package dev.jburn.examples;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.data.BatchLoader;
@@ -45,11 +45,11 @@ public final class DatasetsExample {
         String ex = "datasets";
 
         // A dataset: labels 0/1/2 with probabilities 0.6/0.3/0.1, features on scales 50±10, 0.001±0.0005 and [-5, 5).
-        Tensor u = Random.uniform(Random.key(1), Shape.of(n), DType.F32, 0, 1).values();
+        Tensor u = Prng.uniform(Prng.key(1), Shape.of(n), DType.F32, 0, 1).values();
         Tensor labels = u.greaterEqual(0.6).asType(DType.S32).add(u.greaterEqual(0.9).asType(DType.S32));
-        Tensor f0 = Random.normal(Random.key(2), Shape.of(n, 1), DType.F32, 50, 10).values().add(labels.asType(DType.F32).newAxis(1).multiply(5));
-        Tensor f1 = Random.normal(Random.key(3), Shape.of(n, 1), DType.F32, 0.001, 0.0005).values();
-        Tensor f2 = Random.uniform(Random.key(4), Shape.of(n, 1), DType.F32, -5, 5).values();
+        Tensor f0 = Prng.normal(Prng.key(2), Shape.of(n, 1), DType.F32, 50, 10).values().add(labels.asType(DType.F32).newAxis(1).multiply(5));
+        Tensor f1 = Prng.normal(Prng.key(3), Shape.of(n, 1), DType.F32, 0.001, 0.0005).values();
+        Tensor f2 = Prng.uniform(Prng.key(4), Shape.of(n, 1), DType.F32, -5, 5).values();
         TensorDataset data = TensorDataset.of(Tensor.concatenate(List.of(f0, f1, f2), 1), labels);
         // The same examples by row number, to follow where each one goes.
         TensorDataset ids = TensorDataset.of(Tensor.iota(Shape.of(n), DType.S32), labels);
@@ -57,9 +57,9 @@ public final class DatasetsExample {
                 + data.y().dtype().shortName() + data.y().shape() + ", classes " + proportions(labels));
 
         // 1. Splits: 70% training, 15% validation, the remaining 15% test.
-        Split random = Split.random(data, Random.key(7), 0.7, 0.15);
+        Split random = Split.random(data, Prng.key(7), 0.7, 0.15);
         out.println("random split:     " + describe(random));
-        Split randomIds = Split.random(ids, Random.key(7), 0.7, 0.15);    // same key, same n: the same rows
+        Split randomIds = Split.random(ids, Prng.key(7), 0.7, 0.15);    // same key, same n: the same rows
         int[] seen = new int[n];
         for (TensorDataset part : List.of(randomIds.train(), randomIds.validation(), randomIds.test())) {
             for (int id : part.x().toIntArray()) seen[id]++;
@@ -68,7 +68,7 @@ public final class DatasetsExample {
         ExampleFailure.check(random.train().size() == Math.round(n * 0.7) && random.validation().size() == Math.round(n * 0.15), ex,
                 "random split sizes %d / %d, expected %d / %d", random.train().size(), random.validation().size(), Math.round(n * 0.7), Math.round(n * 0.15));
 
-        Split strat = Split.stratified(data, Random.key(7), 0.7, 0.15);
+        Split strat = Split.stratified(data, Prng.key(7), 0.7, 0.15);
         out.println("stratified split: " + describe(strat));
         int[] total = counts(labels);
         TensorDataset[] parts = {strat.train(), strat.validation(), strat.test()};
@@ -121,18 +121,18 @@ public final class DatasetsExample {
         out.println("ok: one-hot rows sum to 1, with the 1 at the label");
 
         // 4. A BatchLoader epoch, shuffled with a key: the same key, the same batches.
-        TensorDataset trainIds = Split.stratified(ids, Random.key(7), 0.7, 0.15).train();
+        TensorDataset trainIds = Split.stratified(ids, Prng.key(7), 0.7, 0.15).train();
         int batchSize = 64;
         int[] first, again, nextEpoch;
         int batches, lastSize;
-        try (BatchLoader loader = BatchLoader.of(trainIds, batchSize).shuffle(Random.key(5))) {
+        try (BatchLoader loader = BatchLoader.of(trainIds, batchSize).shuffle(Prng.key(5))) {
             batches = loader.batchCount();
             List<Integer> sizes = new ArrayList<>();
             first = order(loader, 0, sizes);
             lastSize = sizes.getLast();
             nextEpoch = order(loader, 1, new ArrayList<>());
         }
-        try (BatchLoader loader = BatchLoader.of(trainIds, batchSize).shuffle(Random.key(5))) {
+        try (BatchLoader loader = BatchLoader.of(trainIds, batchSize).shuffle(Prng.key(5))) {
             again = order(loader, 0, new ArrayList<>());
         }
         int dropLastCount;

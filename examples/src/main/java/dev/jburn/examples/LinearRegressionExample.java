@@ -2,7 +2,7 @@ package dev.jburn.examples;
 
 import dev.jburn.DType;
 import dev.jburn.LinAlg;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.data.TensorDataset;
@@ -42,8 +42,8 @@ public final class LinearRegressionExample {
     public static Result run(PrintStream out, boolean small) {
         int n = small ? 512 : 2048, epochs = small ? 10 : 30;
         // x uniform in [-1, 1), noise normal with standard deviation 0.1: the same numbers on every engine.
-        Tensor x = Random.uniform(Random.key(0), Shape.of(n, 1), DType.F32, -1, 1).values();
-        Tensor noise = Random.normal(Random.key(1), Shape.of(n, 1), DType.F32, 0, 0.1).values();
+        Tensor x = Prng.uniform(Prng.key(0), Shape.of(n, 1), DType.F32, -1, 1).values();
+        Tensor noise = Prng.normal(Prng.key(1), Shape.of(n, 1), DType.F32, 0, 0.1).values();
         Tensor y = x.multiply(SLOPE).add(INTERCEPT).add(noise);
         out.printf(Locale.ROOT, "data: %d points of %s + N(0, 0.1^2)%n", n, line(SLOPE, INTERCEPT, 1));
 
@@ -53,7 +53,7 @@ public final class LinearRegressionExample {
                     if ((epoch + 1) % 5 == 0) out.printf(Locale.ROOT, "epoch %d/%d: mse %.5f%n", epoch + 1, c.epochs(), logs.get("loss"));
                     return Callback.Action.CONTINUE;
                 }));
-        FitResult fit = trainer.fit(model.init(Random.key(2)), TensorDataset.of(x, y), Fit.epochs(epochs).batchSize(32).quiet());
+        FitResult fit = trainer.fit(model.init(Prng.key(2)), TensorDataset.of(x, y), Fit.epochs(epochs).batchSize(32).quiet());
 
         double slope = fit.state().model().get("dense_0.kernel").toDoubleArray()[0];
         double intercept = fit.state().model().get("dense_0.bias").toDoubleArray()[0];

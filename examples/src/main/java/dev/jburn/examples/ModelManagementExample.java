@@ -1,7 +1,7 @@
 package dev.jburn.examples;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.data.TensorDataset;
@@ -84,9 +84,9 @@ public final class ModelManagementExample {
         try {
             // A model trained a little on 4 Gaussian blobs in 32 dimensions.
             int n = 1024;
-            Tensor centers = Random.normal(Random.key(10), Shape.of(4, 32), DType.F32, 0, 1).values();
-            Tensor labels = Random.randint(Random.key(11), 0, 4, Shape.of(n), DType.S32).values();
-            Tensor x = centers.take(labels, 0).add(Random.normal(Random.key(12), Shape.of(n, 32), DType.F32, 0, 1).values());
+            Tensor centers = Prng.normal(Prng.key(10), Shape.of(4, 32), DType.F32, 0, 1).values();
+            Tensor labels = Prng.randint(Prng.key(11), 0, 4, Shape.of(n), DType.S32).values();
+            Tensor x = centers.take(labels, 0).add(Prng.normal(Prng.key(12), Shape.of(n, 32), DType.F32, 0, 1).values());
             TensorDataset data = TensorDataset.of(x, labels);
             Model model = Model.input("x", Shape.of(-1, 32))
                     .dense(64, Activation.RELU)
@@ -94,7 +94,7 @@ public final class ModelManagementExample {
                     .dense(4)
                     .named("mlp");
             Trainer trainer = Trainer.of(model, Losses.softmaxCrossEntropy(), Optimizers.adam(1e-3)).metrics(Metrics.accuracy());
-            ModelState trained = trainer.fit(model.init(Random.key(0)), data, Fit.epochs(2).batchSize(64).quiet()).state().model();
+            ModelState trained = trainer.fit(model.init(Prng.key(0)), data, Fit.epochs(2).batchSize(64).quiet()).state().model();
             out.printf(Locale.ROOT, "trained %s (%,d parameters): accuracy %.3f%n", model.name(), model.parameterCount(),
                     trainer.evaluate(trained, data, 256).get("accuracy"));
             Tensor probe = data.x().slice(new int[] {0, 0}, new int[] {256, 32});

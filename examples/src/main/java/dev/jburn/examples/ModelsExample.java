@@ -1,7 +1,7 @@
 package dev.jburn.examples;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.nn.Activation;
@@ -31,13 +31,13 @@ public final class ModelsExample {
                 .named("mlp");
         out.println(mlp.summary());                                  // 203,530 parameters
 
-        ModelState state = mlp.init(Random.key(0));                  // same key -> same parameters on every engine
-        Tensor images = Random.uniform(Random.key(1), Shape.of(32, 784), DType.F32, 0, 1).values();
+        ModelState state = mlp.init(Prng.key(0));                  // same key -> same parameters on every engine
+        Tensor images = Prng.uniform(Prng.key(1), Shape.of(32, 784), DType.F32, 0, 1).values();
         Tensor logits = mlp.predict(state, images);                  // inference: dropout off, Jit-compiled once per shape
         out.println("logits " + logits.shape() + ", predicted classes " + logits.argmax(1));
 
         // Training mode: dropout on, a fresh mask per key; returns the updated state (batch-norm statistics).
-        Forward f = mlp.forward(state, Random.key(2), images);
+        Forward f = mlp.forward(state, Prng.key(2), images);
         out.println("training-mode output " + f.output().shape());
 
         // The small CNN (channels-last).

@@ -2,7 +2,7 @@ package dev.jburn.examples;
 
 import dev.jburn.DType;
 import dev.jburn.LinAlg;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 
@@ -55,7 +55,7 @@ public final class TensorsExample {
         chk.expect("max over axis 1", a.max(new int[] {1}), new double[] {3, 6}, 0);
         chk.expect("argmax over axis 0 of [[1,9],[7,2]]", Tensor.of(new float[][] {{1, 9}, {7, 2}}).argmax(0), new double[] {1, 0}, 0);
         chk.expect("cumulative sum", Tensor.of(1f, 2f, 3f, 4f).cumulativeSum(), new double[] {1, 3, 6, 10}, 0);
-        Tensor r = Random.normal(Random.key(0), Shape.of(10_000), DType.F64, 3, 2).values();
+        Tensor r = Prng.normal(Prng.key(0), Shape.of(10_000), DType.F64, 3, 2).values();
         double mean = r.mean().toDoubleArray()[0], sd = Math.sqrt(r.subtract(mean).pow(2).mean().toDoubleArray()[0]);
         out.printf(Locale.ROOT, "10000 normal(3, 2) samples: mean %.3f, std %.3f%n", mean, sd);
         chk.check(Math.abs(mean - 3) < 0.1 && Math.abs(sd - 2) < 0.1, "normal samples: mean %.3f std %.3f, expected about 3 and 2", mean, sd);

@@ -1,7 +1,7 @@
 package dev.jburn.examples;
 
 import dev.jburn.DType;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.autodiff.Autodiff;
@@ -25,7 +25,7 @@ public final class Tour {
         show("a.greater(3).select(a, a.negate())", a.greater(3).select(a, a.negate())); // pred selects
 
         // Reductions over axes (negative axes count from the end), arg reductions, scans, sorting.
-        show("a.sum(new int[] {-1})", a.sum(new int[] {-1}));         // f32[2] [6.0, 15.0]
+        show("a.sum(-1)", a.sum(-1));                     // f32[2] [6.0, 15.0]
         show("a.mean()", a.mean());                      // f32 3.5
         show("a.argmax(1)", a.argmax(1));                   // s32[2] [2, 2]
         show("Tensor.of(3f, Float.NaN, -1f).sort()", Tensor.of(3f, Float.NaN, -1f).sort()); // NaN sorts last
@@ -36,7 +36,7 @@ public final class Tour {
         show("a.dot(a.transpose())", a.dot(a.transpose()));          // f32[2,2] [[14, 32], [32, 77]]
 
         // Random numbers from explicit keys: the same key gives the same numbers on every engine.
-        Random.Sample s = Random.normal(Random.key(42), Shape.of(3), DType.F32, 0, 1);
+        Prng.Sample s = Prng.normal(Prng.key(42), Shape.of(3), DType.F32, 0, 1);
         show("s.values()", s.values());
 
         // Compile a function: traced once per input signature, optimized (fused), cached.

@@ -1,6 +1,6 @@
 package dev.jburn.examples;
 
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.data.TensorDataset;
@@ -55,7 +55,7 @@ public final class XorExample {
                     if (epoch % 50 == 0) out.printf(Locale.ROOT, "epoch %d: loss %.5f accuracy %.2f%n", epoch + 1, logs.get("loss"), logs.get("accuracy"));
                     return Callback.Action.CONTINUE;
                 }));
-        FitResult fit = trainer.fit(model.init(Random.key(0)), data, Fit.epochs(maxEpochs).batchSize(4).quiet());
+        FitResult fit = trainer.fit(model.init(Prng.key(0)), data, Fit.epochs(maxEpochs).batchSize(4).quiet());
         int ran = fit.history().epochs().size();
         out.printf(Locale.ROOT, "early stopping: best epoch %d (loss %.5f), stopped after epoch %d of at most %d; best weights restored%n",
                 stop.bestEpoch() + 1, fit.history().get("loss").get(Math.max(0, stop.bestEpoch())), stop.stoppedEpoch() + 1, maxEpochs);

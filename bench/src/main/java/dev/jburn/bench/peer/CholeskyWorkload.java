@@ -4,7 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import dev.jburn.DType;
 import dev.jburn.Engine;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 
@@ -29,7 +29,7 @@ public record CholeskyWorkload(int n) implements PeerWorkload {
         UnaryOperator<Tensor> cholesky = dev.jburn.LinAlg::cholesky;
         Tensor a;
         try (var scope = Tensor.scope()) {
-            Tensor m = Checks.onCpu(Random.uniformSplit(Random.key(4), Shape.of(n, n), DType.F32, -1, 1), cpu);
+            Tensor m = Checks.onCpu(Prng.uniformSplit(Prng.key(4), Shape.of(n, n), DType.F32, -1, 1), cpu);
             Tensor s = m.dot(m.transpose()).divide(n).add(Tensor.eye(n, DType.F32).to(cpu));
             a = scope.keep(s.add(s.transpose()).divide(2));
         }

@@ -5,7 +5,7 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import dev.jburn.DType;
 import dev.jburn.Engine;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 
@@ -34,9 +34,9 @@ public record ConvWorkload() implements PeerWorkload {
     public TimedCase<Tensor> jburn(Engine cpu) throws PeerUnavailable {
         Tensor x, w;
         try (var scope = Tensor.scope()) { // frees the keys
-            Tensor key = Random.key(2);
-            x = scope.keep(Checks.onCpu(Random.uniformSplit(key, Shape.of(N, C, H, W), DType.F32, -1, 1), cpu));
-            w = scope.keep(Checks.onCpu(Random.uniformSplit(Random.foldIn(key, 1), Shape.of(O, C, K, K), DType.F32, -1, 1), cpu));
+            Tensor key = Prng.key(2);
+            x = scope.keep(Checks.onCpu(Prng.uniformSplit(key, Shape.of(N, C, H, W), DType.F32, -1, 1), cpu));
+            w = scope.keep(Checks.onCpu(Prng.uniformSplit(Prng.foldIn(key, 1), Shape.of(O, C, K, K), DType.F32, -1, 1), cpu));
         }
         dev.jburn.ConvOptions same = dev.jburn.ConvOptions.defaults().withPadding(dev.jburn.Padding.SAME);
         UnaryOperator<Tensor> conv = in -> in.conv(w, same);

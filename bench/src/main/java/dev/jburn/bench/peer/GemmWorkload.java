@@ -5,7 +5,7 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import dev.jburn.DType;
 import dev.jburn.Engine;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 
@@ -23,9 +23,9 @@ public record GemmWorkload(int n) implements PeerWorkload {
     public TimedCase<Tensor> jburn(Engine cpu) {
         Tensor a, b;
         try (var scope = Tensor.scope()) { // frees the keys
-            Tensor key = Random.key(1);
-            a = scope.keep(Checks.onCpu(Random.uniformSplit(key, Shape.of(n, n), DType.F32, -1, 1), cpu));
-            b = scope.keep(Checks.onCpu(Random.uniformSplit(Random.foldIn(key, 1), Shape.of(n, n), DType.F32, -1, 1), cpu));
+            Tensor key = Prng.key(1);
+            a = scope.keep(Checks.onCpu(Prng.uniformSplit(key, Shape.of(n, n), DType.F32, -1, 1), cpu));
+            b = scope.keep(Checks.onCpu(Prng.uniformSplit(Prng.foldIn(key, 1), Shape.of(n, n), DType.F32, -1, 1), cpu));
         }
         return TimedCase.of(() -> a.dot(b),
                 c -> Checks.first(Checks.shape(c.shape().dims(), n, n),

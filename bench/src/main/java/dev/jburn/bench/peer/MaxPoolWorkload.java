@@ -6,7 +6,7 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.nn.pooling.Pool;
 import dev.jburn.DType;
 import dev.jburn.Engine;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 
@@ -38,7 +38,7 @@ public record MaxPoolWorkload() implements PeerWorkload {
         UnaryOperator<Tensor> pool = in -> in.windowMax(new int[] {1, 1, 3, 3}, opts);
         Tensor x;
         try (var scope = Tensor.scope()) { // frees the key
-            x = scope.keep(Checks.onCpu(Random.uniformSplit(Random.key(3), Shape.of(N, C, H, W), DType.F32, -1, 1), cpu));
+            x = scope.keep(Checks.onCpu(Prng.uniformSplit(Prng.key(3), Shape.of(N, C, H, W), DType.F32, -1, 1), cpu));
         }
         return TimedCase.of(() -> pool.apply(x),
                 y -> Checks.first(Checks.shape(y.shape().dims(), N, C, OH, OW), check(x.toFloatArray(), y.toFloatArray())),

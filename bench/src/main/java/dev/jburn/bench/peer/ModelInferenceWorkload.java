@@ -4,7 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import dev.jburn.DType;
 import dev.jburn.Engine;
-import dev.jburn.Random;
+import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.nn.Activation;
@@ -49,9 +49,9 @@ public record ModelInferenceWorkload(Arch arch, int batch) implements PeerWorklo
     @Override
     public TimedCase<Tensor> jburn(Engine cpu) throws PeerUnavailable {
         Model m = model(arch);
-        ModelState state = m.init(Random.key(0).to(cpu));
+        ModelState state = m.init(Prng.key(0).to(cpu));
         Shape in = arch == Arch.MLP ? Shape.of(batch, 784) : Shape.of(batch, 28, 28, 1);
-        Tensor x = Checks.onCpu(Random.uniformSplit(Random.key(1), in, DType.F32, 0, 1), cpu);
+        Tensor x = Checks.onCpu(Prng.uniformSplit(Prng.key(1), in, DType.F32, 0, 1), cpu);
         float[] eager = m.call(state.params(), state.state(), List.of(x), false, null).output().toFloatArray();
         return TimedCase.of(() -> m.predict(state, x), y -> {
             String s = Checks.shape(y.shape().dims(), batch, 10);

@@ -8,8 +8,8 @@ import dev.jburn.Tensor;
 /**
  * Threefry-2x32-20 written with tensor ops, so that keys and random bits can be computed from a
  * key that is itself a traced tensor (the key of a compiled training step). It is the same
- * cipher and counter layout as {@code dev.jburn.Random}: {@link #bits} equals
- * {@code Random.bits(key, shape, U32)} and {@link #foldIn} equals {@code Random.foldIn},
+ * cipher and counter layout as {@code dev.jburn.Prng}: {@link #bits} equals
+ * {@code Prng.bits(key, shape, U32)} and {@link #foldIn} equals {@code Prng.foldIn},
  * bit for bit (tested), eagerly and under {@code Jit}.
  */
 public final class KeyBits {
@@ -24,7 +24,7 @@ public final class KeyBits {
         check(key);
         long n = shape.size();
         if (n == 0) return Tensor.zeros(Shape.of(0), DType.U32).to(key.engine()).reshape(shape);
-        if (n > Integer.MAX_VALUE - 8) throw new JBurnException("random", "too many random words requested: " + n);
+        if (n > Integer.MAX_VALUE - 8) throw new JBurnException(dev.jburn.spi.UserOp.name("random"), "too many random words requested: " + n);
         int count = (int) n;
         int half = (count + 1) / 2;
         Tensor i = Tensor.iota(Shape.of(half), DType.U32).to(key.engine());
@@ -36,7 +36,7 @@ public final class KeyBits {
         return out.reshape(shape);
     }
 
-    /** The key derived from {@code key} and {@code data}, as {@code Random.foldIn}. */
+    /** The key derived from {@code key} and {@code data}, as {@code Prng.foldIn}. */
     public static Tensor foldIn(Tensor key, long data) {
         check(key);
         Tensor x0 = Tensor.full(Shape.of(1), DType.U32, data >>> 32).to(key.engine());
@@ -86,7 +86,7 @@ public final class KeyBits {
 
     private static void check(Tensor key) {
         if (key == null || key.dtype() != DType.U32 || !key.shape().equals(Shape.of(2))) {
-            throw new JBurnException("random", "expected a key of type u32 and shape [2] (see Random.key), got "
+            throw new JBurnException("random", "expected a key of type u32 and shape [2] (see Prng.key), got "
                     + (key == null ? "null" : key.dtype().shortName() + key.shape()));
         }
     }

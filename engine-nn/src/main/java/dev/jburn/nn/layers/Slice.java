@@ -16,7 +16,7 @@ import dev.jburn.nn.TensorSpec;
  */
 public record Slice(int axis, int start, int length) implements Layer {
     public Slice {
-        if (start < 0 || length < 0) throw new dev.jburn.JBurnException("split", "start and length must be non-negative, got " + start + ", " + length);
+        if (start < 0 || length < 0) throw new dev.jburn.JBurnException(dev.jburn.spi.UserOp.name("slice"), "start and length must be non-negative, got " + start + ", " + length);
     }
 
     @Override public String kind() { return "split"; }

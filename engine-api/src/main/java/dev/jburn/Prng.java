@@ -12,19 +12,19 @@ import java.math.BigInteger;
  * A key is a {@code u32[2]} tensor.
  *
  * <pre>{@code
- * Tensor key = Random.key(42);
- * Random.Sample s = Random.normal(key, Shape.of(3), DType.F32, 0, 1);
+ * Tensor key = Prng.key(42);
+ * Prng.Sample s = Prng.normal(key, Shape.of(3), DType.F32, 0, 1);
  * Tensor values = s.values();          // f32[3]
  * Tensor key2 = s.nextKey();           // use for the next draw
- * Tensor[] keys = Random.split(key, 4); // independent streams
+ * Tensor[] keys = Prng.split(key, 4); // independent streams
  * }</pre>
  *
  * The sampling functions follow Nx: they split the key, draw with the second half and return
  * the first half as the next key. The {@code *Split} variants draw with the given key as-is.
  * Numbers are generated on the host and placed on the key's engine.
  */
-public final class Random {
-    private Random() {}
+public final class Prng {
+    private Prng() {}
 
     /**
      * A sample and the key to use for the next draw.
@@ -67,6 +67,7 @@ public final class Random {
      * exactly as JAX's {@code random_bits}.
      */
     public static Tensor bits(Tensor key, Shape shape, DType type) {
+        Args.nonNull("bits", "shape", shape, "type", type);
         if (!type.isUnsigned()) throw new JBurnException("bits", "bits are drawn as an unsigned type, got " + type.shortName());
         int[] k = keyWords("bits", key);
         shape.requireConcrete("bits");
@@ -76,6 +77,7 @@ public final class Random {
 
     /** Uniform floats in {@code [min, max)}; see {@link #uniformSplit}. */
     public static Sample uniform(Tensor key, Shape shape, DType type, double min, double max) {
+        Args.nonNull("uniform", "shape", shape, "type", type);
         Tensor[] ks = nxSplit("uniform", key);
         return new Sample(uniformSplit(ks[1], shape, type, min, max), ks[0]);
     }
@@ -85,6 +87,7 @@ public final class Random {
      * an exponent of one give {@code [1, 2)}, minus one, scaled — in the precision of {@code type}.
      */
     public static Tensor uniformSplit(Tensor key, Shape shape, DType type, double min, double max) {
+        Args.nonNull("uniform", "shape", shape, "type", type);
         checkFloat("uniform", type);
         int[] k = keyWords("uniform", key);
         shape.requireConcrete("uniform");
@@ -101,6 +104,7 @@ public final class Random {
 
     /** Normal floats with the given mean and standard deviation; see {@link #normalSplit}. */
     public static Sample normal(Tensor key, Shape shape, DType type, double mean, double std) {
+        Args.nonNull("normal", "shape", shape, "type", type);
         Tensor[] ks = nxSplit("normal", key);
         return new Sample(normalSplit(ks[1], shape, type, mean, std), ks[0]);
     }
@@ -110,6 +114,7 @@ public final class Random {
      * uniform in {@code (-1, 1)}, then scaled and shifted.
      */
     public static Tensor normalSplit(Tensor key, Shape shape, DType type, double mean, double std) {
+        Args.nonNull("normal", "shape", shape, "type", type);
         checkFloat("normal", type);
         int[] k = keyWords("normal", key);
         shape.requireConcrete("normal");
@@ -128,32 +133,58 @@ public final class Random {
 
     /** Integers uniform in {@code [min, max)}; see {@link #randintSplit}. */
     public static Sample randint(Tensor key, long min, long max, Shape shape, DType type) {
+        Args.nonNull("randint", "shape", shape, "type", type);
+        checkRange(min, max, type);
         Tensor[] ks = nxSplit("randint", key);
         return new Sample(randintSplit(ks[1], min, max, shape, type), ks[0]);
     }
 
     /** Integers uniform in {@code [min, max)} drawn with {@code key} itself, as Nx/JAX {@code randint}. */
     public static Tensor randintSplit(Tensor key, long min, long max, Shape shape, DType type) {
-        if (!type.isInteger()) throw new JBurnException("randint", "randint draws an integer type, got " + type.shortName());
-        if (max <= min) throw new JBurnException("randint", "max (" + max + ") must be greater than min (" + min + ")");
+        Args.nonNull("randint", "shape", shape, "type", type);
+        checkRange(min, max, type);
         int[] k = keyWords("randint", key);
         long n = shape.requireConcrete("randint").size();
         int w = type.bits();
         long[] b = rawBits(k, 2 * n, w);
         BigInteger mask = BigInteger.ONE.shiftLeft(w).subtract(BigInteger.ONE);
         BigInteger span = BigInteger.valueOf(max).subtract(BigInteger.valueOf(min)).and(mask);
-        BigInteger mult = BigInteger.ONE.shiftLeft(w / 2).mod(span).pow(2).mod(span);
+        // The whole type's range wraps the span to 0; XLA's remainder by zero is the dividend, so JAX
+        // then takes the low word as the offset, and so does JBurn.
+        boolean whole = span.signum() == 0;
+        BigInteger mult = whole ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(w / 2).mod(span).pow(2).mod(span);
         long[] out = new long[(int) n];
         for (int i = 0; i < n; i++) {
             BigInteger hi = new BigInteger(Long.toUnsignedString(b[i]));
             BigInteger lo = new BigInteger(Long.toUnsignedString(b[(int) n + i]));
-            BigInteger off = hi.mod(span).multiply(mult).add(lo.mod(span)).mod(span);
+            BigInteger off = whole ? lo.and(mask) : hi.mod(span).multiply(mult).add(lo.mod(span)).mod(span);
             out[i] = min + off.longValue();
         }
         return longs(out, shape, type, key.engine());
     }
 
     // ---- helpers --------------------------------------------------------------------------
+
+    /**
+     * An integer type, and {@code [min, max)} non-empty and inside the type's range: the span is
+     * reduced modulo the type's width, so a wider range could not be drawn uniformly (Nx clamps
+     * the bounds to the type instead; JBurn refuses, so that no requested value is silently never drawn).
+     */
+    private static void checkRange(long min, long max, DType type) {
+        if (!type.isInteger()) throw new JBurnException("randint", "randint draws an integer type, got " + type.shortName());
+        if (max <= min) throw new JBurnException("randint", "max (" + max + ") must be greater than min (" + min + ")");
+        int w = type.bits();
+        BigInteger lo = type.isUnsigned() ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(w - 1).negate();
+        BigInteger hi = type.isUnsigned() ? BigInteger.ONE.shiftLeft(w) : BigInteger.ONE.shiftLeft(w - 1);
+        BigInteger bmin = BigInteger.valueOf(min), bmax = BigInteger.valueOf(max);
+        if (type == DType.U64 && (min < 0 || max < 0)) {
+            throw new JBurnException("randint", "[" + min + ", " + max + ") is outside the range of u64 (Java longs are signed)");
+        }
+        if (bmin.compareTo(lo) < 0 || bmax.compareTo(hi) > 0) {
+            throw new JBurnException("randint", "[" + min + ", " + max + ") is wider than " + type.shortName()
+                    + ", whose values are [" + lo + ", " + hi + ")");
+        }
+    }
 
     /**
      * The largest value of {@code type} below {@code max}. Scaling {@code [0,1)} to {@code [min,max)}
@@ -199,7 +230,7 @@ public final class Random {
     /** Words of the requested width: 32 bits as drawn, 64 bits from pairs, 8/16 bits as low bits. */
     private static long[] rawBits(int[] k, long n, int width) {
         // Host arrays of about 24 bytes per sample are made on the way.
-        dev.jburn.spi.HostMemory.check("random", Math.multiplyHigh(n, 24) != 0 ? Long.MAX_VALUE : n * 24);
+        dev.jburn.spi.HostMemory.check(n > Long.MAX_VALUE / 24 ? -1 : n * 24);
         if (width == 64) {
             int[] w = Threefry.bits(k[0], k[1], 2 * n);
             long[] v = new long[(int) n];
@@ -231,8 +262,9 @@ public final class Random {
     }
 
     private static int[] keyWords(String op, Tensor key) {
+        Args.nonNull(op, "key", key);
         if (key.dtype() != DType.U32 || !key.shape().equals(Shape.of(2))) {
-            throw new JBurnException(op, "expected a key of type u32 and shape [2] (see Random.key), got "
+            throw new JBurnException(op, "expected a key of type u32 and shape [2] (see Prng.key), got "
                     + key.dtype().shortName() + key.shape());
         }
         long[] w = key.toLongArray();
