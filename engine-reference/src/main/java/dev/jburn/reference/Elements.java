@@ -2,11 +2,7 @@ package dev.jburn.reference;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
-import jdk.incubator.vector.IntVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorSpecies;
 
 /** Type-agnostic element moves by width, for movement kernels that never look at values. */
 final class Elements {
@@ -34,24 +30,14 @@ final class Elements {
      * widths use it.
      */
     static void copyShortRun(MemorySegment src, long from, MemorySegment dst, long to, int count, int width) {
-        if (width != 4 || count > SHORT_RUN) {
+        // the vector moves live in their own class, so that this one loads without the Vector API
+        if (width != 4 || count > SHORT_RUN || !VectorApi.present()) {
             copyRun(src, from, dst, to, count, width);
             return;
         }
-        long s = from * 4, d = to * 4;
-        int i = 0;
-        for (; i <= count - IL; i += IL) {
-            IntVector.fromMemorySegment(IS, src, s + i * 4L, ORDER).intoMemorySegment(dst, d + i * 4L, ORDER);
-        }
-        if (i < count) {
-            VectorMask<Integer> m = IS.indexInRange(i, count);
-            IntVector.fromMemorySegment(IS, src, s + i * 4L, ORDER, m).intoMemorySegment(dst, d + i * 4L, ORDER, m);
-        }
+        ShortRunVectors.copy4(src, from, dst, to, count);
     }
 
-    private static final VectorSpecies<Integer> IS = IntVector.SPECIES_PREFERRED;
-    private static final int IL = IS.length();
-    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     /** Runs up to this many elements take vector moves. */
     private static final int SHORT_RUN = 256;
 
