@@ -22,7 +22,7 @@ t0=$SECONDS
 
 if [ -z "${OUTSIDER_NO_INSTALL:-}" ]; then # set it to reuse what an earlier run installed
   echo "outsider: installing the dev.jburn artifacts the projects use"
-  mvn install -Dmaven.test.skip=true -pl engine-api,engine-reference,engine-nn,accel-kernels,conformance-tests,accel-burn-vulkan -am
+  mvn install -Dmaven.test.skip=true -Djburn.javadoc.skip=true -pl engine-api,engine-reference,engine-nn,accel-kernels,conformance-tests,accel-burn-vulkan -am
   echo "outsider: installed in $((SECONDS - t0)) s"
 fi
 

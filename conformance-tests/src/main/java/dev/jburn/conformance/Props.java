@@ -14,7 +14,9 @@ import java.util.function.Consumer;
  * seconds per property on the CPU engine), each example inside a {@link TensorScope} so its
  * tensors are freed at once. QuickTheories' system properties still apply:
  * {@code -DQT_SEED=<seed from a failure>} replays a failure, {@code -DQT_EXAMPLES=2000} searches
- * harder.
+ * harder. {@code -Djburn.kit.examples=N} changes the kit's default count (and scales the smaller
+ * counts of costly families in proportion): a slow software driver such as lavapipe runs the whole
+ * kit in CI with fewer examples, while a real device runs the default.
  *
  * <pre>{@code
  * Props.forAll(Generators.tensors(), x -> Oracle.check(engine(), x, Tolerance.EXACT, t -> t.asType(DType.F64)));
@@ -23,13 +25,31 @@ import java.util.function.Consumer;
 public final class Props {
     private Props() {}
 
-    /** Examples per property unless {@code -DQT_EXAMPLES} says otherwise. */
+    /** Examples per property unless {@code -Djburn.kit.examples} or {@code -DQT_EXAMPLES} says otherwise. */
     public static final int DEFAULT_EXAMPLES = 150;
+
+    /** The default count, or {@code -Djburn.kit.examples} where it is set (a positive integer). */
+    static int defaultExamples() {
+        String v = System.getProperty("jburn.kit.examples");
+        if (v == null || v.isBlank()) return DEFAULT_EXAMPLES;
+        try {
+            int n = Integer.parseInt(v.strip());
+            if (n > 0) return n;
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("-Djburn.kit.examples must be a positive integer, got '" + v + "'");
+    }
+
+    /** {@code examples} scaled as {@code -Djburn.kit.examples} scales the default, at least 1. */
+    static int scaled(int examples) {
+        return Math.max(1, (int) Math.round(examples * (double) defaultExamples() / DEFAULT_EXAMPLES));
+    }
 
     /** {@code QuickTheory.qt()} with the kit's example count. */
     public static QuickTheory qt() {
         QuickTheory q = QuickTheory.qt();
-        return System.getProperty("QT_EXAMPLES") == null ? q.withExamples(DEFAULT_EXAMPLES) : q;
+        return System.getProperty("QT_EXAMPLES") == null ? q.withExamples(defaultExamples()) : q;
     }
 
     /**
@@ -66,7 +86,7 @@ public final class Props {
      * otherwise): for families whose every example is costly (convolutions, factorizations).
      */
     public static <T> void forAll(Gen<T> gen, int examples, Consumer<T> property) {
-        QuickTheory q = System.getProperty("QT_EXAMPLES") == null ? QuickTheory.qt().withExamples(examples) : QuickTheory.qt();
+        QuickTheory q = System.getProperty("QT_EXAMPLES") == null ? QuickTheory.qt().withExamples(scaled(examples)) : QuickTheory.qt();
         q.forAll(gen).checkAssert(v -> {
             TensorScope scope = Tensor.scope();
             try {
