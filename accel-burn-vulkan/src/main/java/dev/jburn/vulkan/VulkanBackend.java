@@ -106,7 +106,8 @@ public final class VulkanBackend extends HostFallbackBackend {
     /** Counters: kernel dispatches, queue submissions, pipelines created, shaders compiled by shaderc. */
     public Stats stats() {
         return new Stats(queue.dispatches.get(), queue.submissions.get(), pipelines.created.get(), compiler.compiled.get(),
-                compiler.diskHits.get(), memory.liveBuffers.get(), queue.deviceNanos.get(), queue.submitWaitNanos.get());
+                compiler.diskHits.get(), memory.liveBuffers.get(), memory.liveBytes.get(), queue.deviceNanos.get(),
+                queue.submitWaitNanos.get());
     }
 
     /**
@@ -171,11 +172,13 @@ public final class VulkanBackend extends HostFallbackBackend {
      * @param shadersCompiled   shaders compiled by shaderc (not found in the disk cache)
      * @param shaderDiskHits    shaders loaded from the disk cache
      * @param liveBuffers       device buffers not yet freed
+     * @param liveBytes         their bytes as allocated (rounded up to a size class); buffers kept for reuse
+     *                          ({@link MemoryStats#cachedBytes()}) are not counted
      * @param deviceNanos       device time of the submissions made while {@link #measureDeviceTime} was on (GPU timestamps)
      * @param submitWaitNanos   host time spent in {@code vkQueueSubmit} and waiting on those submissions' fences
      */
     public record Stats(long dispatches, long submissions, long pipelinesCreated, long shadersCompiled, long shaderDiskHits, long liveBuffers,
-                        long deviceNanos, long submitWaitNanos) {}
+                        long liveBytes, long deviceNanos, long submitWaitNanos) {}
 
     // ---- memory -----------------------------------------------------------------------------
 

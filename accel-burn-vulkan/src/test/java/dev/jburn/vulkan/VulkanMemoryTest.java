@@ -106,6 +106,21 @@ class VulkanMemoryTest {
     }
 
     @Test
+    void liveBytesCountABufferFromAllocationToRelease() {
+        // Straight through the backend, so that no tensor of the default engine adds buffers meanwhile.
+        VulkanBackend b = backend(vk);
+        long base = b.stats().liveBytes();
+        Buffer fresh = b.allocate(5000);
+        assertEquals(base + BufferCache.sizeClass(5000), b.stats().liveBytes(), "a new buffer counts its size class");
+        fresh.release();
+        assertEquals(base, b.stats().liveBytes(), "a released buffer is not live, although it is cached");
+        Buffer reused = b.allocate(5000);
+        assertEquals(base + BufferCache.sizeClass(5000), b.stats().liveBytes(), "a buffer from the cache is live again");
+        reused.release();
+        assertEquals(base, b.stats().liveBytes());
+    }
+
+    @Test
     void forgottenTensorsAreFreedByTheCleaner() throws InterruptedException {
         VulkanBackend b = backend(vk);
         long base = b.stats().liveBuffers();
@@ -130,6 +145,7 @@ class VulkanMemoryTest {
         VulkanBackend b = backend(e);
         e.backend().close();
         assertEquals(0, b.stats().liveBuffers());
+        assertEquals(0, b.stats().liveBytes(), "close frees every live buffer, and counts it");
         assertThrows(dev.jburn.JBurnException.class, b::memoryStats, "the allocator is gone: a clear error, not a read of freed memory");
         b.synchronize();
         b.releaseCachedMemory();
