@@ -21,7 +21,8 @@ import java.util.function.LongSupplier;
 /**
  * A bounded soak of what the Jit leaves behind on one engine. Round after round it builds input
  * tensors, compiles new functions ({@link Jit}: fused element-wise chains, a fused reduction, a dot
- * with a captured constant, a {@code cond}, a donated input, a gradient through {@link Autodiff}),
+ * with a captured constant, a {@code cond}, a donated input, a gradient through {@link Autodiff}, an
+ * eager op on a captured tensor closed inside the trace),
  * calls them, closes every result and input, and drops the functions; one long-lived function with a
  * small cache sees every signature, so its cache evicts as it goes. The signatures cycle through
  * several shapes and dtypes, so every round compiles anew.
@@ -49,7 +50,7 @@ public final class JitMemorySoak {
     public static final List<TensorType> SIGNATURES = signatures(List.of(DType.F32, DType.F64),
             List.of(Shape.of(16, 24), Shape.of(7, 33), Shape.of(3, 5, 8)));
     /** Compiled functions a round makes and compiles (the long-lived one aside). */
-    public static final int FUNCTIONS_PER_ROUND = 7;
+    public static final int FUNCTIONS_PER_ROUND = 8;
 
     /**
      * What the soak did.
@@ -149,6 +150,12 @@ public final class JitMemorySoak {
             CompiledFunction branch = Jit.compile(t -> Jit.cond(t.sum().greater(0.0), () -> t.exp(), () -> t.negate()));
             CompiledFunction inPlace = Jit.compile(t -> t.multiply(2.0).add(1.0), JitOptions.defaults().withDonation(0));
             CompiledFunction grad = Jit.compile(Autodiff.grad(t -> t.multiply(t).tanh().multiply(v).sum()));
+            // An op on a captured tensor alone runs eagerly at trace time; closing its result there is safe (it became a constant).
+            CompiledFunction eagerPart = Jit.compile(t -> {
+                try (Tensor m = v.max()) {
+                    return t.divide(m);
+                }
+            });
 
             own(owned, chain.apply(x));
             own(owned, reduction.apply(x));
@@ -157,6 +164,7 @@ public final class JitMemorySoak {
             own(owned, branch.apply(x));
             own(owned, inPlace.apply(donated));
             own(owned, grad.apply(x));
+            own(owned, eagerPart.apply(x));
             own(owned, shared.apply(x));
             check(owned, s, d, last);
 
@@ -171,7 +179,7 @@ public final class JitMemorySoak {
                 during.putAll(now);
             }
             return chain.traceCount() + reduction.traceCount() + dot.traceCount() + pair.traceCount() + branch.traceCount()
-                    + inPlace.traceCount() + grad.traceCount() + shared.traceCount() - sharedTraces;
+                    + inPlace.traceCount() + grad.traceCount() + eagerPart.traceCount() + shared.traceCount() - sharedTraces;
         } finally {
             for (Tensor t : owned) t.close();
         }
@@ -182,7 +190,7 @@ public final class JitMemorySoak {
         Shape rows = s.rank() == 2 ? Shape.of(s.dim(0)) : Shape.of(s.dim(0), s.dim(1));
         int[] dotDims = s.dims().clone();
         dotDims[dotDims.length - 1] = 6;
-        List<Shape> want = List.of(s, Shape.of(last, 6), Shape.of(last), s, rows, Shape.of(dotDims), Shape.of(), s, s, s, shared(s));
+        List<Shape> want = List.of(s, Shape.of(last, 6), Shape.of(last), s, rows, Shape.of(dotDims), Shape.of(), s, s, s, s, shared(s));
         for (int i = 0; i < want.size(); i++) {
             Tensor t = owned.get(i);
             if (!t.shape().equals(want.get(i)) || t.dtype() != d) {
