@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Compiled functions on the Vulkan engine free what they make ({@link JitMemorySoak}, a few
  * seconds): after every round the engine's live device bytes, VMA's bytes in use (cached buffers
  * aside: this covers staging buffers and anything else made through VMA), the host budget's live
- * bytes (what runs on the cpu as a fallback) and the number of pipelines are back at their start,
+ * bytes (what runs on the cpu as a fallback) and the numbers of pipelines built and live are back at their start,
  * with no collection needed. Skipped without a Vulkan device.
  */
 class VulkanJitMemorySoakTest {
@@ -38,7 +38,8 @@ class VulkanJitMemorySoakTest {
             return m.allocationBytes() - m.cachedBytes();
         });
         counters.put("host bytes", HostMemory::live);
-        counters.put("pipelines", () -> b.stats().pipelinesCreated());
+        counters.put("pipelines built", () -> b.stats().pipelinesCreated());
+        counters.put("live pipelines", () -> b.stats().livePipelines());
         // Two signatures, not the kit's six: lavapipe compiles each new shape-specific shader in about half a second.
         List<TensorType> signatures = List.of(new TensorType(DType.F32, Shape.of(16, 24)), new TensorType(DType.F64, Shape.of(3, 5, 8)));
         JitMemorySoak.Report r = JitMemorySoak.run(vk, signatures, counters, Duration.ofSeconds(4), BOUND, 400);

@@ -121,6 +121,30 @@ class VulkanMemoryTest {
     }
 
     @Test
+    void shapeSpecificPipelinesAreDestroyedOnceTheKernelCacheLetsThemGo() throws InterruptedException {
+        VulkanBackend b = backend(vk);
+        float[] values = new float[37 * 3];
+        for (int i = 0; i < values.length; i++) values[i] = i * 0.01f;
+        float[] first;
+        try (Tensor host = Tensor.of(values).reshape(37, 3); Tensor x = host.to(vk); Tensor y = x.sin()) { // a shape no other test uses
+            first = y.toFloatArray();
+        }
+        long live = b.stats().livePipelines();
+        b.elementwise.forgetPipelines(); // what the cache does at its bound
+        for (int attempt = 0; attempt < 100 && b.stats().livePipelines() >= live; attempt++) {
+            b.synchronize(); // the queue holds what it bound until a later submission sees it finish
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertTrue(b.stats().livePipelines() < live, "live pipelines " + b.stats().livePipelines() + ", before " + live);
+        long created = b.stats().pipelinesCreated();
+        try (Tensor host = Tensor.of(values).reshape(37, 3); Tensor x = host.to(vk); Tensor y = x.sin()) {
+            assertArrayEquals(first, y.toFloatArray(), "the kernel is built again and gives the same values");
+        }
+        assertEquals(created + 1, b.stats().pipelinesCreated());
+    }
+
+    @Test
     void forgottenTensorsAreFreedByTheCleaner() throws InterruptedException {
         VulkanBackend b = backend(vk);
         long base = b.stats().liveBuffers();
