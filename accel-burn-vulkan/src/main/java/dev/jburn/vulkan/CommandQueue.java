@@ -226,6 +226,7 @@ final class CommandQueue implements AutoCloseable {
             if (gx <= 0 || gy <= 0 || gz <= 0) return;
             if (++frame.sets > MAX_SETS) throw new IllegalStateException(op + ": more than " + MAX_SETS + " dispatches in one submission");
             barrier();
+            frame.keepAlive.add(p); // a releasable pipeline must outlive the submission that binds it
             try (MemoryStack s = stack.push()) {
                 LongBuffer set = s.mallocLong(1);
                 VkDescriptorSetAllocateInfo ai = VkDescriptorSetAllocateInfo.calloc(s).sType$Default()

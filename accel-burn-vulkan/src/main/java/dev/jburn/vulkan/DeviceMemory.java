@@ -32,6 +32,12 @@ final class DeviceMemory {
     private final CommandQueue queue;
     private final boolean forceStaging;
     final AtomicLong liveBuffers = new AtomicLong();
+    /**
+     * Bytes (as allocated: size classes) of the buffers not yet freed: added when a buffer is handed
+     * out (new or from the cache), taken off when it is released or cleaned. Cached and deferred
+     * buffers are not live. For tests of what the engine frees, as {@code HostMemory.live()} is for host memory.
+     */
+    final AtomicLong liveBytes = new AtomicLong();
     /** Bytes of every buffer freed so far (released or cleaned), for waiting on the cleaners. */
     private final AtomicLong freedBytes = new AtomicLong();
     /** Every allocation not yet freed, so {@link #close} can free them before the allocator goes. */
@@ -84,6 +90,7 @@ final class DeviceMemory {
                         e.hostVisible(), e.hostReadable());
                 live.add(a);
                 liveBuffers.incrementAndGet();
+                liveBytes.addAndGet(size);
                 return a;
             }
         }
@@ -115,6 +122,7 @@ final class DeviceMemory {
                 live.add(a);
             }
             liveBuffers.incrementAndGet();
+            liveBytes.addAndGet(size);
             return a;
         }
     }
@@ -199,6 +207,7 @@ final class DeviceMemory {
     synchronized void free(DeviceBuffer.Allocation a) {
         if (closed || !live.remove(a)) return;
         liveBuffers.decrementAndGet();
+        liveBytes.addAndGet(-a.allocatedSize);
         freedBytes.addAndGet(a.allocatedSize);
         BufferCache.Entry e = new BufferCache.Entry(a.buffer, a.allocation, a.allocatedSize, a.hostVisible, a.hostReadable);
         // Submissions return before the device is done; one made before this release may still use the buffer.
@@ -233,7 +242,10 @@ final class DeviceMemory {
     /** Frees every live allocation (the device is idle) so the allocator can be destroyed; later frees do nothing. */
     synchronized void close() {
         if (closed) return;
-        for (DeviceBuffer.Allocation a : live) vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
+        for (DeviceBuffer.Allocation a : live) {
+            vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
+            liveBytes.addAndGet(-a.allocatedSize);
+        }
         liveBuffers.addAndGet(-live.size());
         live.clear();
         for (Deferred d : deferred) vmaDestroyBuffer(dev.allocator, d.entry().buffer(), d.entry().allocation());

@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@link Emitter}, {@link ReductionEmitter}). A kernel the emitter reports unsupported on this
  * device (no exact GLSL for it, or a missing feature) returns {@code null}, and the caller falls
  * back to the cpu. Shapes are baked into the generated source, so each distinct shape is its own
- * pipeline (cached in memory, SPIR-V cached on disk).
+ * pipeline (cached in memory up to a bound, SPIR-V cached on disk).
  */
 final class ElementwiseKernels {
     private final VulkanBackend b;
@@ -232,11 +232,16 @@ final class ElementwiseKernels {
 
     /** Marks a kernel the emitter or the device cannot run, in {@link #pipelines}. */
     private static final Object UNSUPPORTED = new Object();
-    /** Bounds {@link #pipelines}: shape-specific kernels (Jit groups with broadcasts) must not grow it forever. */
+    /**
+     * Bounds {@link #pipelines}: shape-specific kernels (Jit groups with broadcasts) must not grow it
+     * forever; past it the cache starts again, and the pipelines nothing else holds are destroyed
+     * ({@link Pipelines#getReleasable}).
+     */
     private static final int MAX_CACHED = 4096;
     /**
      * Kernel IR → its pipeline (or {@link #UNSUPPORTED}): an eager op of a kernel seen before skips
-     * emitting, post-processing and hashing its source, which cost more than a small dispatch.
+     * emitting, post-processing and hashing its source, which cost more than a small dispatch. What
+     * keeps the shape-specific pipelines alive.
      */
     private final Map<Object, Object> pipelines = new ConcurrentHashMap<>();
 
@@ -248,13 +253,16 @@ final class ElementwiseKernels {
                 p = UNSUPPORTED;
             } else {
                 String code = FloatControls.apply(noContraction(src.code()), b.dev.features);
-                p = b.pipelines.get(op, op, code, bindings, false, 1);
+                p = b.pipelines.getReleasable(op, op, code, bindings, 1);
             }
-            if (pipelines.size() >= MAX_CACHED) pipelines.clear();
+            if (pipelines.size() >= MAX_CACHED) forgetPipelines();
             pipelines.putIfAbsent(kernel, p);
         }
         return p == UNSUPPORTED ? null : (Pipelines.Pipeline) p;
     }
+
+    /** Empties the kernel cache: its pipelines are destroyed once no caller or queued submission holds them. */
+    void forgetPipelines() { pipelines.clear(); }
 
     /** Indices are 32-bit in the generated GLSL ({@code idx_t = uint}); buffers must be bindable. */
     private boolean fits(long elements, long outBytes, List<Operand> inputs) {

@@ -18,14 +18,22 @@ import java.nio.LongBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.lang.ref.Cleaner;
+import java.lang.ref.WeakReference;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.lwjgl.vulkan.VK10.*;
 
 /**
- * Compute pipelines built from GLSL, cached per source text for the engine's life. SPIR-V comes
+ * Compute pipelines built from GLSL, cached per source text. The engine's fixed kernels (one
+ * source per dtype or width, taking their sizes as parameters) live as long as the engine. Kernels
+ * with shapes baked into their source ({@link #getReleasable}) are as many as the shapes a program
+ * uses, so they are held weakly: a {@link Cleaner} destroys one once no cache, caller or queued
+ * submission holds its {@link Pipeline} (the queue keeps what it binds until the submission has
+ * finished), and a later request for its source builds it again. SPIR-V comes
  * from {@link ShaderCompiler} (disk cached); the driver's own compilation of SPIR-V to machine
  * code goes through a {@code VkPipelineCache} that is saved to the cache directory on close and
  * loaded on start (the driver ignores data from another device or driver version).
@@ -40,8 +48,17 @@ final class Pipelines implements AutoCloseable {
     private final Path cacheFile;
     private final long pipelineCache;
     private final Map<String, Pipeline> bySource = new ConcurrentHashMap<>();
-    /** Pipelines created (one per distinct shader source), for tests. */
+    /** The releasable pipelines, by source; an entry goes when its pipeline is destroyed. */
+    private final Map<String, WeakReference<Pipeline>> releasable = new ConcurrentHashMap<>();
+    /** Releasable pipelines not yet destroyed, so that {@link #close} destroys them before the device goes. */
+    private final Set<Release> undestroyed = ConcurrentHashMap.newKeySet();
+    private boolean closed;
+    /** Pipelines created (one per distinct shader source, again after one was released), for tests. */
     final AtomicLong created = new AtomicLong();
+    /** Releasable pipelines destroyed because nothing held them any more. */
+    final AtomicLong released = new AtomicLong();
+
+    private static final Cleaner CLEANER = Cleaner.create();
 
     Pipelines(VulkanDevice dev, ShaderCompiler compiler, Path cacheDir) {
         this.dev = dev;
@@ -104,6 +121,71 @@ final class Pipelines implements AutoCloseable {
             return p;
         }
     }
+
+    /**
+     * The pipeline for {@code source} (taking {@code pushWords} push constants, no parameter buffer),
+     * held only as long as the caller holds it (see the class comment): for kernels whose source is
+     * specific to a shape. Callers cache what they reuse.
+     */
+    Pipeline getReleasable(String op, String name, String source, int bindingCount, int pushWords) {
+        Pipeline p = live(source);
+        if (p != null) return p;
+        synchronized (this) {
+            p = live(source);
+            if (p == null) {
+                if (closed) throw new JBurnException(op, "the vulkan engine is closed");
+                p = build(op, name, source, bindingCount, false, pushWords);
+                WeakReference<Pipeline> ref = new WeakReference<>(p);
+                Release r = new Release(source, ref, p);
+                undestroyed.add(r);
+                CLEANER.register(p, r);
+                releasable.put(source, ref);
+                if (created.get() % 16 == 0) save();
+            }
+            return p;
+        }
+    }
+
+    private Pipeline live(String source) {
+        WeakReference<Pipeline> ref = releasable.get(source);
+        return ref == null ? null : ref.get();
+    }
+
+    /** Destroys a releasable pipeline's objects, once: when its {@link Pipeline} became unreachable, or on {@link #close}. */
+    private final class Release implements Runnable {
+        private final String source;
+        private final WeakReference<Pipeline> ref;
+        private final long pipeline, layout, setLayout, module;
+
+        Release(String source, WeakReference<Pipeline> ref, Pipeline p) {
+            this.source = source;
+            this.ref = ref;
+            this.pipeline = p.pipeline();
+            this.layout = p.layout();
+            this.setLayout = p.setLayout();
+            this.module = p.module();
+        }
+
+        @Override
+        public void run() {
+            synchronized (Pipelines.this) {
+                if (!undestroyed.remove(this)) return; // destroyed by close already
+                releasable.remove(source, ref);
+                destroy(pipeline, layout, setLayout, module);
+                released.incrementAndGet();
+            }
+        }
+    }
+
+    private void destroy(long pipeline, long layout, long setLayout, long module) {
+        vkDestroyPipeline(dev.device, pipeline, null);
+        vkDestroyPipelineLayout(dev.device, layout, null);
+        vkDestroyDescriptorSetLayout(dev.device, setLayout, null);
+        vkDestroyShaderModule(dev.device, module, null);
+    }
+
+    /** Pipelines created and not destroyed yet. */
+    long live() { return created.get() - released.get(); }
 
     private Pipeline build(String op, String name, String source, int bindingCount, boolean usesParams, int pushWords) {
         // Past the device's limit the layout is invalid usage, which drivers need not report: lavapipe
@@ -171,15 +253,16 @@ final class Pipelines implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
         save();
-        for (Pipeline p : bySource.values()) {
-            vkDestroyPipeline(dev.device, p.pipeline(), null);
-            vkDestroyPipelineLayout(dev.device, p.layout(), null);
-            vkDestroyDescriptorSetLayout(dev.device, p.setLayout(), null);
-            vkDestroyShaderModule(dev.device, p.module(), null);
-        }
+        for (Pipeline p : bySource.values()) destroy(p.pipeline(), p.layout(), p.setLayout(), p.module());
         bySource.clear();
+        for (Release r : undestroyed) destroy(r.pipeline, r.layout, r.setLayout, r.module);
+        released.addAndGet(undestroyed.size());
+        undestroyed.clear();
+        releasable.clear();
         vkDestroyPipelineCache(dev.device, pipelineCache, null);
     }
 }

@@ -103,10 +103,11 @@ public final class VulkanBackend extends HostFallbackBackend {
     /** The immutable configuration the engine was created with. */
     public VulkanConfig config() { return config; }
 
-    /** Counters: kernel dispatches, queue submissions, pipelines created, shaders compiled by shaderc. */
+    /** Counters: kernel dispatches, queue submissions, pipelines created and live, shaders compiled by shaderc, live buffers and bytes. */
     public Stats stats() {
-        return new Stats(queue.dispatches.get(), queue.submissions.get(), pipelines.created.get(), compiler.compiled.get(),
-                compiler.diskHits.get(), memory.liveBuffers.get(), queue.deviceNanos.get(), queue.submitWaitNanos.get());
+        return new Stats(queue.dispatches.get(), queue.submissions.get(), pipelines.created.get(), pipelines.live(), compiler.compiled.get(),
+                compiler.diskHits.get(), memory.liveBuffers.get(), memory.liveBytes.get(), queue.deviceNanos.get(),
+                queue.submitWaitNanos.get());
     }
 
     /**
@@ -167,15 +168,19 @@ public final class VulkanBackend extends HostFallbackBackend {
      *
      * @param dispatches        compute dispatches recorded
      * @param submissions       queue submissions
-     * @param pipelinesCreated  distinct compute pipelines built
+     * @param pipelinesCreated  compute pipelines built (a shape-specific one again after it was released)
+     * @param livePipelines     pipelines not destroyed yet: the engine's fixed kernels, and the shape-specific
+     *                          ones its kernel cache (bounded) or a queued submission still holds
      * @param shadersCompiled   shaders compiled by shaderc (not found in the disk cache)
      * @param shaderDiskHits    shaders loaded from the disk cache
      * @param liveBuffers       device buffers not yet freed
+     * @param liveBytes         their bytes as allocated (rounded up to a size class); buffers kept for reuse
+     *                          ({@link MemoryStats#cachedBytes()}) are not counted
      * @param deviceNanos       device time of the submissions made while {@link #measureDeviceTime} was on (GPU timestamps)
      * @param submitWaitNanos   host time spent in {@code vkQueueSubmit} and waiting on those submissions' fences
      */
-    public record Stats(long dispatches, long submissions, long pipelinesCreated, long shadersCompiled, long shaderDiskHits, long liveBuffers,
-                        long deviceNanos, long submitWaitNanos) {}
+    public record Stats(long dispatches, long submissions, long pipelinesCreated, long livePipelines, long shadersCompiled,
+                        long shaderDiskHits, long liveBuffers, long liveBytes, long deviceNanos, long submitWaitNanos) {}
 
     // ---- memory -----------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ import static org.lwjgl.vulkan.VK10.*;
  * A little of everything the Vulkan engine records: element-wise ops with broadcasting and casts
  * over several dtypes, reductions, arg reductions, movement (transpose, slice, pad, concatenate, putSlice, reverse), gather, indexed add/put,
  * iota, f32 and f64 GEMM, a Jit-fused chain, a fused reduction and a group too wide for one pipeline, staging copies, freed and
- * reused buffers, then close. {@link VulkanValidationTest} runs it under the Khronos validation
+ * reused buffers, shape-specific pipelines released while work that binds them is queued, then close. {@link VulkanValidationTest} runs it under the Khronos validation
  * layer with synchronization validation. With the argument {@code invalid} it also makes one
  * deliberately invalid call, to show the layer's reports reach the test.
  */
@@ -66,6 +66,23 @@ public final class ValidationWorkload {
             java.util.List<Tensor> many = new java.util.ArrayList<>();
             for (int k = 0; k < CommandQueue.MAX_BINDINGS + 6; k++) many.add(row.add((double) k));
             wide.apply(many).getFirst().toFloatArray();
+        }
+        // Shape-specific pipelines released while submissions that bind them may still be queued: the
+        // cleaner must destroy none before its last submission has finished.
+        try (var scope = Tensor.scope()) {
+            Tensor x = Tensor.iota(Shape.of(3000), DType.F32).to(vk);
+            List<Tensor> queued = new java.util.ArrayList<>();
+            for (int k = 0; k < 8; k++) queued.add(x.slice(new int[] {0}, new int[] {2000 + k}).multiply(1.5).cos());
+            b.elementwise.forgetPipelines();
+            for (int k = 0; k < 5; k++) {
+                System.gc();
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            for (Tensor t : queued) t.toFloatArray();
         }
         for (int k = 0; k < 50; k++) {
             try (Tensor t = Tensor.zeros(Shape.of(1000 + k), DType.F32).to(vk); Tensor u = t.add(1.0)) {

@@ -106,6 +106,45 @@ class VulkanMemoryTest {
     }
 
     @Test
+    void liveBytesCountABufferFromAllocationToRelease() {
+        // Straight through the backend, so that no tensor of the default engine adds buffers meanwhile.
+        VulkanBackend b = backend(vk);
+        long base = b.stats().liveBytes();
+        Buffer fresh = b.allocate(5000);
+        assertEquals(base + BufferCache.sizeClass(5000), b.stats().liveBytes(), "a new buffer counts its size class");
+        fresh.release();
+        assertEquals(base, b.stats().liveBytes(), "a released buffer is not live, although it is cached");
+        Buffer reused = b.allocate(5000);
+        assertEquals(base + BufferCache.sizeClass(5000), b.stats().liveBytes(), "a buffer from the cache is live again");
+        reused.release();
+        assertEquals(base, b.stats().liveBytes());
+    }
+
+    @Test
+    void shapeSpecificPipelinesAreDestroyedOnceTheKernelCacheLetsThemGo() throws InterruptedException {
+        VulkanBackend b = backend(vk);
+        float[] values = new float[37 * 3];
+        for (int i = 0; i < values.length; i++) values[i] = i * 0.01f;
+        float[] first;
+        try (Tensor host = Tensor.of(values).reshape(37, 3); Tensor x = host.to(vk); Tensor y = x.sin()) { // a shape no other test uses
+            first = y.toFloatArray();
+        }
+        long live = b.stats().livePipelines();
+        b.elementwise.forgetPipelines(); // what the cache does at its bound
+        for (int attempt = 0; attempt < 100 && b.stats().livePipelines() >= live; attempt++) {
+            b.synchronize(); // the queue holds what it bound until a later submission sees it finish
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertTrue(b.stats().livePipelines() < live, "live pipelines " + b.stats().livePipelines() + ", before " + live);
+        long created = b.stats().pipelinesCreated();
+        try (Tensor host = Tensor.of(values).reshape(37, 3); Tensor x = host.to(vk); Tensor y = x.sin()) {
+            assertArrayEquals(first, y.toFloatArray(), "the kernel is built again and gives the same values");
+        }
+        assertEquals(created + 1, b.stats().pipelinesCreated());
+    }
+
+    @Test
     void forgottenTensorsAreFreedByTheCleaner() throws InterruptedException {
         VulkanBackend b = backend(vk);
         long base = b.stats().liveBuffers();
@@ -130,6 +169,7 @@ class VulkanMemoryTest {
         VulkanBackend b = backend(e);
         e.backend().close();
         assertEquals(0, b.stats().liveBuffers());
+        assertEquals(0, b.stats().liveBytes(), "close frees every live buffer, and counts it");
         assertThrows(dev.jburn.JBurnException.class, b::memoryStats, "the allocator is gone: a clear error, not a read of freed memory");
         b.synchronize();
         b.releaseCachedMemory();

@@ -31,7 +31,17 @@ import java.util.function.UnaryOperator;
  * values computed from constants alone; branch and loop on data with {@link #cond} and
  * {@link #whileLoop}, which also run eagerly outside a trace. Tensors created inside the function
  * ({@code Tensor.of}, {@code Prng.key}) and concrete tensors it captures become constants of
- * the graph.
+ * the graph. An op on captured concrete tensors alone ({@code w.max()} for a captured {@code w})
+ * runs eagerly, once per trace, and its result is a concrete tensor like any other: nothing closes
+ * it but its cleaner, so compute it outside the function, or close it inside (the graph keeps a copy):
+ *
+ * <pre>{@code
+ * CompiledFunction scaled = Jit.compile(x -> {
+ *     try (Tensor m = w.max()) {
+ *         return x.divide(m);
+ *     }
+ * });
+ * }</pre>
  */
 public final class Jit {
     private Jit() {}
