@@ -86,9 +86,19 @@ def case(name, g):
         x = torch.randn(2, 5, 8, generator=g)
         return _SelfAttention(m), x, lambda y: y, lambda x: x
     if name == "cnn":
-        # The cli's Architectures "cnn": conv32-relu-pool-conv64-relu-pool-flatten-128-relu-10, on 28x28x1.
-        m = nn.Sequential(nn.Conv2d(1, 32, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(32, 64, 3), nn.ReLU(), nn.MaxPool2d(2),
+        # The cli's Architectures "cnn": (conv-batchnorm-relu-pool) x 2 with 32 and 64 filters, flatten, 128-relu-10, on
+        # 28x28x1; batch norm with JBurn's default epsilon 1e-3, in eval mode on random running statistics.
+        m = nn.Sequential(nn.Conv2d(1, 32, 3), nn.BatchNorm2d(32, eps=1e-3), nn.ReLU(), nn.MaxPool2d(2),
+                          nn.Conv2d(32, 64, 3), nn.BatchNorm2d(64, eps=1e-3), nn.ReLU(), nn.MaxPool2d(2),
                           nn.Flatten(), nn.Linear(1600, 128), nn.ReLU(), nn.Linear(128, 10))
+        with torch.no_grad():
+            for bn in (m[1], m[5]):
+                n = bn.num_features
+                bn.running_mean.copy_(torch.randn(n, generator=g) * 0.1)
+                bn.running_var.copy_(torch.rand(n, generator=g) + 0.5)
+                bn.weight.copy_(torch.rand(n, generator=g) + 0.5)
+                bn.bias.copy_(torch.randn(n, generator=g) * 0.1)
+        m.eval()
         x = torch.rand(4, 1, 28, 28, generator=g)
         return m, x, lambda y: y, nhwc
     raise SystemExit("unknown case " + name)

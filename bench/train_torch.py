@@ -5,7 +5,7 @@ epochs, validation split (the last 1/12 of the training images held out, as Fit.
 samples/s of that epoch (training steps only, validation excluded), then the test accuracy, as JSON lines.
 With --precision bf16|f16 the forward and loss run under torch.autocast (f32 master weights; f16 with a GradScaler),
 the twin of `jburn train --precision`.
-Usage: train_torch.py [--model mlp|cnn] [--epochs 5] [--batch-size 128] [--lr 1e-3] [--limit N] [--data DIR] [--precision f32]"""
+Usage: train_torch.py [--model mlp|cnn] [--epochs 5] [--batch-size 128] [--lr 1e-3] [--limit N] [--data DIR] [--precision f32] [--lr-schedule auto|constant|cosine] [--seed 0]"""
 import argparse, gzip, json, os, struct, time
 import numpy as np
 import torch
@@ -19,10 +19,12 @@ p.add_argument("--limit", type=int, default=0)
 p.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
 p.add_argument("--threads", type=int, default=2)
 p.add_argument("--device", default="cpu")
+p.add_argument("--lr-schedule", default="auto", choices=["auto", "constant", "cosine"])
+p.add_argument("--seed", type=int, default=0)
 p.add_argument("--precision", default="f32", choices=["f32", "bf16", "f16"])
 a = p.parse_args()
 torch.set_num_threads(a.threads)
-torch.manual_seed(0)
+torch.manual_seed(a.seed)
 
 def idx(name):
     path = os.path.join(a.data, name)
@@ -50,11 +52,16 @@ Xtr, Ytr, Xva, Yva, Xte, Yte = (t.to(dev) for t in (Xtr, Ytr, Xva, Yva, Xte, Yte
 nn = torch.nn
 if a.model == "mlp":
     net = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10))
-else:
-    net = nn.Sequential(nn.Conv2d(1, 32, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(32, 64, 3), nn.ReLU(), nn.MaxPool2d(2),
+else:  # batch norm as JBurn's defaults (Keras: epsilon 1e-3, running momentum 0.99, which is PyTorch's 0.01)
+    net = nn.Sequential(nn.Conv2d(1, 32, 3), nn.BatchNorm2d(32, eps=1e-3, momentum=0.01), nn.ReLU(), nn.MaxPool2d(2),
+                        nn.Conv2d(32, 64, 3), nn.BatchNorm2d(64, eps=1e-3, momentum=0.01), nn.ReLU(), nn.MaxPool2d(2),
                         nn.Flatten(), nn.Linear(1600, 128), nn.ReLU(), nn.Linear(128, 10))
 net = net.to(dev)
 opt = torch.optim.Adam(net.parameters(), lr=a.lr)
+steps_total = a.epochs * ((n_train + a.batch_size - 1) // a.batch_size)
+# --lr-schedule cosine: from lr to 0 over all steps, stepped per batch (jburn train's Schedules.cosineDecay(lr, steps, 0))
+schedule = a.lr_schedule if a.lr_schedule != "auto" else ("cosine" if a.model == "cnn" else "constant")  # as jburn train
+sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=steps_total) if schedule == "cosine" else None
 loss_fn = nn.CrossEntropyLoss()
 amp_dtype = {"f32": None, "bf16": torch.bfloat16, "f16": torch.float16}[a.precision]
 if hasattr(torch.amp, "GradScaler"):
@@ -78,7 +85,7 @@ def evaluate(X, Y):
     return total / len(X), correct / len(X)
 
 print(json.dumps({"info": "torch %s on %s, %d threads, model %s, %d training images, precision %s" % (torch.__version__, a.device, torch.get_num_threads(), a.model, n_train, a.precision)}), flush=True)
-g = torch.Generator().manual_seed(0)
+g = torch.Generator().manual_seed(a.seed)
 t_all = time.perf_counter()
 for epoch in range(a.epochs):
     perm = torch.randperm(n_train, generator=g).to(dev)
@@ -93,6 +100,8 @@ for epoch in range(a.epochs):
         scaler.scale(loss).backward()
         scaler.step(opt)
         scaler.update()
+        if sched is not None:
+            sched.step()
     if dev.type == "cuda":
         torch.cuda.synchronize()
     secs = time.perf_counter() - t0

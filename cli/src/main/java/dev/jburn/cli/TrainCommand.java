@@ -6,7 +6,9 @@ import dev.jburn.data.FashionMnist;
 import dev.jburn.data.TensorDataset;
 import dev.jburn.io.ModelFile;
 import dev.jburn.nn.Model;
+import dev.jburn.optim.Optimizer;
 import dev.jburn.optim.Optimizers;
+import dev.jburn.optim.Schedules;
 import dev.jburn.train.Fit;
 import dev.jburn.train.FitResult;
 import dev.jburn.train.Losses;
@@ -32,7 +34,7 @@ import java.util.concurrent.Callable;
 final class TrainCommand implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--model", defaultValue = "mlp", description = "mlp (784-256-10, ReLU) or cnn (conv32-pool-conv64-pool-128-10). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--model", defaultValue = "mlp", description = "mlp (784-256-10, ReLU) or cnn ((conv3x3-batchnorm-relu-maxpool) x 2 with 32 and 64 filters, then 128-10). Default: ${DEFAULT-VALUE}.")
     String model;
 
     @Option(names = "--epochs", defaultValue = "5", description = "Epochs. Default: ${DEFAULT-VALUE}.")
@@ -43,6 +45,10 @@ final class TrainCommand implements Callable<Integer> {
 
     @Option(names = "--lr", defaultValue = "1e-3", description = "Adam's learning rate. Default: ${DEFAULT-VALUE}.")
     double lr;
+
+    @Option(names = "--lr-schedule", defaultValue = "auto", description = "constant, or cosine: the learning rate decays from --lr to 0 "
+            + "over all the training steps (Optax cosine_decay_schedule); auto: constant for mlp, cosine for cnn. Default: ${DEFAULT-VALUE}.")
+    String lrSchedule;
 
     @Option(names = "--engine", description = "cpu, cuda or vulkan (default: the best available engine).")
     String engine;
@@ -66,6 +72,15 @@ final class TrainCommand implements Callable<Integer> {
             + "(mixed precision; f16 with dynamic loss scaling). Default: ${DEFAULT-VALUE}.")
     String precision;
 
+    /** Adam with the learning-rate schedule {@code --lr-schedule} names, over {@code steps} training steps. */
+    static Optimizer optimizer(String schedule, double lr, long steps) {
+        return switch (schedule.toLowerCase(Locale.ROOT)) {
+            case "constant" -> Optimizers.adam(lr);
+            case "cosine" -> Optimizers.adam(Schedules.cosineDecay(lr, steps, 0));
+            default -> throw new dev.jburn.JBurnException("train", "unknown --lr-schedule '" + schedule + "': use constant or cosine");
+        };
+    }
+
     /** The policy {@code --precision} names. */
     static Precision precision(String name) {
         return switch (name.toLowerCase(Locale.ROOT)) {
@@ -81,8 +96,9 @@ final class TrainCommand implements Callable<Integer> {
         PrintStream o = Main.out(spec);
         Engine e = engine == null ? Engine.defaultEngine() : Engine.select(engine);
         Model m = Architectures.of(model);
+        String schedule = lrSchedule.equalsIgnoreCase("auto") ? Architectures.defaultSchedule(model) : lrSchedule;
         o.println("jburn train: model " + m.name() + " (" + String.format(Locale.ROOT, "%,d", m.parameterCount()) + " parameters), engine "
-                + e.name() + ", Adam lr " + lr + ", batch " + batchSize + ", " + epochs + " epochs, seed " + seed
+                + e.name() + ", Adam lr " + lr + (schedule.equalsIgnoreCase("constant") ? "" : " (" + schedule + " decay)") + ", batch " + batchSize + ", " + epochs + " epochs, seed " + seed
                 + (policy.isFull() ? "" : ", " + policy.describe()));
         DataSource src = DataSource.resolve(data, System.getenv("JBURN_DATA"));
         o.println("data: " + src.description());
@@ -92,17 +108,18 @@ final class TrainCommand implements Callable<Integer> {
         train = TensorDataset.of(train.x().to(e), train.y().to(e));
         test = TensorDataset.of(test.x().to(e), test.y().to(e));
 
-        Trainer trainer = Trainer.of(m, Losses.softmaxCrossEntropy(), Optimizers.adam(lr)).metrics(Metrics.accuracy());
+        int trainedRows = validationSplit > 0 ? (int) Math.round(train.size() * (1 - validationSplit)) : train.size();
+        long steps = (long) epochs * Math.max(1, (trainedRows + batchSize - 1) / batchSize);
+        Trainer trainer = Trainer.of(m, Losses.softmaxCrossEntropy(), optimizer(schedule, lr, steps)).metrics(Metrics.accuracy());
         long t0 = System.nanoTime();
         Fit fit = Fit.epochs(epochs).batchSize(batchSize).shuffle(seed).output(o).precision(policy);
         if (validationSplit > 0) fit = fit.validationSplit(validationSplit);
         FitResult r = trainer.fit(m.init(Prng.key(seed).to(e)), train, fit);
         double secs = (System.nanoTime() - t0) / 1e9;
-        int trained = validationSplit > 0 ? (int) Math.round(train.size() * (1 - validationSplit)) : train.size();
         Map<String, Double> t = trainer.evaluate(r.state().model(), test, 512, policy);
         o.println(String.format(Locale.ROOT, "test: loss %.4f, accuracy %.4f (%d images)", t.get("loss"), t.get("accuracy"), test.size()));
         o.println(String.format(Locale.ROOT, "time: %.1f s for %d epochs, %.0f training samples/s (validation included in the time)",
-                secs, r.history().epochs().size(), trained * (double) r.history().epochs().size() / secs));
+                secs, r.history().epochs().size(), trainedRows * (double) r.history().epochs().size() / secs));
         if (!e.fallbackCounts().isEmpty()) {
             o.println("engine " + e.name() + " ran these primitives on the cpu engine (op:dtype=count), which costs speed: " + e.fallbackCounts());
         }

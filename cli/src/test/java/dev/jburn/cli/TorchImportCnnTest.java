@@ -36,9 +36,10 @@ class TorchImportCnnTest {
         assertEquals(0, p.exitValue(), log);
 
         Model cnn = Architectures.of("cnn");
-        // torch.nn.Sequential indices: 0 conv, 1 relu, 2 pool, 3 conv, 4 relu, 5 pool, 6 flatten, 7 linear, 8 relu, 9 linear.
-        ModelState s = TorchImport.load(dir.resolve("cnn.safetensors"), cnn,
-                Map.of("conv2d_0", "0", "conv2d_1", "3", "dense_0", "7", "dense_1", "9"));
+        // torch.nn.Sequential indices: 0 conv, 1 batch norm, 2 relu, 3 pool, 4 conv, 5 batch norm, 6 relu, 7 pool,
+        // 8 flatten, 9 linear, 10 relu, 11 linear.
+        ModelState s = TorchImport.load(dir.resolve("cnn.safetensors"), cnn, Map.of("conv2d_0", "0", "batch_norm_0", "1",
+                "conv2d_1", "4", "batch_norm_1", "5", "dense_0", "9", "dense_1", "11"));
         Map<String, Tensor> io = SafeTensors.read(dir.resolve("cnn-io.safetensors"));
         float[] expected = io.get("y").toFloatArray(), got = cnn.predict(s, io.get("x")).toFloatArray();
         assertEquals(expected.length, got.length);
