@@ -4,17 +4,13 @@ import ai.djl.inference.Predictor;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
-import ai.djl.nn.Activation;
 import ai.djl.nn.Parameter;
 import ai.djl.nn.SequentialBlock;
-import ai.djl.nn.core.Linear;
 import ai.djl.translate.NoopTranslator;
 import ai.djl.util.Pair;
-import dev.jburn.DType;
 import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
-import dev.jburn.nn.Model;
 import dev.jburn.nn.ModelState;
 import dev.jburn.serving.Serving;
 
@@ -28,12 +24,14 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.function.Supplier;
 
 /**
- * Throughput and latency of the served MLP 784-256-10 (one row per request) at 1, 8 and 32 concurrent clients:
- * JBurn's {@link Serving} with dynamic batching (batch 32, 1 ms) and without (batch 1), beside DJL's {@code Predictor}
- * (PyTorch engine, offline) running the same weights, one predictor per client thread, in the same run.
+ * Throughput and latency of a served model (one row per request) at 1, 8 and 32 concurrent clients, for the MLP
+ * 784-256-10 and the cli's CNN (conv32-pool-conv64-pool-128-10 on 28×28×1): JBurn's {@link Serving} with dynamic
+ * batching (batch 32, 1 ms) and without (batch 1), beside DJL's {@code Predictor} (PyTorch engine, offline) running the
+ * same weights ({@link ServingBenchModels}: the layouts converted), one predictor per client thread, in the same run.
+ * Before timing, both runtimes answer the same rows and must agree.
  * <pre>{@code
  * ./mvnw -q -o -pl bench -am package -DskipTests && java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED \
- *     -cp "bench/target/classes:bench/target/lib/*" dev.jburn.bench.ServingBench [seconds=5]
+ *     -cp "bench/target/classes:bench/target/lib/*" dev.jburn.bench.ServingBench [seconds=5] [mlp,cnn]
  * }</pre>
  */
 public final class ServingBench {
@@ -44,31 +42,53 @@ public final class ServingBench {
 
     public static void main(String[] args) throws Exception {
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 5;
-        Model mlp = Model.input("image", Shape.of(-1, 784)).dense(256, dev.jburn.nn.Activation.RELU).dense(10).named("mlp");
-        ModelState state = mlp.init(Prng.key(0));
-        System.out.println("work: MLP 784-256-10 f32, one row per request, " + seconds + " s per cell after 1 s of warm-up; "
+        List<String> which = List.of((args.length > 1 ? args[1] : "mlp,cnn").toLowerCase(Locale.ROOT).split(","));
+        for (ServingBenchModels w : List.of(ServingBenchModels.mlp(), ServingBenchModels.cnn())) {
+            if (which.contains(w.name().toLowerCase(Locale.ROOT))) bench(w, seconds);
+        }
+    }
+
+    private static void bench(ServingBenchModels w, double seconds) throws Exception {
+        ModelState state = w.model().init(Prng.key(0));
+        System.out.println("work: " + w.description() + ", one row per request, " + seconds + " s per cell after 1 s of warm-up; "
                 + Runtime.getRuntime().availableProcessors() + " cores");
-        System.out.printf(Locale.ROOT, "%-34s %7s %12s %9s %9s%n", "runtime", "clients", "requests/s", "p50 ms", "p99 ms");
-        for (int clients : new int[] {1, 8, 32}) {
-            try (Serving s = Serving.of(mlp, state).batchSize(32).batchTimeout(Duration.ofMillis(1)).queueCapacity(4096).start()) {
-                report("jburn Serving, batching (32, 1 ms)", clients, measure(clients, seconds, () -> row -> {
-                    try (Tensor t = Tensor.of(new float[][] {row})) {
-                        s.submit(t).join().close();
-                    }
-                }));
+        Djl djl = null;
+        try {
+            djl = new Djl(w, state);
+            System.out.println("same outputs: " + djl.agreement(w, state, 4));
+        } catch (IllegalStateException e) {
+            throw e;
+        } catch (Throwable e) {
+            System.out.println("DJL unavailable: " + e);
+        }
+        System.out.printf(Locale.ROOT, "%-34s %7s %12s %9s %9s%n", "runtime (" + w.name() + ")", "clients", "requests/s", "p50 ms", "p99 ms");
+        try {
+            for (int clients : new int[] {1, 8, 32}) {
+                try (Serving s = Serving.of(w.model(), state).batchSize(32).batchTimeout(Duration.ofMillis(1)).queueCapacity(4096).start()) {
+                    report("jburn Serving, batching (32, 1 ms)", clients, measure(clients, seconds, () -> row -> {
+                        try (Tensor t = request(w, row)) {
+                            s.submit(t).join().close();
+                        }
+                    }));
+                }
+                try (Serving s = Serving.of(w.model(), state).batchSize(1).buckets(1).partitions(2).queueCapacity(4096).start()) {
+                    report("jburn Serving, no batching (1, x2)", clients, measure(clients, seconds, () -> row -> {
+                        try (Tensor t = request(w, row)) {
+                            s.submit(t).join().close();
+                        }
+                    }));
+                }
+                if (djl != null) report("DJL Predictor (PyTorch), per thread", clients, measure(clients, seconds, djl::client));
             }
-            try (Serving s = Serving.of(mlp, state).batchSize(1).buckets(1).partitions(2).queueCapacity(4096).start()) {
-                report("jburn Serving, no batching (1, x2)", clients, measure(clients, seconds, () -> row -> {
-                    try (Tensor t = Tensor.of(new float[][] {row})) {
-                        s.submit(t).join().close();
-                    }
-                }));
-            }
-            try (Djl djl = new Djl(state)) {
-                report("DJL Predictor (PyTorch), per thread", clients, measure(clients, seconds, djl::client));
-            } catch (Throwable e) {
-                System.out.println("DJL unavailable: " + e);
-            }
+        } finally {
+            if (djl != null) djl.close();
+        }
+    }
+
+    /** One row as the model's request: [1, 784] or [1, 28, 28, 1]. */
+    private static Tensor request(ServingBenchModels w, float[] row) {
+        try (Tensor flat = Tensor.of(row)) {
+            return flat.reshape(Shape.of(w.jburnRow()));
         }
     }
 
@@ -121,26 +141,55 @@ public final class ServingBench {
         return new double[] {total / seconds, all[total / 2] / 1e6, all[(int) Math.min(total - 1, total * 0.99)] / 1e6};
     }
 
-    /** The same MLP in DJL: a SequentialBlock whose weights are JBurn's (Linear weights are [out, in]: transposed). */
+    /** The same model in DJL: its block, with JBurn's weights in DJL's layouts. */
     private static final class Djl implements AutoCloseable {
         private final NDManager manager;
         private final ai.djl.Model model;
+        private final long[] rowShape;
 
-        Djl(ModelState state) {
+        Djl(ServingBenchModels w, ModelState state) {
             manager = NDManager.newBaseManager("PyTorch");
-            SequentialBlock block = new SequentialBlock().add(Linear.builder().setUnits(256).build()).add(Activation::relu)
-                    .add(Linear.builder().setUnits(10).build());
-            block.initialize(manager, DataType.FLOAT32, new ai.djl.ndarray.types.Shape(1, 784));
-            String[] names = {"dense_0.kernel", "dense_0.bias", "dense_1.kernel", "dense_1.bias"};
+            rowShape = w.djlRow();
+            SequentialBlock block = w.djlBlock().get();
+            block.initialize(manager, DataType.FLOAT32, new ai.djl.ndarray.types.Shape(rowShape));
+            List<float[]> weights = w.djlWeights().apply(state);
             int i = 0;
             for (Pair<String, Parameter> p : block.getParameters()) {
-                Tensor t = state.get(names[i++]);
-                float[] v = t.toFloatArray();
-                if (t.rank() == 2) v = transposed(v, t.shape().dim(0), t.shape().dim(1));
+                float[] v = weights.get(i++);
+                if (p.getValue().getArray().size() != v.length) {
+                    throw new IllegalStateException("DJL parameter " + p.getKey() + " " + p.getValue().getArray().getShape() + " has "
+                            + p.getValue().getArray().size() + " values, JBurn's has " + v.length);
+                }
                 p.getValue().getArray().set(FloatBuffer.wrap(v));
             }
-            model = ai.djl.Model.newInstance("mlp", "PyTorch");
+            if (i != weights.size()) throw new IllegalStateException("DJL has " + i + " parameters, JBurn " + weights.size());
+            model = ai.djl.Model.newInstance(w.name(), "PyTorch");
             model.setBlock(block);
+        }
+
+        /** The largest difference between JBurn's predict and DJL's on the first {@code rows} rows; fails past 1e-4 (relative). */
+        String agreement(ServingBenchModels w, ModelState state, int rows) throws Exception {
+            Predictor<NDList, NDList> p = model.newPredictor(new NoopTranslator());
+            double worst = 0;
+            for (int k = 0; k < rows; k++) {
+                float[] row = ServingBenchRows.row(k), want;
+                try (Tensor x = request(w, row); Tensor y = w.model().predict(state, x)) {
+                    want = y.toFloatArray();
+                }
+                float[] got;
+                try (NDManager call = manager.newSubManager()) {
+                    got = p.predict(new NDList(call.create(row, new ai.djl.ndarray.types.Shape(rowShape)))).singletonOrThrow().toFloatArray();
+                }
+                for (int i = 0; i < want.length; i++) {
+                    double d = Math.abs(want[i] - got[i]);
+                    if (d > 1e-4 * (1 + Math.abs(want[i]))) {
+                        throw new IllegalStateException("JBurn and DJL disagree on row " + k + " output " + i + ": " + want[i] + " vs " + got[i]);
+                    }
+                    worst = Math.max(worst, d);
+                }
+            }
+            p.close();
+            return String.format(Locale.ROOT, "JBurn and DJL agree on %d rows (largest difference %.2e)", rows, worst);
         }
 
         Call client() {
@@ -148,16 +197,10 @@ public final class ServingBench {
             NDManager m = manager.newSubManager();
             return row -> {
                 try (NDManager call = m.newSubManager()) {
-                    NDList out = p.predict(new NDList(call.create(row, new ai.djl.ndarray.types.Shape(1, 784))));
+                    NDList out = p.predict(new NDList(call.create(row, new ai.djl.ndarray.types.Shape(rowShape))));
                     out.close();
                 }
             };
-        }
-
-        private static float[] transposed(float[] v, int rows, int cols) {
-            float[] t = new float[v.length];
-            for (int r = 0; r < rows; r++) for (int c = 0; c < cols; c++) t[c * rows + r] = v[r * cols + c];
-            return t;
         }
 
         @Override public void close() {

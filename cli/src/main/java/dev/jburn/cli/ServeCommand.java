@@ -5,6 +5,7 @@ import dev.jburn.io.ModelFile;
 import dev.jburn.serving.InferenceServer;
 import dev.jburn.serving.ServerOptions;
 import dev.jburn.serving.Serving;
+import dev.jburn.serving.ServingBuilder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -36,7 +37,8 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "The address to bind. Default: ${DEFAULT-VALUE} (this machine only).")
     String host;
 
-    @Option(names = "--engine", description = "cpu, cuda or vulkan (default: the best available engine).")
+    @Option(names = "--engine", description = {"cpu, cuda or vulkan (default: the best available engine); a comma list (cpu,vulkan) serves",
+            "on each, one worker per engine, with the model loaded on the first."})
     String engine;
 
     @Option(names = "--batch-size", defaultValue = "32", description = "Rows per batch at most. Default: ${DEFAULT-VALUE}.")
@@ -56,10 +58,12 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override public Integer call() throws InterruptedException {
         PrintStream o = Main.out(spec);
-        Engine e = engine == null ? Engine.defaultEngine() : Engine.select(engine);
+        Engine e = engine == null ? Engine.defaultEngine() : Engine.select(engine.split(",", -1)[0]);
         ModelFile.Loaded loaded = ModelFile.load(model);
-        Serving serving = Serving.of(loaded.model(), loaded.state().to(e)).batchSize(batchSize).batchTimeout(Duration.ofMillis(batchTimeoutMs))
-                .queueCapacity(queue).start();
+        ServingBuilder settings = Serving.of(loaded.model(), loaded.state().to(e)).batchSize(batchSize).batchTimeout(Duration.ofMillis(batchTimeoutMs))
+                .queueCapacity(queue);
+        if (engine != null && engine.contains(",")) settings = settings.engines(engine);
+        Serving serving = settings.start();
         InferenceServer server = InferenceServer.start(List.of(serving), ServerOptions.defaults().withHost(host).withPort(port)
                 .withMaxBodyBytes(maxBody).withRequestTimeout(Duration.ofMillis(requestTimeoutMs)));
         CountDownLatch stopped = new CountDownLatch(1);
@@ -67,7 +71,8 @@ final class ServeCommand implements Callable<Integer> {
             server.close();
             stopped.countDown();
         }, "jburn-serve-drain"));
-        o.println("serving model '" + serving.name() + "' on engine " + e.name() + " at " + server.uri() + "/v2/models/" + serving.name()
+        o.println("serving model '" + serving.name() + "' on engine" + (serving.engines().size() > 1 ? "s " : " ")
+                + String.join(",", serving.engines().stream().map(Engine::name).toList()) + " at " + server.uri() + "/v2/models/" + serving.name()
                 + " (buckets " + java.util.Arrays.toString(serving.buckets()) + " compiled; ready)");
         o.println("input '" + serving.inputName() + "' " + serving.inputSpec() + "; try: curl " + server.uri() + "/v2/models/" + serving.name());
         o.flush();

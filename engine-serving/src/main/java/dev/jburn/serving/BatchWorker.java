@@ -7,17 +7,22 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One worker of a {@link Serving}: gathers pieces into a batch — until it is full, or until the batch timeout after
+ * One worker of a {@link Serving}, on one engine's {@link Partition}: gathers pieces from the shared queue into a batch — until it is full, or until the batch timeout after
  * its first piece was queued (at once when that has passed already, as when every worker was busy) — runs it, and
  * answers each piece. A failed batch is re-run piece by piece, so that only the failing request fails.
  */
 final class BatchWorker implements Runnable {
     private final Serving serving;
+    private final int index;
+    private final Partition partition;
     private final ServingMetrics metrics;
     private Piece held;
 
-    BatchWorker(Serving serving) {
+    /** Worker {@code index}, running its batches on {@code partition}'s engine. */
+    BatchWorker(Serving serving, int index, Partition partition) {
         this.serving = serving;
+        this.index = index;
+        this.partition = partition;
         this.metrics = serving.metrics();
     }
 
@@ -101,8 +106,8 @@ final class BatchWorker implements Runnable {
         Tensor x = null, y = null;
         try {
             x = live.size() == 1 ? live.getFirst().input() : Tensor.concatenate(live.stream().map(Piece::input).toList(), 0);
-            y = serving.runRows(x, rows);
-            metrics.batch(rows, serving.bucketFor(rows), (System.nanoTime() - start) / 1e9);
+            y = serving.runRows(partition, x, rows);
+            metrics.batch(index, rows, serving.bucketFor(rows), (System.nanoTime() - start) / 1e9);
             int offset = 0;
             for (Piece p : live) {
                 answer(p, live.size() == 1 ? y : Serving.slice(y, offset, p.rows()));
@@ -125,8 +130,8 @@ final class BatchWorker implements Runnable {
     private void runAlone(Piece p) {
         long start = System.nanoTime();
         try {
-            Tensor y = serving.runRows(p.input(), p.rows());
-            metrics.batch(p.rows(), serving.bucketFor(p.rows()), (System.nanoTime() - start) / 1e9);
+            Tensor y = serving.runRows(partition, p.input(), p.rows());
+            metrics.batch(index, p.rows(), serving.bucketFor(p.rows()), (System.nanoTime() - start) / 1e9);
             answer(p, y);
         } catch (RuntimeException e) {
             fail(p, e);

@@ -25,6 +25,12 @@ import java.util.Set;
  * {"id": "1", "inputs": [{"name": "image", "shape": [1, 784], "datatype": "FP32", "data": [0.0, 0.5, ...]}],
  *  "parameters": {"timeout_ms": 100}}
  * }</pre>
+ *
+ * The binary tensor data extension (KServe, Triton): an input with {@code "parameters": {"binary_data_size": 3136}}
+ * instead of {@code "data"} has its values as little-endian bytes after the JSON, whose length the
+ * {@code Inference-Header-Content-Length} header gives; {@code "outputs": [{"name": "logits", "parameters":
+ * {"binary_data": true}}]} or {@code "parameters": {"binary_data_output": true}} asks for the output the same way.
+ * The declared size must equal shape × element size and the bytes present, checked before anything is allocated.
  */
 final class InferJson {
     private InferJson() {}
@@ -41,13 +47,35 @@ final class InferJson {
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).maxNumberLength(64).maxStringLength(1 << 20).build())
             .build();
 
-    /** Decodes a request body. */
-    static InferRequest decode(byte[] body) {
-        try (JsonParser p = JSON.createParser(body)) {
+    /** Decodes a request body that is JSON only. */
+    static InferRequest decode(byte[] body) { return decode(body, null); }
+
+    /**
+     * Decodes a request body: JSON only when {@code headerLength} (the {@code Inference-Header-Content-Length} header)
+     * is null, otherwise that many bytes of JSON followed by the binary tensor data of the inputs that declare
+     * {@code binary_data_size}. Every size is checked against the body and the declared shape and datatype before
+     * anything is allocated.
+     */
+    static InferRequest decode(byte[] body, String headerLength) {
+        int jsonLength = body.length;
+        if (headerLength != null) {
+            long n;
+            try {
+                n = Long.parseLong(headerLength.trim());
+            } catch (NumberFormatException e) {
+                throw new InferJsonException("the " + BinaryTensorData.HEADER + " header must be an integer, got '" + headerLength + "'");
+            }
+            if (n < 0 || n > body.length) {
+                throw new InferJsonException("the " + BinaryTensorData.HEADER + " header says " + n + " bytes of JSON, the body has " + body.length);
+            }
+            jsonLength = (int) n;
+        }
+        try (JsonParser p = JSON.createParser(body, 0, jsonLength)) {
             if (p.nextToken() != JsonToken.START_OBJECT) throw new InferJsonException("the body must be a JSON object");
             String id = null;
-            InferRequest input = null;
-            long timeout = -1;
+            Input input = null;
+            RequestParameters params = RequestParameters.NONE;
+            OutputRequest output = null;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken v = p.nextToken();
@@ -58,19 +86,22 @@ final class InferJson {
                     }
                     case "inputs" -> {
                         if (v != JsonToken.START_ARRAY) throw new InferJsonException("\"inputs\" must be an array");
-                        List<InferRequest> ins = new ArrayList<>();
+                        List<Input> ins = new ArrayList<>();
                         while (p.nextToken() != JsonToken.END_ARRAY) ins.add(input(p));
                         if (ins.size() != 1) throw new InferJsonException("\"inputs\" must hold exactly one input, got " + ins.size());
                         input = ins.getFirst();
                     }
-                    case "parameters" -> timeout = parameters(p, v);
+                    case "outputs" -> output = outputs(p, v);
+                    case "parameters" -> params = parameters(p, v);
                     default -> p.skipChildren();
                 }
             }
             if (p.currentToken() != JsonToken.END_OBJECT) throw new InferJsonException("malformed JSON");
             if (p.nextToken() != null) throw new InferJsonException("trailing content after the JSON object");
             if (input == null) throw new InferJsonException("the request has no \"inputs\"");
-            return new InferRequest(id, input.inputName(), input.shape(), input.values(), timeout);
+            double[] values = input.values(body, jsonLength, headerLength != null);
+            boolean binaryOut = output != null && output.binary() != null ? output.binary() : params.binaryOutput();
+            return new InferRequest(id, input.name(), input.shape(), values, params.timeoutMs(), output == null ? null : output.name(), binaryOut);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new InferJsonException("malformed JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
@@ -78,27 +109,103 @@ final class InferJson {
         }
     }
 
-    private static long parameters(JsonParser p, JsonToken v) throws IOException {
+    /** The request's {@code "parameters"}: {@code timeout_ms} (-1: none) and {@code binary_data_output}. */
+    private record RequestParameters(long timeoutMs, boolean binaryOutput) {
+        static final RequestParameters NONE = new RequestParameters(-1, false);
+    }
+
+    private static RequestParameters parameters(JsonParser p, JsonToken v) throws IOException {
         if (v != JsonToken.START_OBJECT) throw new InferJsonException("\"parameters\" must be an object");
         long timeout = -1;
+        boolean binary = false;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String f = p.currentName();
             JsonToken t = p.nextToken();
             if (f.equals("timeout_ms")) {
                 if (t != JsonToken.VALUE_NUMBER_INT || p.getLongValue() < 0) throw new InferJsonException("\"timeout_ms\" must be an integer >= 0");
                 timeout = p.getLongValue();
+            } else if (f.equals("binary_data_output")) {
+                binary = bool(t, "binary_data_output");
             } else {
                 p.skipChildren();
             }
         }
-        return timeout;
+        return new RequestParameters(timeout, binary);
     }
 
-    private static InferRequest input(JsonParser p) throws IOException {
+    private static boolean bool(JsonToken t, String name) {
+        if (t != JsonToken.VALUE_TRUE && t != JsonToken.VALUE_FALSE) throw new InferJsonException("\"" + name + "\" must be true or false");
+        return t == JsonToken.VALUE_TRUE;
+    }
+
+    /** The one output a request may name, and its {@code binary_data} (null: not given). */
+    private record OutputRequest(String name, Boolean binary) {}
+
+    private static OutputRequest outputs(JsonParser p, JsonToken v) throws IOException {
+        if (v != JsonToken.START_ARRAY) throw new InferJsonException("\"outputs\" must be an array");
+        List<OutputRequest> outs = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            if (p.currentToken() != JsonToken.START_OBJECT) throw new InferJsonException("each requested output must be an object");
+            if (outs.size() == 1) throw new InferJsonException("\"outputs\" may name one output (the model has one)");
+            String name = null;
+            Boolean binary = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String f = p.currentName();
+                JsonToken t = p.nextToken();
+                if (f.equals("name")) {
+                    if (t != JsonToken.VALUE_STRING) throw new InferJsonException("the requested output's \"name\" must be a string");
+                    name = p.getText();
+                } else if (f.equals("parameters")) {
+                    if (t != JsonToken.START_OBJECT) throw new InferJsonException("the requested output's \"parameters\" must be an object");
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String pf = p.currentName();
+                        JsonToken pt = p.nextToken();
+                        if (pf.equals("binary_data")) binary = bool(pt, "binary_data");
+                        else p.skipChildren();
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+            if (name == null) throw new InferJsonException("a requested output needs a \"name\"");
+            outs.add(new OutputRequest(name, binary));
+        }
+        return outs.isEmpty() ? null : outs.getFirst();
+    }
+
+    /**
+     * A decoded input: its JSON data, or the size of its binary data, which is read once the JSON is done.
+     *
+     * @param binarySize {@code binary_data_size}, or -1 when the data is JSON
+     */
+    private record Input(String name, String datatype, long[] shape, long count, double[] json, long binarySize) {
+        /** The values: the JSON data, or the binary bytes after the JSON, which must be exactly the declared size. */
+        double[] values(byte[] body, int jsonLength, boolean hasBinaryPart) {
+            int binaryBytes = body.length - jsonLength;
+            if (binarySize < 0) {
+                if (hasBinaryPart && binaryBytes != 0) {
+                    throw new InferJsonException("the body has " + binaryBytes + " bytes after the JSON, but no input declares \"binary_data_size\"");
+                }
+                return json;
+            }
+            if (!hasBinaryPart) {
+                throw new InferJsonException("input '" + name + "' declares \"binary_data_size\" but the request has no " + BinaryTensorData.HEADER
+                        + " header");
+            }
+            if (binarySize != binaryBytes) {
+                throw new InferJsonException("input '" + name + "' declares " + binarySize + " bytes of binary data, the body has " + binaryBytes
+                        + " after the JSON");
+            }
+            return BinaryTensorData.decode(body, jsonLength, (int) count, datatype);
+        }
+    }
+
+    private static Input input(JsonParser p) throws IOException {
         if (p.currentToken() != JsonToken.START_OBJECT) throw new InferJsonException("each input must be an object");
         String name = null, datatype = null;
         long[] shape = null;
         DoubleList data = null;
+        long binarySize = -1;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             JsonToken v = p.nextToken();
@@ -116,21 +223,48 @@ final class InferJson {
                     data = new DoubleList();
                     values(p, v, data, 0);
                 }
-                case "parameters" -> p.skipChildren();
+                case "parameters" -> binarySize = inputParameters(p, v);
                 default -> throw new InferJsonException("unknown input field \"" + field + "\"");
             }
         }
-        if (name == null || datatype == null || shape == null || data == null) {
-            throw new InferJsonException("an input needs \"name\", \"shape\", \"datatype\" and \"data\"");
+        if (name == null || datatype == null || shape == null || (data == null) == (binarySize < 0)) {
+            throw new InferJsonException("an input needs \"name\", \"shape\", \"datatype\" and either \"data\" or \"parameters\": "
+                    + "{\"binary_data_size\": bytes}");
         }
         if (!NUMERIC.contains(datatype)) throw new InferJsonException("input '" + name + "': datatype " + datatype + " is not a numeric type " + NUMERIC);
         long n = 1; // dims are < 2^31 and at most 8: the product fits in a long until it passes 2^62, where it stops
         for (long d : shape) n = n > (1L << 62) / Math.max(d, 1) ? Long.MAX_VALUE : n * d;
-        if (n != data.size) {
-            throw new InferJsonException("input '" + name + "': shape " + Arrays.toString(shape) + " holds " + (n == Long.MAX_VALUE ? "over 2^62" : n)
-                    + " values, the data has " + data.size);
+        String count = n == Long.MAX_VALUE ? "over 2^62" : Long.toString(n);
+        if (data != null && n != data.size) {
+            throw new InferJsonException("input '" + name + "': shape " + Arrays.toString(shape) + " holds " + count + " values, the data has " + data.size);
         }
-        return new InferRequest(null, name, shape, data.toArray(), -1);
+        if (data == null) {
+            int size = BinaryTensorData.elementSize(datatype);
+            if (n > Long.MAX_VALUE / size || n * size != binarySize) {
+                throw new InferJsonException("input '" + name + "': shape " + Arrays.toString(shape) + " of " + datatype + " holds " + count
+                        + " values of " + size + " bytes, \"binary_data_size\" says " + binarySize + " bytes");
+            }
+        }
+        return new Input(name, datatype, shape, n, data == null ? null : data.toArray(), binarySize);
+    }
+
+    /** An input's {@code "parameters"}: its {@code binary_data_size} (-1 when absent). */
+    private static long inputParameters(JsonParser p, JsonToken v) throws IOException {
+        if (v != JsonToken.START_OBJECT) throw new InferJsonException("the input's \"parameters\" must be an object");
+        long size = -1;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String f = p.currentName();
+            JsonToken t = p.nextToken();
+            if (f.equals("binary_data_size")) {
+                if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER || p.getLongValue() < 0) {
+                    throw new InferJsonException("\"binary_data_size\" must be an integer >= 0");
+                }
+                size = p.getLongValue();
+            } else {
+                p.skipChildren();
+            }
+        }
+        return size;
     }
 
     private static long[] shape(JsonParser p, JsonToken v) throws IOException {
@@ -195,9 +329,22 @@ final class InferJson {
         };
     }
 
-    /** The response to a request: one output, with its shape and flat data. */
-    static byte[] response(String model, String id, String outputName, Tensor out) {
+    /** The datatype an output of {@code t} is answered in: FP32 for every float type but FP64 (JSON has no 16-bit floats). */
+    static String responseDatatype(DType t) { return t.isFloat() && t != DType.F64 ? "FP32" : datatype(t); }
+
+    /**
+     * A response body: the JSON only ({@code jsonLength} -1), or the JSON of {@code jsonLength} bytes followed by the
+     * binary data (then the {@code Inference-Header-Content-Length} header must say {@code jsonLength}).
+     */
+    record Body(byte[] bytes, int jsonLength) {
+        boolean hasBinary() { return jsonLength >= 0; }
+    }
+
+    /** The response to a request: one output, with its shape and its data as JSON, or as binary data after the JSON. */
+    static Body response(String model, String id, String outputName, Tensor out, boolean binary) {
         try {
+            String type = responseDatatype(out.dtype());
+            byte[] raw = binary ? BinaryTensorData.encode(out, type) : null;
             ByteArrayOutputStream b = new ByteArrayOutputStream();
             try (JsonGenerator g = JSON.createGenerator(b)) {
                 g.writeStartObject();
@@ -206,25 +353,32 @@ final class InferJson {
                 g.writeArrayFieldStart("outputs");
                 g.writeStartObject();
                 g.writeStringField("name", outputName);
-                boolean isFloat = out.dtype().isFloat();
-                g.writeStringField("datatype", isFloat && out.dtype() != DType.F64 ? "FP32" : datatype(out.dtype()));
+                g.writeStringField("datatype", type);
                 g.writeArrayFieldStart("shape");
                 for (int d : out.shape().dims()) g.writeNumber(d);
                 g.writeEndArray();
-                g.writeArrayFieldStart("data");
-                if (isFloat && out.dtype() != DType.F64) {
-                    for (float v : out.toFloatArray()) g.writeNumber(v);
-                } else if (isFloat) {
-                    for (double v : out.toDoubleArray()) g.writeNumber(v);
+                if (binary) {
+                    g.writeObjectFieldStart("parameters");
+                    g.writeNumberField("binary_data_size", raw.length);
+                    g.writeEndObject();
                 } else {
-                    for (long v : out.toLongArray()) g.writeNumber(v);
+                    g.writeArrayFieldStart("data");
+                    if (type.equals("FP32")) {
+                        for (float v : out.toFloatArray()) g.writeNumber(v);
+                    } else if (type.equals("FP64")) {
+                        for (double v : out.toDoubleArray()) g.writeNumber(v);
+                    } else {
+                        for (long v : out.toLongArray()) g.writeNumber(v);
+                    }
+                    g.writeEndArray();
                 }
-                g.writeEndArray();
                 g.writeEndObject();
                 g.writeEndArray();
                 g.writeEndObject();
             }
-            return b.toByteArray();
+            int jsonLength = raw == null ? -1 : b.size();
+            if (raw != null) b.write(raw);
+            return new Body(b.toByteArray(), jsonLength);
         } catch (IOException e) {
             throw new IllegalStateException("writing JSON to memory failed", e);
         }

@@ -12,8 +12,11 @@ import dev.jburn.Tensor;
  * @param shape     the declared shape
  * @param values    the data, row-major, as doubles
  * @param timeoutMs {@code "parameters": {"timeout_ms": n}}, or -1 for the server's default
+ * @param outputName the output asked for in {@code "outputs"}, or null when none was named (all outputs)
+ * @param binaryOutput whether the output goes back as binary tensor data ({@code "binary_data": true} on it, or
+ *                   {@code "binary_data_output": true} in the request's parameters)
  */
-record InferRequest(String id, String inputName, long[] shape, double[] values, long timeoutMs) {
+record InferRequest(String id, String inputName, long[] shape, double[] values, long timeoutMs, String outputName, boolean binaryOutput) {
     /** The input as a tensor of {@code dtype}. */
     Tensor tensor(DType dtype) {
         int[] dims = new int[shape.length];

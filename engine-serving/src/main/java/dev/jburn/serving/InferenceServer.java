@@ -32,7 +32,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <ul>
  *   <li>{@code GET /v2/health/live}, {@code GET /v2/health/ready} (ready once every model's buckets are compiled;
  *       503 while draining), {@code GET /v2/models/{name}} (metadata), {@code GET /v2/models/{name}/ready},
- *       {@code POST /v2/models/{name}/infer} (JSON tensors), {@code GET /metrics} (Prometheus text).</li>
+ *       {@code POST /v2/models/{name}/infer} (JSON tensors, or binary tensor data after the JSON with the
+ *       {@code Inference-Header-Content-Length} header: the binary tensor data extension), {@code GET /metrics}
+ *       (Prometheus text).</li>
  *   <li>400 malformed JSON or a wrong shape/dtype (the message names the input and the expected shape), 404 an
  *       unknown model or path, 405 a wrong method, 413 a body over the limit, 429 with {@code Retry-After} when the
  *       queue is full, 503 while not ready or draining, 504 when the request's deadline passed, 500 an engine fault.</li>
@@ -136,7 +138,7 @@ public final class InferenceServer implements AutoCloseable {
             ex.getResponseHeaders().set("Content-Type", ServingMetrics.contentType());
             sendRaw(ex, 200, b.toByteArray());
         } else if (path.equals("/v2")) {
-            if (requireGet(ex, method)) send(ex, 200, ("{\"name\":\"jburn\",\"version\":\"0.1.0\",\"extensions\":[]}").getBytes(StandardCharsets.UTF_8));
+            if (requireGet(ex, method)) send(ex, 200, ("{\"name\":\"jburn\",\"version\":\"0.1.0\",\"extensions\":[\"binary_tensor_data\"]}").getBytes(StandardCharsets.UTF_8));
         } else if (path.startsWith("/v2/models/")) {
             String[] parts = path.substring("/v2/models/".length()).split("/", -1);
             Serving s = models.get(parts[0]);
@@ -191,13 +193,17 @@ public final class InferenceServer implements AutoCloseable {
         if (body == null) return;
         InferRequest req;
         try {
-            req = InferJson.decode(body);
+            req = InferJson.decode(body, ex.getRequestHeaders().getFirst(BinaryTensorData.HEADER));
         } catch (InferJson.InferJsonException e) {
             send(ex, 400, InferJson.error(e.getMessage()));
             return;
         }
         if (!req.inputName().equals(s.inputName())) {
             send(ex, 400, InferJson.error("model '" + s.name() + "' has no input '" + req.inputName() + "'; its input is '" + s.inputName() + "'"));
+            return;
+        }
+        if (req.outputName() != null && !req.outputName().equals(s.outputName())) {
+            send(ex, 400, InferJson.error("model '" + s.name() + "' has no output '" + req.outputName() + "'; its output is '" + s.outputName() + "'"));
             return;
         }
         String shapeError = s.shapeError(req.shape());
@@ -226,8 +232,16 @@ public final class InferenceServer implements AutoCloseable {
             send(ex, 503, InferJson.error("the server is shutting down"));
             return;
         }
+        InferJson.Body response;
         try (y) {
-            send(ex, 200, InferJson.response(s.name(), req.id(), s.outputName(), y));
+            response = InferJson.response(s.name(), req.id(), s.outputName(), y, req.binaryOutput());
+        }
+        if (response.hasBinary()) {
+            ex.getResponseHeaders().set(BinaryTensorData.HEADER, Integer.toString(response.jsonLength()));
+            ex.getResponseHeaders().set("Content-Type", "application/octet-stream");
+            sendRaw(ex, 200, response.bytes());
+        } else {
+            send(ex, 200, response.bytes());
         }
     }
 

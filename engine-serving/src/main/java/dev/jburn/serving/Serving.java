@@ -11,7 +11,9 @@ import dev.jburn.nn.TensorSpec;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -39,6 +41,11 @@ import java.util.function.UnaryOperator;
  * }
  * }</pre>
  *
+ * <p>Partitions: {@code partitions(k)} runs {@code k} workers on the state's engine; {@code engines(cpu, cuda)} (or
+ * {@code engines("cpu,cuda")}) runs one worker per engine, each with the state copied to its engine and its own
+ * compiled buckets, and a batch goes to whichever worker is free. Either way inputs are copied to the state's engine
+ * at submit, and every answer is a tensor on the state's engine, whichever engine ran it.
+ *
  * Models of one input and one output; the input's first axis is the batch axis.
  */
 public final class Serving implements AutoCloseable {
@@ -47,6 +54,8 @@ public final class Serving implements AutoCloseable {
     private final TensorSpec inputSpec;
     private final Engine engine;
     private final int[] buckets;
+    /** One per distinct engine served on, in the order first listed. */
+    private final List<Partition> partitions = new ArrayList<>();
     private final ArrayBlockingQueue<Piece> queue;
     private final ServingMetrics metrics;
     private final List<Thread> workers = new ArrayList<>();
@@ -65,13 +74,13 @@ public final class Serving implements AutoCloseable {
                     + model.inputNames() + " and outputs " + model.outputNames());
         }
         if (model.inputSpecs().getFirst().shape().rank() == 0) throw new JBurnException("serving", "the model's input has no batch axis");
-        return new ServingBuilder(model, state, x -> model.predict(state, x), 32, Duration.ofMillis(5), 1024, 1, null, Duration.ofSeconds(30), false);
+        return new ServingBuilder(model, state, null, 32, Duration.ofMillis(5), 1024, 1, null, null, Duration.ofSeconds(30), false);
     }
 
-    /** For tests: serves {@code function} (a batch in, a batch out) as if it were the model's predict. */
+    /** For tests: serves {@code function} (a batch in, a batch out, on the worker's engine) as if it were the model's predict. */
     static ServingBuilder of(Model model, ModelState state, UnaryOperator<Tensor> function) {
         ServingBuilder b = of(model, state);
-        return new ServingBuilder(model, state, function, b.batchSize, b.batchTimeout, b.queueCapacity, b.partitions, b.buckets,
+        return new ServingBuilder(model, state, function, b.batchSize, b.batchTimeout, b.queueCapacity, b.partitions, b.engines, b.buckets,
                 b.shutdownTimeout, b.rejectNonFinite);
     }
 
@@ -82,12 +91,26 @@ public final class Serving implements AutoCloseable {
         this.engine = config.state.params().isEmpty() ? Engine.defaultEngine() : config.state.params().values().iterator().next().engine();
         this.buckets = config.bucketSizes();
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity);
-        this.metrics = new ServingMetrics(name, queue::size);
+        List<Engine> workerEngines = config.workerEngines(engine);
+        this.metrics = new ServingMetrics(name, queue::size, workerEngines.stream().map(Engine::name).toList());
+        Map<Engine, Partition> byEngine = new LinkedHashMap<>();
+        try {
+            for (Engine e : workerEngines) {
+                if (byEngine.containsKey(e)) continue;
+                Partition p = Partition.on(e, engine, config.model, config.state, config.function);
+                byEngine.put(e, p);
+                partitions.add(p);
+                p.warmUp(inputSpec, buckets, name);
+            }
+        } catch (RuntimeException e) {
+            partitions.forEach(Partition::close);
+            throw e;
+        }
         this.deadlines = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "jburn-serving-deadlines-" + name));
-        warmUp();
         accepting = true;
-        for (int i = 0; i < config.partitions; i++) {
-            Thread t = daemon(new BatchWorker(this), "jburn-serving-" + name + "-" + i);
+        for (int i = 0; i < workerEngines.size(); i++) {
+            Partition p = byEngine.get(workerEngines.get(i));
+            Thread t = daemon(new BatchWorker(this, i, p), "jburn-serving-" + name + "-" + i + "-" + p.engine().name());
             workers.add(t);
             t.start();
         }
@@ -98,19 +121,6 @@ public final class Serving implements AutoCloseable {
         Thread t = new Thread(r, name);
         t.setDaemon(true);
         return t;
-    }
-
-    /** Compiles each bucket with a batch of zeros, so that no request waits for a compile (skipped for other open axes). */
-    private void warmUp() {
-        Shape s = inputSpec.shape();
-        for (int i = 1; i < s.rank(); i++) if (s.dim(i) < 0) return;
-        for (int b : buckets) {
-            int[] dims = s.dims().clone();
-            dims[0] = b;
-            try (Tensor z = Tensor.zeros(Shape.of(dims), inputSpec.dtype()).to(engine)) {
-                config.function.apply(z).close();
-            }
-        }
     }
 
     /** The served model's name. */
@@ -140,6 +150,9 @@ public final class Serving implements AutoCloseable {
 
     /** The model's output spec. */
     public TensorSpec outputSpec() { return config.model.outputSpecs().getFirst(); }
+
+    /** The engine of each worker, in worker order: the state's engine {@code partitions} times, or the {@code engines} given. */
+    public List<Engine> engines() { return config.workerEngines(engine); }
 
     /** The compiled batch sizes. */
     public int[] buckets() { return buckets.clone(); }
@@ -216,19 +229,20 @@ public final class Serving implements AutoCloseable {
 
     /**
      * Runs {@code batch} ({@code [rows, ...]}) now on this thread, padded to a bucket (split beyond the batch size),
-     * outside the queue: Nx.Serving's {@code run}.
+     * outside the queue: Nx.Serving's {@code run}. It runs on the first engine served on; the answer is on the state's engine.
      */
     public Tensor run(Tensor batch) {
         if (stopped) throw new ServingException(ServingException.Kind.UNAVAILABLE, "model '" + name + "' is closed");
         Tensor x = prepared(batch);
         try {
             int rows = (int) x.shape().dim(0), bs = config.batchSize;
-            if (rows <= bs) return runRows(x, rows);
+            Partition p = partitions.getFirst();
+            if (rows <= bs) return runRows(p, x, rows);
             List<Tensor> parts = new ArrayList<>();
             try {
                 for (int start = 0; start < rows; start += bs) {
                     try (Tensor part = slice(x, start, Math.min(bs, rows - start))) {
-                        parts.add(runRows(part, (int) part.shape().dim(0)));
+                        parts.add(runRows(p, part, (int) part.shape().dim(0)));
                     }
                 }
                 return Tensor.concatenate(parts, 0);
@@ -282,27 +296,8 @@ public final class Serving implements AutoCloseable {
         return buckets[buckets.length - 1];
     }
 
-    /** {@code x} ({@code rows <= batchSize}) padded to its bucket, run, and cut back to {@code rows}. */
-    Tensor runRows(Tensor x, int rows) {
-        int bucket = bucketFor(rows);
-        Tensor padded = x;
-        if (bucket > rows) {
-            int[] dims = x.shape().dims().clone();
-            dims[0] = bucket - rows;
-            try (Tensor zeros = Tensor.zeros(Shape.of(dims), x.dtype()).to(x.engine())) {
-                padded = Tensor.concatenate(List.of(x, zeros), 0);
-            }
-        }
-        try {
-            Tensor y = config.function.apply(padded);
-            if (bucket == rows) return y;
-            try (y) {
-                return slice(y, 0, rows);
-            }
-        } finally {
-            if (padded != x) padded.close();
-        }
-    }
+    /** {@code x} ({@code rows <= batchSize}, on the home engine) padded to its bucket, run on {@code p}, cut back to {@code rows}, home again. */
+    Tensor runRows(Partition p, Tensor x, int rows) { return p.runRows(x, rows, bucketFor(rows)); }
 
     // ---- what the workers see ----------------------------------------------------------------------------
 
@@ -344,13 +339,16 @@ public final class Serving implements AutoCloseable {
         stopped = true;
         ready = false;
         for (Thread t : workers) t.interrupt();
+        boolean joined = true;
         for (Thread t : workers) {
             try {
                 t.join(1000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            joined &= !t.isAlive();
         }
+        if (joined) partitions.forEach(Partition::close); // a worker stuck in a batch still reads its state
         Piece p;
         while ((p = queue.poll()) != null) {
             p.request().fail(new ServingException(ServingException.Kind.UNAVAILABLE, "model '" + name + "' shut down before the request ran"));

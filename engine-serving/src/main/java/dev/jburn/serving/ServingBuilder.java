@@ -1,5 +1,6 @@
 package dev.jburn.serving;
 
+import dev.jburn.Engine;
 import dev.jburn.JBurnException;
 import dev.jburn.Tensor;
 import dev.jburn.nn.Model;
@@ -7,11 +8,12 @@ import dev.jburn.nn.ModelState;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * The settings of a {@link Serving}, immutable; {@link #start()} compiles the padding buckets and starts the
- * workers. Start from {@link Serving#of(Model, ModelState)}:
+ * The settings of a {@link Serving}, immutable; {@link #start()} copies the state to each engine served on,
+ * compiles the padding buckets there and starts the workers. Start from {@link Serving#of(Model, ModelState)}:
  *
  * <pre>{@code
  * Serving s = Serving.of(model, state).batchSize(32).batchTimeout(Duration.ofMillis(5)).queueCapacity(1000)
@@ -26,12 +28,14 @@ public final class ServingBuilder {
     final Duration batchTimeout;
     final int queueCapacity;
     final int partitions;
+    /** The engine of each worker, or null for {@code partitions} workers on the state's engine. */
+    final List<Engine> engines;
     final int[] buckets;
     final Duration shutdownTimeout;
     final boolean rejectNonFinite;
 
     ServingBuilder(Model model, ModelState state, UnaryOperator<Tensor> function, int batchSize, Duration batchTimeout, int queueCapacity,
-                   int partitions, int[] buckets, Duration shutdownTimeout, boolean rejectNonFinite) {
+                   int partitions, List<Engine> engines, int[] buckets, Duration shutdownTimeout, boolean rejectNonFinite) {
         this.model = model;
         this.state = state;
         this.function = function;
@@ -39,6 +43,7 @@ public final class ServingBuilder {
         this.batchTimeout = batchTimeout;
         this.queueCapacity = queueCapacity;
         this.partitions = partitions;
+        this.engines = engines;
         this.buckets = buckets;
         this.shutdownTimeout = shutdownTimeout;
         this.rejectNonFinite = rejectNonFinite;
@@ -46,7 +51,8 @@ public final class ServingBuilder {
 
     private ServingBuilder with(int batchSize, Duration batchTimeout, int queueCapacity, int partitions, int[] buckets, Duration shutdownTimeout,
                                 boolean rejectNonFinite) {
-        return new ServingBuilder(model, state, function, batchSize, batchTimeout, queueCapacity, partitions, buckets, shutdownTimeout, rejectNonFinite);
+        return new ServingBuilder(model, state, function, batchSize, batchTimeout, queueCapacity, partitions, engines, buckets, shutdownTimeout,
+                rejectNonFinite);
     }
 
     /** Rows per batch at most (default 32); a request of more rows is split across batches and reassembled. */
@@ -67,10 +73,57 @@ public final class ServingBuilder {
         return with(batchSize, batchTimeout, n, partitions, buckets, shutdownTimeout, rejectNonFinite);
     }
 
-    /** Workers running batches at the same time on the state's engine (default 1). */
+    /**
+     * {@code k} workers running batches at the same time on the state's engine (default 1), sharing its state and
+     * compiled buckets; replaces an {@link #engines} list given before.
+     */
     public ServingBuilder partitions(int k) {
         if (k < 1 || k > 256) throw new JBurnException("serving", "partitions must be in [1, 256], got " + k);
-        return with(batchSize, batchTimeout, queueCapacity, k, buckets, shutdownTimeout, rejectNonFinite);
+        return new ServingBuilder(model, state, function, batchSize, batchTimeout, queueCapacity, k, null, buckets, shutdownTimeout, rejectNonFinite);
+    }
+
+    /**
+     * One worker per engine listed, Nx.Serving's partitions across devices: each engine gets its own copy of the
+     * state and its own compiled predict, its buckets compiled at {@link #start()}, and a batch goes to whichever
+     * worker is free. The inputs and the answers stay on the state's engine (the answer is copied back from the
+     * engine that ran it). An engine listed twice gets two workers sharing its copy. Replaces {@link #partitions(int)}.
+     *
+     * <pre>{@code
+     * Serving s = Serving.of(model, state).engines(Engine.select("cpu"), Engine.select("cuda")).start();
+     * }</pre>
+     */
+    public ServingBuilder engines(Engine... list) {
+        if (list == null || list.length == 0) throw new JBurnException("serving", "engines: give at least one engine");
+        if (list.length > 256) throw new JBurnException("serving", "engines: at most 256 workers, got " + list.length);
+        for (int i = 0; i < list.length; i++) {
+            if (list[i] == null) throw new JBurnException("serving", "engines: engine " + i + " of " + list.length + " is null");
+        }
+        return new ServingBuilder(model, state, function, batchSize, batchTimeout, queueCapacity, list.length, List.of(list), buckets,
+                shutdownTimeout, rejectNonFinite);
+    }
+
+    /**
+     * {@link #engines(Engine...)} by name, a comma list as {@code jburn serve --engine cpu,vulkan} takes it; an
+     * unknown or unavailable name fails here, saying why and which engines are available.
+     *
+     * <pre>{@code
+     * Serving s = Serving.of(model, state).engines("cpu,vulkan").start();
+     * }</pre>
+     */
+    public ServingBuilder engines(String names) {
+        if (names == null || names.isBlank()) throw new JBurnException("serving", "engines: give a comma list of engine names, e.g. cpu,vulkan");
+        String[] parts = names.split(",", -1);
+        Engine[] list = new Engine[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            String n = parts[i].trim();
+            if (n.isEmpty()) throw new JBurnException("serving", "engines: empty name at position " + i + " of '" + names + "'");
+            try {
+                list[i] = Engine.select(n);
+            } catch (JBurnException e) {
+                throw new JBurnException("serving", "cannot serve on engine '" + n + "': " + e.reason(), e);
+            }
+        }
+        return engines(list);
     }
 
     /**
@@ -104,6 +157,9 @@ public final class ServingBuilder {
         }
         return b;
     }
+
+    /** The engine of each worker, the state's engine {@code partitions} times unless {@link #engines} named them. */
+    List<Engine> workerEngines(Engine home) { return engines != null ? engines : java.util.Collections.nCopies(partitions, home); }
 
     /** Compiles every bucket (a warm-up batch of zeros each) and starts the workers. */
     public Serving start() { return new Serving(this); }

@@ -8,18 +8,22 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntSupplier;
 
 /**
  * A serving's metrics, in a registry of its own (the Prometheus Java client 1.x): requests, errors by kind,
- * rejections, queue depth, batch fill, and queue / compute / total latency histograms. {@link #writeText} gives
+ * rejections, queue depth, batch fill, batches by worker (labelled with its engine), and queue / compute / total latency histograms. {@link #writeText} gives
  * the Prometheus text format that {@code GET /metrics} serves; {@link #snapshot} the counts for programs.
  */
 public final class ServingMetrics {
     private static final double[] LATENCY_BOUNDS = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
     private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final Counter requests, errors, batches, rows;
+    private final Counter requests, errors, batches, rows, partitionBatches;
+    private final List<String> partitionEngines;
+    private final AtomicLongArray batchesByPartition;
     private final Histogram fill, queueLatency, computeLatency, totalLatency;
     private final AtomicLong accepted = new AtomicLong(), rejected = new AtomicLong(), timedOut = new AtomicLong(),
             failed = new AtomicLong(), badInput = new AtomicLong(), answered = new AtomicLong(), batchCount = new AtomicLong();
@@ -39,7 +43,12 @@ public final class ServingMetrics {
      */
     public record Snapshot(long accepted, long answered, long rejected, long timedOut, long failed, long badInput, long batches, long maxQueueDepth) {}
 
-    ServingMetrics(String model, IntSupplier queueDepth) {
+    /** Metrics of {@code model}, whose worker {@code i} runs on engine {@code partitionEngines.get(i)}. */
+    ServingMetrics(String model, IntSupplier queueDepth, List<String> partitionEngines) {
+        this.partitionEngines = List.copyOf(partitionEngines);
+        this.batchesByPartition = new AtomicLongArray(partitionEngines.size());
+        partitionBatches = Counter.builder().name("jburn_serving_partition_batches").help("Batches run by each worker, with its engine")
+                .labelNames("model", "partition", "engine").register(registry);
         requests = Counter.builder().name("jburn_serving_requests").help("Requests submitted").labelNames("model").register(registry);
         errors = Counter.builder().name("jburn_serving_errors").help("Requests not answered with a result, by kind")
                 .labelNames("model", "kind").register(registry);
@@ -78,8 +87,10 @@ public final class ServingMetrics {
         }).incrementAndGet();
     }
 
-    void batch(int realRows, int paddedRows, double computeSeconds) {
+    void batch(int partition, int realRows, int paddedRows, double computeSeconds) {
         batchCount.incrementAndGet();
+        batchesByPartition.incrementAndGet(partition);
+        partitionBatches.labelValues(model, Integer.toString(partition), partitionEngines.get(partition)).inc();
         batches.labelValues(model).inc();
         rows.labelValues(model).inc(realRows);
         fill.labelValues(model).observe(realRows / (double) paddedRows);
@@ -97,6 +108,13 @@ public final class ServingMetrics {
     public Snapshot snapshot() {
         return new Snapshot(accepted.get(), answered.get(), rejected.get(), timedOut.get(), failed.get(), badInput.get(), batchCount.get(),
                 maxQueueDepth.get());
+    }
+
+    /** Batches run by each worker so far, in worker order (the order of {@link Serving#engines()}). */
+    public long[] batchesByPartition() {
+        long[] out = new long[batchesByPartition.length()];
+        for (int i = 0; i < out.length; i++) out[i] = batchesByPartition.get(i);
+        return out;
     }
 
     /** The Prometheus text exposition format (version 0.0.4) of every metric. */

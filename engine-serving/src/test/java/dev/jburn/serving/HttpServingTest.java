@@ -9,6 +9,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,6 +59,92 @@ class HttpServingTest {
         float[] out = new float[parts.length];
         for (int i = 0; i < parts.length; i++) out[i] = Float.parseFloat(parts[i]);
         return out;
+    }
+
+    /** A POST of {@code json} followed by {@code binary}, with the header that says where the JSON ends (absent: null). */
+    static HttpResponse<byte[]> postBinary(URI base, String path, String json, byte[] binary, String headerLength) throws Exception {
+        byte[] j = json.getBytes(StandardCharsets.UTF_8), body = Arrays.copyOf(j, j.length + binary.length);
+        System.arraycopy(binary, 0, body, j.length, binary.length);
+        HttpRequest.Builder r = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (headerLength != null) r.header("Inference-Header-Content-Length", headerLength);
+        return CLIENT.send(r.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    static byte[] littleEndian(float[] values) {
+        ByteBuffer b = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        b.asFloatBuffer().put(values);
+        return b.array();
+    }
+
+    @Test
+    void binaryTensorDataGoesInAfterTheJsonAndComesBackWhenAsked() throws Exception {
+        try (InferenceServer server = serve(Serving.of(MODEL, STATE).batchTimeout(Duration.ofMillis(1)).start())) {
+            URI u = server.uri();
+            assertTrue(get(u, "/v2").body().contains("\"binary_tensor_data\""));
+            float[] rows = {0.5f, -1f, 2f, 0.25f, 1f, 2f, 3f, 4f};
+            float[] want = MODEL.predict(STATE, Tensor.of(new float[][] {Arrays.copyOfRange(rows, 0, 4), Arrays.copyOfRange(rows, 4, 8)})).toFloatArray();
+            String json = "{\"id\":\"b\",\"inputs\":[{\"name\":\"x\",\"shape\":[2,4],\"datatype\":\"FP32\",\"parameters\":{\"binary_data_size\":32}}],"
+                    + "\"parameters\":{\"binary_data_output\":true}}";
+            HttpResponse<byte[]> r = postBinary(u, "/v2/models/tiny/infer", json, littleEndian(rows), Integer.toString(json.length()));
+            assertEquals(200, r.statusCode(), new String(r.body(), StandardCharsets.UTF_8));
+            int jsonLength = Integer.parseInt(r.headers().firstValue("Inference-Header-Content-Length").orElseThrow());
+            String head = new String(r.body(), 0, jsonLength, StandardCharsets.UTF_8);
+            assertTrue(head.contains("\"binary_data_size\":24") && head.contains("\"shape\":[2,3]") && !head.contains("\"data\""), head);
+            assertEquals(jsonLength + 24, r.body().length);
+            float[] got = new float[6];
+            ByteBuffer.wrap(r.body(), jsonLength, 24).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(got);
+            assertArrayEquals(want, got, 1e-6f);
+
+            // binary in, JSON out; FP16 input bytes; the output asked for by name, not binary
+            ByteBuffer half = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+            for (float v : rows) half.putShort(Float.floatToFloat16(v));
+            String j16 = "{\"inputs\":[{\"name\":\"x\",\"shape\":[2,4],\"datatype\":\"FP16\",\"parameters\":{\"binary_data_size\":16}}],"
+                    + "\"outputs\":[{\"name\":\"" + MODEL.outputNames().getFirst() + "\",\"parameters\":{\"binary_data\":false}}],"
+                    + "\"parameters\":{\"binary_data_output\":true}}";
+            HttpResponse<byte[]> r16 = postBinary(u, "/v2/models/tiny/infer", j16, half.array(), Integer.toString(j16.length()));
+            String text = new String(r16.body(), StandardCharsets.UTF_8);
+            assertEquals(200, r16.statusCode(), text);
+            assertTrue(r16.headers().firstValue("Inference-Header-Content-Length").isEmpty(), "the output's binary_data: false wins");
+            assertArrayEquals(want, data(text), 1e-6f, "these rows are exact in FP16");
+        }
+    }
+
+    @Test
+    void hostileBinarySizesAreA400BeforeAnythingIsAllocated() throws Exception {
+        try (InferenceServer server = serve(Serving.of(MODEL, STATE).batchTimeout(Duration.ofMillis(1)).start())) {
+            URI u = server.uri();
+            byte[] four = littleEndian(new float[] {1, 2, 3, 4});
+            String ok = input("[1,4]", "FP32", "16");
+            String[][] cases = { // json, header (null: none), bytes after the JSON (16 unless "0"), what the answer says
+                    {input("[1,4]", "FP32", "4611686018427387904"), "L", "16", "says 4611686018427387904 bytes"},
+                    {input("[1000000000,4]", "FP32", "16000000000"), "L", "16", "declares 16000000000 bytes of binary data, the body has 16"},
+                    {input("[1,4]", "FP32", "12"), "L", "16", "says 12 bytes"},
+                    {input("[1,4]", "FP32", "-1"), "L", "16", "must be an integer >= 0"},
+                    {input("[1,4]", "FP32", "1e3"), "L", "16", "must be an integer >= 0"},
+                    {ok, "99999", "16", "says 99999 bytes of JSON"},
+                    {ok, "-5", "16", "says -5 bytes of JSON"},
+                    {ok, "abc", "16", "must be an integer"},
+                    {ok, null, "16", "JSON"}, // without the header the bytes are read as JSON
+                    {ok.replace("\"parameters\"", "\"data\":[1,2,3,4],\"parameters\""), "L", "16", "and either"},
+                    {"{\"inputs\":[{\"name\":\"x\",\"shape\":[1,4],\"datatype\":\"FP32\",\"data\":[1,2,3,4]}]}", "L", "16", "no input declares"},
+                    {input("[1,4]", "FP32", "16"), "L", "0", "the body has 0 after the JSON"},
+                    {input("[1,4]", "BYTES", "16"), "L", "16", "datatype BYTES"},
+                    {ok.replace("]}", "],\"outputs\":[{\"name\":\"nope\"}]}"), "L", "16", "has no output 'nope'"},
+            };
+            for (String[] c : cases) {
+                String header = "L".equals(c[1]) ? Integer.toString(c[0].length()) : c[1];
+                HttpResponse<byte[]> r = postBinary(u, "/v2/models/tiny/infer", c[0], c[2].equals("0") ? new byte[0] : four, header);
+                String text = new String(r.body(), StandardCharsets.UTF_8);
+                assertEquals(400, r.statusCode(), c[0] + " -> " + text);
+                assertTrue(text.contains(c[3]), c[0] + " -> " + text);
+            }
+            HttpResponse<byte[]> fine = postBinary(u, "/v2/models/tiny/infer", ok, four, Integer.toString(ok.length()));
+            assertEquals(200, fine.statusCode(), "the server keeps serving");
+        }
+    }
+
+    private static String input(String shape, String datatype, String binarySize) {
+        return "{\"inputs\":[{\"name\":\"x\",\"shape\":" + shape + ",\"datatype\":\"" + datatype + "\",\"parameters\":{\"binary_data_size\":" + binarySize + "}}]}";
     }
 
     private static InferenceServer serve(Serving s) { return InferenceServer.start(List.of(s), ServerOptions.defaults().withMaxBodyBytes(4096)); }
