@@ -180,6 +180,11 @@ final class WindowKernels {
             // Every input element gets at most one source value: no sums, so no double accumulator
             // (an n-element array to allocate, fill and convert); 0 + v rounds as the double sum does.
             dst.fill((byte) 0);
+            if (inner >= 8) { // channels last: a vector of channels per window
+                long run = inner;
+                forPositions(g, posDims, planes, perPlane, inner, (offs, cnt, w0) -> ChannelScatterF32.position(x, source, dst, offs, cnt, w0, run, max));
+                return;
+            }
             scatterWindows(g, posDims, planes, perPlane, inner, x, max, (best, w) -> dst.setAtIndex(fl, best, 0f + source.getAtIndex(fl, w)));
             return;
         }
@@ -203,6 +208,19 @@ final class WindowKernels {
      */
     private void scatterWindows(WindowGeometry g, int[] posDims, long planes, long perPlane, long inner, MemorySegment x,
                                 boolean max, Pick pick) {
+        forPositions(g, posDims, planes, perPlane, inner, (offs, cnt, w0) -> {
+            for (long c = 0; c < inner; c++) pick.at(selectF32(x, offs, cnt, c, max), w0 + c);
+        });
+    }
+
+    /** One window position: its input offsets {@code offs[0..cnt)} ({@code cnt > 0}) and its first source element {@code w0}. */
+    @FunctionalInterface
+    private interface PositionBody {
+        void at(long[] offs, int cnt, long w0);
+    }
+
+    /** Every window position of planes (one per run of {@code inner} channels), in parallel over planes. */
+    private void forPositions(WindowGeometry g, int[] posDims, long planes, long perPlane, long inner, PositionBody body) {
         run(planes, perPlane * inner * g.windowSize, (lo, hi) -> {
             int[] coord = new int[g.rank];
             int[] k = new int[g.rank];
@@ -210,15 +228,14 @@ final class WindowKernels {
             WindowGeometry.seek(coord, posDims, lo * perPlane);
             for (long pos = lo * perPlane; pos < hi * perPlane; pos++) {
                 int cnt = g.offsets(coord, k, offs);
-                long w0 = pos * inner;
-                for (long c = 0; cnt > 0 && c < inner; c++) pick.at(selectF32(x, offs, cnt, c, max), w0 + c);
+                if (cnt > 0) body.at(offs, cnt, pos * inner);
                 WindowGeometry.next(coord, posDims);
             }
         });
     }
 
     /** The selected element of window {@code offs[0..cnt)} (each + {@code c}): {@link Scatter}'s order, ties and NaN rule. */
-    private static long selectF32(MemorySegment x, long[] offs, int cnt, long c, boolean max) {
+    static long selectF32(MemorySegment x, long[] offs, int cnt, long c, boolean max) {
         long best = offs[0] + c;
         float bv = x.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, best);
         for (int j = 1; j < cnt; j++) {

@@ -1,0 +1,209 @@
+package dev.jburn.reference;
+
+import dev.jburn.Shape;
+import dev.jburn.spi.ConvSpec;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * F32 convolutions on channels-last tensors ({@code [N, s..., C]}, the layout of the nn layers),
+ * so that a Jit graph's layout transposes around a conv need not run ({@link ChannelsLastConvs}
+ * finds them). Both are implicit GEMMs on {@link ChannelsLastTile}, one zero-padded image at a
+ * time in a heap array (cache-resident, no bounds logic):
+ * <ul>
+ *   <li>{@link #forward}: {@code y[n, q, f] = Σ_{t, c} x[n, q·stride + t·dilation - lo, c] · k[f, c, t]}
+ *       (the forward conv and the input cotangent); rows are output positions, the reduction runs
+ *       over taps, then channels (contiguous in channels-last), against the kernel packed in column
+ *       blocks of {@link ChannelsLastTile#COLS} filters.</li>
+ *   <li>{@link #kernelGradient}: {@code dk[t, c, f] = Σ_{n, u} x[n, t·stride + u·dilation - lo, c] · g[n, u, f]}
+ *       (the kernel cotangent, HWIO); rows are (tap, channel) pairs, the reduction runs over the
+ *       cotangent's positions, image by image, into a fixed number of partial sums added in order,
+ *       so the result does not depend on the thread count.</li>
+ * </ul>
+ * Sums are F32 with fma. Unit input dilation and one group only ({@link #applies}).
+ */
+final class ChannelsLastConvF32 {
+    private ChannelsLastConvF32() {}
+
+    private static final int R = ChannelsLastTile.ROWS, W = ChannelsLastTile.COLS, L = ChannelsLastTile.L;
+    /** Partial sums of the kernel gradient (a fixed count: results independent of the threads). */
+    private static final int PARTIALS = 8;
+    private static final long MAX = Integer.MAX_VALUE - 64;
+    private static final ValueLayout.OfFloat FL = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    private static final java.nio.ByteOrder ORDER = java.nio.ByteOrder.nativeOrder();
+
+    /** Whether the kernels cover {@code spec}: no input dilation, no feature or batch groups. */
+    static boolean applies(ConvSpec spec) {
+        if (spec.featureGroups() != 1 || spec.batchGroups() != 1) return false;
+        for (int d : spec.inputDilation()) if (d != 1) return false;
+        return true;
+    }
+
+    /**
+     * The conv of channels-last {@code x} ({@code xs = [N, s..., C]}) with the canonical kernel
+     * {@code k} ({@code ks = [O, C, k...]}), channels-last ({@code [N, o..., O]}); {@code null} when
+     * the sizes do not fit the kernel's int indexing or are empty.
+     */
+    static HostBuffer forward(MemorySegment x, Shape xs, MemorySegment k, Shape ks, ConvSpec spec, Parallel parallel) {
+        int sr = spec.spatialRank();
+        int n = xs.dim(0), c = xs.dim(sr + 1), o = ks.dim(0);
+        int[] kDims = spatial(ks, 2, sr);
+        PaddedImage img = new PaddedImage(spatial(xs, 1, sr), c, spec.padLow(), spec.padHigh());
+        int[] out = new int[sr];
+        long outPlane = 1, taps = 1;
+        for (int a = 0; a < sr; a++) {
+            long extent = (long) (kDims[a] - 1) * spec.kernelDilation()[a] + 1;
+            out[a] = (int) Math.max(0, Math.floorDiv(img.padded[a] - extent, spec.strides()[a]) + 1);
+            outPlane *= out[a];
+            taps *= kDims[a];
+        }
+        long kCount = taps * c;
+        int blocks = (o + W - 1) / W;
+        if (n == 0 || o == 0 || outPlane == 0 || kCount == 0 || img.size > MAX || outPlane > MAX || kCount * blocks * W > MAX) return null;
+        int[] tapOff = offsets(kDims, spec.kernelDilation(), img);
+        int[] kOff = new int[(int) kCount];
+        for (int t = 0; t < taps; t++) for (int ch = 0; ch < c; ch++) kOff[t * c + ch] = tapOff[t] + ch;
+        int[] rowBase = offsets(out, spec.strides(), img);
+        float[] w = pack(k, o, c, (int) taps, blocks);
+        int plane = (int) outPlane, kc = (int) kCount;
+        HostBuffer result = HostBuffer.uninitialized((long) n * outPlane * o * Float.BYTES);
+        MemorySegment dst = result.segment();
+        parallel.forRange(n, outPlane * o * kCount, (lo, hi) -> {
+            float[] a = new float[(int) img.size];
+            float[] tile = new float[R * W];
+            int last = plane - 1;
+            for (long b = lo; b < hi; b++) {
+                img.fill(x, b, a);
+                for (int blk = 0; blk < blocks; blk++) {
+                    int cols = Math.min(W, o - blk * W);
+                    int bBase = blk * kc * W;
+                    for (int q0 = 0; q0 < plane; q0 += R) {
+                        ChannelsLastTile.run(a, rowBase[q0], rowBase[Math.min(q0 + 1, last)], rowBase[Math.min(q0 + 2, last)],
+                                rowBase[Math.min(q0 + 3, last)], rowBase[Math.min(q0 + 4, last)], rowBase[Math.min(q0 + 5, last)],
+                                kOff, kc, w, bBase, W, tile, 0, W, false);
+                        int rows = Math.min(R, plane - q0);
+                        for (int i = 0; i < rows; i++) store(tile, i * W, dst, ((b * plane + q0 + i) * o + (long) blk * W) * Float.BYTES, cols);
+                    }
+                }
+            }
+        });
+        return result;
+    }
+
+    /**
+     * The kernel cotangent: {@code x} channels-last ({@code [N, s..., C]}), {@code g} the output
+     * cotangent channels-last ({@code [N, u..., O]}), {@code spec} the cotangent conv's (its strides
+     * step the kernel taps, its kernel dilation the cotangent's positions); the result is
+     * {@code [k..., C, O]}. {@code null} when the sizes do not fit int indexing or are empty.
+     */
+    static HostBuffer kernelGradient(MemorySegment x, Shape xs, MemorySegment g, Shape gs, ConvSpec spec, Parallel parallel) {
+        int sr = spec.spatialRank();
+        int n = xs.dim(0), c = xs.dim(sr + 1), o = gs.dim(sr + 1);
+        int[] uDims = spatial(gs, 1, sr);
+        PaddedImage img = new PaddedImage(spatial(xs, 1, sr), c, spec.padLow(), spec.padHigh());
+        int[] kDims = new int[sr];
+        long taps = 1, positions = 1;
+        for (int a = 0; a < sr; a++) {
+            long extent = (long) (uDims[a] - 1) * spec.kernelDilation()[a] + 1;
+            kDims[a] = (int) Math.max(0, Math.floorDiv(img.padded[a] - extent, spec.strides()[a]) + 1);
+            taps *= kDims[a];
+            positions *= uDims[a];
+        }
+        long rows = taps * c;
+        int blocks = (o + W - 1) / W, pitch = blocks * W;
+        long rowsPadded = (rows + R - 1) / R * R;
+        long gImage = positions * o;
+        if (n == 0 || o == 0 || rows == 0 || positions == 0 || img.size > MAX || rowsPadded * pitch > MAX || gImage + W > MAX) return null;
+        int[] tapOff = offsets(kDims, spec.strides(), img);
+        int nr = (int) rows;
+        int[] rowOff = new int[nr];
+        for (int t = 0; t < taps; t++) for (int ch = 0; ch < c; ch++) rowOff[t * c + ch] = tapOff[t] + ch;
+        int[] kOff = offsets(uDims, spec.kernelDilation(), img);
+        int parts = Math.min(n, PARTIALS), u = (int) positions;
+        float[][] partial = new float[parts][(int) (rowsPadded * pitch)];
+        parallel.forRange(parts, rows * o * positions * n / parts, (lo, hi) -> {
+            float[] a = new float[(int) img.size];
+            float[] gb = new float[(int) gImage + W];
+            int last = nr - 1;
+            for (long p = lo; p < hi; p++) {
+                float[] acc = partial[(int) p];
+                for (long b = p * n / parts; b < (p + 1) * n / parts; b++) {
+                    img.fill(x, b, a);
+                    MemorySegment.copy(g, FL, b * gImage * Float.BYTES, gb, 0, (int) gImage);
+                    for (int blk = 0; blk < blocks; blk++) {
+                        for (int r0 = 0; r0 < nr; r0 += R) {
+                            ChannelsLastTile.run(a, rowOff[r0], rowOff[Math.min(r0 + 1, last)], rowOff[Math.min(r0 + 2, last)],
+                                    rowOff[Math.min(r0 + 3, last)], rowOff[Math.min(r0 + 4, last)], rowOff[Math.min(r0 + 5, last)],
+                                    kOff, u, gb, blk * W, o, acc, r0 * pitch + blk * W, pitch, true);
+                        }
+                    }
+                }
+            }
+        });
+        float[] sum = new float[nr * o];
+        for (int r = 0; r < nr; r++) {
+            for (int f = 0; f < o; f++) {
+                float s = partial[0][r * pitch + f];
+                for (int p = 1; p < parts; p++) s += partial[p][r * pitch + f];
+                sum[r * o + f] = s;
+            }
+        }
+        HostBuffer result = HostBuffer.uninitialized((long) sum.length * Float.BYTES);
+        MemorySegment.copy(sum, 0, result.segment(), FL, 0, sum.length);
+        return result;
+    }
+
+    /** Dims {@code from..from+sr-1} of {@code s}. */
+    private static int[] spatial(Shape s, int from, int sr) {
+        int[] d = new int[sr];
+        for (int a = 0; a < sr; a++) d[a] = s.dim(from + a);
+        return d;
+    }
+
+    /** Per row-major index {@code i} over {@code dims}: {@code Σ_a i_a · step_a · img.stride(a)}, the offset it reads in a padded image. */
+    private static int[] offsets(int[] dims, int[] step, PaddedImage img) {
+        long count = 1;
+        for (int d : dims) count *= d;
+        int[] off = new int[(int) count];
+        int[] idx = new int[dims.length];
+        for (int i = 0; i < count; i++) {
+            long s = 0;
+            for (int a = 0; a < dims.length; a++) s += (long) idx[a] * step[a] * img.stride(a);
+            off[i] = (int) s;
+            WindowGeometry.next(idx, dims);
+        }
+        return off;
+    }
+
+    /** The canonical kernel {@code [O, C, taps]} as {@code [block][tap][channel][W]}: filters {@code block·W + j}, 0 past {@code O}. */
+    private static float[] pack(MemorySegment k, int o, int c, int taps, int blocks) {
+        float[] src = new float[o * c * taps];
+        MemorySegment.copy(k, FL, 0, src, 0, src.length);
+        float[] w = new float[blocks * taps * c * W];
+        for (int f = 0; f < o; f++) {
+            int blk = f / W, j = f % W;
+            for (int ch = 0; ch < c; ch++) {
+                for (int t = 0; t < taps; t++) w[((blk * taps + t) * c + ch) * W + j] = src[(f * c + ch) * taps + t];
+            }
+        }
+        return w;
+    }
+
+    /** The first {@code cols} floats of {@code tile[at..]} to {@code dst} at byte {@code offset}. */
+    private static void store(float[] tile, int at, MemorySegment dst, long offset, int cols) {
+        for (int v = 0; v * L < cols; v++) {
+            int left = cols - v * L;
+            FloatVector t = FloatVector.fromArray(ChannelsLastTile.S, tile, at + v * L);
+            long off = offset + (long) v * L * Float.BYTES;
+            if (left >= L) {
+                t.intoMemorySegment(dst, off, ORDER);
+            } else {
+                VectorMask<Float> m = ChannelsLastTile.S.indexInRange(0, left);
+                t.intoMemorySegment(dst, off, ORDER, m);
+            }
+        }
+    }
+}
