@@ -2,8 +2,6 @@ package dev.jburn.reference;
 
 import dev.jburn.Shape;
 import dev.jburn.spi.ConvSpec;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorMask;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -28,12 +26,11 @@ import java.lang.foreign.ValueLayout;
 final class ChannelsLastConvF32 {
     private ChannelsLastConvF32() {}
 
-    private static final int R = ChannelsLastTile.ROWS, W = ChannelsLastTile.COLS, L = ChannelsLastTile.L;
+    private static final int R = ChannelsLastTile.ROWS, W = ChannelsLastTile.COLS;
     /** Partial sums of the kernel gradient (a fixed count: results independent of the threads). */
     private static final int PARTIALS = 8;
     private static final long MAX = Integer.MAX_VALUE - 64;
     private static final ValueLayout.OfFloat FL = ValueLayout.JAVA_FLOAT_UNALIGNED;
-    private static final java.nio.ByteOrder ORDER = java.nio.ByteOrder.nativeOrder();
 
     /** Whether the kernels cover {@code spec}: no input dilation, no feature or batch groups. */
     static boolean applies(ConvSpec spec) {
@@ -62,7 +59,8 @@ final class ChannelsLastConvF32 {
         }
         long kCount = taps * c;
         int blocks = (o + W - 1) / W;
-        if (n == 0 || o == 0 || outPlane == 0 || kCount == 0 || img.size > MAX || outPlane > MAX || kCount * blocks * W > MAX) return null;
+        if (n == 0 || o == 0 || outPlane == 0 || kCount == 0 || img.size > MAX || (outPlane + R) * o + W > MAX
+                || kCount * blocks * W > MAX) return null;
         int[] tapOff = offsets(kDims, spec.kernelDilation(), img);
         int[] kOff = new int[(int) kCount];
         for (int t = 0; t < taps; t++) for (int ch = 0; ch < c; ch++) kOff[t * c + ch] = tapOff[t] + ch;
@@ -73,21 +71,23 @@ final class ChannelsLastConvF32 {
         MemorySegment dst = result.segment();
         parallel.forRange(n, outPlane * o * kCount, (lo, hi) -> {
             float[] a = new float[(int) img.size];
-            float[] tile = new float[R * W];
+            // One image's output, written by the tiles in place (row pitch O) and copied out at once. A last,
+            // partial block's tile rows run past their row into the next one; that block goes first, so the
+            // full blocks overwrite the spill (and the rows past the plane land in the slack).
+            float[] y = new float[(plane + R) * o + W];
             int last = plane - 1;
             for (long b = lo; b < hi; b++) {
                 img.fill(x, b, a);
-                for (int blk = 0; blk < blocks; blk++) {
-                    int cols = Math.min(W, o - blk * W);
+                for (int i = 0; i < blocks; i++) {
+                    int blk = (i + blocks - 1) % blocks;
                     int bBase = blk * kc * W;
                     for (int q0 = 0; q0 < plane; q0 += R) {
                         ChannelsLastTile.run(a, rowBase[q0], rowBase[Math.min(q0 + 1, last)], rowBase[Math.min(q0 + 2, last)],
                                 rowBase[Math.min(q0 + 3, last)], rowBase[Math.min(q0 + 4, last)], rowBase[Math.min(q0 + 5, last)],
-                                kOff, kc, w, bBase, W, tile, 0, W, false);
-                        int rows = Math.min(R, plane - q0);
-                        for (int i = 0; i < rows; i++) store(tile, i * W, dst, ((b * plane + q0 + i) * o + (long) blk * W) * Float.BYTES, cols);
+                                kOff, kc, w, bBase, W, y, q0 * o + blk * W, o, false);
                     }
                 }
+                MemorySegment.copy(y, 0, dst, FL, b * plane * o * Float.BYTES, plane * o);
             }
         });
         return result;
@@ -190,20 +190,5 @@ final class ChannelsLastConvF32 {
             }
         }
         return w;
-    }
-
-    /** The first {@code cols} floats of {@code tile[at..]} to {@code dst} at byte {@code offset}. */
-    private static void store(float[] tile, int at, MemorySegment dst, long offset, int cols) {
-        for (int v = 0; v * L < cols; v++) {
-            int left = cols - v * L;
-            FloatVector t = FloatVector.fromArray(ChannelsLastTile.S, tile, at + v * L);
-            long off = offset + (long) v * L * Float.BYTES;
-            if (left >= L) {
-                t.intoMemorySegment(dst, off, ORDER);
-            } else {
-                VectorMask<Float> m = ChannelsLastTile.S.indexInRange(0, left);
-                t.intoMemorySegment(dst, off, ORDER, m);
-            }
-        }
     }
 }

@@ -179,12 +179,13 @@ final class WindowKernels {
         if (Float.floatToRawIntBits(init) == 0 && disjointWindows(g)) {
             // Every input element gets at most one source value: no sums, so no double accumulator
             // (an n-element array to allocate, fill and convert); 0 + v rounds as the double sum does.
-            dst.fill((byte) 0);
-            if (inner >= 8) { // channels last: a vector of channels per window
-                long run = inner;
-                forPositions(g, posDims, planes, perPlane, inner, (offs, cnt, w0) -> ChannelScatterF32.position(x, source, dst, offs, cnt, w0, run, max));
+            if (inner >= 8) { // channels last: a vector of channels per window, a plane at a time
+                int run = (int) inner, inPlane = (int) (n / planes);
+                long per = perPlane;
+                this.run(planes, perPlane * inner * g.windowSize, (lo, hi) -> ChannelScatterF32.planes(g, posDims, lo, hi, per, run, inPlane, x, source, dst, max));
                 return;
             }
+            dst.fill((byte) 0);
             scatterWindows(g, posDims, planes, perPlane, inner, x, max, (best, w) -> dst.setAtIndex(fl, best, 0f + source.getAtIndex(fl, w)));
             return;
         }
@@ -235,7 +236,7 @@ final class WindowKernels {
     }
 
     /** The selected element of window {@code offs[0..cnt)} (each + {@code c}): {@link Scatter}'s order, ties and NaN rule. */
-    static long selectF32(MemorySegment x, long[] offs, int cnt, long c, boolean max) {
+    private static long selectF32(MemorySegment x, long[] offs, int cnt, long c, boolean max) {
         long best = offs[0] + c;
         float bv = x.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, best);
         for (int j = 1; j < cnt; j++) {
