@@ -62,11 +62,9 @@ final class ChannelsLastConvF32 {
         if (n == 0 || o == 0 || outPlane == 0 || kCount == 0 || img.size > MAX || (outPlane + R) * o + W > MAX
                 || kCount * blocks * W > MAX) return null;
         int[] tapOff = offsets(kDims, spec.kernelDilation(), img);
-        int[] kOff = new int[(int) kCount];
-        for (int t = 0; t < taps; t++) for (int ch = 0; ch < c; ch++) kOff[t * c + ch] = tapOff[t] + ch;
         int[] rowBase = offsets(out, spec.strides(), img);
         float[] w = pack(k, o, c, (int) taps, blocks);
-        int plane = (int) outPlane, kc = (int) kCount;
+        int plane = (int) outPlane, kc = (int) kCount, nTaps = (int) taps;
         HostBuffer result = HostBuffer.uninitialized((long) n * outPlane * o * Float.BYTES);
         MemorySegment dst = result.segment();
         parallel.forRange(n, outPlane * o * kCount, (lo, hi) -> {
@@ -84,7 +82,7 @@ final class ChannelsLastConvF32 {
                     for (int q0 = 0; q0 < plane; q0 += R) {
                         ChannelsLastTile.run(a, rowBase[q0], rowBase[Math.min(q0 + 1, last)], rowBase[Math.min(q0 + 2, last)],
                                 rowBase[Math.min(q0 + 3, last)], rowBase[Math.min(q0 + 4, last)], rowBase[Math.min(q0 + 5, last)],
-                                kOff, kc, w, bBase, W, y, q0 * o + blk * W, o, false);
+                                tapOff, nTaps, c, 1, w, bBase, W, y, q0 * o + blk * W, o, false);
                     }
                 }
                 MemorySegment.copy(y, 0, dst, FL, b * plane * o * Float.BYTES, plane * o);
@@ -121,8 +119,11 @@ final class ChannelsLastConvF32 {
         int nr = (int) rows;
         int[] rowOff = new int[nr];
         for (int t = 0; t < taps; t++) for (int ch = 0; ch < c; ch++) rowOff[t * c + ch] = tapOff[t] + ch;
-        int[] kOff = offsets(uDims, spec.kernelDilation(), img);
-        int parts = Math.min(n, PARTIALS), u = (int) positions;
+        // the cotangent's positions: one run per row of its last spatial axis
+        int uLast = uDims[sr - 1];
+        int[] rowStarts = offsets(java.util.Arrays.copyOf(uDims, sr - 1), spec.kernelDilation(), img);
+        int uStep = (int) (spec.kernelDilation()[sr - 1] * img.stride(sr - 1));
+        int parts = Math.min(n, PARTIALS);
         float[][] partial = new float[parts][(int) (rowsPadded * pitch)];
         parallel.forRange(parts, rows * o * positions * n / parts, (lo, hi) -> {
             float[] a = new float[(int) img.size];
@@ -137,7 +138,7 @@ final class ChannelsLastConvF32 {
                         for (int r0 = 0; r0 < nr; r0 += R) {
                             ChannelsLastTile.run(a, rowOff[r0], rowOff[Math.min(r0 + 1, last)], rowOff[Math.min(r0 + 2, last)],
                                     rowOff[Math.min(r0 + 3, last)], rowOff[Math.min(r0 + 4, last)], rowOff[Math.min(r0 + 5, last)],
-                                    kOff, u, gb, blk * W, o, acc, r0 * pitch + blk * W, pitch, true);
+                                    rowStarts, rowStarts.length, uLast, uStep, gb, blk * W, o, acc, r0 * pitch + blk * W, pitch, true);
                         }
                     }
                 }
