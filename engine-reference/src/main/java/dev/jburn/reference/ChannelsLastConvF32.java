@@ -42,9 +42,10 @@ final class ChannelsLastConvF32 {
     /**
      * The conv of channels-last {@code x} ({@code xs = [N, s..., C]}) with the canonical kernel
      * {@code k} ({@code ks = [O, C, k...]}), channels-last ({@code [N, o..., O]}); {@code null} when
-     * the sizes do not fit the kernel's int indexing or are empty.
+     * the sizes do not fit the kernel's int indexing or are empty. A {@code bias} ({@code [O]}, or
+     * {@code null}) is added to each sum once it is rounded: the result equals conv, then add.
      */
-    static HostBuffer forward(MemorySegment x, Shape xs, MemorySegment k, Shape ks, ConvSpec spec, Parallel parallel) {
+    static HostBuffer forward(MemorySegment x, Shape xs, MemorySegment k, Shape ks, MemorySegment bias, ConvSpec spec, Parallel parallel) {
         int sr = spec.spatialRank();
         int n = xs.dim(0), c = xs.dim(sr + 1), o = ks.dim(0);
         int[] kDims = spatial(ks, 2, sr);
@@ -64,6 +65,7 @@ final class ChannelsLastConvF32 {
         int[] tapOff = offsets(kDims, spec.kernelDilation(), img);
         int[] rowBase = offsets(out, spec.strides(), img);
         float[] w = pack(k, o, c, (int) taps, blocks);
+        float[] bv = bias == null ? null : bias.toArray(FL);
         int plane = (int) outPlane, kc = (int) kCount, nTaps = (int) taps;
         HostBuffer result = HostBuffer.uninitialized((long) n * outPlane * o * Float.BYTES);
         MemorySegment dst = result.segment();
@@ -84,6 +86,9 @@ final class ChannelsLastConvF32 {
                                 rowBase[Math.min(q0 + 3, last)], rowBase[Math.min(q0 + 4, last)], rowBase[Math.min(q0 + 5, last)],
                                 tapOff, nTaps, c, 1, w, bBase, W, y, q0 * o + blk * W, o, false);
                     }
+                }
+                if (bv != null) {
+                    for (int q = 0; q < plane; q++) for (int f = 0, at = q * o; f < o; f++) y[at + f] += bv[f];
                 }
                 MemorySegment.copy(y, 0, dst, FL, b * plane * o * Float.BYTES, plane * o);
             }

@@ -25,7 +25,8 @@ import java.util.Map;
  * channels-last tensors. Two shapes are recognised:
  * <ul>
  *   <li>input {@code [N, s..., C]} → {@code transpose [0, r-1, 1..]} → conv(·, kernel) →
- *       {@code transpose [0, 2.., 1]} (the forward conv and the input cotangent);</li>
+ *       {@code transpose [0, 2.., 1]} (the forward conv and the input cotangent), and the add of a
+ *       bias {@code [C_out]} that follows (a layer's) when it is the only reader;</li>
  *   <li>conv({@code transpose(x, [r-1, 0..])}, {@code transpose(g, [r-1, 0..])}) →
  *       {@code transpose [2.., 0, 1]} (the kernel cotangent, HWIO).</li>
  * </ul>
@@ -62,7 +63,7 @@ final class ChannelsLastConvs {
         Operand a = in.get(0), b = in.get(1);
         HostBuffer out = switch (p.kind) {
             case FORWARD -> ChannelsLastConvF32.forward(HostBuffer.of(a.buffer()), a.shape(), HostBuffer.of(b.buffer()), b.shape(),
-                    p.conv.spec(), parallel);
+                    in.size() > 2 ? HostBuffer.of(in.get(2).buffer()) : null, p.conv.spec(), parallel);
             case KERNEL_GRADIENT -> ChannelsLastConvF32.kernelGradient(HostBuffer.of(a.buffer()), a.shape(), HostBuffer.of(b.buffer()),
                     b.shape(), p.conv.spec(), parallel);
         };
@@ -92,11 +93,20 @@ final class ChannelsLastConvs {
             if (taken(dropped, replaced, lhs, after) || rhs != null && taken(dropped, replaced, rhs)) continue;
             Node fusedNode;
             if (Arrays.equals(tl.perm(), channelsFirst(r)) && Arrays.equals(ta.perm(), channelsLast(r))) {
-                fusedNode = fused(Kind.FORWARD, conv, List.of(lhs), List.of(lhs.inputs().getFirst(), n.inputs().get(1)), n, after);
+                Node bias = biasAdd(after, readers, outputs);
+                if (bias != null && !taken(dropped, replaced, bias)) {
+                    // the layer's bias joins too: added to each image's output while it is in cache
+                    Value b = bias.inputs().get(0).equals(after.outputs().getFirst()) ? bias.inputs().get(1) : bias.inputs().get(0);
+                    fusedNode = fused(Kind.FORWARD, conv, List.of(lhs), List.of(lhs.inputs().getFirst(), n.inputs().get(1), b), n, after, bias);
+                    dropped.put(bias, true);
+                } else {
+                    fusedNode = fused(Kind.FORWARD, conv, List.of(lhs), List.of(lhs.inputs().getFirst(), n.inputs().get(1)), n, after, null);
+                }
                 dropped.put(lhs, true);
             } else if (rhs != null && rhs.prim() instanceof Prim.Transpose tr && Arrays.equals(tl.perm(), channelsToBatch(r))
                     && Arrays.equals(tr.perm(), channelsToBatch(r)) && Arrays.equals(ta.perm(), spatialFirst(r)) && isF32(rhs.inputs().getFirst())) {
-                fusedNode = fused(Kind.KERNEL_GRADIENT, conv, List.of(lhs, rhs), List.of(lhs.inputs().getFirst(), rhs.inputs().getFirst()), n, after);
+                fusedNode = fused(Kind.KERNEL_GRADIENT, conv, List.of(lhs, rhs), List.of(lhs.inputs().getFirst(), rhs.inputs().getFirst()), n, after,
+                        null);
                 dropped.put(lhs, true);
                 dropped.put(rhs, true);
             } else {
@@ -115,8 +125,11 @@ final class ChannelsLastConvs {
         return Graph.of(g.inputs(), out, g.outputs());
     }
 
-    /** The fused node for {@code conv} (reading {@code operandTransposes}' outputs), taking {@code ins} and giving {@code after}'s output. */
-    private Node fused(Kind kind, Prim.Conv conv, List<Node> operandTransposes, List<Value> ins, Node convNode, Node after) {
+    /**
+     * The fused node for {@code conv} (reading {@code operandTransposes}' outputs), taking {@code ins} and giving
+     * {@code after}'s output, or {@code bias}'s (an add of {@code after}'s output and {@code ins}' third value) when given.
+     */
+    private Node fused(Kind kind, Prim.Conv conv, List<Node> operandTransposes, List<Value> ins, Node convNode, Node after, Node bias) {
         Graph.Builder b = Graph.builder();
         List<Value> bodyIns = new ArrayList<>();
         for (Value v : ins) bodyIns.add(b.input(v.type()));
@@ -130,9 +143,24 @@ final class ChannelsLastConvs {
         }
         Value y = b.add(conv, convIns).getFirst();
         Value z = b.add1(after.prim(), y);
+        if (bias != null) z = b.add1(bias.prim(), z, bodyIns.get(2));
         Graph body = b.build(List.of(z));
         plans.put(body, new Plan(kind, conv));
-        return new Node(new Prim.Fused(body), ins, after.outputs());
+        return new Node(new Prim.Fused(body), ins, (bias != null ? bias : after).outputs());
+    }
+
+    /**
+     * The node adding a bias {@code [O]} (F32) to {@code after}'s output {@code [N, o..., O]}, when that
+     * is its one reader; else {@code null}.
+     */
+    private static Node biasAdd(Node after, Map<Integer, List<Node>> readers, java.util.Set<Integer> outputs) {
+        Value y = after.outputs().getFirst();
+        Node add = soleReader(y, readers, outputs);
+        if (add == null || !(add.prim() instanceof Prim.Binary bin) || bin.op() != dev.jburn.op.BinaryOp.ADD || bin.out() != DType.F32
+                || !bin.outShape().equals(y.shape()) || add.inputs().size() != 2) return null;
+        Value other = add.inputs().get(0).equals(y) ? add.inputs().get(1) : add.inputs().get(0);
+        if (other.equals(y) || !isF32(other) || other.shape().rank() != 1 || other.shape().dim(0) != y.shape().dim(y.shape().rank() - 1)) return null;
+        return add;
     }
 
     /** Whether one of {@code ns} already belongs to a group (a 1-D conv's output transpose is the next one's input transpose). */

@@ -32,15 +32,15 @@ class ChannelsLastConvTest {
         int rank() { return in.length + 2; }
     }
 
-    /** {@code [loss, d/dx, d/dk]} of {@code sum(conv(x, k) · r)}, channels-last x and output, HWIO kernel. */
+    /** {@code [conv(x, k) + bias, d/dx, d/dk]} of {@code sum((conv(x, k) + bias) · r)}, channels-last x and output, HWIO kernel. */
     private static List<Tensor> step(Case c, List<Tensor> xs) {
         int r = c.rank();
         ConvOptions o = ConvOptions.defaults().withStrides(c.strides).withPadding(Padding.explicit(c.pads))
                 .withKernelDilation(c.dilation).withKernelPermutation(ConvOptions.kernelSpatialFirst(r))
                 .withInputPermutation(ConvOptions.channelsLast(r)).withOutputPermutation(ConvOptions.channelsLast(r));
-        Tensor weights = xs.get(2);
-        List<Tensor> g = Autodiff.gradList((List<Tensor> p) -> p.get(0).conv(p.get(1), o).multiply(weights).sum()).apply(xs.subList(0, 2));
-        Tensor y = xs.get(0).conv(xs.get(1), o);
+        Tensor weights = xs.get(2), bias = xs.get(3);
+        List<Tensor> g = Autodiff.gradList((List<Tensor> p) -> p.get(0).conv(p.get(1), o).add(bias).multiply(weights).sum()).apply(xs.subList(0, 2));
+        Tensor y = xs.get(0).conv(xs.get(1), o).add(bias);
         return List.of(y, g.get(0), g.get(1));
     }
 
@@ -75,21 +75,22 @@ class ChannelsLastConvTest {
             xd[c.rank() - 1] = c.channels;
             kd[c.rank() - 2] = c.channels;
             kd[c.rank() - 1] = c.filters;
-            Tensor x = randomFloat(rnd, DType.F32, xd), k = randomFloat(rnd, DType.F32, kd);
+            Tensor x = randomFloat(rnd, DType.F32, xd), k = randomFloat(rnd, DType.F32, kd), bias = randomFloat(rnd, DType.F32, c.filters);
             Tensor y;
             try {
-                y = step(c, List.of(x, k, Tensor.scalar(1f))).get(0);
+                y = step(c, List.of(x, k, Tensor.scalar(1f), bias)).get(0);
             } catch (dev.jburn.JBurnException empty) {
                 continue; // the kernel outgrows the padded input: no conv to check
             }
             if (y.size() == 0) continue;
             Tensor w = randomFloat(rnd, DType.F32, y.shape().dims());
-            List<Tensor> expected = step(c, List.of(x.asType(DType.F64), k.asType(DType.F64), w.asType(DType.F64)));
+            List<Tensor> expected = step(c, List.of(x.asType(DType.F64), k.asType(DType.F64), w.asType(DType.F64), bias.asType(DType.F64)));
             for (Engine e : List.of(Engine.defaultEngine(), PARALLEL)) {
                 CompiledFunction f = Jit.compileList(xs -> step(c, xs));
-                List<Tensor> got = f.apply(List.of(x.to(e), k.to(e), w.to(e)));
+                List<Tensor> got = f.apply(List.of(x.to(e), k.to(e), w.to(e), bias.to(e)));
                 for (int i = 0; i < 3; i++) assertClose(c + " output " + i, expected.get(i), got.get(i));
                 assertTrue(groups(f.graph()) >= 2, () -> "the forward conv and the kernel cotangent run channels-last: " + f.graph());
+                assertTrue(biasJoined(f.graph()), () -> "the bias joins the forward conv: " + f.graph());
             }
             checked++;
         }
@@ -102,10 +103,10 @@ class ChannelsLastConvTest {
         Engine oracle = Engine.create(new ReferenceProvider(), EngineConfig.defaults().withVectorKernels(false));
         Case c = new Case(new int[] {5, 6}, 3, 4, new int[] {3, 3}, new int[] {1, 1}, new int[][] {{1, 1}, {0, 0}}, new int[] {1, 1});
         Random rnd = new Random(42);
-        Tensor x = randomFloat(rnd, DType.F32, 2, 5, 6, 3), k = randomFloat(rnd, DType.F32, 3, 3, 3, 4);
+        Tensor x = randomFloat(rnd, DType.F32, 2, 5, 6, 3), k = randomFloat(rnd, DType.F32, 3, 3, 3, 4), bias = randomFloat(rnd, DType.F32, 4);
         CompiledFunction f = Jit.compileList(xs -> step(c, xs));
-        List<Tensor> got = f.apply(List.of(x.to(oracle), k.to(oracle), Tensor.scalar(1f).to(oracle)));
-        List<Tensor> expected = step(c, List.of(x.asType(DType.F64), k.asType(DType.F64), Tensor.scalar(1.0)));
+        List<Tensor> got = f.apply(List.of(x.to(oracle), k.to(oracle), Tensor.scalar(1f).to(oracle), bias.to(oracle)));
+        List<Tensor> expected = step(c, List.of(x.asType(DType.F64), k.asType(DType.F64), Tensor.scalar(1.0), bias.asType(DType.F64)));
         for (int i = 0; i < 3; i++) assertClose("oracle output " + i, expected.get(i), got.get(i));
         ChannelsLastConvs off = new ChannelsLastConvs(new Parallel(1, Long.MAX_VALUE), false);
         assertSame(f.graph(), off.rewrite(f.graph()));
@@ -119,6 +120,13 @@ class ChannelsLastConvTest {
             if (node.prim() instanceof Prim.Fused f && f.body().nodes().stream().anyMatch(b -> b.prim() instanceof Prim.Conv)) n++;
         }
         return n;
+    }
+
+    /** Whether a conv group of the rewritten {@code g} ends in the bias add. */
+    private static boolean biasJoined(Graph g) {
+        Graph r = new ChannelsLastConvs(new Parallel(1, Long.MAX_VALUE), true).rewrite(g);
+        return r.nodes().stream().anyMatch(n -> n.prim() instanceof Prim.Fused f && f.body().nodes().getLast().prim() instanceof Prim.Binary
+                && f.body().nodes().stream().anyMatch(b -> b.prim() instanceof Prim.Conv));
     }
 
     /** Within F32 rounding of sums of {@code |terms|}: {@code 1e-5 · (1 + max |expected|)}. */
