@@ -26,7 +26,8 @@ import java.util.Map;
  * <ul>
  *   <li>input {@code [N, s..., C]} → {@code transpose [0, r-1, 1..]} → conv(·, kernel) →
  *       {@code transpose [0, 2.., 1]} (the forward conv and the input cotangent), and the add of a
- *       bias {@code [C_out]} that follows (a layer's) when it is the only reader;</li>
+ *       bias {@code [C_out]} that follows (a layer's) when it is the only reader, and then the ReLU as
+ *       traced ({@code mask = z <= 0}, {@code select(mask, 0, z)}; the mask is kept for the backward pass);</li>
  *   <li>conv({@code transpose(x, [r-1, 0..])}, {@code transpose(g, [r-1, 0..])}) →
  *       {@code transpose [2.., 0, 1]} (the kernel cotangent, HWIO).</li>
  * </ul>
@@ -35,7 +36,8 @@ import java.util.Map;
 final class ChannelsLastConvs {
     private enum Kind { FORWARD, KERNEL_GRADIENT }
 
-    private record Plan(Kind kind, Prim.Conv conv) {}
+    /** {@code relu}: the group ends in the ReLU's mask {@code z <= 0} and {@code select(mask, 0, z)} (two outputs). */
+    private record Plan(Kind kind, Prim.Conv conv, boolean relu) {}
 
     private final Parallel parallel;
     private final boolean enabled;
@@ -61,13 +63,16 @@ final class ChannelsLastConvs {
         Plan p = plans.get(f.body());
         if (p == null) return null;
         Operand a = in.get(0), b = in.get(1);
-        HostBuffer out = switch (p.kind) {
+        List<Buffer> out = switch (p.kind) {
             case FORWARD -> ChannelsLastConvF32.forward(HostBuffer.of(a.buffer()), a.shape(), HostBuffer.of(b.buffer()), b.shape(),
-                    in.size() > 2 ? HostBuffer.of(in.get(2).buffer()) : null, p.conv.spec(), parallel);
-            case KERNEL_GRADIENT -> ChannelsLastConvF32.kernelGradient(HostBuffer.of(a.buffer()), a.shape(), HostBuffer.of(b.buffer()),
-                    b.shape(), p.conv.spec(), parallel);
+                    in.size() > 2 ? HostBuffer.of(in.get(2).buffer()) : null, p.relu, p.conv.spec(), parallel);
+            case KERNEL_GRADIENT -> {
+                HostBuffer k = ChannelsLastConvF32.kernelGradient(HostBuffer.of(a.buffer()), a.shape(), HostBuffer.of(b.buffer()),
+                        b.shape(), p.conv.spec(), parallel);
+                yield k == null ? null : List.of(k);
+            }
         };
-        return out == null ? null : List.of(out);
+        return out;
     }
 
     private Graph rewriteOnce(Graph g) {
@@ -95,18 +100,21 @@ final class ChannelsLastConvs {
             if (Arrays.equals(tl.perm(), channelsFirst(r)) && Arrays.equals(ta.perm(), channelsLast(r))) {
                 Node bias = biasAdd(after, readers, outputs);
                 if (bias != null && !taken(dropped, replaced, bias)) {
-                    // the layer's bias joins too: added to each image's output while it is in cache
+                    // the layer's bias joins too, and its ReLU: applied to each image's output while it is in cache
                     Value b = bias.inputs().get(0).equals(after.outputs().getFirst()) ? bias.inputs().get(1) : bias.inputs().get(0);
-                    fusedNode = fused(Kind.FORWARD, conv, List.of(lhs), List.of(lhs.inputs().getFirst(), n.inputs().get(1), b), n, after, bias);
+                    List<Node> relu = relu(bias, producer, readers, outputs);
+                    if (relu != null && taken(dropped, replaced, relu.get(0), relu.get(1))) relu = null;
+                    fusedNode = fused(Kind.FORWARD, conv, List.of(lhs), List.of(lhs.inputs().getFirst(), n.inputs().get(1), b), n, after, bias, relu);
                     dropped.put(bias, true);
+                    if (relu != null) relu.forEach(x -> dropped.put(x, true));
                 } else {
-                    fusedNode = fused(Kind.FORWARD, conv, List.of(lhs), List.of(lhs.inputs().getFirst(), n.inputs().get(1)), n, after, null);
+                    fusedNode = fused(Kind.FORWARD, conv, List.of(lhs), List.of(lhs.inputs().getFirst(), n.inputs().get(1)), n, after, null, null);
                 }
                 dropped.put(lhs, true);
             } else if (rhs != null && rhs.prim() instanceof Prim.Transpose tr && Arrays.equals(tl.perm(), channelsToBatch(r))
                     && Arrays.equals(tr.perm(), channelsToBatch(r)) && Arrays.equals(ta.perm(), spatialFirst(r)) && isF32(rhs.inputs().getFirst())) {
                 fusedNode = fused(Kind.KERNEL_GRADIENT, conv, List.of(lhs, rhs), List.of(lhs.inputs().getFirst(), rhs.inputs().getFirst()), n, after,
-                        null);
+                        null, null);
                 dropped.put(lhs, true);
                 dropped.put(rhs, true);
             } else {
@@ -129,7 +137,8 @@ final class ChannelsLastConvs {
      * The fused node for {@code conv} (reading {@code operandTransposes}' outputs), taking {@code ins} and giving
      * {@code after}'s output, or {@code bias}'s (an add of {@code after}'s output and {@code ins}' third value) when given.
      */
-    private Node fused(Kind kind, Prim.Conv conv, List<Node> operandTransposes, List<Value> ins, Node convNode, Node after, Node bias) {
+    private Node fused(Kind kind, Prim.Conv conv, List<Node> operandTransposes, List<Value> ins, Node convNode, Node after, Node bias,
+                       List<Node> relu) {
         Graph.Builder b = Graph.builder();
         List<Value> bodyIns = new ArrayList<>();
         for (Value v : ins) bodyIns.add(b.input(v.type()));
@@ -144,9 +153,43 @@ final class ChannelsLastConvs {
         Value y = b.add(conv, convIns).getFirst();
         Value z = b.add1(after.prim(), y);
         if (bias != null) z = b.add1(bias.prim(), z, bodyIns.get(2));
-        Graph body = b.build(List.of(z));
-        plans.put(body, new Plan(kind, conv));
-        return new Node(new Prim.Fused(body), ins, (bias != null ? bias : after).outputs());
+        List<Value> outs = List.of(z);
+        List<Value> nodeOuts = (bias != null ? bias : after).outputs();
+        if (relu != null) {
+            Value zero = b.constant(new byte[Float.BYTES], DType.F32, dev.jburn.Shape.scalar());
+            Value mask = b.add1(relu.get(0).prim(), z, zero);
+            outs = List.of(mask, b.add1(relu.get(1).prim(), mask, zero, z));
+            nodeOuts = List.of(relu.get(0).outputs().getFirst(), relu.get(1).outputs().getFirst());
+        }
+        Graph body = b.build(outs);
+        plans.put(body, new Plan(kind, conv, relu != null));
+        return new Node(new Prim.Fused(body), ins, nodeOuts);
+    }
+
+    /**
+     * The ReLU reading {@code bias}'s output {@code z} and nothing else reading it: {@code [mask, select]} for
+     * {@code mask = lessEqual(z, 0)} and {@code select(mask, 0, z)} (0 a +0.0 scalar constant), as traced; else {@code null}.
+     */
+    private static List<Node> relu(Node bias, Map<Integer, Node> producer, Map<Integer, List<Node>> readers, java.util.Set<Integer> outputs) {
+        Value z = bias.outputs().getFirst();
+        List<Node> r = readers.get(z.id());
+        if (r == null || r.size() != 2 || outputs.contains(z.id())) return null;
+        Node le = r.get(0), sel = r.get(1);
+        if (!(le.prim() instanceof Prim.Binary bin) || bin.op() != dev.jburn.op.BinaryOp.LESS_EQUAL || !bin.outShape().equals(z.shape())
+                || !le.inputs().get(0).equals(z) || !isZero(le.inputs().get(1), producer)) return null;
+        Value mask = le.outputs().getFirst();
+        if (!(sel.prim() instanceof Prim.Select) || sel.inputs().size() != 3 || !sel.inputs().get(0).equals(mask)
+                || !isZero(sel.inputs().get(1), producer) || !sel.inputs().get(2).equals(z) || !sel.outputs().getFirst().type().equals(z.type())) {
+            return null;
+        }
+        return List.of(le, sel);
+    }
+
+    /** Whether {@code v} is an F32 scalar constant +0.0. */
+    private static boolean isZero(Value v, Map<Integer, Node> producer) {
+        Node p = producer.get(v.id());
+        return p != null && p.prim() instanceof Prim.Constant c && c.dtype() == DType.F32 && c.shape().rank() == 0
+                && java.util.Arrays.equals(c.bytes(), new byte[Float.BYTES]);
     }
 
     /**

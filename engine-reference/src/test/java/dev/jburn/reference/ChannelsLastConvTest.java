@@ -28,19 +28,26 @@ import static org.junit.jupiter.api.Assertions.*;
  * tiles, padding (negative too), strides, dilations and 1-3 spatial axes; and the groups are found.
  */
 class ChannelsLastConvTest {
-    private record Case(int[] in, int channels, int filters, int[] kernel, int[] strides, int[][] pads, int[] dilation) {
+    private record Case(int[] in, int channels, int filters, int[] kernel, int[] strides, int[][] pads, int[] dilation, boolean relu) {
         int rank() { return in.length + 2; }
     }
 
-    /** {@code [conv(x, k) + bias, d/dx, d/dk]} of {@code sum((conv(x, k) + bias) · r)}, channels-last x and output, HWIO kernel. */
+    /**
+     * {@code [y, d/dx, d/dk]} of {@code sum(y · r)} for {@code y = conv(x, k) + bias} (then ReLU as the nn layers trace it,
+     * when the case says so), channels-last x and output, HWIO kernel.
+     */
     private static List<Tensor> step(Case c, List<Tensor> xs) {
         int r = c.rank();
         ConvOptions o = ConvOptions.defaults().withStrides(c.strides).withPadding(Padding.explicit(c.pads))
                 .withKernelDilation(c.dilation).withKernelPermutation(ConvOptions.kernelSpatialFirst(r))
                 .withInputPermutation(ConvOptions.channelsLast(r)).withOutputPermutation(ConvOptions.channelsLast(r));
         Tensor weights = xs.get(2), bias = xs.get(3);
-        List<Tensor> g = Autodiff.gradList((List<Tensor> p) -> p.get(0).conv(p.get(1), o).add(bias).multiply(weights).sum()).apply(xs.subList(0, 2));
-        Tensor y = xs.get(0).conv(xs.get(1), o).add(bias);
+        java.util.function.BiFunction<Tensor, Tensor, Tensor> layer = (x, k) -> {
+            Tensor z = x.conv(k, o).add(bias);
+            return c.relu ? z.lessEqual(0.0).select(0.0, z) : z;
+        };
+        List<Tensor> g = Autodiff.gradList((List<Tensor> p) -> layer.apply(p.get(0), p.get(1)).multiply(weights).sum()).apply(xs.subList(0, 2));
+        Tensor y = layer.apply(xs.get(0), xs.get(1));
         return List.of(y, g.get(0), g.get(1));
     }
 
@@ -56,7 +63,8 @@ class ChannelsLastConvTest {
         }
         int[] channels = {1, 3, 8, 19};
         int[] filters = {1, 5, 16, 17, 33};
-        return new Case(in, channels[rnd.nextInt(channels.length)], filters[rnd.nextInt(filters.length)], kernel, strides, pads, dil);
+        return new Case(in, channels[rnd.nextInt(channels.length)], filters[rnd.nextInt(filters.length)], kernel, strides, pads, dil,
+                rnd.nextBoolean());
     }
 
     @Test
@@ -91,6 +99,7 @@ class ChannelsLastConvTest {
                 for (int i = 0; i < 3; i++) assertClose(c + " output " + i, expected.get(i), got.get(i));
                 assertTrue(groups(f.graph()) >= 2, () -> "the forward conv and the kernel cotangent run channels-last: " + f.graph());
                 assertTrue(biasJoined(f.graph()), () -> "the bias joins the forward conv: " + f.graph());
+                assertEquals(c.relu, reluJoined(f.graph()), () -> "the ReLU joins the forward conv: " + f.graph());
             }
             checked++;
         }
@@ -101,7 +110,7 @@ class ChannelsLastConvTest {
     @Test
     void theScalarOracleKeepsTheGraph() {
         Engine oracle = Engine.create(new ReferenceProvider(), EngineConfig.defaults().withVectorKernels(false));
-        Case c = new Case(new int[] {5, 6}, 3, 4, new int[] {3, 3}, new int[] {1, 1}, new int[][] {{1, 1}, {0, 0}}, new int[] {1, 1});
+        Case c = new Case(new int[] {5, 6}, 3, 4, new int[] {3, 3}, new int[] {1, 1}, new int[][] {{1, 1}, {0, 0}}, new int[] {1, 1}, true);
         Random rnd = new Random(42);
         Tensor x = randomFloat(rnd, DType.F32, 2, 5, 6, 3), k = randomFloat(rnd, DType.F32, 3, 3, 3, 4), bias = randomFloat(rnd, DType.F32, 4);
         CompiledFunction f = Jit.compileList(xs -> step(c, xs));
@@ -125,7 +134,15 @@ class ChannelsLastConvTest {
     /** Whether a conv group of the rewritten {@code g} ends in the bias add. */
     private static boolean biasJoined(Graph g) {
         Graph r = new ChannelsLastConvs(new Parallel(1, Long.MAX_VALUE), true).rewrite(g);
-        return r.nodes().stream().anyMatch(n -> n.prim() instanceof Prim.Fused f && f.body().nodes().getLast().prim() instanceof Prim.Binary
+        return r.nodes().stream().anyMatch(n -> n.prim() instanceof Prim.Fused f
+                && f.body().nodes().stream().anyMatch(b -> b.prim() instanceof Prim.Binary bin && bin.op() == dev.jburn.op.BinaryOp.ADD)
+                && f.body().nodes().stream().anyMatch(b -> b.prim() instanceof Prim.Conv));
+    }
+
+    /** Whether a conv group of the rewritten {@code g} ends in the ReLU (its mask and its result). */
+    private static boolean reluJoined(Graph g) {
+        Graph r = new ChannelsLastConvs(new Parallel(1, Long.MAX_VALUE), true).rewrite(g);
+        return r.nodes().stream().anyMatch(n -> n.prim() instanceof Prim.Fused f && f.body().outputs().size() == 2
                 && f.body().nodes().stream().anyMatch(b -> b.prim() instanceof Prim.Conv));
     }
 
