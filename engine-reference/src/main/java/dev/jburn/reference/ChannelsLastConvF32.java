@@ -54,14 +54,8 @@ final class ChannelsLastConvF32 {
         int n = xs.dim(0), c = xs.dim(sr + 1), o = ks.dim(0);
         int[] kDims = spatial(ks, 2, sr);
         PaddedImage img = new PaddedImage(spatial(xs, 1, sr), c, spec.padLow(), spec.padHigh());
-        int[] out = new int[sr];
-        long outPlane = 1, taps = 1;
-        for (int a = 0; a < sr; a++) {
-            long extent = (long) (kDims[a] - 1) * spec.kernelDilation()[a] + 1;
-            out[a] = (int) Math.max(0, Math.floorDiv(img.padded[a] - extent, spec.strides()[a]) + 1);
-            outPlane *= out[a];
-            taps *= kDims[a];
-        }
+        int[] out = slides(img, kDims, spec.kernelDilation(), spec.strides());
+        long outPlane = product(out), taps = product(kDims);
         long kCount = taps * c;
         int blocks = (o + W - 1) / W;
         if (n == 0 || o == 0 || outPlane == 0 || kCount == 0 || img.size > MAX || (outPlane + R) * o + W > MAX
@@ -121,14 +115,8 @@ final class ChannelsLastConvF32 {
         int n = xs.dim(0), c = xs.dim(sr + 1), o = gs.dim(sr + 1);
         int[] uDims = spatial(gs, 1, sr);
         PaddedImage img = new PaddedImage(spatial(xs, 1, sr), c, spec.padLow(), spec.padHigh());
-        int[] kDims = new int[sr];
-        long taps = 1, positions = 1;
-        for (int a = 0; a < sr; a++) {
-            long extent = (long) (uDims[a] - 1) * spec.kernelDilation()[a] + 1;
-            kDims[a] = (int) Math.max(0, Math.floorDiv(img.padded[a] - extent, spec.strides()[a]) + 1);
-            taps *= kDims[a];
-            positions *= uDims[a];
-        }
+        int[] kDims = slides(img, uDims, spec.kernelDilation(), spec.strides());
+        long taps = product(kDims), positions = product(uDims);
         long rows = taps * c;
         int blocks = (o + W - 1) / W, pitch = blocks * W;
         long rowsPadded = (rows + R - 1) / R * R;
@@ -176,6 +164,22 @@ final class ChannelsLastConvF32 {
         return result;
     }
 
+    /** Per axis, how many positions a window of {@code window} elements {@code dilation} apart takes in the padded image at {@code stride}. */
+    private static int[] slides(PaddedImage img, int[] window, int[] dilation, int[] stride) {
+        int[] n = new int[window.length];
+        for (int a = 0; a < n.length; a++) {
+            long extent = (long) (window[a] - 1) * dilation[a] + 1;
+            n[a] = (int) Math.max(0, Math.floorDiv(img.padded[a] - extent, stride[a]) + 1);
+        }
+        return n;
+    }
+
+    private static long product(int[] dims) {
+        long p = 1;
+        for (int d : dims) p *= d;
+        return p;
+    }
+
     /** Dims {@code from..from+sr-1} of {@code s}. */
     private static int[] spatial(Shape s, int from, int sr) {
         int[] d = new int[sr];
@@ -185,8 +189,7 @@ final class ChannelsLastConvF32 {
 
     /** Per row-major index {@code i} over {@code dims}: {@code Σ_a i_a · step_a · img.stride(a)}, the offset it reads in a padded image. */
     private static int[] offsets(int[] dims, int[] step, PaddedImage img) {
-        long count = 1;
-        for (int d : dims) count *= d;
+        long count = product(dims);
         int[] off = new int[(int) count];
         int[] idx = new int[dims.length];
         for (int i = 0; i < count; i++) {
