@@ -40,6 +40,7 @@ final class ReferenceBackend implements Backend {
     private final WindowKernels windows;
 
     private final FusedKernels fused;
+    private final ChannelsLastConvs channelsLast;
 
     ReferenceBackend(EngineConfig config) {
         this.config = config;
@@ -55,6 +56,7 @@ final class ReferenceBackend implements Backend {
         this.convs = new ConvKernels(parallel, config);
         this.windows = new WindowKernels(parallel, config);
         this.fused = new FusedKernels(parallel, config);
+        this.channelsLast = new ChannelsLastConvs(parallel, config.vectorKernels());
     }
 
     EngineConfig config() { return config; }
@@ -141,16 +143,24 @@ final class ReferenceBackend implements Backend {
 
     @Override public Buffer iota(Shape shape, DType dtype, int axis) { return core.iota(shape, dtype, axis); }
 
-    /** Interprets the graph, running fused element-wise groups in one blocked pass ({@link FusedKernels}). */
+    /**
+     * Interprets the graph, running fused element-wise groups in one blocked pass ({@link FusedKernels}) and
+     * channels-last convs without their layout transposes ({@link ChannelsLastConvs}).
+     */
     @Override
     public List<Buffer> execute(dev.jburn.graph.Graph graph, List<Operand> inputs) {
-        return dev.jburn.graph.Interpreter.execute(this, graph, inputs, new boolean[inputs.size()], fused::run);
+        return execute(graph, inputs, new boolean[inputs.size()]);
     }
 
     /** {@link #execute(dev.jburn.graph.Graph, List)}; a fused group may write its output into a donated input. */
     @Override
     public List<Buffer> execute(dev.jburn.graph.Graph graph, List<Operand> inputs, boolean[] donated) {
-        return dev.jburn.graph.Interpreter.execute(this, graph, inputs, donated, fused::run);
+        return dev.jburn.graph.Interpreter.execute(this, channelsLast.rewrite(graph), inputs, donated, this::runNode);
+    }
+
+    private List<Buffer> runNode(dev.jburn.graph.Node node, List<Operand> in, List<Boolean> reusable) {
+        List<Buffer> out = channelsLast.run(node, in);
+        return out != null ? out : fused.run(node, in, reusable);
     }
 
     @Override public void close() { parallel.shutdown(); }

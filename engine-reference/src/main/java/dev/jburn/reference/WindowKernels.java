@@ -179,6 +179,12 @@ final class WindowKernels {
         if (Float.floatToRawIntBits(init) == 0 && disjointWindows(g)) {
             // Every input element gets at most one source value: no sums, so no double accumulator
             // (an n-element array to allocate, fill and convert); 0 + v rounds as the double sum does.
+            if (inner >= 8) { // channels last: a vector of channels per window, a plane at a time
+                int run = (int) inner, inPlane = (int) (n / planes);
+                long per = perPlane;
+                this.run(planes, perPlane * inner * g.windowSize, (lo, hi) -> ChannelScatterF32.planes(g, posDims, lo, hi, per, run, inPlane, x, source, dst, max));
+                return;
+            }
             dst.fill((byte) 0);
             scatterWindows(g, posDims, planes, perPlane, inner, x, max, (best, w) -> dst.setAtIndex(fl, best, 0f + source.getAtIndex(fl, w)));
             return;
@@ -203,6 +209,19 @@ final class WindowKernels {
      */
     private void scatterWindows(WindowGeometry g, int[] posDims, long planes, long perPlane, long inner, MemorySegment x,
                                 boolean max, Pick pick) {
+        forPositions(g, posDims, planes, perPlane, inner, (offs, cnt, w0) -> {
+            for (long c = 0; c < inner; c++) pick.at(selectF32(x, offs, cnt, c, max), w0 + c);
+        });
+    }
+
+    /** One window position: its input offsets {@code offs[0..cnt)} ({@code cnt > 0}) and its first source element {@code w0}. */
+    @FunctionalInterface
+    private interface PositionBody {
+        void at(long[] offs, int cnt, long w0);
+    }
+
+    /** Every window position of planes (one per run of {@code inner} channels), in parallel over planes. */
+    private void forPositions(WindowGeometry g, int[] posDims, long planes, long perPlane, long inner, PositionBody body) {
         run(planes, perPlane * inner * g.windowSize, (lo, hi) -> {
             int[] coord = new int[g.rank];
             int[] k = new int[g.rank];
@@ -210,8 +229,7 @@ final class WindowKernels {
             WindowGeometry.seek(coord, posDims, lo * perPlane);
             for (long pos = lo * perPlane; pos < hi * perPlane; pos++) {
                 int cnt = g.offsets(coord, k, offs);
-                long w0 = pos * inner;
-                for (long c = 0; cnt > 0 && c < inner; c++) pick.at(selectF32(x, offs, cnt, c, max), w0 + c);
+                if (cnt > 0) body.at(offs, cnt, pos * inner);
                 WindowGeometry.next(coord, posDims);
             }
         });

@@ -1,0 +1,217 @@
+package dev.jburn.reference;
+
+import dev.jburn.Shape;
+import dev.jburn.spi.Buffer;
+import dev.jburn.spi.ConvSpec;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+
+/**
+ * F32 convolutions on channels-last tensors ({@code [N, s..., C]}, the layout of the nn layers),
+ * so that a Jit graph's layout transposes around a conv need not run ({@link ChannelsLastConvs}
+ * finds them). Both are implicit GEMMs on {@link ChannelsLastTile}, one zero-padded image at a
+ * time in a heap array (cache-resident, no bounds logic):
+ * <ul>
+ *   <li>{@link #forward}: {@code y[n, q, f] = Σ_{t, c} x[n, q·stride + t·dilation - lo, c] · k[f, c, t]}
+ *       (the forward conv and the input cotangent); rows are output positions, the reduction runs
+ *       over taps, then channels (contiguous in channels-last), against the kernel packed in column
+ *       blocks of {@link ChannelsLastTile#COLS} filters.</li>
+ *   <li>{@link #kernelGradient}: {@code dk[t, c, f] = Σ_{n, u} x[n, t·stride + u·dilation - lo, c] · g[n, u, f]}
+ *       (the kernel cotangent, HWIO); rows are (tap, channel) pairs, the reduction runs over the
+ *       cotangent's positions, image by image, into a fixed number of partial sums added in order,
+ *       so the result does not depend on the thread count.</li>
+ * </ul>
+ * Sums are F32 with fma. Unit input dilation and one group only ({@link #applies}).
+ */
+final class ChannelsLastConvF32 {
+    private ChannelsLastConvF32() {}
+
+    private static final int R = ChannelsLastTile.ROWS, W = ChannelsLastTile.COLS;
+    /** Partial sums of the kernel gradient (a fixed count: results independent of the threads). */
+    private static final int PARTIALS = 8;
+    private static final long MAX = Integer.MAX_VALUE - 64;
+    private static final ValueLayout.OfFloat FL = ValueLayout.JAVA_FLOAT_UNALIGNED;
+
+    /** Whether the kernels cover {@code spec}: no input dilation, no feature or batch groups. */
+    static boolean applies(ConvSpec spec) {
+        if (spec.featureGroups() != 1 || spec.batchGroups() != 1) return false;
+        for (int d : spec.inputDilation()) if (d != 1) return false;
+        return true;
+    }
+
+    /**
+     * The conv of channels-last {@code x} ({@code xs = [N, s..., C]}) with the canonical kernel
+     * {@code k} ({@code ks = [O, C, k...]}), channels-last ({@code [N, o..., O]}); {@code null} when
+     * the sizes do not fit the kernel's int indexing or are empty. A {@code bias} ({@code [O]}, or
+     * {@code null}) is added to each sum once it is rounded: the result equals conv, then add. With
+     * {@code relu}, the result is two buffers: the PRED mask {@code z <= 0} and {@code mask ? +0 : z}.
+     */
+    static List<Buffer> forward(MemorySegment x, Shape xs, MemorySegment k, Shape ks, MemorySegment bias, boolean relu, ConvSpec spec,
+                                Parallel parallel) {
+        int sr = spec.spatialRank();
+        int n = xs.dim(0), c = xs.dim(sr + 1), o = ks.dim(0);
+        int[] kDims = spatial(ks, 2, sr);
+        PaddedImage img = new PaddedImage(spatial(xs, 1, sr), c, spec.padLow(), spec.padHigh());
+        int[] out = slides(img, kDims, spec.kernelDilation(), spec.strides());
+        long outPlane = product(out), taps = product(kDims);
+        long kCount = taps * c;
+        int blocks = (o + W - 1) / W;
+        if (n == 0 || o == 0 || outPlane == 0 || kCount == 0 || img.size > MAX || (outPlane + R) * o + W > MAX
+                || kCount * blocks * W > MAX) return null;
+        int[] tapOff = offsets(kDims, spec.kernelDilation(), img);
+        int[] rowBase = offsets(out, spec.strides(), img);
+        float[] w = pack(k, o, c, (int) taps, blocks);
+        float[] bv = bias == null ? null : bias.toArray(FL);
+        int plane = (int) outPlane, kc = (int) kCount, nTaps = (int) taps;
+        HostBuffer result = HostBuffer.uninitialized((long) n * outPlane * o * Float.BYTES);
+        HostBuffer maskResult = relu ? HostBuffer.uninitialized((long) n * outPlane * o) : null;
+        MemorySegment dst = result.segment(), maskDst = relu ? maskResult.segment() : null;
+        parallel.forRange(n, outPlane * o * kCount, (lo, hi) -> {
+            float[] a = new float[(int) img.size];
+            // One image's output, written by the tiles in place (row pitch O) and copied out at once. A last,
+            // partial block's tile rows run past their row into the next one; that block goes first, so the
+            // full blocks overwrite the spill (and the rows past the plane land in the slack).
+            float[] y = new float[(plane + R) * o + W];
+            byte[] mask = relu ? new byte[plane * o] : null;
+            int last = plane - 1;
+            for (long b = lo; b < hi; b++) {
+                img.fill(x, b, a);
+                for (int i = 0; i < blocks; i++) {
+                    int blk = (i + blocks - 1) % blocks;
+                    int bBase = blk * kc * W;
+                    for (int q0 = 0; q0 < plane; q0 += R) {
+                        ChannelsLastTile.run(a, rowBase[q0], rowBase[Math.min(q0 + 1, last)], rowBase[Math.min(q0 + 2, last)],
+                                rowBase[Math.min(q0 + 3, last)], rowBase[Math.min(q0 + 4, last)], rowBase[Math.min(q0 + 5, last)],
+                                tapOff, nTaps, c, 1, w, bBase, W, y, q0 * o + blk * W, o, false);
+                    }
+                }
+                if (bv != null) {
+                    for (int q = 0; q < plane; q++) for (int f = 0, at = q * o; f < o; f++) y[at + f] += bv[f];
+                }
+                if (relu) {
+                    for (int i = 0; i < plane * o; i++) {
+                        boolean off = y[i] <= 0f; // NaN stays
+                        mask[i] = (byte) (off ? 1 : 0);
+                        if (off) y[i] = 0f;
+                    }
+                    MemorySegment.copy(mask, 0, maskDst, ValueLayout.JAVA_BYTE, b * plane * o, plane * o);
+                }
+                MemorySegment.copy(y, 0, dst, FL, b * plane * o * Float.BYTES, plane * o);
+            }
+        });
+        return relu ? List.of(maskResult, result) : List.of(result);
+    }
+
+    /**
+     * The kernel cotangent: {@code x} channels-last ({@code [N, s..., C]}), {@code g} the output
+     * cotangent channels-last ({@code [N, u..., O]}), {@code spec} the cotangent conv's (its strides
+     * step the kernel taps, its kernel dilation the cotangent's positions); the result is
+     * {@code [k..., C, O]}. {@code null} when the sizes do not fit int indexing or are empty.
+     */
+    static HostBuffer kernelGradient(MemorySegment x, Shape xs, MemorySegment g, Shape gs, ConvSpec spec, Parallel parallel) {
+        int sr = spec.spatialRank();
+        int n = xs.dim(0), c = xs.dim(sr + 1), o = gs.dim(sr + 1);
+        int[] uDims = spatial(gs, 1, sr);
+        PaddedImage img = new PaddedImage(spatial(xs, 1, sr), c, spec.padLow(), spec.padHigh());
+        int[] kDims = slides(img, uDims, spec.kernelDilation(), spec.strides());
+        long taps = product(kDims), positions = product(uDims);
+        long rows = taps * c;
+        int blocks = (o + W - 1) / W, pitch = blocks * W;
+        long rowsPadded = (rows + R - 1) / R * R;
+        long gImage = positions * o;
+        if (n == 0 || o == 0 || rows == 0 || positions == 0 || img.size > MAX || rowsPadded * pitch > MAX || gImage + W > MAX) return null;
+        int[] tapOff = offsets(kDims, spec.strides(), img);
+        int nr = (int) rows;
+        int[] rowOff = new int[nr];
+        for (int t = 0; t < taps; t++) for (int ch = 0; ch < c; ch++) rowOff[t * c + ch] = tapOff[t] + ch;
+        // the cotangent's positions: one run per row of its last spatial axis
+        int uLast = uDims[sr - 1];
+        int[] rowStarts = offsets(java.util.Arrays.copyOf(uDims, sr - 1), spec.kernelDilation(), img);
+        int uStep = (int) (spec.kernelDilation()[sr - 1] * img.stride(sr - 1));
+        int parts = Math.min(n, PARTIALS);
+        float[][] partial = new float[parts][(int) (rowsPadded * pitch)];
+        parallel.forRange(parts, rows * o * positions * n / parts, (lo, hi) -> {
+            float[] a = new float[(int) img.size];
+            float[] gb = new float[(int) gImage + W];
+            int last = nr - 1;
+            for (long p = lo; p < hi; p++) {
+                float[] acc = partial[(int) p];
+                for (long b = p * n / parts; b < (p + 1) * n / parts; b++) {
+                    img.fill(x, b, a);
+                    MemorySegment.copy(g, FL, b * gImage * Float.BYTES, gb, 0, (int) gImage);
+                    for (int blk = 0; blk < blocks; blk++) {
+                        for (int r0 = 0; r0 < nr; r0 += R) {
+                            ChannelsLastTile.run(a, rowOff[r0], rowOff[Math.min(r0 + 1, last)], rowOff[Math.min(r0 + 2, last)],
+                                    rowOff[Math.min(r0 + 3, last)], rowOff[Math.min(r0 + 4, last)], rowOff[Math.min(r0 + 5, last)],
+                                    rowStarts, rowStarts.length, uLast, uStep, gb, blk * W, o, acc, r0 * pitch + blk * W, pitch, true);
+                        }
+                    }
+                }
+            }
+        });
+        float[] sum = new float[nr * o];
+        for (int r = 0; r < nr; r++) {
+            for (int f = 0; f < o; f++) {
+                float s = partial[0][r * pitch + f];
+                for (int p = 1; p < parts; p++) s += partial[p][r * pitch + f];
+                sum[r * o + f] = s;
+            }
+        }
+        HostBuffer result = HostBuffer.uninitialized((long) sum.length * Float.BYTES);
+        MemorySegment.copy(sum, 0, result.segment(), FL, 0, sum.length);
+        return result;
+    }
+
+    /** Per axis, how many positions a window of {@code window} elements {@code dilation} apart takes in the padded image at {@code stride}. */
+    private static int[] slides(PaddedImage img, int[] window, int[] dilation, int[] stride) {
+        int[] n = new int[window.length];
+        for (int a = 0; a < n.length; a++) {
+            long extent = (long) (window[a] - 1) * dilation[a] + 1;
+            n[a] = (int) Math.max(0, Math.floorDiv(img.padded[a] - extent, stride[a]) + 1);
+        }
+        return n;
+    }
+
+    private static long product(int[] dims) {
+        long p = 1;
+        for (int d : dims) p *= d;
+        return p;
+    }
+
+    /** Dims {@code from..from+sr-1} of {@code s}. */
+    private static int[] spatial(Shape s, int from, int sr) {
+        int[] d = new int[sr];
+        for (int a = 0; a < sr; a++) d[a] = s.dim(from + a);
+        return d;
+    }
+
+    /** Per row-major index {@code i} over {@code dims}: {@code Σ_a i_a · step_a · img.stride(a)}, the offset it reads in a padded image. */
+    private static int[] offsets(int[] dims, int[] step, PaddedImage img) {
+        long count = product(dims);
+        int[] off = new int[(int) count];
+        int[] idx = new int[dims.length];
+        for (int i = 0; i < count; i++) {
+            long s = 0;
+            for (int a = 0; a < dims.length; a++) s += (long) idx[a] * step[a] * img.stride(a);
+            off[i] = (int) s;
+            WindowGeometry.next(idx, dims);
+        }
+        return off;
+    }
+
+    /** The canonical kernel {@code [O, C, taps]} as {@code [block][tap][channel][W]}: filters {@code block·W + j}, 0 past {@code O}. */
+    private static float[] pack(MemorySegment k, int o, int c, int taps, int blocks) {
+        float[] src = new float[o * c * taps];
+        MemorySegment.copy(k, FL, 0, src, 0, src.length);
+        float[] w = new float[blocks * taps * c * W];
+        for (int f = 0; f < o; f++) {
+            int blk = f / W, j = f % W;
+            for (int ch = 0; ch < c; ch++) {
+                for (int t = 0; t < taps; t++) w[((blk * taps + t) * c + ch) * W + j] = src[(f * c + ch) * taps + t];
+            }
+        }
+        return w;
+    }
+}

@@ -1,0 +1,81 @@
+package dev.jburn.reference;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The register tile of the channels-last convolutions ({@link ChannelsLastConvF32}): 6 rows × 2
+ * vectors, {@code acc[i][v] += a[rowBase_i + off(k)] · b[bBase + k·bStride + v·L]} over
+ * {@code k}, where the reduction index {@code k} runs through {@code segments} runs of
+ * {@code runLength}: {@code off = segOff[s] + j·aStep}. Twelve accumulators, two vector loads and six broadcasts per step fit the 16
+ * registers of AVX2 without spills (a larger tile does not: the NCHW kernel's 24 accumulators
+ * spill there). The rows are output positions (then {@code k} runs over taps × channels, a run of
+ * channels per tap, and {@code b} is the packed kernel) or kernel rows (then {@code k} runs over
+ * output positions, a run per output row, and
+ * {@code b} is the output cotangent); {@code a} is a zero-padded channels-last image, so every
+ * read is in range and a run of channels is contiguous.
+ */
+final class ChannelsLastTile {
+    private ChannelsLastTile() {}
+
+    static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    static final int L = S.length();
+    /** Rows per tile. */
+    static final int ROWS = 6;
+    /** Columns per tile: two vectors. */
+    static final int COLS = 2 * L;
+
+    /**
+     * Runs one tile ({@code segments · runLength} reduction steps) and writes it to {@code acc} (row {@code i} at {@code accBase + i·accPitch}), adding to
+     * what is there when {@code accumulate}.
+     */
+    static void run(float[] a, int r0, int r1, int r2, int r3, int r4, int r5, int[] segOff, int segments, int runLength, int aStep,
+                    float[] b, int bBase, int bStride, float[] acc, int accBase, int accPitch, boolean accumulate) {
+        FloatVector z = FloatVector.zero(S);
+        int p0 = accBase, p1 = p0 + accPitch, p2 = p1 + accPitch, p3 = p2 + accPitch, p4 = p3 + accPitch, p5 = p4 + accPitch;
+        FloatVector a00 = accumulate ? FloatVector.fromArray(S, acc, p0) : z, a01 = accumulate ? FloatVector.fromArray(S, acc, p0 + L) : z;
+        FloatVector a10 = accumulate ? FloatVector.fromArray(S, acc, p1) : z, a11 = accumulate ? FloatVector.fromArray(S, acc, p1 + L) : z;
+        FloatVector a20 = accumulate ? FloatVector.fromArray(S, acc, p2) : z, a21 = accumulate ? FloatVector.fromArray(S, acc, p2 + L) : z;
+        FloatVector a30 = accumulate ? FloatVector.fromArray(S, acc, p3) : z, a31 = accumulate ? FloatVector.fromArray(S, acc, p3 + L) : z;
+        FloatVector a40 = accumulate ? FloatVector.fromArray(S, acc, p4) : z, a41 = accumulate ? FloatVector.fromArray(S, acc, p4 + L) : z;
+        FloatVector a50 = accumulate ? FloatVector.fromArray(S, acc, p5) : z, a51 = accumulate ? FloatVector.fromArray(S, acc, p5 + L) : z;
+        int bi = bBase;
+        for (int sg = 0; sg < segments; sg++) {
+            // a run of the reduction: a and b indices linear in j, so the JIT hoists their range checks
+            int o = segOff[sg];
+            for (int j = 0; j < runLength; j++, o += aStep, bi += bStride) {
+                FloatVector w0 = FloatVector.fromArray(S, b, bi), w1 = FloatVector.fromArray(S, b, bi + L);
+                FloatVector x = FloatVector.broadcast(S, a[r0 + o]);
+                a00 = x.fma(w0, a00);
+                a01 = x.fma(w1, a01);
+                x = FloatVector.broadcast(S, a[r1 + o]);
+                a10 = x.fma(w0, a10);
+                a11 = x.fma(w1, a11);
+                x = FloatVector.broadcast(S, a[r2 + o]);
+                a20 = x.fma(w0, a20);
+                a21 = x.fma(w1, a21);
+                x = FloatVector.broadcast(S, a[r3 + o]);
+                a30 = x.fma(w0, a30);
+                a31 = x.fma(w1, a31);
+                x = FloatVector.broadcast(S, a[r4 + o]);
+                a40 = x.fma(w0, a40);
+                a41 = x.fma(w1, a41);
+                x = FloatVector.broadcast(S, a[r5 + o]);
+                a50 = x.fma(w0, a50);
+                a51 = x.fma(w1, a51);
+            }
+        }
+        a00.intoArray(acc, p0);
+        a01.intoArray(acc, p0 + L);
+        a10.intoArray(acc, p1);
+        a11.intoArray(acc, p1 + L);
+        a20.intoArray(acc, p2);
+        a21.intoArray(acc, p2 + L);
+        a30.intoArray(acc, p3);
+        a31.intoArray(acc, p3 + L);
+        a40.intoArray(acc, p4);
+        a41.intoArray(acc, p4 + L);
+        a50.intoArray(acc, p5);
+        a51.intoArray(acc, p5 + L);
+    }
+}

@@ -1,0 +1,161 @@
+package dev.jburn.reference;
+
+import dev.jburn.ConvOptions;
+import dev.jburn.DType;
+import dev.jburn.Engine;
+import dev.jburn.Padding;
+import dev.jburn.Tensor;
+import dev.jburn.autodiff.Autodiff;
+import dev.jburn.graph.CompiledFunction;
+import dev.jburn.graph.Graph;
+import dev.jburn.graph.Jit;
+import dev.jburn.graph.Node;
+import dev.jburn.graph.Prim;
+import dev.jburn.spi.EngineConfig;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static dev.jburn.reference.ShapeTestSupport.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The channels-last conv groups of Jit graphs ({@link ChannelsLastConvs}, {@link ChannelsLastConvF32}):
+ * a channels-last conv and its two cotangents, compiled, against the same computed eagerly in F64
+ * (F32 sums in another order agree within rounding), on shapes that exercise partial row and column
+ * tiles, padding (negative too), strides, dilations and 1-3 spatial axes; and the groups are found.
+ */
+class ChannelsLastConvTest {
+    private record Case(int[] in, int channels, int filters, int[] kernel, int[] strides, int[][] pads, int[] dilation, boolean relu) {
+        int rank() { return in.length + 2; }
+    }
+
+    /**
+     * {@code [y, d/dx, d/dk]} of {@code sum(y · r)} for {@code y = conv(x, k) + bias} (then ReLU as the nn layers trace it,
+     * when the case says so), channels-last x and output, HWIO kernel.
+     */
+    private static List<Tensor> step(Case c, List<Tensor> xs) {
+        int r = c.rank();
+        ConvOptions o = ConvOptions.defaults().withStrides(c.strides).withPadding(Padding.explicit(c.pads))
+                .withKernelDilation(c.dilation).withKernelPermutation(ConvOptions.kernelSpatialFirst(r))
+                .withInputPermutation(ConvOptions.channelsLast(r)).withOutputPermutation(ConvOptions.channelsLast(r));
+        Tensor weights = xs.get(2), bias = xs.get(3);
+        java.util.function.BiFunction<Tensor, Tensor, Tensor> layer = (x, k) -> {
+            Tensor z = x.conv(k, o).add(bias);
+            return c.relu ? z.lessEqual(0.0).select(0.0, z) : z;
+        };
+        List<Tensor> g = Autodiff.gradList((List<Tensor> p) -> layer.apply(p.get(0), p.get(1)).multiply(weights).sum()).apply(xs.subList(0, 2));
+        Tensor y = layer.apply(xs.get(0), xs.get(1));
+        return List.of(y, g.get(0), g.get(1));
+    }
+
+    private static Case random(Random rnd, int spatial) {
+        int[] in = new int[spatial], kernel = new int[spatial], strides = new int[spatial], dil = new int[spatial];
+        int[][] pads = new int[spatial][];
+        for (int a = 0; a < spatial; a++) {
+            in[a] = 3 + rnd.nextInt(spatial == 3 ? 4 : 9);
+            kernel[a] = 1 + rnd.nextInt(3);
+            strides[a] = rnd.nextInt(3) == 0 ? 2 : 1;
+            dil[a] = rnd.nextInt(4) == 0 ? 2 : 1;
+            pads[a] = new int[] {rnd.nextInt(3) - (rnd.nextInt(5) == 0 ? 1 : 0), rnd.nextInt(3)};
+        }
+        int[] channels = {1, 3, 8, 19};
+        int[] filters = {1, 5, 16, 17, 33};
+        return new Case(in, channels[rnd.nextInt(channels.length)], filters[rnd.nextInt(filters.length)], kernel, strides, pads, dil,
+                rnd.nextBoolean());
+    }
+
+    @Test
+    void compiledChannelsLastConvsMatchTheF64Result() {
+        Random rnd = new Random(41);
+        int checked = 0;
+        for (int trial = 0; trial < 24; trial++) {
+            Case c = random(rnd, 1 + trial % 3);
+            int batch = 1 + rnd.nextInt(trial % 4 == 0 ? 12 : 3);
+            int[] xd = new int[c.rank()], kd = new int[c.rank()];
+            xd[0] = batch;
+            for (int a = 0; a < c.in.length; a++) {
+                xd[a + 1] = c.in[a];
+                kd[a] = c.kernel[a];
+            }
+            xd[c.rank() - 1] = c.channels;
+            kd[c.rank() - 2] = c.channels;
+            kd[c.rank() - 1] = c.filters;
+            Tensor x = randomFloat(rnd, DType.F32, xd), k = randomFloat(rnd, DType.F32, kd), bias = randomFloat(rnd, DType.F32, c.filters);
+            Tensor y;
+            try {
+                y = step(c, List.of(x, k, Tensor.scalar(1f), bias)).get(0);
+            } catch (dev.jburn.JBurnException empty) {
+                continue; // the kernel outgrows the padded input: no conv to check
+            }
+            if (y.size() == 0) continue;
+            Tensor w = randomFloat(rnd, DType.F32, y.shape().dims());
+            List<Tensor> expected = step(c, List.of(x.asType(DType.F64), k.asType(DType.F64), w.asType(DType.F64), bias.asType(DType.F64)));
+            for (Engine e : List.of(Engine.defaultEngine(), PARALLEL)) {
+                CompiledFunction f = Jit.compileList(xs -> step(c, xs));
+                List<Tensor> got = f.apply(List.of(x.to(e), k.to(e), w.to(e), bias.to(e)));
+                for (int i = 0; i < 3; i++) assertClose(c + " output " + i, expected.get(i), got.get(i));
+                assertTrue(groups(f.graph()) >= 2, () -> "the forward conv and the kernel cotangent run channels-last: " + f.graph());
+                assertTrue(biasJoined(f.graph()), () -> "the bias joins the forward conv: " + f.graph());
+                assertEquals(c.relu, reluJoined(f.graph()), () -> "the ReLU joins the forward conv: " + f.graph());
+            }
+            checked++;
+        }
+        assertTrue(checked >= 18, "most cases have a conv, got " + checked);
+    }
+
+    /** Without vector kernels the rewrite is off: the oracle runs every conv as traced. */
+    @Test
+    void theScalarOracleKeepsTheGraph() {
+        Engine oracle = Engine.create(new ReferenceProvider(), EngineConfig.defaults().withVectorKernels(false));
+        Case c = new Case(new int[] {5, 6}, 3, 4, new int[] {3, 3}, new int[] {1, 1}, new int[][] {{1, 1}, {0, 0}}, new int[] {1, 1}, true);
+        Random rnd = new Random(42);
+        Tensor x = randomFloat(rnd, DType.F32, 2, 5, 6, 3), k = randomFloat(rnd, DType.F32, 3, 3, 3, 4), bias = randomFloat(rnd, DType.F32, 4);
+        CompiledFunction f = Jit.compileList(xs -> step(c, xs));
+        List<Tensor> got = f.apply(List.of(x.to(oracle), k.to(oracle), Tensor.scalar(1f).to(oracle), bias.to(oracle)));
+        List<Tensor> expected = step(c, List.of(x.asType(DType.F64), k.asType(DType.F64), Tensor.scalar(1.0), bias.asType(DType.F64)));
+        for (int i = 0; i < 3; i++) assertClose("oracle output " + i, expected.get(i), got.get(i));
+        ChannelsLastConvs off = new ChannelsLastConvs(new Parallel(1, Long.MAX_VALUE), false);
+        assertSame(f.graph(), off.rewrite(f.graph()));
+    }
+
+    /** Fused nodes the rewrite makes out of {@code g}'s convs. */
+    private static int groups(Graph g) {
+        Graph r = new ChannelsLastConvs(new Parallel(1, Long.MAX_VALUE), true).rewrite(g);
+        int n = 0;
+        for (Node node : r.nodes()) {
+            if (node.prim() instanceof Prim.Fused f && f.body().nodes().stream().anyMatch(b -> b.prim() instanceof Prim.Conv)) n++;
+        }
+        return n;
+    }
+
+    /** Whether a conv group of the rewritten {@code g} ends in the bias add. */
+    private static boolean biasJoined(Graph g) {
+        Graph r = new ChannelsLastConvs(new Parallel(1, Long.MAX_VALUE), true).rewrite(g);
+        return r.nodes().stream().anyMatch(n -> n.prim() instanceof Prim.Fused f
+                && f.body().nodes().stream().anyMatch(b -> b.prim() instanceof Prim.Binary bin && bin.op() == dev.jburn.op.BinaryOp.ADD)
+                && f.body().nodes().stream().anyMatch(b -> b.prim() instanceof Prim.Conv));
+    }
+
+    /** Whether a conv group of the rewritten {@code g} ends in the ReLU (its mask and its result). */
+    private static boolean reluJoined(Graph g) {
+        Graph r = new ChannelsLastConvs(new Parallel(1, Long.MAX_VALUE), true).rewrite(g);
+        return r.nodes().stream().anyMatch(n -> n.prim() instanceof Prim.Fused f && f.body().outputs().size() == 2
+                && f.body().nodes().stream().anyMatch(b -> b.prim() instanceof Prim.Conv));
+    }
+
+    /** Within F32 rounding of sums of {@code |terms|}: {@code 1e-5 · (1 + max |expected|)}. */
+    private static void assertClose(String what, Tensor expected, Tensor actual) {
+        assertEquals(expected.shape(), actual.shape(), what + ": shape");
+        double[] e = expected.toDoubleArray(), a = actual.toDoubleArray();
+        double scale = 1;
+        for (double v : e) scale = Math.max(scale, Math.abs(v));
+        List<String> bad = new ArrayList<>();
+        for (int i = 0; i < e.length && bad.size() < 5; i++) {
+            if (!(Math.abs(e[i] - a[i]) <= 1e-5 * scale)) bad.add(i + ": " + e[i] + " vs " + a[i]);
+        }
+        assertTrue(bad.isEmpty(), () -> what + ": " + bad);
+    }
+}
