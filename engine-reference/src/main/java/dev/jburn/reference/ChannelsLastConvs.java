@@ -41,8 +41,12 @@ final class ChannelsLastConvs {
 
     private final Parallel parallel;
     private final boolean enabled;
-    /** Rewritten graphs per graph (graphs are immutable; identity is the key). */
-    private final Map<Graph, Graph> rewritten = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    /**
+     * Rewritten graphs per graph (graphs are immutable; identity is the key), or {@link #UNCHANGED}: a graph
+     * without groups must not map to itself, since a weak map's value that holds its key keeps both forever.
+     */
+    private final Map<Graph, Object> rewritten = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    private static final Object UNCHANGED = new Object();
     /** The plan of each body this class made. */
     private final Map<Graph, Plan> plans = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
@@ -54,7 +58,11 @@ final class ChannelsLastConvs {
     /** {@code g} with its channels-last conv groups as fused nodes, or {@code g} itself when it has none. */
     Graph rewrite(Graph g) {
         if (!enabled) return g;
-        return rewritten.computeIfAbsent(g, this::rewriteOnce);
+        Object r = rewritten.computeIfAbsent(g, k -> {
+            Graph once = rewriteOnce(k);
+            return once == k ? UNCHANGED : once;
+        });
+        return r == UNCHANGED ? g : (Graph) r;
     }
 
     /** Runs a fused node made by {@link #rewrite}, or returns {@code null} (not ours, or declined). */
