@@ -52,9 +52,9 @@ Xtr, Ytr, Xva, Yva, Xte, Yte = (t.to(dev) for t in (Xtr, Ytr, Xva, Yva, Xte, Yte
 nn = torch.nn
 if a.model == "mlp":
     net = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10))
-else:  # batch norm as JBurn's defaults (Keras: epsilon 1e-3, running momentum 0.99, which is PyTorch's 0.01)
-    net = nn.Sequential(nn.Conv2d(1, 32, 3), nn.BatchNorm2d(32, eps=1e-3, momentum=0.01), nn.ReLU(), nn.MaxPool2d(2),
-                        nn.Conv2d(32, 64, 3), nn.BatchNorm2d(64, eps=1e-3, momentum=0.01), nn.ReLU(), nn.MaxPool2d(2),
+else:  # batch norm as jburn train's CNN: epsilon 1e-3 (JBurn's default), running momentum 0.9 (PyTorch's 0.1)
+    net = nn.Sequential(nn.Conv2d(1, 32, 3), nn.BatchNorm2d(32, eps=1e-3, momentum=0.1), nn.ReLU(), nn.MaxPool2d(2),
+                        nn.Conv2d(32, 64, 3), nn.BatchNorm2d(64, eps=1e-3, momentum=0.1), nn.ReLU(), nn.MaxPool2d(2),
                         nn.Flatten(), nn.Linear(1600, 128), nn.ReLU(), nn.Linear(128, 10))
 net = net.to(dev)
 opt = torch.optim.Adam(net.parameters(), lr=a.lr)
