@@ -158,6 +158,12 @@ final class CudaBackend extends HostFallbackBackend {
         try (var _ = device.enter(); Arena a = Arena.ofConfined()) {
             CudaBuffer out = newBuffer(n * es, op);
             if (n == 0) return out;
+            if (StridedCopy.fits32(n, v.base(), v.dims(), v.strides())) {
+                KernelArgs args = new KernelArgs(a).pointer(ptr(x)).pointer(out.pointer()).i32((int) n).i32((int) v.base())
+                        .i32(v.dims().length).ints(FastDivisors.struct(v.dims())).ints(FastDivisors.ints(v.strides()));
+                launch(StridedCopy.SOURCE, StridedCopy.entry32(es), StridedCopy.blocks(n), StridedCopy.THREADS, 0, args, op);
+                return out;
+            }
             KernelArgs args = new KernelArgs(a).pointer(ptr(x)).pointer(out.pointer()).i64(n).i64(v.base())
                     .i32(v.dims().length).longs(StridedView.padded(v.dims())).longs(StridedView.padded(v.strides()));
             launch(StridedCopy.SOURCE, StridedCopy.entry(es), StridedCopy.blocks(n), StridedCopy.THREADS, 0, args, op);
@@ -171,6 +177,12 @@ final class CudaBackend extends HostFallbackBackend {
         if (n == 0) return;
         int es = src.dtype().byteSize();
         try (var _ = device.enter(); Arena a = Arena.ofConfined()) {
+            if (StridedCopy.fits32(n, dstBase, dims, dstStrides)) {
+                KernelArgs args = new KernelArgs(a).pointer(ptr(src)).pointer(dst.pointer()).i32((int) n).i32((int) dstBase)
+                        .i32(dims.length).ints(FastDivisors.struct(dims)).ints(FastDivisors.ints(dstStrides));
+                launch(StridedCopy.SOURCE, StridedCopy.scatterEntry32(es), StridedCopy.blocks(n), StridedCopy.THREADS, 0, args, op);
+                return;
+            }
             KernelArgs args = new KernelArgs(a).pointer(ptr(src)).pointer(dst.pointer()).i64(n).i64(dstBase)
                     .i32(dims.length).longs(StridedView.padded(dims)).longs(StridedView.padded(dstStrides));
             launch(StridedCopy.SOURCE, StridedCopy.scatterEntry(es), StridedCopy.blocks(n), StridedCopy.THREADS, 0, args, op);

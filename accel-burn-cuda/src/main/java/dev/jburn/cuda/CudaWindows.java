@@ -100,6 +100,21 @@ final class CudaWindows {
             if (n == 0) return out;
             CudaBuffer sel = backend.newBuffer(windows * 8, op.opName());
             try {
+                if (WindowScatterKernels.fits32(n, windows, windowSize, in, win, st, dil, lo, outDims)) {
+                    if (windows > 0) {
+                        backend.launch(WindowScatterKernels.select32(x.dtype(), max), WindowScatterKernels.SELECT32_ENTRY, LineKernels.blocks(windows),
+                                LineKernels.THREADS, 0, new KernelArgs(a).pointer(CudaBackend.ptr(x)).pointer(sel.pointer()).i32((int) windows).i32(rank)
+                                        .ints(FastDivisors.struct(in)).ints(FastDivisors.struct(outDims)).ints(FastDivisors.struct(win))
+                                        .ints(FastDivisors.ints(st)).ints(FastDivisors.ints(dil)).ints(FastDivisors.ints(lo)).i32((int) windowSize),
+                                op.opName());
+                    }
+                    backend.launch(WindowScatterKernels.scatter32(t), WindowScatterKernels.SCATTER32_ENTRY, LineKernels.blocks(n), LineKernels.THREADS, 0,
+                            new KernelArgs(a).pointer(CudaBackend.ptr(source)).pointer(CudaBackend.ptr(init)).pointer(sel.pointer()).pointer(out.pointer())
+                                    .i32((int) n).i32(rank).ints(FastDivisors.struct(in)).ints(FastDivisors.ints(outDims)).ints(FastDivisors.struct(win))
+                                    .ints(FastDivisors.struct(st)).ints(FastDivisors.ints(dil)).ints(FastDivisors.ints(lo)).i32((int) windowSize),
+                            op.opName());
+                    return out;
+                }
                 if (windows > 0) {
                     backend.launch(WindowScatterKernels.select(x.dtype(), max), WindowScatterKernels.SELECT_ENTRY, LineKernels.blocks(windows),
                             LineKernels.THREADS, 0, new KernelArgs(a).pointer(CudaBackend.ptr(x)).pointer(sel.pointer()).i64(windows).i32(rank)

@@ -44,12 +44,18 @@ final class GeneratedKernels {
     static final int THREADS = 256;
     private static final Optional<Launchable> NONE = Optional.empty();
 
-    /** An emitted kernel and how to size its grid. */
-    record Launchable(KernelSource source, boolean reduction, long outputs, DType outType, long inputElements) {}
+    /**
+     * An emitted kernel and how to size its grid; a reduction's {@code plan} says which form its
+     * {@code source} (= {@code plan.main()}) has, else the plan is null.
+     */
+    record Launchable(KernelSource source, boolean reduction, long outputs, DType outType, long inputElements, ReductionPlan plan) {}
 
     private final CudaBackend backend;
     private final Map<String, Optional<KernelSource>> eager = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
         @Override protected boolean removeEldestEntry(Map.Entry<String, Optional<KernelSource>> e) { return size() > 4096; }
+    });
+    private final Map<String, Optional<ReductionPlan>> reductions = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
+        @Override protected boolean removeEldestEntry(Map.Entry<String, Optional<ReductionPlan>> e) { return size() > 4096; }
     });
     private final Map<Graph, Optional<Launchable>> fused = Collections.synchronizedMap(new WeakHashMap<>());
 
@@ -174,12 +180,12 @@ final class GeneratedKernels {
             try (var _ = backend.device().enter()) { return backend.newBuffer(0, op.opName()); }
         }
         String key = "r:" + op + ":" + x.dtype() + ":" + out + ":" + cs + ":" + java.util.Arrays.toString(caxes);
-        Optional<KernelSource> src = eager.computeIfAbsent(key, k -> {
+        Optional<ReductionPlan> plan = reductions.computeIfAbsent(key, k -> {
             ReductionKernel rk = ReductionKernel.of(op, x.dtype(), cs, caxes, out);
             return ReductionEmitter.unsupported(rk, Dialect.CUDA, DeviceFeatures.ALL).isPresent()
-                    ? Optional.empty() : Optional.of(ReductionEmitter.emit(rk, Dialect.CUDA, DeviceFeatures.ALL));
+                    ? Optional.empty() : Optional.of(ReductionPlan.of(rk));
         });
-        return src.map(s -> launchReduction(s, List.of(x), outputs, out, op.opName())).orElse(null);
+        return plan.map(p -> launchReduction(p, List.of(x), outputs, out, op.opName())).orElse(null);
     }
 
     /** Sums and products of PRED (never sent by the front end) keep the cpu engine's 0/1 results; the rest run here. */
@@ -230,7 +236,7 @@ final class GeneratedKernels {
         // Empty shapes get no kernel (their sources divide by zero sizes): the interpreter runs the body node by node.
         if (k.inputElements() == 0 || k.outputs() == 0) return null;
         return List.of(k.reduction()
-                ? launchReduction(k.source(), inputs, k.outputs(), k.outType(), "fused")
+                ? launchReduction(k.plan(), inputs, k.outputs(), k.outType(), "fused")
                 : launch(k.source(), inputs, k.outputs(), k.outType(), "fused"));
     }
 
@@ -240,13 +246,14 @@ final class GeneratedKernels {
             if (ek.isPresent()) {
                 if (Emitter.unsupported(ek.get(), Dialect.CUDA, DeviceFeatures.ALL).isPresent()) return NONE;
                 return Optional.of(new Launchable(Emitter.emit(ek.get(), Dialect.CUDA, DeviceFeatures.ALL), false,
-                        ek.get().outShape().size(), ek.get().outType(), ek.get().outShape().size()));
+                        ek.get().outShape().size(), ek.get().outType(), ek.get().outShape().size(), null));
             }
             Optional<ReductionKernel> rk = ReductionKernel.fused(body);
             if (rk.isPresent()) {
                 if (ReductionEmitter.unsupported(rk.get(), Dialect.CUDA, DeviceFeatures.ALL).isPresent()) return NONE;
-                return Optional.of(new Launchable(ReductionEmitter.emit(rk.get(), Dialect.CUDA, DeviceFeatures.ALL), true,
-                        rk.get().outShape().size(), rk.get().outType(), rk.get().inShape().size()));
+                ReductionPlan plan = ReductionPlan.of(rk.get());
+                return Optional.of(new Launchable(plan.main(), true,
+                        rk.get().outShape().size(), rk.get().outType(), rk.get().inShape().size(), plan));
             }
             return NONE;
         } catch (RuntimeException e) {
@@ -277,9 +284,32 @@ final class GeneratedKernels {
         return launch(s, in, n, outType, op, (int) Math.max(1, Math.min((threads + THREADS - 1) / THREADS, 1L << 16)), THREADS);
     }
 
-    /** A reduction over {@code n} outputs: a block of {@link ReductionEmitter#GROUP} threads per output (grid-stride beyond 65536). */
-    private Buffer launchReduction(KernelSource s, List<Operand> in, long n, DType outType, String op) {
-        return launch(s, in, n, outType, op, (int) Math.max(1, Math.min(n, 1L << 16)), ReductionEmitter.GROUP);
+    /**
+     * A reduction over {@code n} outputs in {@code plan}'s form: a block of {@link ReductionEmitter#GROUP}
+     * threads per output (grid-stride beyond 65536), a thread per output, or {@code parts} blocks per
+     * output writing partial results that a per-thread kernel then folds.
+     */
+    private Buffer launchReduction(ReductionPlan plan, List<Operand> in, long n, DType outType, String op) {
+        return switch (plan.form()) {
+            case BLOCK -> launch(plan.main(), in, n, outType, op, gridFor(n, 1), ReductionEmitter.GROUP);
+            case THREAD -> launch(plan.main(), in, n, outType, op, gridFor(n, THREADS), THREADS);
+            case SPLIT -> {
+                long partials = n * plan.parts();
+                Buffer partial = launch(plan.main(), in, partials, outType, op, gridFor(partials, 1), ReductionEmitter.GROUP);
+                try {
+                    yield launch(plan.finish(), List.of(new Operand(partial, outType, Shape.of(partials))), n, outType, op,
+                            gridFor(n, THREADS), THREADS);
+                } finally {
+                    // Stream order makes releasing the partials safe before the finishing kernel has run (see CachingAllocator).
+                    partial.release();
+                }
+            }
+        };
+    }
+
+    /** Blocks for {@code n} items at {@code perBlock} a block, at most 65536 (the kernels loop on a grid stride). */
+    private static int gridFor(long n, int perBlock) {
+        return (int) Math.max(1, Math.min((n + perBlock - 1) / perBlock, 1L << 16));
     }
 
     private Buffer launch(KernelSource s, List<Operand> in, long n, DType outType, String op, int blocks, int threads) {

@@ -45,6 +45,9 @@ final class KernelArgs {
     /** A struct passed by value, given as its bytes ({@code long long v[8]}, say). */
     KernelArgs longs(long[] values) { return add(arena.allocateFrom(JAVA_LONG, values)); }
 
+    /** A struct passed by value, given as its {@code int}s ({@code JbDivs}, {@code int v[8]}). */
+    KernelArgs ints(int[] values) { return add(arena.allocateFrom(JAVA_INT, values)); }
+
     /** The pointer array for {@code cuLaunchKernel}. */
     MemorySegment segment() { return pointers; }
 }

@@ -15,6 +15,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class WindowScatterKernels {
     static final String SELECT_ENTRY = "jburn_window_select", SCATTER_ENTRY = "jburn_window_scatter";
+    /** The 32-bit index entries ({@link #fits32}): the same walks with {@link FastDivisors} instead of 64-bit divisions. */
+    static final String SELECT32_ENTRY = "jburn_window_select32", SCATTER32_ENTRY = "jburn_window_scatter32";
+    /** Bound on every index quantity of the 32-bit kernels, with headroom for their signed intermediate sums. */
+    private static final long LIMIT32 = 1L << 29;
 
     private static final Map<String, String> SOURCES = new ConcurrentHashMap<>();
 
@@ -116,6 +120,104 @@ final class WindowScatterKernels {
                         }
                     }
                     """.formatted(SCATTER_ENTRY, st, st, st, acc, init, add, st);
+        });
+    }
+
+    /**
+     * Whether the 32-bit kernels take these operands: element and window counts, each axis's padded
+     * extent and every window parameter below 2^29, so no signed intermediate overflows.
+     */
+    static boolean fits32(long n, long windows, long windowSize, long[] in, long[] win, long[] st, long[] dil, long[] lo, long[] outDims) {
+        if (n >= LIMIT32 || windows >= LIMIT32 || windowSize >= LIMIT32) return false;
+        for (int d = 0; d < in.length; d++) {
+            if (in[d] + lo[d] >= LIMIT32 || win[d] * dil[d] >= LIMIT32 || st[d] >= LIMIT32 || outDims[d] * st[d] >= LIMIT32) return false;
+        }
+        return true;
+    }
+
+    /** {@link #select} with 32-bit indices: arguments {@code JbDivs in, out, win} and {@code JbInts st, dil, lo}, counts as {@code int}. */
+    static String select32(DType xt, boolean max) {
+        return SOURCES.computeIfAbsent("select32:" + xt + ":" + max, k -> {
+            String ct = xt.isFloat() ? "double" : xt == DType.U64 ? "u64" : "i64";
+            String better = max ? "v >= bv" : "v <= bv";
+            String take = xt.isFloat() ? "best < 0 || v != v || (!(bv != bv) && (" + better + "))" : "best < 0 || (" + better + ")";
+            return LineKernelsCommon.TEXT + FastDivisors.CUDA + """
+                    extern "C" __global__ void %s(const %s* __restrict__ x, long long* __restrict__ sel, int windows, int rank,
+                                                   JbDivs in, JbDivs out, JbDivs win, JbInts st, JbInts dil, JbInts lo, int windowSize) {
+                        for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < windows; w += gridDim.x * blockDim.x) {
+                            int oc[8];
+                            unsigned r = (unsigned)w;
+                            #pragma unroll
+                            for (int d = 7; d >= 0; --d) {
+                                if (d < rank) { unsigned q = jb_div(r, out.v[d]); oc[d] = (int)(r - q * out.v[d].d); r = q; }
+                            }
+                            i64 best = -1; %s bv = 0;
+                            for (int k = 0; k < windowSize; k++) {
+                                unsigned rk = (unsigned)k; int off = 0, stride = 1; bool inside = true;
+                                #pragma unroll
+                                for (int d = 7; d >= 0; --d) {
+                                    if (d < rank) {
+                                        unsigned qk = jb_div(rk, win.v[d]); int kc = (int)(rk - qk * win.v[d].d); rk = qk;
+                                        int p = oc[d] * st.v[d] + kc * dil.v[d] - lo.v[d];
+                                        if (p < 0 || p >= (int)in.v[d].d) inside = false;
+                                        off += p * stride; stride *= (int)in.v[d].d;
+                                    }
+                                }
+                                if (!inside) continue;
+                                %s v = %s;
+                                if (%s) { best = off; bv = v; }
+                            }
+                            sel[w] = best;
+                        }
+                    }
+                    """.formatted(SELECT32_ENTRY, LineKernels.storage(xt), ct, ct, load(xt, "x[off]"), take);
+        });
+    }
+
+    /** {@link #scatter} with 32-bit indices: arguments {@code JbDivs in}, {@code JbInts outD}, {@code JbDivs win, st}, {@code JbInts dil, lo}. */
+    static String scatter32(DType t) {
+        return SOURCES.computeIfAbsent("scatter32:" + t, k -> {
+            String st = LineKernels.storage(t);
+            String acc = t.isFloat() ? "double" : "u64";
+            String add = t.isFloat() ? "acc += (double)source[w];" : "acc = acc + (u64)(i64)source[w];";
+            String init = t.isFloat() ? "(double)init[0]" : "(u64)(i64)init[0]";
+            return LineKernelsCommon.TEXT + FastDivisors.CUDA + """
+                    extern "C" __global__ void %s(const %s* __restrict__ source, const %s* __restrict__ init, const long long* __restrict__ sel,
+                                                   %s* __restrict__ out, int n, int rank, JbDivs in, JbInts outD, JbDivs win, JbDivs st,
+                                                   JbInts dil, JbInts lo, int windowSize) {
+                        for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < n; q += gridDim.x * blockDim.x) {
+                            int qc[8];
+                            unsigned r = (unsigned)q;
+                            #pragma unroll
+                            for (int d = 7; d >= 0; --d) {
+                                if (d < rank) { unsigned qq = jb_div(r, in.v[d]); qc[d] = (int)(r - qq * in.v[d].d); r = qq; }
+                            }
+                            %s acc = %s;
+                            // Window-position digits run backwards, so each axis's window index runs forwards: row-major window order.
+                            for (int t = 0; t < windowSize; t++) {
+                                unsigned rt = (unsigned)t; int w = 0, stride = 1; bool hit = true;
+                                #pragma unroll
+                                for (int d = 7; d >= 0; --d) {
+                                    if (d < rank) {
+                                        unsigned qt = jb_div(rt, win.v[d]);
+                                        int kc = (int)win.v[d].d - 1 - (int)(rt - qt * win.v[d].d); rt = qt;
+                                        int num = qc[d] + lo.v[d] - kc * dil.v[d];
+                                        if (num < 0) {
+                                            hit = false;
+                                        } else {
+                                            unsigned nq = jb_div((unsigned)num, st.v[d]);
+                                            if ((unsigned)num != nq * st.v[d].d || (int)nq >= outD.v[d]) hit = false;
+                                            w += (int)nq * stride;
+                                        }
+                                        stride *= outD.v[d];
+                                    }
+                                }
+                                if (hit && sel[w] == q) { %s }
+                            }
+                            out[q] = (%s)acc;
+                        }
+                    }
+                    """.formatted(SCATTER32_ENTRY, st, st, st, acc, init, add, st);
         });
     }
 }

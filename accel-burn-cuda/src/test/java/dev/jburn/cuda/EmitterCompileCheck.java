@@ -103,6 +103,12 @@ public final class EmitterCompileCheck {
             for (ReduceOp r : List.of(ReduceOp.SUM, ReduceOp.PRODUCT, ReduceOp.REDUCE_MAX, ReduceOp.REDUCE_MIN, ReduceOp.ALL, ReduceOp.ANY)) {
                 DType out = r == ReduceOp.ALL || r == ReduceOp.ANY ? DType.PRED : t;
                 kernels.put("reduce " + r.opName() + ":" + t.shortName(), () -> reduction(ReductionKernel.of(r, t, Shape.of(1, 1024), new int[] {1}, out)));
+                kernels.put("reduce per thread " + r.opName() + ":" + t.shortName(),
+                        () -> ReductionEmitter.emitPerThread(ReductionKernel.of(r, t, Shape.of(1000, 4), new int[] {1}, out), Dialect.CUDA, DeviceFeatures.ALL));
+                ReductionKernel big = ReductionKernel.of(r, t, Shape.of(100_352, 32), new int[] {0}, out);
+                if (ReductionEmitter.splittable(big)) {
+                    kernels.put("reduce split " + r.opName() + ":" + t.shortName(), () -> ReductionEmitter.emitSplit(big, Dialect.CUDA, DeviceFeatures.ALL, 25));
+                }
             }
         }
         // This engine's own kernels too (movement, arg-reductions, scans, iota).
@@ -117,6 +123,10 @@ public final class EmitterCompileCheck {
                 kernels.put("indexedAdd:" + t.shortName(), () -> new KernelSource(GatherKernels.UPDATE_ENTRY, GatherKernels.update(t, true), List.of(), t));
             }
             kernels.put("windowSelect:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.SELECT_ENTRY, WindowScatterKernels.select(t, true), List.of(), DType.S64));
+            kernels.put("windowSelect32:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.SELECT32_ENTRY, WindowScatterKernels.select32(t, true), List.of(), DType.S64));
+            if (WindowScatterKernels.covers(t)) {
+                kernels.put("windowScatter32:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.SCATTER32_ENTRY, WindowScatterKernels.scatter32(t), List.of(), t));
+            }
             if (WindowScatterKernels.covers(t)) {
                 kernels.put("windowScatter:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.SCATTER_ENTRY, WindowScatterKernels.scatter(t), List.of(), t));
             }

@@ -63,6 +63,7 @@ public final class HostKernelCheck {
             static inline int __popc(unsigned x) { return __builtin_popcount(x); }
             static inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
             static inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+            static inline unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a * b) >> 32); }
             """;
 
     private record Case(String label, KernelSource source, List<DType> inputs, DType out, boolean approximate,
@@ -239,6 +240,10 @@ public final class HostKernelCheck {
                     .append(WindowScatterKernels.select(c.xt(), max).replace(WindowScatterKernels.SELECT_ENTRY, WindowScatterKernels.SELECT_ENTRY + "_" + i))
                     .append("\n}\nnamespace a").append(i).append(" {\n")
                     .append(WindowScatterKernels.scatter(c.t()).replace(WindowScatterKernels.SCATTER_ENTRY, WindowScatterKernels.SCATTER_ENTRY + "_" + i))
+                    .append("\n}\nnamespace s32_").append(i).append(" {\n")
+                    .append(WindowScatterKernels.select32(c.xt(), max).replace(WindowScatterKernels.SELECT32_ENTRY, WindowScatterKernels.SELECT32_ENTRY + "_" + i))
+                    .append("\n}\nnamespace a32_").append(i).append(" {\n")
+                    .append(WindowScatterKernels.scatter32(c.t()).replace(WindowScatterKernels.SCATTER32_ENTRY, WindowScatterKernels.SCATTER32_ENTRY + "_" + i))
                     .append("\n}\n");
         }
         Path dir = tempDir("jburn-hostw");
@@ -276,11 +281,26 @@ public final class HostKernelCheck {
                         FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_LONG, java.lang.foreign.ValueLayout.JAVA_INT, dims, dims, dims, dims, dims, dims, JAVA_LONG));
                 MethodHandle ha = Linker.nativeLinker().downcallHandle(lookup.find(WindowScatterKernels.SCATTER_ENTRY + "_" + i).orElseThrow(),
                         FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, java.lang.foreign.ValueLayout.JAVA_INT, dims, dims, dims, dims, dims, dims, JAVA_LONG));
+                java.lang.foreign.StructLayout divs = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(24, java.lang.foreign.ValueLayout.JAVA_INT));
+                java.lang.foreign.StructLayout ints = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(8, java.lang.foreign.ValueLayout.JAVA_INT));
+                java.lang.foreign.ValueLayout.OfInt i32 = java.lang.foreign.ValueLayout.JAVA_INT;
+                MethodHandle hs32 = Linker.nativeLinker().downcallHandle(lookup.find(WindowScatterKernels.SELECT32_ENTRY + "_" + i).orElseThrow(),
+                        FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, i32, i32, divs, divs, divs, ints, ints, ints, i32));
+                MethodHandle ha32 = Linker.nativeLinker().downcallHandle(lookup.find(WindowScatterKernels.SCATTER32_ENTRY + "_" + i).orElseThrow(),
+                        FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS, i32, i32, divs, ints, divs, divs, ints, ints, i32));
+                java.util.function.Function<long[], MemorySegment> div32 = v -> arena.allocateFrom(i32, FastDivisors.struct(v));
+                java.util.function.Function<long[], MemorySegment> int32 = v -> arena.allocateFrom(i32, FastDivisors.ints(v));
+                MemorySegment sel32 = arena.allocate(windows * 8, 8), out32 = arena.allocate((long) n * c.t().byteSize(), 8);
                 try {
                     hs.invokeWithArguments(x, sel, windows, rank, struct.apply(in), struct.apply(outDims), struct.apply(win), struct.apply(st),
                             struct.apply(dil), struct.apply(lo), windowSize);
                     ha.invokeWithArguments(source, init, sel, out, (long) n, rank, struct.apply(in), struct.apply(outDims), struct.apply(win),
                             struct.apply(st), struct.apply(dil), struct.apply(lo), windowSize);
+                    if (!WindowScatterKernels.fits32(n, windows, windowSize, in, win, st, dil, lo, outDims)) throw new IllegalStateException("case too large for 32 bits");
+                    hs32.invokeWithArguments(x, sel32, (int) windows, rank, div32.apply(in), div32.apply(outDims), div32.apply(win), int32.apply(st),
+                            int32.apply(dil), int32.apply(lo), (int) windowSize);
+                    ha32.invokeWithArguments(source, init, sel32, out32, n, rank, div32.apply(in), int32.apply(outDims), div32.apply(win),
+                            div32.apply(st), int32.apply(dil), int32.apply(lo), (int) windowSize);
                 } catch (Throwable e) {
                     throw new IllegalStateException(e);
                 }
@@ -294,6 +314,11 @@ public final class HostKernelCheck {
                 if (bad != null) {
                     mismatches++;
                     System.out.println("MISMATCH " + label + ": " + bad);
+                }
+                String bad32 = compare(new Case(label + " (32-bit)", null, List.of(c.xt()), c.t(), false, null), List.of(x), out32, exp, n);
+                if (bad32 != null) {
+                    mismatches++;
+                    System.out.println("MISMATCH " + label + " (32-bit): " + bad32);
                 }
                 for (Buffer b : List.of(bx, bs, bi, expected)) b.release();
             }
@@ -495,12 +520,18 @@ public final class HostKernelCheck {
             static inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
             """;
 
-    /** Generated reductions over simplified shapes (as {@link GeneratedKernels#reduce} makes them), one block emulated with 256 threads. */
+    /**
+     * Generated reductions over simplified shapes (as {@link GeneratedKernels#reduce} makes them), in each
+     * {@link ReductionPlan.Form}: one block emulated with 256 threads, one thread per output (run by the same
+     * 256 threads, whose grid-stride loop covers the outputs), and split into 3 parts per output (chunks that
+     * do not divide the count evenly, some empty) then finished per thread.
+     */
     private static int reductions(String cxx) throws Exception {
-        record R(String label, dev.jburn.op.ReduceOp op, DType t, DType out, Shape shape, int[] axes, KernelSource src, long outputs) {}
+        record R(String label, dev.jburn.op.ReduceOp op, DType t, DType out, Shape shape, int[] axes, ReductionPlan plan, long outputs) {}
         List<R> cases = new ArrayList<>();
-        Shape[] shapes = {Shape.of(4, 6), Shape.of(3, 4, 5), Shape.of(300)};
-        int[][][] axesFor = {{{1}, {0}}, {{1}, {0, 2}}, {{0}}};
+        Shape[] shapes = {Shape.of(4, 6), Shape.of(3, 4, 5), Shape.of(300), Shape.of(2, 7), Shape.of(5, 2)};
+        int[][][] axesFor = {{{1}, {0}}, {{1}, {0, 2}}, {{0}}, {{1}}, {{1}}};
+        int parts = 3;
         for (DType t : DType.values()) {
             for (dev.jburn.op.ReduceOp op : List.of(dev.jburn.op.ReduceOp.SUM, dev.jburn.op.ReduceOp.PRODUCT, dev.jburn.op.ReduceOp.REDUCE_MAX,
                     dev.jburn.op.ReduceOp.REDUCE_MIN, dev.jburn.op.ReduceOp.ALL, dev.jburn.op.ReduceOp.ANY)) {
@@ -518,28 +549,57 @@ public final class HostKernelCheck {
                             for (int a : axes) r |= a == d;
                             if (!r) outputs *= shapes[si].dim(d);
                         }
-                        cases.add(new R(op.opName() + ":" + t.shortName() + " " + shapes[si] + " axes " + java.util.Arrays.toString(axes),
-                                op, t, out, shapes[si], axes, dev.jburn.kernels.ReductionEmitter.emit(rk, Dialect.CUDA, DeviceFeatures.ALL), outputs));
+                        String label = op.opName() + ":" + t.shortName() + " " + shapes[si] + " axes " + java.util.Arrays.toString(axes);
+                        cases.add(new R(label + " (block)", op, t, out, shapes[si], axes, new ReductionPlan(ReductionPlan.Form.BLOCK, 1,
+                                dev.jburn.kernels.ReductionEmitter.emit(rk, Dialect.CUDA, DeviceFeatures.ALL), null), outputs));
+                        // The per-thread form shares the identities and combines with the block form (checked for every type
+                        // above): a type of each kind keeps the host compile short.
+                        if (List.of(DType.F32, DType.F64, DType.BF16, DType.S8, DType.U64, DType.PRED).contains(t)) {
+                            cases.add(new R(label + " (thread)", op, t, out, shapes[si], axes, new ReductionPlan(ReductionPlan.Form.THREAD, 1,
+                                    dev.jburn.kernels.ReductionEmitter.emitPerThread(rk, Dialect.CUDA, DeviceFeatures.ALL), null), outputs));
+                        }
+                        if (dev.jburn.kernels.ReductionEmitter.splittable(rk)) {
+                            dev.jburn.kernels.ReductionKernel rest = dev.jburn.kernels.ReductionKernel.of(op, out, Shape.of(outputs, parts), new int[] {1}, out);
+                            cases.add(new R(label + " (split " + parts + ")", op, t, out, shapes[si], axes, new ReductionPlan(ReductionPlan.Form.SPLIT, parts,
+                                    dev.jburn.kernels.ReductionEmitter.emitSplit(rk, Dialect.CUDA, DeviceFeatures.ALL, parts),
+                                    dev.jburn.kernels.ReductionEmitter.emitPerThread(rest, Dialect.CUDA, DeviceFeatures.ALL)), outputs));
+                        }
                     }
                 }
             }
         }
         StringBuilder cpp = new StringBuilder(BLOCK_SHIM);
+        String entry = dev.jburn.kernels.ReductionEmitter.CUDA_ENTRY;
         for (int i = 0; i < cases.size(); i++) {
             R c = cases.get(i);
-            String entry = dev.jburn.kernels.ReductionEmitter.CUDA_ENTRY;
-            cpp.append("namespace r").append(i).append(" {\n").append(c.src().code().replace(entry, entry + "_" + i)).append("\n}\n");
-            cpp.append("extern \"C\" void run_").append(i).append("(const void* in, void* out, unsigned long long n) {\n")
-                    .append("  std::barrier<> bar(256); jb_bar = &bar; std::vector<std::thread> ts;\n")
-                    .append("  for (unsigned t = 0; t < 256; t++) ts.emplace_back([=] { threadIdx.x = t; r").append(i).append("::")
-                    .append(entry).append("_").append(i).append("((const ").append(LineKernels.storage(c.t())).append("*)in, (")
-                    .append(LineKernels.storage(c.out())).append("*)out, n); });\n")
-                    .append("  for (auto& th : ts) th.join();\n}\n");
+            String in = LineKernels.storage(c.t()), o = LineKernels.storage(c.out());
+            cpp.append("namespace r").append(i).append(" {\n").append(c.plan().main().code().replace(entry, entry + "_" + i)).append("\n}\n");
+            if (c.plan().finish() != null) {
+                cpp.append("namespace f").append(i).append(" {\n").append(c.plan().finish().code().replace(entry, entry + "_" + i + "f")).append("\n}\n");
+            }
+            cpp.append("extern \"C\" void run_").append(i).append("(const void* in, void* out, unsigned long long n) {\n");
+            String target = c.plan().finish() != null ? "partial.data()" : "(" + o + "*)out";
+            String count = c.plan().finish() != null ? "n * " + c.plan().parts() : "n";
+            if (c.plan().finish() != null) cpp.append("  std::vector<").append(o).append("> partial(n * ").append(c.plan().parts()).append(");\n");
+            cpp.append("  { std::barrier<> bar(256); jb_bar = &bar; std::vector<std::thread> ts;\n")
+                    .append("  for (unsigned t = 0; t < 256; t++) ts.emplace_back([&, t] { threadIdx.x = t; r").append(i).append("::")
+                    .append(entry).append("_").append(i).append("((const ").append(in).append("*)in, ").append(target).append(", ").append(count).append("); });\n")
+                    .append("  for (auto& th : ts) th.join(); }\n");
+            if (c.plan().finish() != null) {
+                cpp.append("  { std::vector<std::thread> ts;\n")
+                        .append("  for (unsigned t = 0; t < 256; t++) ts.emplace_back([&, t] { threadIdx.x = t; f").append(i).append("::")
+                        .append(entry).append("_").append(i).append("f((const ").append(o).append("*)partial.data(), (").append(o).append("*)out, n); });\n")
+                        .append("  for (auto& th : ts) th.join(); }\n");
+            }
+            cpp.append("}\n");
         }
         Path dir = tempDir("jburn-hostr");
         Path src = dir.resolve("reductions.cpp"), lib = dir.resolve("libreductions.so");
         Files.writeString(src, cpp);
-        if (!compile(cxx, src, lib, "reductions", "-std=c++20", "-pthread", "-ffp-contract=off")) return -1;
+        long t0 = System.nanoTime();
+        // -O0: the largest translation unit here (800+ kernels); optimizing it took minutes and buys nothing for tiny inputs.
+        if (!compile(cxx, src, lib, "reductions", "-O0", "-std=c++20", "-pthread", "-ffp-contract=off")) return -1;
+        System.out.printf("%d reductions compiled on the host in %.1f s%n", cases.size(), (System.nanoTime() - t0) * 1e-9);
         Backend cpu = Engine.select("cpu").backend();
         Random rnd = new Random(17);
         int mismatches = 0;

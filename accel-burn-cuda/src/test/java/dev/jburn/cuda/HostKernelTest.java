@@ -11,19 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * skipped where {@code g++} is missing.
  */
 class HostKernelTest {
-    private static boolean hasCompiler() {
-        try {
-            Process p = new ProcessBuilder("g++", "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor() == 0;
-        } catch (Exception e) {
-            return false;
-        }
-    }
-
     @Test
     void generatedKernelsComputeWhatTheCpuEngineComputes() throws Exception {
-        Assumptions.assumeTrue(hasCompiler(), "no g++ on this machine");
+        Assumptions.assumeTrue(HostKernelTestSupport.hasCompiler(), "no g++ on this machine");
         assertEquals(0, HostKernelCheck.run("g++"), "kernels that disagree with the cpu engine are printed above");
     }
 }

@@ -59,21 +59,14 @@ public final class ReductionEmitter {
      */
     private static String foldAndCombine(ReductionKernel k, Dialect d, DeviceFeatures f, String count, CharSequence inner,
                                          String innerOffset, int outBinding, StringBuilder body) {
-        DType in = k.producer().outType();
-        boolean logical = switch (k.op()) {
-            case ALL, ANY -> true;
-            default -> false;
-        };
-        DType accType = logical ? DType.PRED : in;
-        String acc = Types.compute(accType);
-        body.append("    ").append(acc).append(" acc = ").append(identity(k, d, accType)).append(";\n");
-        body.append("    for (idx_t r = idx_t(t); r < ").append(count).append("; r += idx_t(").append(GROUP).append(")) {\n");
-        body.append(inner);
-        body.append("      idx_t i = base + ").append(innerOffset).append(";\n");
-        String v = Emitter.statements(k.producer(), d, f, "      ", body);
-        String element = logical ? "(" + v + " != " + Types.compute(in) + "(0) ? 1u : 0u)" : v;
-        body.append("      acc = ").append(combine(k, accType, "acc", element)).append(";\n");
-        body.append("    }\n");
+        return foldAndCombine(k, d, f, "idx_t(t)", count, inner, innerOffset, outBinding, body);
+    }
+
+    /** As above, with each thread's elements starting at {@code start} (an expression) instead of {@code t}. */
+    private static String foldAndCombine(ReductionKernel k, Dialect d, DeviceFeatures f, String start, String count, CharSequence inner,
+                                         String innerOffset, int outBinding, StringBuilder body) {
+        String acc = fold(k, d, f, start, count, "idx_t(" + GROUP + ")", inner, innerOffset, body);
+        DType accType = accumulatorType(k);
         body.append("    sh[t] = acc;\n");
         body.append("    ").append(d.barrier()).append('\n');
         body.append("    for (u32 s = ").append(GROUP / 2).append("u; s > 0u; s >>= 1) {\n");
@@ -83,6 +76,103 @@ public final class ReductionEmitter {
         String stored = d.toStorage(k.outType(), Types.toStorageBits(k.outType(), Types.wrap(k.outType(), "sh[0]")));
         body.append("    if (t == 0u) ").append(d.write(outBinding, "o", stored)).append('\n');
         return acc;
+    }
+
+    /** The accumulator's type: PRED (0/1 in a u32) for ALL/ANY, the producer's type otherwise. */
+    private static DType accumulatorType(ReductionKernel k) {
+        return switch (k.op()) {
+            case ALL, ANY -> DType.PRED;
+            default -> k.producer().outType();
+        };
+    }
+
+    /**
+     * Appends {@code acc}'s declaration and the loop folding elements {@code start, start + step, ...}
+     * below {@code count} (at input position {@code base + innerOffset}, after {@code inner}'s
+     * statements, computing the producer's chain on the fly); returns the accumulator's type.
+     */
+    private static String fold(ReductionKernel k, Dialect d, DeviceFeatures f, String start, String count, String step,
+                               CharSequence inner, String innerOffset, StringBuilder body) {
+        DType in = k.producer().outType();
+        DType accType = accumulatorType(k);
+        boolean logical = accType == DType.PRED;
+        String acc = Types.compute(accType);
+        body.append("    ").append(acc).append(" acc = ").append(identity(k, d, accType)).append(";\n");
+        body.append("    for (idx_t r = ").append(start).append("; r < ").append(count).append("; r += ").append(step).append(") {\n");
+        body.append(inner);
+        body.append("      idx_t i = base + ").append(innerOffset).append(";\n");
+        String v = Emitter.statements(k.producer(), d, f, "      ", body);
+        String element = logical ? "(" + v + " != " + Types.compute(in) + "(0) ? 1u : 0u)" : v;
+        body.append("      acc = ").append(combine(k, accType, "acc", element)).append(";\n");
+        body.append("    }\n");
+        return acc;
+    }
+
+    /**
+     * The same reduction with one thread per output, folding its elements in order (no shared memory,
+     * no barrier): for outputs of few elements each (a pooling window, a row of ten logits), where
+     * {@link #emit}'s 256 threads per output would mostly idle. Launched like an element-wise kernel
+     * over {@code n} outputs (a grid-stride loop over {@code i}). CUDA only.
+     */
+    public static KernelSource emitPerThread(ReductionKernel k, Dialect d, DeviceFeatures f) {
+        requireCuda(d);
+        Emitter.requireStorage(k.outType(), f);
+        StringBuilder body = new StringBuilder("    idx_t o = i;\n");
+        String baseOffset = offset("o", keptDims(k), keptStrides(k), "q", body);
+        body.append("    idx_t base = ").append(baseOffset).append(";\n");
+        StringBuilder inner = new StringBuilder();
+        String innerOffset = offset("r", reducedDims(k), reducedStrides(k), "p", inner);
+        fold(k, d, f, "idx_t(0)", "idx_t(" + k.reducedCount() + ")", "idx_t(1)", inner, innerOffset, body);
+        String stored = d.toStorage(k.outType(), Types.toStorageBits(k.outType(), Types.wrap(k.outType(), "acc")));
+        body.append("    ").append(d.write(k.producer().inputTypes().size(), "o", stored)).append('\n');
+        String code = Prelude.of(d, f) + d.open(CUDA_ENTRY, k.producer().inputTypes(), k.outType()) + body + d.close();
+        return new KernelSource(CUDA_ENTRY, code, k.producer().inputTypes(), k.outType());
+    }
+
+    /**
+     * Whether {@link #emitSplit} takes {@code k}: float sums, products, maxima and minima whose
+     * producer already has the output's type (the partial results are then stored exactly as the
+     * accumulator holds them, so splitting changes only the order of a sum or product).
+     */
+    public static boolean splittable(ReductionKernel k) {
+        boolean op = switch (k.op()) {
+            case SUM, PRODUCT, REDUCE_MAX, REDUCE_MIN -> true;
+            default -> false;
+        };
+        DType t = k.outType();
+        return op && (t == DType.F32 || t == DType.F64) && k.producer().outType() == t;
+    }
+
+    /**
+     * The first pass of a reduction split across {@code parts} workgroups per output, for few outputs
+     * of many elements each (a batch-norm statistic: 32 channels of 100,352 elements), where
+     * {@link #emit}'s one workgroup per output leaves most of the GPU idle. Workgroup {@code o} (of
+     * {@code n = outputs · parts}) folds the {@code o % parts}-th contiguous chunk of output
+     * {@code o / parts}'s elements, as {@link #emit} folds a whole output, and writes the partial
+     * result {@code o}; a per-thread reduction of the {@code [outputs, parts]} partials
+     * ({@link #emitPerThread} of {@link ReductionKernel#of}) finishes it. Requires {@link #splittable}. CUDA only.
+     */
+    public static KernelSource emitSplit(ReductionKernel k, Dialect d, DeviceFeatures f, int parts) {
+        requireCuda(d);
+        if (!splittable(k) || parts < 1) throw new IllegalArgumentException("not a splittable reduction: " + k);
+        Emitter.requireStorage(k.outType(), f);
+        long count = k.reducedCount();
+        long chunk = (count + parts - 1) / parts;
+        StringBuilder body = new StringBuilder();
+        body.append("    idx_t oo = o / idx_t(").append(parts).append("), part = o % idx_t(").append(parts).append(");\n");
+        String baseOffset = offset("oo", keptDims(k), keptStrides(k), "q", body);
+        body.append("    idx_t base = ").append(baseOffset).append(";\n");
+        body.append("    idx_t lo = part * idx_t(").append(chunk).append("), hi = lo + idx_t(").append(chunk).append(");\n");
+        body.append("    if (hi > idx_t(").append(count).append(")) hi = idx_t(").append(count).append(");\n");
+        StringBuilder inner = new StringBuilder();
+        String innerOffset = offset("r", reducedDims(k), reducedStrides(k), "p", inner);
+        String acc = foldAndCombine(k, d, f, "lo + idx_t(t)", "hi", inner, innerOffset, k.producer().inputTypes().size(), body);
+        String code = Prelude.of(d, f) + d.openReduction(CUDA_ENTRY, k.producer().inputTypes(), k.outType(), acc) + body + d.closeReduction();
+        return new KernelSource(CUDA_ENTRY, code, k.producer().inputTypes(), k.outType());
+    }
+
+    private static void requireCuda(Dialect d) {
+        if (d != Dialect.CUDA) throw new IllegalArgumentException("this reduction form is emitted for CUDA only, not " + d.name());
     }
 
     /**

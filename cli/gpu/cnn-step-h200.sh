@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# On the H200, in one call: NVRTC on every kernel the cuda engine writes, the cuda conformance kit, then
+# `jburn train --engine cuda --model cnn` beside the same training in torch (samples/s, test accuracy), and where the
+# CNN step's GPU time goes (ncu, one metric over a window of launches). Logs under $OUT.
+# Prepare here: bash cli/gpu/collect.sh 30000 && bash accel-burn-cuda/gpu/add-test-jars.sh
+#   bash cli/gpu/cnn-step-h200.sh [EPOCHS=2] [KIT=1] [NCU=1]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+OUT=${OUT:-/tmp/jburn-out}
+mkdir -p "$OUT"
+[ -d .gpu/jdk ] || tar xJf .gpu/jdk.tar.xz -C .gpu
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+epochs=${1:-2}; kit=${2:-1}; ncu_on=${3:-1}
+java=.gpu/jdk/bin/java
+flags=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss8m -Xmx24g)
+cache=$(mktemp -d)
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | tee "$OUT/device.log"
+echo "== NVRTC compile check"
+timeout 90 "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cache" -cp ".gpu/lib/*" dev.jburn.cuda.EmitterCompileCheck > "$OUT/compile.log" 2>&1
+echo "exit $?"; grep -E "emitter compile check|FAIL|Exception" "$OUT/compile.log" | head -30
+if [ "$kit" = 1 ]; then
+  echo "== cuda kit"
+  timeout -s QUIT -k 10 "${KIT_TIMEOUT:-230}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cache" -jar .gpu/lib/junit-platform-console-standalone-1.11.4.jar execute \
+      -cp "$(ls .gpu/lib/*.jar | grep -v console-standalone | tr '\n' ':')" --select-class dev.jburn.cuda.CudaNativeTest --select-class dev.jburn.cuda.CudaConformanceTest \
+      --details=testfeed --disable-banner > "$OUT/kit.log" 2>&1
+  echo "exit $?"; grep -E "tests (successful|failed|aborted)" "$OUT/kit.log"; echo "passed: $(grep -c ':: SUCCESSFUL' "$OUT/kit.log")"
+  grep -A12 ":: FAILED\|:: ABORTED" "$OUT/kit.log" | cut -c1-300 | head -80
+fi
+train=("$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cache" -cp ".gpu/lib/*" dev.jburn.cli.Main train --engine cuda --model cnn --data .gpu/data)
+echo "== jburn train --model cnn --engine cuda --epochs $epochs"
+timeout 150 "${train[@]}" --epochs "$epochs" --out "$OUT/jburn-cnn" > "$OUT/jburn-cnn.log" 2>&1
+echo "exit $?"; grep -E "jburn train:|^epoch [0-9]+/[0-9]+: loss|test:|time:|Exception|fell back|fallback" "$OUT/jburn-cnn.log" | head -20
+echo "== torch --model cnn --device cuda --epochs $epochs"
+timeout 90 python3 bench/train_torch.py --device cuda --model cnn --epochs "$epochs" --data .gpu/data > "$OUT/torch-cnn.log" 2>&1
+echo "exit $?"; tail -7 "$OUT/torch-cnn.log"
+if [ "$ncu_on" = 1 ] && command -v ncu > /dev/null; then
+  echo "== ncu over 600 launches of CNN training steps"
+  timeout 150 ncu --metrics gpu__time_duration.sum --launch-skip 3000 --launch-count 600 --csv --log-file "$OUT/ncu.csv" \
+      "${train[@]}" --epochs 1 --limit 6000 --out "$OUT/ncu-run" > "$OUT/ncu-run.log" 2>&1
+  echo "exit $?"
+  python3 - "$OUT/ncu.csv" <<'PY'
+import csv, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+head = rows[0]; rows = rows[1:]
+ki, gi, vi = head.index("Kernel Name"), head.index("Grid Size"), head.index("Metric Value")
+tot = collections.defaultdict(float); cnt = collections.Counter()
+for r in rows:
+    try: v = float(r[vi].replace(",", ""))
+    except ValueError: continue
+    k = (r[ki][:60], r[gi]); tot[k] += v; cnt[k] += 1
+all_ = sum(tot.values())
+print(f"{len(rows)} launches, {all_/1e3:.1f} us of GPU time")
+for k, v in sorted(tot.items(), key=lambda kv: -kv[1])[:25]:
+    print(f"{100*v/all_:5.1f}%  {v/cnt[k]/1e3:8.1f} us x{cnt[k]:4d}  {k[0]}  grid {k[1]}")
+PY
+fi
