@@ -31,7 +31,11 @@ public interface Callback {
     /** Before each epoch. */
     default void onEpochBegin(TrainingContext context, int epoch) {}
 
-    /** After each batch; {@code loss} is the batch's mean loss. */
+    /**
+     * After each batch; {@code loss} is the batch's mean loss. Reading a loss on the host waits for the device, so
+     * unless some callback's {@link #needsBatchLoss} is true, {@link Trainer#fit} reads the losses of up to 32 steps at
+     * once and calls this for each of them then, in order: an action returned here takes effect after the group.
+     */
     default Action onBatchEnd(TrainingContext context, long step, double loss) { return Action.CONTINUE; }
 
     /** After each epoch, with its logs ({@code loss}, metrics, {@code val_*}, {@code lr}). */

@@ -159,6 +159,7 @@ public final class Trainer {
                 List<Map<String, Tensor>> ms = ts.freshMetrics(data.x());
                 double lossSum = 0;
                 long seen = 0;
+                List<PendingLoss> pending = new ArrayList<>();
                 progress.startEpoch(epoch, options.epochs(), steps);
                 long epochStart = System.nanoTime();
                 for (int b = 0; b < steps; b++) {
@@ -181,14 +182,20 @@ public final class Trainer {
                     ctx.setState(r.state());
                     ms = r.metrics();
                     ctx.advance(++globalStep);
-                    double l = r.loss().toDoubleArray()[0];
-                    lossSum += l * real;
-                    seen += real;
-                    progress.step(b + 1, real, l, "");
+                    pending.add(new PendingLoss(globalStep, b + 1, real, r.loss()));
+                    if (!batchLoss && pending.size() < LOSS_READ_GROUP && b < steps - 1) continue;
+                    // Reading a loss waits for the device to finish the step: read them in groups, so that the host
+                    // queues the next steps while the device runs (a read every step left the GPU idle half the time).
                     Callback.Action a = Callback.Action.CONTINUE;
-                    if (batchLoss || !callbacks.isEmpty()) {
-                        for (Callback c : callbacks) a = worst(a, c.onBatchEnd(ctx, globalStep, l));
+                    for (PendingLoss p : pending) {
+                        double l = p.loss().toDoubleArray()[0];
+                        p.loss().close();
+                        lossSum += l * p.real();
+                        seen += p.real();
+                        progress.step(p.done(), p.real(), l, "");
+                        for (Callback c : callbacks) a = worst(a, c.onBatchEnd(ctx, p.step(), l));
                     }
+                    pending.clear();
                     if (a == Callback.Action.STOP_TRAINING) stop = true;
                     if (a != Callback.Action.CONTINUE) break;
                 }
@@ -234,21 +241,36 @@ public final class Trainer {
         for (Metric m : metrics) ms.add(m.init(data.x().engine()));
         double lossSum = 0;
         int n = data.size(), bs = Math.min(batchSize, n);
+        // The batches' loss sums are read once at the end: a read per batch would wait for the device each time.
+        List<Tensor> lossSums = new ArrayList<>();
         for (int start = 0; start < n; start += bs) {
             int real = Math.min(bs, n - start);
             try (var scope = Tensor.scope()) {
                 Batch b = batch(data, start, real, bs);
                 EvalStep.Out o = es.apply(state, b.x, b.y, b.w, ms);
-                lossSum += o.lossSum().toDoubleArray()[0];
+                lossSums.add(scope.keep(o.lossSum()));
                 ms = o.metrics();
                 for (Map<String, Tensor> m : ms) m.values().forEach(scope::keep);
             }
+        }
+        for (Tensor t : lossSums) {
+            lossSum += t.toDoubleArray()[0];
+            t.close();
         }
         Map<String, Double> out = new LinkedHashMap<>();
         out.put("loss", lossSum / n);
         for (int m = 0; m < metrics.size(); m++) out.put(metrics.get(m).name(), metrics.get(m).result(ms.get(m)));
         return out;
     }
+
+    /**
+     * Steps whose losses are read together ({@link Callback#needsBatchLoss} makes it every step): {@link Callback#onBatchEnd}
+     * and the progress bar then see each step's loss up to this many steps late, in order.
+     */
+    static final int LOSS_READ_GROUP = 32;
+
+    /** A step's loss, still on the device: global step, step within the epoch (1-based), real rows. */
+    private record PendingLoss(long step, int done, int real, Tensor loss) {}
 
     /** A batch of {@code real} rows from {@code start}, padded to {@code size} with weight-0 rows from the start. */
     private record Batch(Tensor x, Tensor y, Tensor w) {}
