@@ -11,5 +11,5 @@ lib=.gpu/lib
 ./mvnw -B -o -q -pl conformance-tests package -DskipTests -Djburn.javadoc.skip=true
 cp conformance-tests/target/conformance-tests-0.1.0-SNAPSHOT.jar "$lib/"
 "$JAVA_HOME/bin/jar" cf "$lib/accel-burn-cuda-tests.jar" -C accel-burn-cuda/target/test-classes .
-./mvnw -B -o -q -N dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.11.4 -DoutputDirectory="$root/$lib"
+./mvnw -B -q -N dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.11.4 -DoutputDirectory="$root/$lib"
 du -sh "$lib"

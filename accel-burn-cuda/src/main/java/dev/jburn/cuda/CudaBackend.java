@@ -39,6 +39,7 @@ final class CudaBackend extends HostFallbackBackend {
     private final MemorySegment cublasHandle;
     private final AtomicLong launches = new AtomicLong();
     private final GeneratedKernels generated = new GeneratedKernels(this);
+    private final ChannelsLastConvs channelsLast = new ChannelsLastConvs(this);
     private final CudaIndexing indexing = new CudaIndexing(this);
     private final CudaWindows windows = new CudaWindows(this);
     private boolean closed;
@@ -446,12 +447,15 @@ final class CudaBackend extends HostFallbackBackend {
     /** Interprets the graph, running each fused group ({@code Prim.Fused}) as one generated kernel. */
     @Override
     public List<Buffer> execute(Graph graph, List<Operand> inputs) {
-        return Interpreter.execute(this, graph, inputs, new boolean[inputs.size()], (node, in, reusable) -> generated.runFused(node, in));
+        return execute(graph, inputs, new boolean[inputs.size()]);
     }
 
     @Override
     public List<Buffer> execute(Graph graph, List<Operand> inputs, boolean[] donated) {
-        return Interpreter.execute(this, graph, inputs, donated, (node, in, reusable) -> generated.runFused(node, in));
+        return Interpreter.execute(this, channelsLast.rewrite(graph), inputs, donated, (node, in, reusable) -> {
+            List<Buffer> r = channelsLast.run(node, in);
+            return r != null ? r : generated.runFused(node, in);
+        });
     }
 
     @Override

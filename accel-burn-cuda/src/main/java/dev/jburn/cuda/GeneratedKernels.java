@@ -286,19 +286,20 @@ final class GeneratedKernels {
 
     /**
      * A reduction over {@code n} outputs in {@code plan}'s form: a block of {@link ReductionEmitter#GROUP}
-     * threads per output (grid-stride beyond 65536), a thread per output, or {@code parts} blocks per
-     * output writing partial results that a per-thread kernel then folds.
+     * threads per output (grid-stride beyond 65536), a thread per output, or {@code parts} threads or
+     * blocks per output writing partial results that the finishing plan then folds.
      */
     private Buffer launchReduction(ReductionPlan plan, List<Operand> in, long n, DType outType, String op) {
         return switch (plan.form()) {
             case BLOCK -> launch(plan.main(), in, n, outType, op, gridFor(n, 1), ReductionEmitter.GROUP);
             case THREAD -> launch(plan.main(), in, n, outType, op, gridFor(n, THREADS), THREADS);
-            case SPLIT -> {
+            case COLUMNS, SPLIT -> {
                 long partials = n * plan.parts();
-                Buffer partial = launch(plan.main(), in, partials, outType, op, gridFor(partials, 1), ReductionEmitter.GROUP);
+                Buffer partial = plan.form() == ReductionPlan.Form.COLUMNS
+                        ? launch(plan.main(), in, partials, outType, op, gridFor(partials, THREADS), THREADS)
+                        : launch(plan.main(), in, partials, outType, op, gridFor(partials, 1), ReductionEmitter.GROUP);
                 try {
-                    yield launch(plan.finish(), List.of(new Operand(partial, outType, Shape.of(partials))), n, outType, op,
-                            gridFor(n, THREADS), THREADS);
+                    yield launchReduction(plan.finish(), List.of(new Operand(partial, outType, Shape.of(partials))), n, outType, op);
                 } finally {
                     // Stream order makes releasing the partials safe before the finishing kernel has run (see CachingAllocator).
                     partial.release();

@@ -108,6 +108,7 @@ public final class EmitterCompileCheck {
                 ReductionKernel big = ReductionKernel.of(r, t, Shape.of(100_352, 32), new int[] {0}, out);
                 if (ReductionEmitter.splittable(big)) {
                     kernels.put("reduce split " + r.opName() + ":" + t.shortName(), () -> ReductionEmitter.emitSplit(big, Dialect.CUDA, DeviceFeatures.ALL, 25));
+                    kernels.put("reduce columns " + r.opName() + ":" + t.shortName(), () -> ReductionEmitter.emitColumns(big, Dialect.CUDA, DeviceFeatures.ALL, 2048));
                 }
             }
         }

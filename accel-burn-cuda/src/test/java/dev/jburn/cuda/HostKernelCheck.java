@@ -560,9 +560,12 @@ public final class HostKernelCheck {
                         }
                         if (dev.jburn.kernels.ReductionEmitter.splittable(rk)) {
                             dev.jburn.kernels.ReductionKernel rest = dev.jburn.kernels.ReductionKernel.of(op, out, Shape.of(outputs, parts), new int[] {1}, out);
+                            ReductionPlan finish = new ReductionPlan(ReductionPlan.Form.THREAD, 1,
+                                    dev.jburn.kernels.ReductionEmitter.emitPerThread(rest, Dialect.CUDA, DeviceFeatures.ALL), null);
                             cases.add(new R(label + " (split " + parts + ")", op, t, out, shapes[si], axes, new ReductionPlan(ReductionPlan.Form.SPLIT, parts,
-                                    dev.jburn.kernels.ReductionEmitter.emitSplit(rk, Dialect.CUDA, DeviceFeatures.ALL, parts),
-                                    dev.jburn.kernels.ReductionEmitter.emitPerThread(rest, Dialect.CUDA, DeviceFeatures.ALL)), outputs));
+                                    dev.jburn.kernels.ReductionEmitter.emitSplit(rk, Dialect.CUDA, DeviceFeatures.ALL, parts), finish), outputs));
+                            cases.add(new R(label + " (columns " + parts + ")", op, t, out, shapes[si], axes, new ReductionPlan(ReductionPlan.Form.COLUMNS, parts,
+                                    dev.jburn.kernels.ReductionEmitter.emitColumns(rk, Dialect.CUDA, DeviceFeatures.ALL, parts), finish), outputs));
                         }
                     }
                 }
@@ -575,7 +578,7 @@ public final class HostKernelCheck {
             String in = LineKernels.storage(c.t()), o = LineKernels.storage(c.out());
             cpp.append("namespace r").append(i).append(" {\n").append(c.plan().main().code().replace(entry, entry + "_" + i)).append("\n}\n");
             if (c.plan().finish() != null) {
-                cpp.append("namespace f").append(i).append(" {\n").append(c.plan().finish().code().replace(entry, entry + "_" + i + "f")).append("\n}\n");
+                cpp.append("namespace f").append(i).append(" {\n").append(c.plan().finish().main().code().replace(entry, entry + "_" + i + "f")).append("\n}\n");
             }
             cpp.append("extern \"C\" void run_").append(i).append("(const void* in, void* out, unsigned long long n) {\n");
             String target = c.plan().finish() != null ? "partial.data()" : "(" + o + "*)out";

@@ -171,6 +171,45 @@ public final class ReductionEmitter {
         return new KernelSource(CUDA_ENTRY, code, k.producer().inputTypes(), k.outType());
     }
 
+    /**
+     * Whether the input's innermost axis is kept: consecutive outputs then sit next to each other in memory (a
+     * batch-norm statistic over {@code [N, H, W, C]}), and {@link #emitColumns} reads them coalesced.
+     */
+    public static boolean innermostKept(ReductionKernel k) {
+        int last = k.inShape().rank() - 1;
+        return last >= 0 && !k.isReduced(last) && k.inShape().dim(last) > 1;
+    }
+
+    /**
+     * The first pass of a reduction split into {@code parts} chunks per output, one thread per (output, chunk):
+     * thread {@code i} (of {@code n = outputs · parts}) folds chunk {@code i / outputs} of output
+     * {@code i % outputs} in order and writes partial result {@code (i % outputs) · parts + i / outputs}, so a
+     * reduction of the {@code [outputs, parts]} partials over their last axis finishes it. Neighbouring threads
+     * take neighbouring outputs: where the innermost axis is kept ({@link #innermostKept}) each of their loads
+     * is one coalesced access, where one 256-thread group per output ({@link #emit}) reads one element per
+     * cache line. Requires {@link #splittable}. Launched like an element-wise kernel. CUDA only.
+     */
+    public static KernelSource emitColumns(ReductionKernel k, Dialect d, DeviceFeatures f, int parts) {
+        requireCuda(d);
+        if (!splittable(k) || parts < 1) throw new IllegalArgumentException("not a splittable reduction: " + k);
+        Emitter.requireStorage(k.outType(), f);
+        long outputs = k.outShape().size(), count = k.reducedCount();
+        long chunk = (count + parts - 1) / parts;
+        StringBuilder body = new StringBuilder();
+        body.append("    idx_t o = i % idx_t(").append(outputs).append("), part = i / idx_t(").append(outputs).append(");\n");
+        String baseOffset = offset("o", keptDims(k), keptStrides(k), "q", body);
+        body.append("    idx_t base = ").append(baseOffset).append(";\n");
+        body.append("    idx_t lo = part * idx_t(").append(chunk).append("), hi = lo + idx_t(").append(chunk).append(");\n");
+        body.append("    if (hi > idx_t(").append(count).append(")) hi = idx_t(").append(count).append(");\n");
+        StringBuilder inner = new StringBuilder();
+        String innerOffset = offset("r", reducedDims(k), reducedStrides(k), "p", inner);
+        fold(k, d, f, "lo", "hi", "idx_t(1)", inner, innerOffset, body);
+        String stored = d.toStorage(k.outType(), Types.toStorageBits(k.outType(), Types.wrap(k.outType(), "acc")));
+        body.append("    ").append(d.write(k.producer().inputTypes().size(), "o * idx_t(" + parts + ") + part", stored)).append('\n');
+        String code = Prelude.of(d, f) + d.open(CUDA_ENTRY, k.producer().inputTypes(), k.outType()) + body + d.close();
+        return new KernelSource(CUDA_ENTRY, code, k.producer().inputTypes(), k.outType());
+    }
+
     private static void requireCuda(Dialect d) {
         if (d != Dialect.CUDA) throw new IllegalArgumentException("this reduction form is emitted for CUDA only, not " + d.name());
     }

@@ -102,7 +102,8 @@ public record ReductionKernel(ReduceOp op, ElementwiseKernel producer, int[] axe
         return n;
     }
 
-    boolean isReduced(int axis) {
+    /** Whether {@code axis} of the input is reduced. */
+    public boolean isReduced(int axis) {
         for (int a : axes) if (a == axis) return true;
         return false;
     }

@@ -1,0 +1,321 @@
+package dev.jburn.cuda;
+
+import dev.jburn.DType;
+import dev.jburn.Shape;
+import dev.jburn.graph.Graph;
+import dev.jburn.graph.Node;
+import dev.jburn.graph.Prim;
+import dev.jburn.graph.Value;
+import dev.jburn.spi.Buffer;
+import dev.jburn.spi.ConvSpec;
+import dev.jburn.spi.Operand;
+
+import java.lang.foreign.Arena;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Channels-last convolutions in Jit graphs on the GPU. The front end runs every conv in the canonical
+ * layout, so a channels-last layer's conv and its gradients trace as transpose → conv → transpose; on
+ * the H200 those layout copies and the canonical conv's own pad, gather and output transpose were a
+ * third of the small CNN's training step. Before the engine interprets a graph, {@link #rewrite}
+ * replaces each such group (ungrouped, 1 to 3 spatial axes, float) with a
+ * {@link Prim.Fused} node whose body is the group itself; {@link #run} executes it as one
+ * {@link ChannelsLastIm2col} gather straight from the channels-last tensor and one cuBLAS GEMM whose
+ * result already is the channels-last output:
+ * <ul>
+ *   <li>{@code x [N, s..., C]} → {@code transpose [0, r-1, 1..]} → conv(·, kernel {@code [O, C, k...]}) →
+ *       {@code transpose [0, 2.., 1]} (the forward conv and the input cotangent): {@code cols [N·Πo, Πk·C]} ·
+ *       kernel as {@code [Πk·C, O]} (a small transpose of the kernel);</li>
+ *   <li>conv({@code transpose(x, [r-1, 0..])}, {@code transpose(g, [r-1, 0..])}) → {@code transpose [2.., 0, 1]}
+ *       (the kernel cotangent, {@code [k..., C, O]}): {@code cols [N·Πwindow, Πk·C]ᵀ · g [N·Πwindow, O]}.</li>
+ * </ul>
+ * If {@link #run} declines a group at run time, the interpreter runs its body: same results, old speed.
+ * (The cpu engine has its own rewrite of the same groups for its own kernels.)
+ */
+final class ChannelsLastConvs {
+    enum Kind { FORWARD, KERNEL_GRADIENT }
+
+    record Plan(Kind kind, ConvSpec spec, DType type) {}
+
+    /** The plan of a body this class made (for tests), or null. */
+    Plan plan(Graph body) { return plans.get(body); }
+
+    private static final Object UNCHANGED = new Object();
+    private final CudaBackend backend;
+    /** Rewritten graphs per graph, or {@link #UNCHANGED} (a weak map's value must not hold its key). */
+    private final Map<Graph, Object> rewritten = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    private final Map<Graph, Plan> plans = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    ChannelsLastConvs(CudaBackend backend) { this.backend = backend; }
+
+    /** {@code g} with its channels-last conv groups as fused nodes, or {@code g} itself when it has none. */
+    Graph rewrite(Graph g) {
+        Object r = rewritten.computeIfAbsent(g, k -> {
+            Graph once = rewriteOnce(k);
+            return once == k ? UNCHANGED : once;
+        });
+        return r == UNCHANGED ? g : (Graph) r;
+    }
+
+    /** Runs a fused node made by {@link #rewrite}, or returns {@code null} (not ours, or declined). */
+    List<Buffer> run(Node node, List<Operand> in) {
+        if (!(node.prim() instanceof Prim.Fused f)) return null;
+        Plan p = plans.get(f.body());
+        if (p == null) return null;
+        Shape outShape = node.outputs().getFirst().shape();
+        Buffer out = switch (p.kind) {
+            case FORWARD -> forward(in.get(0), in.get(1), p.spec, outShape);
+            case KERNEL_GRADIENT -> kernelGradient(in.get(0), in.get(1), p.spec, outShape);
+        };
+        return out == null ? null : List.of(out);
+    }
+
+    /**
+     * One group as a gather and a GEMM: {@code cols} is {@code x}'s im2col view {@code [N, A..., B..., C]}
+     * ({@link ChannelsLastIm2col}); the GEMM multiplies it as {@code [rows, depth]} (forward) or
+     * {@code [depth, rows]ᵀ} (kernel gradient) by the other operand as {@code [depth, cols]}.
+     */
+    record Geometry(Kind kind, long[] in, long[] aDims, long[] bDims, long[] mulA, long[] mulB, long[] lo, long[] interior,
+                    long rows, long depth, long columns) {
+        /** The geometry of a group of {@code kind} on {@code x} and the other operand (the kernel, or the output cotangent). */
+        static Geometry of(Kind kind, Shape x, Shape other, ConvSpec spec, Shape outShape) {
+            int r = spec.spatialRank();
+            long[] in = longs(x), a = new long[r], b = new long[r], interior = new long[r];
+            for (int j = 0; j < r; j++) interior[j] = spec.inputDilation()[j] - 1L;
+            long[] lo = widen(spec.padLow());
+            if (kind == Kind.FORWARD) {
+                // A: output positions (times the strides), B: kernel taps (times the kernel dilation)
+                for (int j = 0; j < r; j++) {
+                    a[j] = outShape.dim(1 + j);
+                    b[j] = other.dim(2 + j);
+                }
+                return new Geometry(kind, in, a, b, widen(spec.strides()), widen(spec.kernelDilation()), lo, interior,
+                        x.dim(0) * prod(a), prod(b) * in[r + 1], other.dim(0));
+            }
+            // A: the cotangent's positions = the conv's window (times its kernel dilation), B: the kernel's taps = its output
+            for (int j = 0; j < r; j++) {
+                a[j] = other.dim(1 + j);
+                b[j] = outShape.dim(j);
+            }
+            return new Geometry(kind, in, a, b, widen(spec.kernelDilation()), widen(spec.strides()), lo, interior,
+                    prod(b) * in[r + 1], x.dim(0) * prod(a), other.dim(r + 1));
+        }
+    }
+
+    /** {@code x [N, s..., C]}, {@code w [O, C, k...]}: {@code cols [N·Πo, Πk·C] · w as [Πk·C, O]} = {@code [N, o..., O]}. */
+    private Buffer forward(Operand x, Operand w, ConvSpec spec, Shape outShape) {
+        Geometry geo = Geometry.of(Kind.FORWARD, x.shape(), w.shape(), spec, outShape);
+        Buffer cols = im2col(x, geo);
+        if (cols == null) return null;
+        int r = spec.spatialRank();
+        int[] perm = new int[r + 2];
+        for (int j = 0; j < r; j++) perm[j] = 2 + j;
+        perm[r] = 1;
+        perm[r + 1] = 0;
+        Buffer wt = null;
+        try {
+            wt = backend.transpose(w, perm);
+            return backend.dot(new Operand(cols, x.dtype(), Shape.of(geo.rows(), geo.depth())), new int[] {1}, new int[0],
+                    new Operand(wt, x.dtype(), Shape.of(geo.depth(), geo.columns())), new int[] {0}, new int[0], x.dtype());
+        } finally {
+            // Stream order makes releasing the temporaries safe before the GEMM has run (see CachingAllocator).
+            cols.release();
+            if (wt != null) wt.release();
+        }
+    }
+
+    /**
+     * The kernel cotangent: {@code x [N, s..., C]}, {@code g [N, a..., O]} (the conv's window is {@code a}, its
+     * output the kernel's taps {@code o}): {@code cols [N·Πa, Πo·C]ᵀ · g [N·Πa, O]} = {@code [o..., C, O]}.
+     */
+    private Buffer kernelGradient(Operand x, Operand g, ConvSpec spec, Shape outShape) {
+        Geometry geo = Geometry.of(Kind.KERNEL_GRADIENT, x.shape(), g.shape(), spec, outShape);
+        Buffer cols = im2col(x, geo);
+        if (cols == null) return null;
+        try {
+            return backend.dot(new Operand(cols, x.dtype(), Shape.of(geo.depth(), geo.rows())), new int[] {0}, new int[0],
+                    new Operand(g.buffer(), g.dtype(), Shape.of(geo.depth(), geo.columns())), new int[] {0}, new int[0], x.dtype());
+        } finally {
+            cols.release();
+        }
+    }
+
+    /** The gather of {@code [N, A..., B..., C]}, or null where the kernel does not take it. */
+    private Buffer im2col(Operand x, Geometry geo) {
+        long[] dims = ChannelsLastIm2col.viewDims(geo.in(), geo.aDims(), geo.bDims());
+        if (dims == null) return null;
+        long n = 1;
+        for (long d : dims) n *= d;
+        if (n == 0) return null;
+        long[] gaps = new long[geo.interior().length];
+        for (int j = 0; j < gaps.length; j++) gaps[j] = geo.interior()[j] + 1;
+        int es = x.dtype().byteSize();
+        try (var _ = backend.device().enter(); Arena arena = Arena.ofConfined()) {
+            CudaBuffer out = backend.newBuffer(n * es, "conv");
+            try {
+                backend.launch(ChannelsLastIm2col.SOURCE, ChannelsLastIm2col.entry(es), StridedCopy.blocks(n), ChannelsLastIm2col.THREADS, 0,
+                        new KernelArgs(arena).pointer(CudaBackend.ptr(x)).pointer(out.pointer()).i32((int) n).i32(gaps.length)
+                                .ints(FastDivisors.struct(dims)).ints(FastDivisors.ints(geo.in())).ints(FastDivisors.ints(geo.mulA()))
+                                .ints(FastDivisors.ints(geo.mulB())).ints(FastDivisors.ints(geo.lo())).ints(FastDivisors.struct(gaps)),
+                        "conv");
+            } catch (RuntimeException e) {
+                out.release();
+                throw e;
+            }
+            return out;
+        }
+    }
+
+    private static long[] longs(Shape s) { return widen(s.dims()); }
+
+    private static long[] widen(int[] v) {
+        long[] w = new long[v.length];
+        for (int i = 0; i < v.length; i++) w[i] = v[i];
+        return w;
+    }
+
+    private static long prod(long[] v) {
+        long p = 1;
+        for (long d : v) p *= d;
+        return p;
+    }
+
+    /** Whether the GPU path takes a conv of {@code spec} producing {@code out}. */
+    static boolean applies(ConvSpec spec, DType out) {
+        if (!out.isFloat() || spec.featureGroups() != 1 || spec.batchGroups() != 1) return false;
+        int r = spec.spatialRank();
+        // Negative padding (an input cotangent's crop) needs nothing more: the gather's bounds check drops what it cuts.
+        return r >= 1 && r <= ChannelsLastIm2col.MAX_SPATIAL;
+    }
+
+    private Graph rewriteOnce(Graph g) {
+        List<Node> nodes = g.nodes();
+        Map<Integer, Node> producer = new HashMap<>();
+        Map<Integer, List<Node>> readers = new HashMap<>();
+        for (Node n : nodes) {
+            for (Value v : n.inputs()) readers.computeIfAbsent(v.id(), i -> new ArrayList<>()).add(n);
+            for (Value v : n.outputs()) producer.put(v.id(), n);
+        }
+        Set<Integer> outputs = new HashSet<>();
+        for (Value v : g.outputs()) outputs.add(v.id());
+        IdentityHashMap<Node, Node> replaced = new IdentityHashMap<>();
+        IdentityHashMap<Node, Boolean> dropped = new IdentityHashMap<>();
+        for (Node n : nodes) {
+            if (!(n.prim() instanceof Prim.Conv conv) || !applies(conv.spec(), conv.out())) continue;
+            int r = n.outputs().getFirst().shape().rank();
+            Node after = soleReader(n.outputs().getFirst(), readers, outputs);
+            Node lhs = soleProducer(n.inputs().get(0), producer, readers, outputs);
+            Node rhs = soleProducer(n.inputs().get(1), producer, readers, outputs);
+            if (after == null || lhs == null) continue;
+            if (dropped.containsKey(lhs) || dropped.containsKey(after) || replaced.containsKey(lhs) || replaced.containsKey(after)) continue;
+            Node fusedNode;
+            if (moves(lhs, channelsFirst(r)) && moves(after, channelsLast(r))) {
+                fusedNode = fused(Kind.FORWARD, conv, List.of(lhs), List.of(lhs.inputs().getFirst(), n.inputs().get(1)), after);
+                dropped.put(lhs, true);
+            } else if (rhs != null && !dropped.containsKey(rhs) && !replaced.containsKey(rhs)
+                    && moves(lhs, channelsToBatch(r)) && moves(rhs, channelsToBatch(r)) && moves(after, spatialFirst(r))) {
+                fusedNode = fused(Kind.KERNEL_GRADIENT, conv, List.of(lhs, rhs), List.of(lhs.inputs().getFirst(), rhs.inputs().getFirst()), after);
+                dropped.put(lhs, true);
+                dropped.put(rhs, true);
+            } else {
+                continue;
+            }
+            replaced.put(n, fusedNode);
+            dropped.put(after, true);
+        }
+        if (replaced.isEmpty()) return g;
+        List<Node> out = new ArrayList<>(nodes.size());
+        for (Node n : nodes) {
+            Node f = replaced.get(n);
+            if (f != null) out.add(f);
+            else if (!dropped.containsKey(n)) out.add(n);
+        }
+        return Graph.of(g.inputs(), out, g.outputs());
+    }
+
+    /** The fused node: its body is the group (operand transposes, conv, output transpose), its output {@code after}'s. */
+    private Node fused(Kind kind, Prim.Conv conv, List<Node> operandTransposes, List<Value> ins, Node after) {
+        Graph.Builder b = Graph.builder();
+        List<Value> bodyIns = new ArrayList<>();
+        for (Value v : ins) bodyIns.add(b.input(v.type()));
+        List<Value> convIns = kind == Kind.FORWARD
+                ? List.of(b.add1(operandTransposes.getFirst().prim(), bodyIns.get(0)), bodyIns.get(1))
+                : List.of(b.add1(operandTransposes.get(0).prim(), bodyIns.get(0)), b.add1(operandTransposes.get(1).prim(), bodyIns.get(1)));
+        Value y = b.add(conv, convIns).getFirst();
+        Graph body = b.build(List.of(b.add1(after.prim(), y)));
+        plans.put(body, new Plan(kind, conv.spec(), conv.out()));
+        return new Node(new Prim.Fused(body), ins, after.outputs());
+    }
+
+    /**
+     * Whether {@code n} is the transpose {@code perm} of its one input: a {@code Transpose} by {@code perm}, or a
+     * {@code Reshape} whose result is the input transposed by {@code perm} with the axes longer than 1 kept in order
+     * (moving a size-1 axis, such as one channel, changes no element's position, so it may be traced as a reshape).
+     */
+    static boolean moves(Node n, int[] perm) {
+        if (n.inputs().size() != 1 || n.outputs().size() != 1) return false;
+        if (n.prim() instanceof Prim.Transpose t) return Arrays.equals(t.perm(), perm);
+        if (!(n.prim() instanceof Prim.Reshape)) return false;
+        Shape in = n.inputs().getFirst().shape(), out = n.outputs().getFirst().shape();
+        if (in.rank() != perm.length || out.rank() != perm.length) return false;
+        int last = -1;
+        for (int i = 0; i < perm.length; i++) {
+            if (out.dim(i) != in.dim(perm[i])) return false;
+            if (in.dim(perm[i]) > 1) {
+                if (perm[i] < last) return false;
+                last = perm[i];
+            }
+        }
+        return true;
+    }
+
+    private static Node soleReader(Value v, Map<Integer, List<Node>> readers, Set<Integer> outputs) {
+        List<Node> r = readers.get(v.id());
+        return r == null || r.size() != 1 || outputs.contains(v.id()) ? null : r.getFirst();
+    }
+
+    private static Node soleProducer(Value v, Map<Integer, Node> producer, Map<Integer, List<Node>> readers, Set<Integer> outputs) {
+        Node p = producer.get(v.id());
+        return p == null || soleReader(v, readers, outputs) == null || p.outputs().size() != 1 ? null : p;
+    }
+
+    /** {@code [0, r-1, 1, .., r-2]}: channels-last to canonical. */
+    static int[] channelsFirst(int r) {
+        int[] p = new int[r];
+        p[1] = r - 1;
+        for (int i = 2; i < r; i++) p[i] = i - 1;
+        return p;
+    }
+
+    /** {@code [0, 2, .., r-1, 1]}: canonical to channels-last. */
+    static int[] channelsLast(int r) {
+        int[] p = new int[r];
+        for (int i = 1; i < r - 1; i++) p[i] = i + 1;
+        p[r - 1] = 1;
+        return p;
+    }
+
+    /** {@code [r-1, 0, .., r-2]}: channels-last to {@code [C, N, s...]}. */
+    static int[] channelsToBatch(int r) {
+        int[] p = new int[r];
+        p[0] = r - 1;
+        for (int i = 1; i < r; i++) p[i] = i - 1;
+        return p;
+    }
+
+    /** {@code [2, .., r-1, 0, 1]}: {@code [C, O, k...]} to {@code [k..., C, O]}. */
+    static int[] spatialFirst(int r) {
+        int[] p = new int[r];
+        for (int i = 0; i < r - 2; i++) p[i] = i + 2;
+        p[r - 2] = 0;
+        p[r - 1] = 1;
+        return p;
+    }
+}
