@@ -160,7 +160,7 @@ final class ChannelsLastConvs {
         try (var _ = backend.device().enter(); Arena arena = Arena.ofConfined()) {
             CudaBuffer out = backend.newBuffer(n * es, "conv");
             try {
-                backend.launch(ChannelsLastIm2col.SOURCE, ChannelsLastIm2col.entry(es), StridedCopy.blocks(n), ChannelsLastIm2col.THREADS, 0,
+                backend.launch(ChannelsLastIm2col.SOURCE, ChannelsLastIm2col.entry(es, gaps.length), StridedCopy.blocks(n), ChannelsLastIm2col.THREADS, 0,
                         new KernelArgs(arena).pointer(CudaBackend.ptr(x)).pointer(out.pointer()).i32((int) n).i32(gaps.length)
                                 .ints(FastDivisors.struct(dims)).ints(FastDivisors.ints(geo.in())).ints(FastDivisors.ints(geo.mulA()))
                                 .ints(FastDivisors.ints(geo.mulB())).ints(FastDivisors.ints(geo.lo())).ints(FastDivisors.struct(gaps)),

@@ -212,9 +212,10 @@ class ChannelsLastConvsTest {
             java.lang.foreign.StructLayout ints = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(8, JAVA_INT));
             int checked = 0;
             try (Arena arena = Arena.ofConfined()) {
-                MethodHandle h = Linker.nativeLinker().downcallHandle(SymbolLookup.libraryLookup(lib, arena).find(ChannelsLastIm2col.entry(4)).orElseThrow(),
-                        FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, divs, ints, ints, ints, ints, divs));
+                SymbolLookup lookup = SymbolLookup.libraryLookup(lib, arena);
                 for (Group gr : groups(new Random(11), 9)) {
+                    MethodHandle h = Linker.nativeLinker().downcallHandle(lookup.find(ChannelsLastIm2col.entry(4, gr.plan().spec().spatialRank())).orElseThrow(),
+                            FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, divs, ints, ints, ints, ints, divs));
                     ChannelsLastConvs.Geometry geo = ChannelsLastConvs.Geometry.of(gr.plan().kind(), gr.inputs().get(0), gr.inputs().get(1),
                             gr.plan().spec(), gr.out());
                     long[] dims = ChannelsLastIm2col.viewDims(geo.in(), geo.aDims(), geo.bDims());
