@@ -59,7 +59,11 @@ public final class Launcher {
         return new Launcher(nproc, addr, port, extraEnv, logDir);
     }
 
-    /** Also sets {@code env} in every child (the multicast switches still win). */
+    /**
+     * Also sets {@code env} in every child, {@code {rank}} in a value replaced by the child's rank (e.g.
+     * {@code NCCL_HOSTID=host-{rank}}); these win over the launcher's {@code JBURN_CUDA_DEVICE}, the multicast
+     * switches win over everything.
+     */
     public Launcher environment(Map<String, String> env) {
         if (env == null) throw new JBurnException("launcher", "the environment must not be null");
         Map<String, String> m = new LinkedHashMap<>(extraEnv);
@@ -71,18 +75,18 @@ public final class Launcher {
     public Launcher logsTo(Path dir) { return new Launcher(nproc, masterAddr, masterPort, extraEnv, dir); }
 
     /**
-     * Child {@code rank}'s environment: {@code parent}, then the launcher's extra variables, then the rendezvous
-     * variables, then {@link #NO_MULTICAST} (last, so nothing turns multicast back on).
+     * Child {@code rank}'s environment: {@code parent}, {@code JBURN_CUDA_DEVICE} (the local rank), the extra
+     * variables, the rendezvous variables, then {@link #NO_MULTICAST} (last, so nothing turns multicast back on).
      */
     public Map<String, String> childEnvironment(Map<String, String> parent, int rank, int port) {
         Map<String, String> env = new LinkedHashMap<>(parent);
-        env.putAll(extraEnv);
+        env.put("JBURN_CUDA_DEVICE", Integer.toString(rank));
+        extraEnv.forEach((k, v) -> env.put(k, v.replace("{rank}", Integer.toString(rank))));
         env.put("RANK", Integer.toString(rank));
         env.put("LOCAL_RANK", Integer.toString(rank));
         env.put("WORLD_SIZE", Integer.toString(nproc));
         env.put("MASTER_ADDR", masterAddr);
         env.put("MASTER_PORT", Integer.toString(port));
-        env.put("JBURN_CUDA_DEVICE", Integer.toString(rank));
         env.putAll(NO_MULTICAST);
         return env;
     }
@@ -168,11 +172,15 @@ public final class Launcher {
         }
     }
 
-    /** {@code --nproc N [--master-addr A] [--master-port P] [--logs DIR] MAIN_CLASS ARGS...}; exits with the children's code. */
+    /**
+     * {@code --nproc N [--master-addr A] [--master-port P] [--logs DIR] [--env K=V]... MAIN_CLASS ARGS...}; exits
+     * with the children's code.
+     */
     public static void main(String[] args) {
         int n = 1, port = 0, i = 0;
         String addr = "127.0.0.1";
         Path logs = null;
+        Map<String, String> env = new LinkedHashMap<>();
         for (; i < args.length && args[i].startsWith("--"); i += 2) {
             if (i + 1 >= args.length) throw new JBurnException("launcher", args[i] + " needs a value");
             switch (args[i]) {
@@ -180,12 +188,17 @@ public final class Launcher {
                 case "--master-addr" -> addr = args[i + 1];
                 case "--master-port" -> port = Integer.parseInt(args[i + 1]);
                 case "--logs" -> logs = Path.of(args[i + 1]);
-                default -> throw new JBurnException("launcher", "unknown option " + args[i] + " (--nproc, --master-addr, --master-port, --logs)");
+                case "--env" -> {
+                    int eq = args[i + 1].indexOf('=');
+                    if (eq < 1) throw new JBurnException("launcher", "--env takes NAME=VALUE, got " + args[i + 1]);
+                    env.put(args[i + 1].substring(0, eq), args[i + 1].substring(eq + 1));
+                }
+                default -> throw new JBurnException("launcher", "unknown option " + args[i] + " (--nproc, --master-addr, --master-port, --logs, --env)");
             }
         }
-        if (i >= args.length) throw new JBurnException("launcher", "usage: Launcher --nproc N [--master-addr A] [--master-port P] [--logs DIR] MAIN_CLASS ARGS...");
+        if (i >= args.length) throw new JBurnException("launcher", "usage: Launcher --nproc N [--master-addr A] [--master-port P] [--logs DIR] [--env K=V]... MAIN_CLASS ARGS...");
         String[] rest = java.util.Arrays.copyOfRange(args, i + 1, args.length);
-        Launcher l = nproc(n).master(addr, port);
+        Launcher l = nproc(n).master(addr, port).environment(env);
         if (logs != null) l = l.logsTo(logs);
         System.exit(l.run(java(args[i], rest)));
     }
