@@ -13,7 +13,9 @@
 # (the fuzzing jars are not needed here, and without them checkout + runtime + jars stay under 64 MiB)
 # then send the checkout with .gpu (carry .gpu/jdk and .gpu/lib) and run from the project root:
 #   bash accel-burn-cuda/gpu/run-nccl-h200.sh
-# Logs: $OUT/nccl-device.log, $OUT/nccl-one.log, $OUT/nccl-ranks/rank-{0,1}.log. Limits: ONE_TIMEOUT=120, RANKS_TIMEOUT=200.
+#   (c) the cost of the split step on one GPU: fused graph vs the data-parallel path with one replica (DataParallelCost).
+# Logs: $OUT/nccl-device.log, $OUT/nccl-one.log, $OUT/nccl-ranks/rank-{0,1}.log, $OUT/nccl-cost.log.
+# Limits (together under 300 s): ONE_TIMEOUT=90, RANKS_TIMEOUT=120, COST_TIMEOUT=80.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -30,13 +32,13 @@ echo "== device"
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; ls -l /usr/lib/x86_64-linux-gnu/libnccl.so* ; } 2>&1 | tee "$OUT/nccl-device.log"
 
 echo "== (a) one rank: collectives and a one-replica data-parallel fit"
-NCCL_DEBUG=WARN timeout -s QUIT -k 10 "${ONE_TIMEOUT:-120}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -cp "$cp" \
+NCCL_DEBUG=WARN timeout -s QUIT -k 10 "${ONE_TIMEOUT:-90}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -cp "$cp" \
     dev.jburn.cuda.NcclCheck one > "$OUT/nccl-one.log" 2>&1
 echo "one-rank exit code $?"
 grep -E "^(ok|FAIL)|nccl (provider|check)|communicator:|^time|Exception" "$OUT/nccl-one.log" | cut -c1-300
 
 echo "== (b) two processes on the one GPU, NCCL_HOSTID differs (NCCL over sockets)"
-timeout -s QUIT -k 10 "${RANKS_TIMEOUT:-200}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -cp "$cp" \
+timeout -k 10 "${RANKS_TIMEOUT:-120}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -cp "$cp" \
     dev.jburn.dist.Launcher --nproc 2 --logs "$OUT/nccl-ranks" \
     --env 'NCCL_HOSTID=jburn-host-{rank}' --env JBURN_CUDA_DEVICE=0 --env NCCL_SOCKET_IFNAME=lo --env NCCL_IB_DISABLE=1 \
     --env NCCL_DEBUG=INFO --env NCCL_DEBUG_SUBSYS=INIT,NET \
@@ -47,3 +49,9 @@ for r in 0 1; do
   grep -E "^(ok|FAIL)|nccl (provider|check)|^rank |^time|Exception|via NET|NET/Socket|Using network|NVLS" "$OUT/nccl-ranks/rank-$r.log" | cut -c1-300 | head -40
 done
 nvidia-smi --query-gpu=name,memory.used --format=csv,noheader 2>&1 | tee -a "$OUT/nccl-device.log"
+
+echo "== (c) what the split step costs: fused graph vs gradient graph + all-reduce + apply graph (MLP 784-256-10, Adam, batch 128)"
+timeout -s QUIT -k 10 "${COST_TIMEOUT:-80}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -cp "$cp" \
+    dev.jburn.cuda.DataParallelCost 30720 3 1 > "$OUT/nccl-cost.log" 2>&1
+echo "cost exit code $?"
+grep -E "samples/s|Exception" "$OUT/nccl-cost.log"

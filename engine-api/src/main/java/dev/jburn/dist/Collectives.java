@@ -5,7 +5,6 @@ import dev.jburn.Engine;
 import dev.jburn.JBurnException;
 import dev.jburn.Tensor;
 import dev.jburn.TensorScope;
-import dev.jburn.spi.TensorBuffers;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +67,9 @@ final class Collectives {
         try (TensorScope scope = Tensor.scope()) {
             for (int i = 0; i < engines.size(); i++) {
                 Engine e = engines.get(i);
-                Tensor acc = n == 1 ? TensorBuffers.copy(perRank.getFirst().get(i), e) : perRank.getFirst().get(i).to(e);
+                Tensor mine = perRank.getFirst().get(i), acc = mine.to(e);
+                // A group of one still returns a new tensor; x * 1 is x bit for bit, and stays on the device.
+                if (n == 1 && acc == mine) acc = acc.multiply(1);
                 for (int r = 1; r < n; r++) acc = acc.add(perRank.get(r).get(i).to(e));
                 if (op == ReduceOp.AVERAGE) acc = acc.divide((double) n);
                 out.add(scope.keep(acc));

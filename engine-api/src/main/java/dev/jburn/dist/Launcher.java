@@ -33,14 +33,16 @@ public final class Launcher {
             "TORCH_SYMM_MEM_DISABLE_MULTICAST", "1",
             "NVSHMEM_DISABLE_NVLS", "1");
 
-    private final int nproc;
+    private final int nproc, nnodes, nodeRank;
     private final String masterAddr;
     private final int masterPort;
     private final Map<String, String> extraEnv;
     private final Path logDir;
 
-    private Launcher(int nproc, String masterAddr, int masterPort, Map<String, String> extraEnv, Path logDir) {
+    private Launcher(int nproc, int nnodes, int nodeRank, String masterAddr, int masterPort, Map<String, String> extraEnv, Path logDir) {
         this.nproc = nproc;
+        this.nnodes = nnodes;
+        this.nodeRank = nodeRank;
         this.masterAddr = masterAddr;
         this.masterPort = masterPort;
         this.extraEnv = Map.copyOf(extraEnv);
@@ -50,13 +52,23 @@ public final class Launcher {
     /** {@code n} processes on this host, rendezvous on 127.0.0.1 at a free port. */
     public static Launcher nproc(int n) {
         if (n < 1) throw new JBurnException("launcher", "nproc must be >= 1, got " + n);
-        return new Launcher(n, "127.0.0.1", 0, Map.of(), null);
+        return new Launcher(n, 1, 0, "127.0.0.1", 0, Map.of(), null);
     }
 
     /** The rendezvous address and port (0: a free one). */
     public Launcher master(String addr, int port) {
         if (addr == null || addr.isBlank() || port < 0 || port > 65535) throw new JBurnException("launcher", "a master address and a port in [0, 65535] are required, got " + addr + ":" + port);
-        return new Launcher(nproc, addr, port, extraEnv, logDir);
+        return new Launcher(nproc, nnodes, nodeRank, addr, port, extraEnv, logDir);
+    }
+
+    /**
+     * This host is node {@code nodeRank} of {@code nnodes}, each running {@code nproc} processes (torchrun's
+     * {@code --nnodes}/{@code --node-rank}): child {@code i} is rank {@code nodeRank * nproc + i}. Give every node
+     * the same {@link #master} address (node 0's) and port.
+     */
+    public Launcher nodes(int nnodes, int nodeRank) {
+        if (nnodes < 1 || nodeRank < 0 || nodeRank >= nnodes) throw new JBurnException("launcher", "node rank " + nodeRank + " outside " + nnodes + " nodes");
+        return new Launcher(nproc, nnodes, nodeRank, masterAddr, masterPort, extraEnv, logDir);
     }
 
     /**
@@ -68,23 +80,24 @@ public final class Launcher {
         if (env == null) throw new JBurnException("launcher", "the environment must not be null");
         Map<String, String> m = new LinkedHashMap<>(extraEnv);
         m.putAll(env);
-        return new Launcher(nproc, masterAddr, masterPort, m, logDir);
+        return new Launcher(nproc, nnodes, nodeRank, masterAddr, masterPort, m, logDir);
     }
 
     /** Child {@code r}'s output to {@code dir/rank-r.log} instead of this process's output. */
-    public Launcher logsTo(Path dir) { return new Launcher(nproc, masterAddr, masterPort, extraEnv, dir); }
+    public Launcher logsTo(Path dir) { return new Launcher(nproc, nnodes, nodeRank, masterAddr, masterPort, extraEnv, dir); }
 
     /**
-     * Child {@code rank}'s environment: {@code parent}, {@code JBURN_CUDA_DEVICE} (the local rank), the extra
+     * Child {@code local}'s environment: {@code parent}, {@code JBURN_CUDA_DEVICE} (the local rank), the extra
      * variables, the rendezvous variables, then {@link #NO_MULTICAST} (last, so nothing turns multicast back on).
      */
-    public Map<String, String> childEnvironment(Map<String, String> parent, int rank, int port) {
+    public Map<String, String> childEnvironment(Map<String, String> parent, int local, int port) {
         Map<String, String> env = new LinkedHashMap<>(parent);
-        env.put("JBURN_CUDA_DEVICE", Integer.toString(rank));
+        int rank = nodeRank * nproc + local;
+        env.put("JBURN_CUDA_DEVICE", Integer.toString(local));
         extraEnv.forEach((k, v) -> env.put(k, v.replace("{rank}", Integer.toString(rank))));
         env.put("RANK", Integer.toString(rank));
-        env.put("LOCAL_RANK", Integer.toString(rank));
-        env.put("WORLD_SIZE", Integer.toString(nproc));
+        env.put("LOCAL_RANK", Integer.toString(local));
+        env.put("WORLD_SIZE", Integer.toString(nnodes * nproc));
         env.put("MASTER_ADDR", masterAddr);
         env.put("MASTER_PORT", Integer.toString(port));
         env.putAll(NO_MULTICAST);
@@ -94,6 +107,9 @@ public final class Launcher {
     /** Starts the children running {@code command} and waits for them; returns 0 or the first failure's exit code. */
     public int run(List<String> command) {
         List<Process> ps = start(command);
+        // A launcher stopped by a signal (a job's time limit) takes its children along instead of orphaning them.
+        Thread reaper = new Thread(() -> ps.forEach(Process::destroy), "jburn-launcher-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
         try {
             int failure = 0;
             boolean[] done = new boolean[ps.size()];
@@ -115,12 +131,19 @@ public final class Launcher {
             ps.forEach(Process::destroyForcibly);
             Thread.currentThread().interrupt();
             throw new JBurnException("launcher", "interrupted; the children were stopped");
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(reaper);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running already
+            }
         }
     }
 
     /** Starts the children running {@code command}; the caller waits for them. */
     public List<Process> start(List<String> command) {
         if (command == null || command.isEmpty()) throw new JBurnException("launcher", "the command must not be empty");
+        if (nnodes > 1 && masterPort == 0) throw new JBurnException("launcher", "several nodes need a fixed master port (master(addr, port)), the same on every node");
         int port = masterPort != 0 ? masterPort : freePort();
         List<Process> ps = new ArrayList<>();
         try {
@@ -173,11 +196,11 @@ public final class Launcher {
     }
 
     /**
-     * {@code --nproc N [--master-addr A] [--master-port P] [--logs DIR] [--env K=V]... MAIN_CLASS ARGS...}; exits
+     * {@code --nproc N [--nnodes M --node-rank K] [--master-addr A] [--master-port P] [--logs DIR] [--env K=V]... MAIN_CLASS ARGS...}; exits
      * with the children's code.
      */
     public static void main(String[] args) {
-        int n = 1, port = 0, i = 0;
+        int n = 1, port = 0, i = 0, nnodes = 1, nodeRank = 0;
         String addr = "127.0.0.1";
         Path logs = null;
         Map<String, String> env = new LinkedHashMap<>();
@@ -187,18 +210,20 @@ public final class Launcher {
                 case "--nproc" -> n = Integer.parseInt(args[i + 1]);
                 case "--master-addr" -> addr = args[i + 1];
                 case "--master-port" -> port = Integer.parseInt(args[i + 1]);
+                case "--nnodes" -> nnodes = Integer.parseInt(args[i + 1]);
+                case "--node-rank" -> nodeRank = Integer.parseInt(args[i + 1]);
                 case "--logs" -> logs = Path.of(args[i + 1]);
                 case "--env" -> {
                     int eq = args[i + 1].indexOf('=');
                     if (eq < 1) throw new JBurnException("launcher", "--env takes NAME=VALUE, got " + args[i + 1]);
                     env.put(args[i + 1].substring(0, eq), args[i + 1].substring(eq + 1));
                 }
-                default -> throw new JBurnException("launcher", "unknown option " + args[i] + " (--nproc, --master-addr, --master-port, --logs, --env)");
+                default -> throw new JBurnException("launcher", "unknown option " + args[i] + " (--nproc, --nnodes, --node-rank, --master-addr, --master-port, --logs, --env)");
             }
         }
-        if (i >= args.length) throw new JBurnException("launcher", "usage: Launcher --nproc N [--master-addr A] [--master-port P] [--logs DIR] [--env K=V]... MAIN_CLASS ARGS...");
+        if (i >= args.length) throw new JBurnException("launcher", "usage: Launcher --nproc N [--nnodes M --node-rank K] [--master-addr A] [--master-port P] [--logs DIR] [--env K=V]... MAIN_CLASS ARGS...");
         String[] rest = java.util.Arrays.copyOfRange(args, i + 1, args.length);
-        Launcher l = nproc(n).master(addr, port).environment(env);
+        Launcher l = nproc(n).nodes(nnodes, nodeRank).master(addr, port).environment(env);
         if (logs != null) l = l.logsTo(logs);
         System.exit(l.run(java(args[i], rest)));
     }

@@ -41,6 +41,10 @@ class LauncherTest {
         assertEquals("10.0.0.1", env.get("MASTER_ADDR"));
         assertEquals("0", env.get("JBURN_CUDA_DEVICE"), "the caller's device choice wins over the local rank");
         assertEquals("/bin", env.get("PATH"));
+        Map<String, String> node1 = Launcher.nproc(4).nodes(2, 1).master("10.0.0.1", 29500).childEnvironment(Map.of(), 2, 29500);
+        assertEquals(List.of("6", "2", "8", "2"), List.of(node1.get("RANK"), node1.get("LOCAL_RANK"), node1.get("WORLD_SIZE"), node1.get("JBURN_CUDA_DEVICE")));
+        assertThrows(JBurnException.class, () -> Launcher.nproc(2).nodes(2, 2));
+        assertThrows(JBurnException.class, () -> Launcher.nproc(1).nodes(2, 0).start(List.of("true")), "several nodes need a fixed port");
     }
 
     @Test
