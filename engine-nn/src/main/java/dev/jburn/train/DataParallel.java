@@ -15,7 +15,7 @@ import java.util.List;
  * (in buckets of about 25 MB, reverse parameter order), and every replica applies the same optimizer step, so the
  * parameters stay identical and equal (within f32 rounding) those of one replica on the whole batch. Parameters,
  * model state and optimizer state are broadcast from rank 0 at the start; metrics are merged at the end of each
- * epoch; callbacks, progress and logs run on rank 0, whose stop decisions and learning-rate changes every replica
+ * epoch; callbacks, progress, logs and validation run on rank 0, whose stop decisions and learning-rate changes every replica
  * follows. Batch-norm layers normalize with their replica's statistics (no synchronized batch norm); their running
  * statistics are averaged after each step.
  *

@@ -69,7 +69,7 @@ final class ReplicaStep {
         i = nb + 1;
         Map<String, Tensor> st = new LinkedHashMap<>();
         List<Tensor> localState = out.subList(i, i + l.state().size());
-        List<Tensor> meanState = localState.isEmpty() ? List.of() : comm.allReduce(localState, ReduceOp.AVERAGE);
+        List<Tensor> meanState = meanState(localState);
         localState.forEach(Tensor::close);
         for (int k = 0; k < l.state().size(); k++) st.put(l.state().get(k), meanState.get(k));
         i += l.state().size();
@@ -93,7 +93,16 @@ final class ReplicaStep {
         return new TrainStep.Result(new TrainStep.State(model, new OptimizerState(o), Prng.foldIn(s.key(), 1)), reduced.get(nb), nextMetrics);
     }
 
-    /** Traces nothing yet: builds the bucket plan and the two compiled functions for layout {@code l}. */
+    /** Floating-point state averaged over the replicas, other state (counters) rank 0's. */
+    private List<Tensor> meanState(List<Tensor> local) {
+        if (local.isEmpty()) return List.of();
+        if (local.stream().allMatch(t -> t.dtype().isFloat())) return comm.allReduce(local, ReduceOp.AVERAGE);
+        List<Tensor> out = new ArrayList<>();
+        for (Tensor t : local) out.add(t.dtype().isFloat() ? comm.allReduce(t, ReduceOp.AVERAGE) : comm.broadcast(List.of(t), 0).getFirst());
+        return out;
+    }
+
+    /** The bucket plan and the two compiled functions (traced at their first call) for layout {@code l}. */
     private void compile(TrainStep.Layout l, TrainStep.State s) {
         layout = l;
         buckets = GradientBuckets.plan(l.trainable(), s.model().params(), bucketBytes);

@@ -279,7 +279,8 @@ public final class Trainer {
                 Map<String, Double> logs = new LinkedHashMap<>();
                 logs.put("loss", seen == 0 ? Double.NaN : lossSum / seen);
                 for (int m = 0; m < metrics.size(); m++) logs.put(metrics.get(m).name(), metrics.get(m).result(ms.get(m)));
-                if (validation != null) {
+                // Every replica holds the same parameters: rank 0, which runs the callbacks, validates for all.
+                if (validation != null && (rep == null || rep.rank() == 0)) {
                     evaluate(ctx.state().model(), validation, bs, options.precision()).forEach((k, v) -> logs.put("val_" + k, v));
                 }
                 logs.put("lr", ctx.learningRate());

@@ -93,6 +93,29 @@ class DataParallelTest {
     }
 
     @Test
+    void validationRunsOnRank0AndBatchNormStatisticsAreAveraged() {
+        TensorDataset d = data(240), val = data(60);
+        Trainer t = Trainer.of(MLP, Losses.softmaxCrossEntropy(), Optimizers.sgd(0.1)).metrics(Metrics.accuracy());
+        FitResult one = t.fit(MLP.init(Prng.key(4)), d, Fit.epochs(2).batchSize(24).quiet().validation(val));
+        FitResult two = t.fit(MLP.init(Prng.key(4)), d, Fit.epochs(2).batchSize(24).quiet().validation(val).dataParallel(DataParallel.threads(2)));
+        assertEquals(one.history().last("val_loss"), two.history().last("val_loss"), 1e-5);
+        assertEquals(one.history().last("val_accuracy"), two.history().last("val_accuracy"), 1e-6);
+
+        Model bn = Model.input("x", Shape.of(-1, 6)).dense(8).batchNorm().activation(Activation.RELU).dense(3).named("bn");
+        Trainer tb = Trainer.of(bn, Losses.softmaxCrossEntropy(), Optimizers.sgd(0.1));
+        FitResult b = tb.fit(bn.init(Prng.key(5)), d, Fit.epochs(1).batchSize(24).quiet().dataParallel(DataParallel.threads(2)));
+        for (Tensor s : b.state().model().state().values()) {
+            for (float v : s.toFloatArray()) assertTrue(Float.isFinite(v), "running statistics stay finite");
+        }
+        ModelState init = bn.init(Prng.key(5));
+        boolean moved = false;
+        for (var e : init.state().entrySet()) {
+            moved |= !java.util.Arrays.equals(e.getValue().toFloatArray(), b.state().model().state().get(e.getKey()).toFloatArray());
+        }
+        assertTrue(moved, "the running statistics were updated");
+    }
+
+    @Test
     void bucketsFollowReverseParameterOrderAndTheCap() {
         ModelState s = MLP.init(Prng.key(0)); // kernel 6x16 (384 B), bias 16 (64 B), kernel 16x3 (192 B), bias 3 (12 B)
         List<String> names = List.copyOf(s.params().keySet());
