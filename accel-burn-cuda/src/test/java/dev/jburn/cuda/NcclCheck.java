@@ -65,7 +65,7 @@ public final class NcclCheck {
             check("broadcast of one rank is the input", same(d, c.broadcast(List.of(d), 0).getFirst()), "");
             c.barrier();
             check("barrier returns", true, "");
-            expectFailure("a cpu tensor", () -> c.allReduce(Tensor.of(1f), ReduceOp.SUM), "cpu");
+            expectFailure("a cpu tensor", () -> c.allReduce(Tensor.of(1f).to(Engine.select("cpu")), ReduceOp.SUM), "cpu");
             expectFailure("average of s32", () -> c.allReduce(i, ReduceOp.AVERAGE), "AVERAGE");
             expectFailure("broadcast root 1 of 1", () -> c.broadcast(List.of(f), 1), "root");
             fitCheck(gpu, c, 1);
