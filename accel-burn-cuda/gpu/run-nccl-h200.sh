@@ -13,6 +13,9 @@
 # (the fuzzing jars are not needed here, and without them checkout + runtime + jars stay under 64 MiB)
 # then send the checkout with .gpu (carry .gpu/jdk and .gpu/lib) and run from the project root:
 #   bash accel-burn-cuda/gpu/run-nccl-h200.sh
+# The device tool sends the checkout of the session that calls it: run it from a checkout that holds this branch.
+# In a git worktree (.git is a file) make-runtime.sh stops at its exclude step; .gpu/ is in .gitignore already, so
+# run its jlink line by hand there.
 #   (c) the cost of the split step on one GPU: fused graph vs the data-parallel path with one replica (DataParallelCost).
 # Logs: $OUT/nccl-device.log, $OUT/nccl-one.log, $OUT/nccl-ranks/rank-{0,1}.log, $OUT/nccl-cost.log.
 # Limits (together under 300 s): ONE_TIMEOUT=90, RANKS_TIMEOUT=120, COST_TIMEOUT=80.
