@@ -33,13 +33,17 @@ final class Replica {
 
     int rank() { return comm.rank(); }
 
-    /** Rank 0's parameters, model state, optimizer state and key, as new tensors on this replica's engine. */
+    /**
+     * Rank 0's parameters, model state, optimizer state and key, as new tensors on this replica's engine. {@code s}
+     * is consumed (closed), as a single-device fit consumes its state.
+     */
     TrainStep.State start(TrainStep.State s) {
         List<Tensor> all = new ArrayList<>(s.model().params().values());
         all.addAll(s.model().state().values());
         all.addAll(s.optimizer().tensors().values());
         all.add(s.key());
         List<Tensor> got = comm.broadcast(all, 0);
+        all.forEach(Tensor::close); // every replica has read rank 0's tensors once the broadcast returns
         int i = 0;
         Map<String, Tensor> p = new LinkedHashMap<>(), st = new LinkedHashMap<>(), o = new LinkedHashMap<>();
         for (String n : s.model().params().keySet()) p.put(n, got.get(i++));

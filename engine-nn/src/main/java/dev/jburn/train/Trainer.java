@@ -187,11 +187,19 @@ public final class Trainer {
                 throw new JBurnException("fit", "interrupted while the replicas trained");
             }
         }
+        for (int r = 1; r < n; r++) if (results[r] != null) close(results[r].state()); // copies of rank 0's state
         Throwable t = first.get();
         if (t instanceof RuntimeException re) throw re;
         if (t instanceof Error err) throw err;
         if (t != null) throw new JBurnException("fit", "a replica failed: " + t);
         return results[0];
+    }
+
+    private static void close(TrainStep.State s) {
+        s.model().params().values().forEach(Tensor::close);
+        s.model().state().values().forEach(Tensor::close);
+        s.optimizer().tensors().values().forEach(Tensor::close);
+        s.key().close();
     }
 
     /** {@code s} as new tensors on {@code e} (a replica's own memory, never shared: steps update it in place). */
