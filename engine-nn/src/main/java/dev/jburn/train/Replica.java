@@ -35,7 +35,7 @@ final class Replica {
 
     /**
      * Rank 0's parameters, model state, optimizer state and key, as new tensors on this replica's engine. {@code s}
-     * is consumed (closed), as a single-device fit consumes its state.
+     * is consumed (closed, frozen parameters excepted), as a single-device fit consumes its state.
      */
     TrainStep.State start(TrainStep.State s) {
         List<Tensor> all = new ArrayList<>(s.model().params().values());
@@ -43,7 +43,11 @@ final class Replica {
         all.addAll(s.optimizer().tensors().values());
         all.add(s.key());
         List<Tensor> got = comm.broadcast(all, 0);
-        all.forEach(Tensor::close); // every replica has read rank 0's tensors once the broadcast returns
+        // Every replica has read rank 0's tensors once the broadcast returns. Frozen parameters are left open, as a
+        // single-device fit leaves them (they may be shared with another model).
+        java.util.Set<Tensor> frozen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        s.model().frozen().forEach(n -> frozen.add(s.model().params().get(n)));
+        for (Tensor t : all) if (!frozen.contains(t)) t.close();
         int i = 0;
         Map<String, Tensor> p = new LinkedHashMap<>(), st = new LinkedHashMap<>(), o = new LinkedHashMap<>();
         for (String n : s.model().params().keySet()) p.put(n, got.get(i++));
