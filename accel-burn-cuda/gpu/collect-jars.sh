@@ -13,13 +13,13 @@ lib=.gpu/lib
 rm -rf "$lib"
 mkdir -p "$lib"
 # Third-party jars only (JBurn's own modules come from this checkout's builds below, never from ~/.m2).
-mvn -B -o -q -pl accel-burn-cuda -am package -DskipTests dependency:copy-dependencies -DincludeScope=test \
+./mvnw -B -o -q -pl accel-burn-cuda -am package -DskipTests dependency:copy-dependencies -DincludeScope=test \
     -DoutputDirectory="$root/$lib" -DexcludeGroupIds=dev.jburn,org.junit.jupiter,org.junit.platform,org.opentest4j,org.apiguardian
-for m in engine-api engine-reference accel-kernels conformance-tests accel-burn-cuda; do
+for m in engine-api engine-reference accel-kernels conformance-tests engine-nn accel-burn-cuda; do
     cp "$m/target/$m-0.1.0-SNAPSHOT.jar" "$lib/"
 done
 "$JAVA_HOME/bin/jar" cf "$lib/accel-burn-cuda-tests.jar" -C accel-burn-cuda/target/test-classes .
-mvn -B -o -q -N dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.11.4 -DoutputDirectory="$root/$lib"
+./mvnw -B -o -q -N dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.11.4 -DoutputDirectory="$root/$lib"
 "$JAVA_HOME/bin/jar" tf "$lib/accel-kernels-0.1.0-SNAPSHOT.jar" | grep -q dev/jburn/kernels/Emitter.class \
     || { echo "accel-kernels jar lacks the emitter: stale build" >&2; exit 1; }
 du -sh "$lib"

@@ -3,7 +3,7 @@
 # `jburn train --engine cuda --model cnn` beside the same training in torch (samples/s, test accuracy), and where the
 # CNN step's GPU time goes (ncu, one metric over a window of launches). Logs under $OUT.
 # Prepare here: bash cli/gpu/collect.sh 30000 && bash accel-burn-cuda/gpu/add-test-jars.sh
-#   bash cli/gpu/cnn-step-h200.sh [EPOCHS=2] [KIT=1] [NCU=1]
+#   [KIT_TIMEOUT=s] [MLP=1] [JFR=1] bash cli/gpu/cnn-step-h200.sh [EPOCHS=2] [KIT=1] [NCU=1]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -34,9 +34,24 @@ echo "exit $?"; grep -E "jburn train:|^epoch [0-9]+/[0-9]+: loss|test:|time:|Exc
 echo "== torch --model cnn --device cuda --epochs $epochs"
 timeout 90 python3 bench/train_torch.py --device cuda --model cnn --epochs "$epochs" --data .gpu/data > "$OUT/torch-cnn.log" 2>&1
 echo "exit $?"; tail -7 "$OUT/torch-cnn.log"
+if [ -n "${MLP:-}" ]; then
+  echo "== jburn train --model mlp --engine cuda --epochs $epochs, then torch"
+  timeout 90 "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cache" -cp ".gpu/lib/*" dev.jburn.cli.Main train --engine cuda --model mlp --data .gpu/data \
+      --epochs "$epochs" --out "$OUT/jburn-mlp" > "$OUT/jburn-mlp.log" 2>&1
+  echo "exit $?"; grep -E "^epoch [0-9]+/[0-9]+: loss|test:|time:|Exception|fell back|fallback" "$OUT/jburn-mlp.log" | head -12
+  timeout 60 python3 bench/train_torch.py --device cuda --model mlp --epochs "$epochs" --data .gpu/data > "$OUT/torch-mlp.log" 2>&1
+  echo "exit $?"; tail -4 "$OUT/torch-mlp.log"
+fi
+if [ -n "${JFR:-}" ]; then
+  echo "== JFR of the host side of a CNN training run (1 epoch, 12000 images)"
+  timeout 90 "$java" "${flags[@]}" -XX:StartFlightRecording=filename="$OUT/train.jfr",settings=profile -Djburn.cuda.cacheDir="$cache" \
+      -cp ".gpu/lib/*" dev.jburn.cli.Main train --engine cuda --model cnn --data .gpu/data --epochs 2 --limit 12000 --out "$OUT/jfr-run" \
+      > "$OUT/jfr-run.log" 2>&1
+  echo "exit $?"; grep -E "^epoch [0-9]+/[0-9]+: loss" "$OUT/jfr-run.log"
+fi
 if [ "$ncu_on" = 1 ] && command -v ncu > /dev/null; then
-  echo "== ncu over 600 launches of CNN training steps"
-  timeout 150 ncu --metrics gpu__time_duration.sum --launch-skip 3000 --launch-count 600 --csv --log-file "$OUT/ncu.csv" \
+  echo "== ncu over 400 launches of CNN training steps"
+  timeout 150 ncu --metrics gpu__time_duration.sum --launch-skip 3000 --launch-count 400 --csv --log-file "$OUT/ncu.csv" \
       "${train[@]}" --epochs 1 --limit 6000 --out "$OUT/ncu-run" > "$OUT/ncu-run.log" 2>&1
   echo "exit $?"
   python3 - "$OUT/ncu.csv" <<'PY'

@@ -8,4 +8,5 @@ module dev.jburn.cuda {
     requires dev.jburn.kernels;
 
     provides dev.jburn.spi.EngineProvider with dev.jburn.cuda.CudaProvider;
+    provides dev.jburn.spi.CommunicatorProvider with dev.jburn.cuda.NcclProvider;
 }

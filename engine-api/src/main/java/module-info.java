@@ -9,6 +9,8 @@ module dev.jburn.api {
     exports dev.jburn.spi;
     exports dev.jburn.graph;
     exports dev.jburn.autodiff;
+    exports dev.jburn.dist;
 
     uses dev.jburn.spi.EngineProvider;
+    uses dev.jburn.spi.CommunicatorProvider;
 }

@@ -5,7 +5,8 @@ import java.nio.file.Path;
 /**
  * Settings of the CUDA engine, read once from system properties.
  *
- * @param device   device ordinal ({@code -Djburn.cuda.device}, default 0)
+ * @param device   device ordinal ({@code -Djburn.cuda.device}, else {@code $JBURN_CUDA_DEVICE}, which the data-parallel
+ *                 {@code Launcher} sets to each process's local rank; default 0)
  * @param tf32     F32 GEMMs on TF32 tensor cores ({@code -Djburn.cuda.tf32=true}; off by default:
  *                 TF32 keeps 10 mantissa bits, so results differ from F32 at about 1e-3 relative)
  * @param cacheDir where compiled CUBINs are kept between runs ({@code -Djburn.cuda.cacheDir}, default
@@ -21,8 +22,18 @@ public record CudaConfig(int device, boolean tf32, Path cacheDir) {
         String dir = System.getProperty("jburn.cuda.cacheDir");
         Path cache = dir != null ? (dir.isBlank() ? null : Path.of(dir))
                 : Path.of(System.getProperty("user.home", "."), ".cache", "jburn", "cuda");
-        return new CudaConfig(Integer.getInteger("jburn.cuda.device", 0),
+        return new CudaConfig(Integer.getInteger("jburn.cuda.device", deviceFromEnvironment()),
                 Boolean.parseBoolean(System.getProperty("jburn.cuda.tf32", "false")), cache);
+    }
+
+    private static int deviceFromEnvironment() {
+        String v = System.getenv("JBURN_CUDA_DEVICE");
+        if (v == null || v.isBlank()) return 0;
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("JBURN_CUDA_DEVICE must be a device ordinal, got '" + v + "'");
+        }
     }
 
     public CudaConfig withTf32(boolean on) { return new CudaConfig(device, on, cacheDir); }

@@ -4,11 +4,16 @@ import dev.jburn.Engine;
 import dev.jburn.Prng;
 import dev.jburn.data.FashionMnist;
 import dev.jburn.data.TensorDataset;
+import dev.jburn.dist.Communicator;
+import dev.jburn.dist.Communicators;
+import dev.jburn.dist.Launcher;
+import dev.jburn.dist.Rendezvous;
 import dev.jburn.io.ModelFile;
 import dev.jburn.nn.Model;
 import dev.jburn.optim.Optimizer;
 import dev.jburn.optim.Optimizers;
 import dev.jburn.optim.Schedules;
+import dev.jburn.train.DataParallel;
 import dev.jburn.train.Fit;
 import dev.jburn.train.FitResult;
 import dev.jburn.train.Losses;
@@ -21,6 +26,8 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -68,6 +75,11 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--validation-split", defaultValue = "0.0833333", description = "Fraction of the training images held out for validation. Default: 1/12 (5000 of 60000).")
     double validationSplit;
 
+    @Option(names = "--nproc", defaultValue = "1", description = "Data-parallel processes on this host (one per GPU, as torchrun): each trains on 1/N of "
+            + "every batch (--batch-size is the global batch) and the gradients are summed (NCCL on cuda). Processes that a scheduler starts with "
+            + "RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT join the group without it. Default: ${DEFAULT-VALUE}.")
+    int nproc;
+
     @Option(names = "--precision", defaultValue = "f32", description = "f32, bf16 or f16: the type layers compute in; bf16 and f16 keep f32 parameters "
             + "(mixed precision; f16 with dynamic loss scaling). Default: ${DEFAULT-VALUE}.")
     String precision;
@@ -92,8 +104,32 @@ final class TrainCommand implements Callable<Integer> {
     }
 
     @Override public Integer call() {
+        if (nproc < 1) throw new dev.jburn.JBurnException("train", "--nproc must be >= 1, got " + nproc);
+        boolean member = System.getenv("RANK") != null && System.getenv("WORLD_SIZE") != null;
+        if (nproc > 1 && !member) return launch();
+        if (!member) return train(null);
+        try (Rendezvous r = Rendezvous.fromEnvironment()) {
+            return train(r);
+        }
+    }
+
+    /** Starts {@code --nproc} copies of this command (without {@code --nproc}), each a member of one group. */
+    private int launch() {
+        List<String> args = new ArrayList<>(spec.commandLine().getParseResult().originalArgs());
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i).equals("--nproc")) args.subList(i, Math.min(i + 2, args.size())).clear();
+            if (i < args.size() && args.get(i).startsWith("--nproc=")) args.remove(i);
+        }
+        if (args.isEmpty() || !args.getFirst().equals("train")) args.addFirst("train");
+        Main.out(spec).println("jburn train: " + nproc + " data-parallel processes (NCCL_NVLS_ENABLE=0 in each); rank 0 reports");
+        return Launcher.nproc(nproc).run(Launcher.java(Main.class.getName(), args.toArray(String[]::new)));
+    }
+
+    /** Trains; {@code group} is this process's data-parallel group (null: alone). Only rank 0 reports and writes. */
+    private int train(Rendezvous group) {
         Precision policy = precision(precision);
-        PrintStream o = Main.out(spec);
+        boolean lead = group == null || group.rank() == 0;
+        PrintStream o = lead ? Main.out(spec) : new PrintStream(java.io.OutputStream.nullOutputStream());
         Engine e = engine == null ? Engine.defaultEngine() : Engine.select(engine);
         Model m = Architectures.of(model);
         String schedule = lrSchedule.equalsIgnoreCase("auto") ? Architectures.defaultSchedule(model) : lrSchedule;
@@ -114,8 +150,17 @@ final class TrainCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         Fit fit = Fit.epochs(epochs).batchSize(batchSize).shuffle(seed).output(o).precision(policy);
         if (validationSplit > 0) fit = fit.validationSplit(validationSplit);
-        FitResult r = trainer.fit(m.init(Prng.key(seed).to(e)), train, fit);
+        FitResult r;
+        if (group == null) {
+            r = trainer.fit(m.init(Prng.key(seed).to(e)), train, fit);
+        } else {
+            try (Communicator c = Communicators.create(e, group)) {
+                o.println("data-parallel: " + group.size() + " processes, " + c.describe());
+                r = trainer.fit(m.init(Prng.key(seed).to(e)), train, fit.dataParallel(DataParallel.of(c)));
+            }
+        }
         double secs = (System.nanoTime() - t0) / 1e9;
+        if (!lead) return 0;
         Map<String, Double> t = trainer.evaluate(r.state().model(), test, 512, policy);
         o.println(String.format(Locale.ROOT, "test: loss %.4f, accuracy %.4f (%d images)", t.get("loss"), t.get("accuracy"), test.size()));
         o.println(String.format(Locale.ROOT, "time: %.1f s for %d epochs, %.0f training samples/s (validation included in the time)",

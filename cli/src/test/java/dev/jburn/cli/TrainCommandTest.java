@@ -30,6 +30,18 @@ class TrainCommandTest {
     }
 
     @Test
+    void nprocStartsDataParallelProcessesAndRank0WritesTheModel(@TempDir Path out) throws Exception {
+        String s = MainTest.run(0, "train", "--nproc", "2", "--limit", "640", "--epochs", "1", "--batch-size", "64",
+                "--validation-split", "0", "--out", out.toString());
+        assertTrue(s.contains("jburn train: 2 data-parallel processes"), s);
+        assertTrue(Files.size(out.resolve("mlp.jburn")) > 800_000, "rank 0 wrote the model");
+        String e = MainTest.run(0, "evaluate", "--model", out.resolve("mlp.jburn").toString());
+        double acc = Double.parseDouble(e.replaceAll("(?s).*accuracy ([0-9.]+).*", "$1"));
+        assertTrue(acc > 0.5, "one data-parallel epoch on 640 images learns: " + acc + "\n" + e);
+        assertTrue(MainTest.run(1, "train", "--nproc", "0", "--out", out.toString()).contains("--nproc must be >= 1"));
+    }
+
+    @Test
     void theEmbeddedSubsetLoadsAndBadOptionsAreClearErrors(@TempDir Path out) {
         DataSource d = DataSource.embedded();
         assertEquals(3000, d.data().train().size());

@@ -40,6 +40,12 @@ public record TensorDataset(Tensor x, Tensor y) {
     /** Number of examples. */
     public int size() { return x.shape().dim(0); }
 
+    /** Examples and targets on {@code engine} (this dataset when both are there already), e.g. a replica's GPU. */
+    public TensorDataset to(dev.jburn.Engine engine) {
+        if (engine == null) throw new JBurnException("dataset", "the engine must not be null");
+        return x.engine() == engine && y.engine() == engine ? this : new TensorDataset(x.to(engine), y.to(engine));
+    }
+
     /** The examples in the order of a random permutation drawn with {@code key}. */
     public TensorDataset shuffled(Tensor key) { return rows(permutation(key, size())); }
 

@@ -26,10 +26,12 @@ import java.io.PrintStream;
  * @param out             where progress and logs go (default System.out)
  * @param precision       the precision policy (default {@link Precision#full()}; {@link Precision#mixedBf16()} and
  *                        {@link Precision#mixedF16()} compute in 16-bit floats with f32 parameters)
+ * @param dataParallel    how training is spread over replicas (null: one replica, the default); {@code batchSize}
+ *                        is then the global batch, split evenly across the replicas
  */
 public record Fit(int epochs, int batchSize, long shuffleSeed, TensorDataset validation, double validationSplit,
                   int stepsPerEpoch, int initialEpoch, boolean dropLast, ProgressMode progress, PrintStream out,
-                  Precision precision) {
+                  Precision precision, DataParallel dataParallel) {
     /** How progress is shown: AUTO is a bar on a terminal and log lines otherwise. */
     public enum ProgressMode { AUTO, BAR, LINES, NONE }
 
@@ -45,26 +47,32 @@ public record Fit(int epochs, int batchSize, long shuffleSeed, TensorDataset val
     }
 
     /** {@code n} epochs, batch 32, shuffled with seed 0, no validation. */
-    public static Fit epochs(int n) { return new Fit(n, 32, 0, null, 0, 0, 0, false, ProgressMode.AUTO, System.out, Precision.full()); }
+    public static Fit epochs(int n) { return new Fit(n, 32, 0, null, 0, 0, 0, false, ProgressMode.AUTO, System.out, Precision.full(), null); }
 
-    public Fit batchSize(int b) { return new Fit(epochs, b, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out, precision); }
+    public Fit batchSize(int b) { return new Fit(epochs, b, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out, precision, dataParallel); }
 
-    public Fit shuffle(long seed) { return new Fit(epochs, batchSize, seed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out, precision); }
+    public Fit shuffle(long seed) { return new Fit(epochs, batchSize, seed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out, precision, dataParallel); }
 
     public Fit noShuffle() { return shuffle(-1); }
 
-    public Fit validation(TensorDataset v) { return new Fit(epochs, batchSize, shuffleSeed, v, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out, precision); }
+    public Fit validation(TensorDataset v) { return new Fit(epochs, batchSize, shuffleSeed, v, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out, precision, dataParallel); }
 
-    public Fit validationSplit(double f) { return new Fit(epochs, batchSize, shuffleSeed, validation, f, stepsPerEpoch, initialEpoch, dropLast, progress, out, precision); }
+    public Fit validationSplit(double f) { return new Fit(epochs, batchSize, shuffleSeed, validation, f, stepsPerEpoch, initialEpoch, dropLast, progress, out, precision, dataParallel); }
 
-    public Fit stepsPerEpoch(int n) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, n, initialEpoch, dropLast, progress, out, precision); }
+    public Fit stepsPerEpoch(int n) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, n, initialEpoch, dropLast, progress, out, precision, dataParallel); }
 
-    public Fit initialEpoch(int e) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, e, dropLast, progress, out, precision); }
+    public Fit initialEpoch(int e) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, e, dropLast, progress, out, precision, dataParallel); }
 
-    public Fit dropLast(boolean d) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, d, progress, out, precision); }
+    public Fit dropLast(boolean d) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, d, progress, out, precision, dataParallel); }
 
     /** Trains under precision policy {@code p} (e.g. {@link Precision#mixedBf16()}); validation runs in its compute type too. */
-    public Fit precision(Precision p) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out, p); }
+    public Fit precision(Precision p) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out, p, dataParallel); }
+
+    /**
+     * Trains data-parallel as {@code dp} says ({@link DataParallel#threads(int)}, {@link DataParallel#of}); null
+     * for one replica. The batch size is the global batch.
+     */
+    public Fit dataParallel(DataParallel dp) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, out, precision, dp); }
 
     /** A progress bar whatever the output. */
     public Fit progressBar() { return withProgress(ProgressMode.BAR); }
@@ -75,7 +83,7 @@ public record Fit(int epochs, int batchSize, long shuffleSeed, TensorDataset val
     /** No progress output (callbacks still run). */
     public Fit quiet() { return withProgress(ProgressMode.NONE); }
 
-    public Fit output(PrintStream o) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, o, precision); }
+    public Fit output(PrintStream o) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, progress, o, precision, dataParallel); }
 
-    private Fit withProgress(ProgressMode m) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, m, out, precision); }
+    private Fit withProgress(ProgressMode m) { return new Fit(epochs, batchSize, shuffleSeed, validation, validationSplit, stepsPerEpoch, initialEpoch, dropLast, m, out, precision, dataParallel); }
 }

@@ -65,15 +65,23 @@ final class LossScaling {
     Map<String, Tensor> unscaled(Map<String, Tensor> grads) {
         if (scale == null) return grads;
         Map<String, Tensor> out = new LinkedHashMap<>();
+        for (var e : grads.entrySet()) out.put(e.getKey(), e.getValue().divide(scale.asType(e.getValue().dtype())));
+        observe(out);
+        return out;
+    }
+
+    /**
+     * Notes whether {@code grads} (already unscaled) are all finite, for {@link #ifFinite}: the data-parallel apply
+     * step checks the all-reduced gradients, so that every replica takes the same decision.
+     */
+    void observe(Map<String, Tensor> grads) {
+        if (scale == null) return;
         Tensor poisoned = null; // 0 when every gradient is finite, NaN otherwise (x * 0 is NaN for NaN and ±Inf)
-        for (var e : grads.entrySet()) {
-            Tensor g = e.getValue().divide(scale.asType(e.getValue().dtype()));
-            out.put(e.getKey(), g);
+        for (Tensor g : grads.values()) {
             Tensor z = g.multiply(0.0).sum().asType(DType.F32);
             poisoned = poisoned == null ? z : poisoned.add(z);
         }
         finite = poisoned == null ? scale.greater(0.0) : poisoned.equal(0.0); // no trainable parameters: always finite
-        return out;
     }
 
     /** {@code updated} when this step's gradients were finite, else {@code old}: an overflowed step changes nothing. */

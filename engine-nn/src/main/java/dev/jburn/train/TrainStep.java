@@ -167,16 +167,10 @@ public final class TrainStep {
     public CompiledFunction compiled() { return compiled; }
 
     /** Names in the compiled function's argument order; fixed by the first state (a new frozen set retraces). */
-    private record Layout(List<String> trainable, List<String> frozen, List<String> state, List<String> opt, List<List<String>> metrics) {}
+    record Layout(List<String> trainable, List<String> frozen, List<String> state, List<String> opt, List<List<String>> metrics) {}
 
-    private Layout layout(State s, List<Map<String, Tensor>> metricStates) {
-        if (metricStates.size() != metrics.size()) {
-            throw new JBurnException("trainStep", "expected " + metrics.size() + " metric states, got " + metricStates.size());
-        }
-        Layout l = new Layout(List.copyOf(s.model().trainable().keySet()),
-                s.model().params().keySet().stream().filter(k -> s.model().frozen().contains(k)).toList(),
-                List.copyOf(s.model().state().keySet()), List.copyOf(s.optimizer().tensors().keySet()),
-                metricStates.stream().map(m -> (List<String>) List.copyOf(m.keySet())).toList());
+    Layout layout(State s, List<Map<String, Tensor>> metricStates) {
+        Layout l = layoutOf(s, metricStates);
         Layout cur = layout;
         if (cur != null && cur.equals(l)) return cur;
         synchronized (this) {
@@ -184,6 +178,17 @@ public final class TrainStep {
             compiled = null;
         }
         return l;
+    }
+
+    /** The argument layout of {@code s} and {@code metricStates}, checked against this step's metrics. */
+    Layout layoutOf(State s, List<Map<String, Tensor>> metricStates) {
+        if (metricStates.size() != metrics.size()) {
+            throw new JBurnException("trainStep", "expected " + metrics.size() + " metric states, got " + metricStates.size());
+        }
+        return new Layout(List.copyOf(s.model().trainable().keySet()),
+                s.model().params().keySet().stream().filter(k -> s.model().frozen().contains(k)).toList(),
+                List.copyOf(s.model().state().keySet()), List.copyOf(s.optimizer().tensors().keySet()),
+                metricStates.stream().map(m -> (List<String>) List.copyOf(m.keySet())).toList());
     }
 
     private CompiledFunction compiled(Layout l) {
@@ -216,29 +221,74 @@ public final class TrainStep {
         }
         Tensor key = xs.get(i);
         LossScaling scaling = LossScaling.of(precision.lossScale(), opt);
-        Map<String, Tensor> optimizerOnly = LossScaling.without(opt);
+        Grads g = tracedGrads(l, x, y, w, null, trainable, frozen, state, ms, key, scaling);
+        List<Tensor> out = new ArrayList<>();
+        out.add(g.loss());
+        Applied a = tracedApply(l, trainable, opt, g.grads(), scaling);
+        out.addAll(a.params());
+        for (int k = 0; k < l.state.size(); k++) out.add(scaling.ifFinite(g.state().get(k), state.get(l.state.get(k))));
+        out.addAll(a.optimizer());
+        for (Map<String, Tensor> m : g.metrics()) out.addAll(m.values());
+        return out;
+    }
+
+    /**
+     * The first half of a step, traced: the loss, its gradients (unscaled), the next model state (not yet kept
+     * from an overflowed step) and the metric updates.
+     *
+     * @param loss    the loss as reported (the batch mean; with {@code share}, this replica's part of the global mean)
+     * @param grads   the gradients by trainable parameter
+     * @param state   the model state the forward pass produced, in {@code l.state} order
+     * @param metrics the metric states after this batch
+     */
+    record Grads(Tensor loss, Map<String, Tensor> grads, List<Tensor> state, List<Map<String, Tensor>> metrics) {}
+
+    /**
+     * Forward, loss and gradients. With {@code share == null} the loss is {@link Loss#apply}'s weighted mean; with a
+     * scalar {@code share} (1 / the global batch's weight, for data-parallel replicas) it is {@code Σ w·l · share},
+     * so that the replicas' gradients sum to the gradient of the global batch's mean.
+     */
+    Grads tracedGrads(Layout l, Tensor x, Tensor y, Tensor w, Tensor share, Map<String, Tensor> trainable, Map<String, Tensor> frozen,
+                      Map<String, Tensor> state, List<Map<String, Tensor>> ms, Tensor key, LossScaling scaling) {
         // One pass: the loss is differentiated; predictions and updated state come out as auxiliary outputs.
         var vg = Autodiff.valueAndGradMapWithAux((Map<String, Tensor> p) -> {
             Map<String, Tensor> all = new LinkedHashMap<>(p);
             all.putAll(frozen);
             Forward f = model.call(all, state, List.of(x), true, key, precision.compute());
             List<Tensor> out = new ArrayList<>();
-            out.add(scaling.scaled(loss.apply(f.output(), y, w)));
+            out.add(scaling.scaled(share == null ? loss.apply(f.output(), y, w) : weightedShare(f.output(), y, w, share)));
             out.add(f.output());
             for (String n : l.state) out.add(f.state().get(n));
             return out;
         }).apply(trainable);
         Map<String, Tensor> grads = scaling.unscaled(vg.grads());
-        Optimizer.Update u = optimizer.update(grads, new OptimizerState(optimizerOnly), trainable);
-        Map<String, Tensor> next = u.applyTo(trainable);
-        List<Tensor> out = new ArrayList<>();
-        out.add(scaling.unscaledLoss(vg.value()));
-        for (String n : l.trainable) out.add(scaling.ifFinite(next.get(n), trainable.get(n)));
-        for (int k = 0; k < l.state.size(); k++) out.add(scaling.ifFinite(vg.aux().get(1 + k), state.get(l.state.get(k))));
-        Map<String, Tensor> nextScale = scaling.next();
-        for (String n : l.opt) out.add(LossScaling.isOwn(n) ? nextScale.get(n) : scaling.ifFinite(u.state().get(n), opt.get(n)));
         Tensor predictions = vg.aux().getFirst();
-        for (int m = 0; m < metrics.size(); m++) out.addAll(metrics.get(m).update(ms.get(m), predictions, y, w).values());
-        return out;
+        List<Map<String, Tensor>> metricsOut = new ArrayList<>();
+        for (int m = 0; m < metrics.size(); m++) metricsOut.add(metrics.get(m).update(ms.get(m), predictions, y, w));
+        return new Grads(scaling.unscaledLoss(vg.value()), grads, vg.aux().subList(1, vg.aux().size()), metricsOut);
+    }
+
+    private Tensor weightedShare(Tensor predictions, Tensor y, Tensor w, Tensor share) {
+        Tensor per = loss.perSample(predictions, y);
+        return per.multiply(w.asType(per.dtype()).reshape(per.shape())).sum().multiply(share.asType(per.dtype()));
+    }
+
+    /**
+     * The second half, traced: the optimizer update of {@code trainable} by {@code grads} and the next optimizer
+     * state (loss scale included), each kept at its old value when {@code scaling} saw non-finite gradients.
+     *
+     * @param params    the next trainable parameters, in {@code l.trainable} order
+     * @param optimizer the next optimizer state, in {@code l.opt} order
+     */
+    record Applied(List<Tensor> params, List<Tensor> optimizer) {}
+
+    Applied tracedApply(Layout l, Map<String, Tensor> trainable, Map<String, Tensor> opt, Map<String, Tensor> grads, LossScaling scaling) {
+        Optimizer.Update u = optimizer.update(grads, new OptimizerState(LossScaling.without(opt)), trainable);
+        Map<String, Tensor> next = u.applyTo(trainable);
+        List<Tensor> params = new ArrayList<>(), o = new ArrayList<>();
+        for (String n : l.trainable) params.add(scaling.ifFinite(next.get(n), trainable.get(n)));
+        Map<String, Tensor> nextScale = scaling.next();
+        for (String n : l.opt) o.add(LossScaling.isOwn(n) ? nextScale.get(n) : scaling.ifFinite(u.state().get(n), opt.get(n)));
+        return new Applied(params, o);
     }
 }

@@ -138,9 +138,88 @@ public final class Trainer {
         if (options.dropLast() && data.size() < options.batchSize()) {
             throw new JBurnException("fit", "dropLast with " + data.size() + " examples and batch size " + options.batchSize() + " leaves no batch");
         }
+        DataParallel dp = options.dataParallel();
+        if (dp == null) return loop(state, data, validation, options, history, null);
+        if (!dp.threaded()) {
+            Replica rep = new Replica(dp.communicator(), step(options.precision()), firstEngine(state.model()), dp.bucketBytes());
+            return loop(state, data, validation, rep.rank() == 0 ? options : options.quiet(), history, rep);
+        }
+        return threaded(state, data, validation, options, history, dp);
+    }
+
+    /**
+     * A data-parallel fit whose replicas are threads of this JVM: each joins the group on its own thread, runs the
+     * loop on its engine (rank 0 on the state's tensors, the others on copies that rank 0's broadcast overwrites),
+     * and rank 0's result is returned. When a replica fails it aborts the group, so the others fail rather than
+     * wait; the first failure is rethrown.
+     */
+    private FitResult threaded(TrainStep.State state, TensorDataset data, TensorDataset validation, Fit options, History history, DataParallel dp) {
+        int n = dp.replicas();
+        DataParallel.Group group = dp.group();
+        FitResult[] results = new FitResult[n];
+        java.util.concurrent.atomic.AtomicReference<Throwable> first = new java.util.concurrent.atomic.AtomicReference<>();
+        dev.jburn.dist.Communicator[] comms = new dev.jburn.dist.Communicator[n];
+        List<Thread> threads = new ArrayList<>();
+        dev.jburn.Engine home = firstEngine(state.model());
+        for (int r = 0; r < n; r++) {
+            final int rank = r;
+            threads.add(Thread.ofPlatform().name("jburn-replica-" + r).start(() -> {
+                try {
+                    comms[rank] = group.join(rank);
+                    dev.jburn.Engine e = dp.engine(rank, home);
+                    TrainStep.State s = rank == 0 && e == home ? state : copy(state, e);
+                    Replica rep = new Replica(comms[rank], step(options.precision()), e, dp.bucketBytes());
+                    results[rank] = loop(s, data, validation, rank == 0 ? options : options.quiet(), rank == 0 ? history : new History(), rep);
+                } catch (Throwable t) {
+                    first.compareAndSet(null, t);
+                    if (comms[rank] != null) comms[rank].abort();
+                } finally {
+                    if (comms[rank] != null) comms[rank].close();
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                for (dev.jburn.dist.Communicator c : comms) if (c != null) c.abort();
+                throw new JBurnException("fit", "interrupted while the replicas trained");
+            }
+        }
+        for (int r = 1; r < n; r++) if (results[r] != null) close(results[r].state()); // copies of rank 0's state
+        Throwable t = first.get();
+        if (t instanceof RuntimeException re) throw re;
+        if (t instanceof Error err) throw err;
+        if (t != null) throw new JBurnException("fit", "a replica failed: " + t);
+        return results[0];
+    }
+
+    private static void close(TrainStep.State s) {
+        s.model().params().values().forEach(Tensor::close);
+        s.model().state().values().forEach(Tensor::close);
+        s.optimizer().tensors().values().forEach(Tensor::close);
+        s.key().close();
+    }
+
+    /** {@code s} as new tensors on {@code e} (a replica's own memory, never shared: steps update it in place). */
+    private static TrainStep.State copy(TrainStep.State s, dev.jburn.Engine e) {
+        Map<String, Tensor> p = new LinkedHashMap<>(), st = new LinkedHashMap<>(), o = new LinkedHashMap<>();
+        s.model().params().forEach((k, v) -> p.put(k, dev.jburn.spi.TensorBuffers.copy(v, e)));
+        s.model().state().forEach((k, v) -> st.put(k, dev.jburn.spi.TensorBuffers.copy(v, e)));
+        s.optimizer().tensors().forEach((k, v) -> o.put(k, dev.jburn.spi.TensorBuffers.copy(v, e)));
+        return new TrainStep.State(s.model().withParams(p).withState(st), new dev.jburn.optim.OptimizerState(o), dev.jburn.spi.TensorBuffers.copy(s.key(), e));
+    }
+
+    /** The epoch loop; {@code rep} is this thread's replica in a data-parallel fit, null otherwise. */
+    private FitResult loop(TrainStep.State state, TensorDataset data, TensorDataset validation, Fit options, History history, Replica rep) {
+        // Callbacks run on rank 0 only (one checkpoint writer, one logger); the others follow its decisions.
+        List<Callback> callbacks = rep == null || rep.rank() == 0 ? this.callbacks : List.of();
+        boolean agree = rep != null && !this.callbacks.isEmpty();
+        if (rep != null) state = rep.start(state);
         TrainStep ts = step(options.precision());
         TrainingContext ctx = new TrainingContext(state, history, optimizer.schedule(), options.epochs());
-        boolean batchLoss = callbacks.stream().anyMatch(Callback::needsBatchLoss);
+        boolean batchLoss = this.callbacks.stream().anyMatch(Callback::needsBatchLoss);
         int n = data.size(), bs = options.batchSize();
         int stepsAll = options.dropLast() ? n / bs : (n + bs - 1) / bs;
         int steps = options.stepsPerEpoch() > 0 ? Math.min(stepsAll, options.stepsPerEpoch()) : stepsAll;
@@ -156,7 +235,7 @@ public final class Trainer {
                 final int e = epoch;
                 callbacks.forEach(c -> c.onEpochBegin(ctx, e));
                 TensorDataset ordered = options.shuffleSeed() < 0 ? data : data.shuffled(Prng.foldIn(Prng.key(options.shuffleSeed()), epoch));
-                List<Map<String, Tensor>> ms = ts.freshMetrics(data.x());
+                List<Map<String, Tensor>> ms = rep == null ? ts.freshMetrics(data.x()) : rep.freshMetrics(ts);
                 double lossSum = 0;
                 long seen = 0;
                 List<PendingLoss> pending = new ArrayList<>();
@@ -167,14 +246,18 @@ public final class Trainer {
                     TrainStep.Result r;
                     TrainStep.State used;
                     try (var scope = Tensor.scope()) {
-                        Batch batch = batch(ordered, start, real, bs);
                         TrainStep.State cur = ctx.state();
                         double lr = ctx.learningRate();
                         if (Math.abs(lr - cur.optimizer().learningRate()) > 1e-15 * Math.max(1, lr)) {
                             cur = new TrainStep.State(cur.model(), cur.optimizer().withLearningRate(lr), cur.key());
                         }
                         used = cur;
-                        r = ts.apply(cur, batch.x, batch.y, batch.w, ms);
+                        if (rep == null) {
+                            Batch batch = batch(ordered, start, real, bs);
+                            r = ts.apply(cur, batch.x, batch.y, batch.w, ms);
+                        } else {
+                            r = rep.step(cur, ordered, start, real, bs, ms);
+                        }
                         keep(scope, r);
                     }
                     if (used != ctx.state()) release(ctx.state(), List.of(), r);
@@ -187,6 +270,7 @@ public final class Trainer {
                     // Reading a loss waits for the device to finish the step: read them in groups, so that the host
                     // queues the next steps while the device runs (a read every step left the GPU idle half the time).
                     Callback.Action a = Callback.Action.CONTINUE;
+                    TrainStep.State before = ctx.state();
                     for (PendingLoss p : pending) {
                         double l = p.loss().toDoubleArray()[0];
                         p.loss().close();
@@ -195,6 +279,8 @@ public final class Trainer {
                         progress.step(p.done(), p.real(), l, "");
                         for (Callback c : callbacks) a = worst(a, c.onBatchEnd(ctx, p.step(), l));
                     }
+                    // Every replica reads its losses at the same steps, so rank 0's decisions reach the others here.
+                    if (agree) a = rep.agree(a, ctx, before);
                     pending.clear();
                     if (a == Callback.Action.STOP_TRAINING) stop = true;
                     if (a != Callback.Action.CONTINUE) break;
@@ -205,19 +291,23 @@ public final class Trainer {
                     ordered.x().close();
                     ordered.y().close();
                 }
+                if (rep != null) ms = rep.merged(ms);
                 Map<String, Double> logs = new LinkedHashMap<>();
                 logs.put("loss", seen == 0 ? Double.NaN : lossSum / seen);
                 for (int m = 0; m < metrics.size(); m++) logs.put(metrics.get(m).name(), metrics.get(m).result(ms.get(m)));
-                if (validation != null) {
+                // Every replica holds the same parameters: rank 0, which runs the callbacks, validates for all.
+                if (validation != null && (rep == null || rep.rank() == 0)) {
                     evaluate(ctx.state().model(), validation, bs, options.precision()).forEach((k, v) -> logs.put("val_" + k, v));
                 }
                 logs.put("lr", ctx.learningRate());
                 logs.put("samples_per_s", seen / Math.max(epochSeconds, 1e-9));
                 history.add(epoch, logs);
                 if (options.progress() != Fit.ProgressMode.NONE) options.out().println(Callbacks.epochLine(epoch, options.epochs(), logs));
+                TrainStep.State before = ctx.state();
                 for (Callback c : callbacks) {
                     if (c.onEpochEnd(ctx, epoch, logs) == Callback.Action.STOP_TRAINING) stop = true;
                 }
+                if (agree) stop = rep.agree(stop ? Callback.Action.STOP_TRAINING : Callback.Action.CONTINUE, ctx, before) == Callback.Action.STOP_TRAINING;
             }
         }
         callbacks.forEach(c -> c.onTrainEnd(ctx));
@@ -273,9 +363,9 @@ public final class Trainer {
     private record PendingLoss(long step, int done, int real, Tensor loss) {}
 
     /** A batch of {@code real} rows from {@code start}, padded to {@code size} with weight-0 rows from the start. */
-    private record Batch(Tensor x, Tensor y, Tensor w) {}
+    record Batch(Tensor x, Tensor y, Tensor w) {}
 
-    private static Batch batch(TensorDataset d, int start, int real, int size) {
+    static Batch batch(TensorDataset d, int start, int real, int size) {
         TensorDataset b = d.batch(start, real);
         Tensor x = b.x(), y = b.y();
         if (real < size) {
