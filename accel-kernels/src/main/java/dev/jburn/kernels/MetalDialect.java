@@ -47,8 +47,11 @@ final class MetalDialect implements Dialect {
                 // A stored element as the shared code reads it: 16-bit floats as their bits, the rest unchanged.
                 template <typename T> FN T jb_bits(T x) { return x; }
                 FN u32 jb_bits(half x) { return u32(as_type<ushort>(x)); }
+                FN half jb_f16_store(u32 bits) { return as_type<half>(ushort(bits)); }
                 """);
-        if (f.bfloat()) s.append("FN u32 jb_bits(bfloat x) { return u32(as_type<ushort>(x)); }\n");
+        s.append(f.bfloat()
+                ? "FN u32 jb_bits(bfloat x) { return u32(as_type<ushort>(x)); }\nFN bfloat jb_bf16_store(u32 bits) { return as_type<bfloat>(ushort(bits)); }\n"
+                : "FN ushort jb_bf16_store(u32 bits) { return ushort(bits); }\n");
         return s.toString();
     }
 
@@ -127,7 +130,8 @@ final class MetalDialect implements Dialect {
     @Override
     public String toStorage(DType t, String value) {
         return switch (t) {
-            case F16, BF16 -> "as_type<" + storageType(t) + ">(ushort(" + value + "))";
+            case F16 -> "jb_f16_store(" + value + ")";
+            case BF16 -> "jb_bf16_store(" + value + ")";
             default -> storageType(t) + "(" + value + ")";
         };
     }
