@@ -130,32 +130,14 @@ final class MslKernels {
 
     /** Transpose and broadcast: one strided load each, the shape the Jit fusion pass gives them inside a group. */
     private void movement(DeviceFeatures f) {
-        Shape in = Shape.of(2, 3, 4);
-        int[] perm = {2, 0, 1};
-        Shape transposed = Shape.of(4, 2, 3);
-        int[] axisOf = new int[perm.length];
-        for (int a = 0; a < perm.length; a++) axisOf[perm[a]] = a;
-        Shape row = Shape.of(3), wide = Shape.of(4, 3, 5);
-        int[] broadcastAxes = {1};
+        Shape in = Shape.of(2, 3, 4), row = Shape.of(3), wide = Shape.of(4, 3, 5);
+        int[] perm = {2, 0, 1}, broadcastAxes = {1};
         for (DType t : DType.values()) {
-            ElementwiseKernel tr = new ElementwiseKernel(List.of(t),
-                    List.of(new dev.jburn.kernels.KernelExpr.Load(0, strides(in, axisOf, transposed.rank()), t)), transposed);
-            add("transpose:" + t.shortName(), tr, f, List.of(in), transposed.size() - 1, false, (b, x) -> b.transpose(x.get(0), perm));
-            ElementwiseKernel br = new ElementwiseKernel(List.of(t),
-                    List.of(new dev.jburn.kernels.KernelExpr.Load(0, strides(row, broadcastAxes, wide.rank()), t)), wide);
-            add("broadcast:" + t.shortName(), br, f, List.of(row), wide.size() - 1, false, (b, x) -> b.broadcast(x.get(0), wide, broadcastAxes));
+            ElementwiseKernel tr = ElementwiseKernel.transpose(t, in, perm);
+            add("transpose:" + t.shortName(), tr, f, List.of(in), tr.outShape().size() - 1, false, (b, x) -> b.transpose(x.get(0), perm));
+            add("broadcast:" + t.shortName(), ElementwiseKernel.broadcast(t, row, wide, broadcastAxes), f, List.of(row), wide.size() - 1, false,
+                    (b, x) -> b.broadcast(x.get(0), wide, broadcastAxes));
         }
-    }
-
-    /** Row-major strides of {@code s} laid over {@code outRank} output axes ({@code s}'s axis {@code j} is output axis {@code axisOf[j]}). */
-    private static long[] strides(Shape s, int[] axisOf, int outRank) {
-        long[] st = new long[outRank];
-        long stride = 1;
-        for (int j = s.rank() - 1; j >= 0; j--) {
-            if (s.dim(j) != 1) st[axisOf[j]] += stride;
-            stride *= s.dim(j);
-        }
-        return st;
     }
 
     private static final List<ReduceOp> REDUCTIONS = List.of(ReduceOp.SUM, ReduceOp.PRODUCT, ReduceOp.REDUCE_MAX, ReduceOp.REDUCE_MIN,
