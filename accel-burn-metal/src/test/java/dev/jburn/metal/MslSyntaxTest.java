@@ -74,7 +74,7 @@ class MslSyntaxTest {
                 List.of("a missing semicolon", "if (i >= n) return;", "if (i >= n) return"),
                 List.of("double, which MSL lacks", "typedef float f32;", "typedef double f32;"),
                 List.of("a math function MSL lacks", "exp(", "expm1("),
-                List.of("a half computed with as if it were a float", "jb_f16_value(u32(jb_bits(in0[i])))", "jb_f16_value(in0[i])"),
+                List.of("a half read as if it were a number", "jb_f16_value(u32(jb_bits(in0[i])))", "jb_f16_value(in0[i])"),
                 List.of("an undeclared built-in", "threadgroup_barrier", "threadgroup_barier"),
                 List.of("a store of the wrong type", "out[i] = jb_f16_store(", "out[i] = (float)("));
         for (List<String> b : breakages) {

@@ -45,7 +45,16 @@ final class MetalDialect implements Dialect {
                 #define MSB32(x) (31 - int(clz(uint(x))))
                 #define POPC32(x) u32(popcount(uint(x)))
                 // A stored element as the shared code reads it: 16-bit floats as their bits, the rest unchanged.
-                template <typename T> FN T jb_bits(T x) { return x; }
+                // One overload per storage type rather than a template: nothing to deduce from a device reference.
+                FN uchar jb_bits(uchar x) { return x; }
+                FN char jb_bits(char x) { return x; }
+                FN ushort jb_bits(ushort x) { return x; }
+                FN short jb_bits(short x) { return x; }
+                FN uint jb_bits(uint x) { return x; }
+                FN int jb_bits(int x) { return x; }
+                FN ulong jb_bits(ulong x) { return x; }
+                FN long jb_bits(long x) { return x; }
+                FN float jb_bits(float x) { return x; }
                 FN u32 jb_bits(half x) { return u32(as_type<ushort>(x)); }
                 FN half jb_f16_store(u32 bits) { return as_type<half>(ushort(bits)); }
                 """);
