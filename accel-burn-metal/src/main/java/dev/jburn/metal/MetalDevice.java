@@ -123,15 +123,30 @@ final class MetalDevice implements AutoCloseable {
      * them, and waits for it; a JBurnException naming {@code op} when the GPU reports an error.
      */
     void dispatch(String op, MemorySegment pipeline, List<SharedBuffer> buffers, int n, long groups, long groupSize) {
-        requireOpen(op);
-        try (Objc.Pool pool = objc.pool(); Arena a = Arena.ofConfined()) {
-            MemorySegment cb = objc.id(queue, Sel.COMMAND_BUFFER); // autoreleased
+        submit(op, (cb, a) -> {
             MemorySegment enc = objc.id(cb, Sel.COMPUTE_ENCODER); // autoreleased
             objc.send(enc, Sel.SET_PIPELINE, pipeline);
             for (int i = 0; i < buffers.size(); i++) objc.send(enc, Sel.SET_BUFFER, buffers.get(i).buffer, 0L, (long) i);
             objc.send(enc, Sel.SET_BYTES, a.allocateFrom(JAVA_INT, n), 4L, (long) buffers.size());
             objc.send(enc, Sel.DISPATCH_GROUPS, size(a, groups), size(a, groupSize));
             objc.send(enc, Sel.END_ENCODING);
+        });
+    }
+
+    /** What a submission encodes into its command buffer; {@code arena} lives until the submission ends. */
+    interface Encoding {
+        void encode(MemorySegment commandBuffer, Arena arena);
+    }
+
+    /**
+     * One command buffer: encoded by {@code encoding} inside an autorelease pool, committed and waited
+     * for; a JBurnException naming {@code op} when the GPU reports an error.
+     */
+    void submit(String op, Encoding encoding) {
+        requireOpen(op);
+        try (Objc.Pool pool = objc.pool(); Arena a = Arena.ofConfined()) {
+            MemorySegment cb = objc.id(queue, Sel.COMMAND_BUFFER); // autoreleased
+            encoding.encode(cb, a);
             objc.send(cb, Sel.COMMIT);
             objc.send(cb, Sel.WAIT);
             long status = (long) objc.send(cb, Sel.STATUS);
@@ -142,6 +157,12 @@ final class MetalDevice implements AutoCloseable {
             }
         }
     }
+
+    /** The runtime this device talks through. */
+    Objc objc() { return objc; }
+
+    /** The {@code id<MTLDevice>}. */
+    MemorySegment device() { return device; }
 
     private static MemorySegment size(Arena a, long width) {
         MemorySegment s = a.allocate(Objc.MTL_SIZE);

@@ -20,6 +20,9 @@ interface Natives {
     /** A downcall handle for {@code symbol} of {@code library} with exactly {@code descriptor} (never variadic). */
     MethodHandle downcall(Library library, String symbol, FunctionDescriptor descriptor);
 
+    /** Loads {@code library} so that its Objective-C classes are registered (MPS has no C function the bridge calls). */
+    void load(Library library);
+
     /** The system libraries the bridge calls, by install path (they live in the dyld shared cache; dlopen finds them by path). */
     enum Library {
         OBJC("/usr/lib/libobjc.A.dylib"),
@@ -35,18 +38,25 @@ interface Natives {
 
     /** The real libraries, opened on first use and kept for the process (they are never unloaded on macOS anyway). */
     static Natives system() {
-        Map<Library, SymbolLookup> open = new HashMap<>();
-        Linker linker = Linker.nativeLinker();
-        return (library, symbol, descriptor) -> {
-            SymbolLookup lookup;
-            synchronized (open) {
-                if (!open.containsKey(Library.CORE_GRAPHICS) && library != Library.OBJC) {
+        return new Natives() {
+            private final Map<Library, SymbolLookup> open = new HashMap<>();
+            private final Linker linker = Linker.nativeLinker();
+
+            private synchronized SymbolLookup lookup(Library library) {
+                if (library != Library.OBJC && !open.containsKey(Library.CORE_GRAPHICS)) {
                     open.put(Library.CORE_GRAPHICS, SymbolLookup.libraryLookup(Library.CORE_GRAPHICS.path, Arena.global()));
                 }
-                lookup = open.computeIfAbsent(library, l -> SymbolLookup.libraryLookup(l.path, Arena.global()));
+                return open.computeIfAbsent(library, l -> SymbolLookup.libraryLookup(l.path, Arena.global()));
             }
-            return linker.downcallHandle(lookup.find(symbol)
-                    .orElseThrow(() -> new JBurnException("metal", "no symbol " + symbol + " in " + library.path)), descriptor);
+
+            @Override
+            public MethodHandle downcall(Library library, String symbol, FunctionDescriptor descriptor) {
+                return linker.downcallHandle(lookup(library).find(symbol)
+                        .orElseThrow(() -> new JBurnException("metal", "no symbol " + symbol + " in " + library.path)), descriptor);
+            }
+
+            @Override
+            public void load(Library library) { lookup(library); }
         };
     }
 }

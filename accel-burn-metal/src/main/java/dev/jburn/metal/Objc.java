@@ -51,6 +51,9 @@ final class Objc {
         return natives.downcall(library, symbol, descriptor);
     }
 
+    /** Loads {@code library}, registering its classes. */
+    void load(Natives.Library library) { natives.load(library); }
+
     /** The class named {@code name}; a JBurnException when the runtime has none (a framework not loaded). */
     synchronized MemorySegment cls(String name) {
         MemorySegment c = classes.get(name);

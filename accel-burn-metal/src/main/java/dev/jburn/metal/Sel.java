@@ -5,6 +5,8 @@ import java.lang.foreign.MemoryLayout;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BOOLEAN;
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
@@ -43,7 +45,13 @@ enum Sel {
     COMMIT("commit", null),
     WAIT("waitUntilCompleted", null),
     STATUS("status", JAVA_LONG),
-    ERROR("error", ADDRESS);
+    ERROR("error", ADDRESS),
+    // MetalPerformanceShaders: GEMM
+    MATRIX_DESCRIPTOR("matrixDescriptorWithRows:columns:rowBytes:dataType:", ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT),
+    INIT_MATRIX("initWithBuffer:descriptor:", ADDRESS, ADDRESS, ADDRESS),
+    INIT_MATMUL("initWithDevice:transposeLeft:transposeRight:resultRows:resultColumns:interiorColumns:alpha:beta:", ADDRESS,
+            ADDRESS, JAVA_BOOLEAN, JAVA_BOOLEAN, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_DOUBLE, JAVA_DOUBLE),
+    ENCODE_MATMUL("encodeToCommandBuffer:leftMatrix:rightMatrix:resultMatrix:", null, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
 
     /** The selector's name, as {@code sel_registerName} takes it. */
     final String selector;

@@ -62,6 +62,12 @@ final class FakeObjc implements Natives {
         }
     }
 
+    /** Libraries loaded for their classes. */
+    final List<Library> loaded = new ArrayList<>();
+
+    @Override
+    public void load(Library library) { loaded.add(library); }
+
     @Override
     public MethodHandle downcall(Library library, String symbol, FunctionDescriptor descriptor) {
         MethodType type = descriptor.toMethodType();
@@ -207,6 +213,14 @@ final class FakeObjc implements Natives {
                 objects.get(err.address()).value = "Execution of the command buffer was aborted due to an error during execution.";
                 yield err;
             }
+            case "matrixDescriptorWithRows:columns:rowBytes:dataType:" -> make("MPSMatrixDescriptor", true);
+            case "initWithBuffer:descriptor:" -> {
+                obj(a[2]);
+                obj(a[3]);
+                yield a[0];
+            }
+            case "initWithDevice:transposeLeft:transposeRight:resultRows:resultColumns:interiorColumns:alpha:beta:" -> a[0];
+            case "encodeToCommandBuffer:leftMatrix:rightMatrix:resultMatrix:" -> null;
             default -> throw new AssertionError("the fake does not know " + sel);
         };
     }

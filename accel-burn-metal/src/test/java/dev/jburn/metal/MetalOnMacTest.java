@@ -65,4 +65,31 @@ class MetalOnMacTest {
         System.out.printf("Metal: %d kernels, %d mismatches, %d failed to compile or run%n", cases.size(), mismatches, failed);
         assertEquals(0, mismatches + failed, "printed above");
     }
+
+    @Test
+    void mpsGemmMatchesAPlainProduct() {
+        Assumptions.assumeTrue(System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("mac"),
+                "needs macOS and a Metal GPU: " + MetalAvailability.get().reason());
+        int m = 33, n = 17, k = 70;
+        Random rnd = new Random(5);
+        try (MetalDevice gpu = MetalDevice.open(new Objc(Natives.system()))) {
+            var a = gpu.buffer(4L * m * k);
+            var b = gpu.buffer(4L * k * n);
+            var c = gpu.buffer(4L * m * n);
+            for (long i = 0; i < (long) m * k; i++) a.contents().setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i, rnd.nextFloat() - 0.5f);
+            for (long i = 0; i < (long) k * n; i++) b.contents().setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i, rnd.nextFloat() - 0.5f);
+            MetalGemm.multiply(gpu, a, b, c, m, n, k, dev.jburn.DType.F32);
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < n; j++) {
+                    double want = 0;
+                    for (int p = 0; p < k; p++) {
+                        want += a.contents().getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, (long) i * k + p)
+                                * b.contents().getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, (long) p * n + j);
+                    }
+                    float got = c.contents().getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, (long) i * n + j);
+                    assertEquals(want, got, 1e-4 * Math.max(1, Math.abs(want)), "C[" + i + "," + j + "]");
+                }
+            }
+        }
+    }
 }
