@@ -8,15 +8,17 @@ import java.util.List;
  * The parts of a C-like kernel language that differ between GPU APIs: types, bit casts, math
  * function names, buffer declarations and the kernel frame. Everything else — the meaning of
  * every op, conversions, rounding of narrow types — is written once by {@link Emitter} and
- * {@link Prelude} in the subset that CUDA C++ and GLSL 4.50 share.
+ * {@link Prelude} in the subset that CUDA C++, GLSL 4.50 and MSL share.
  */
-public sealed interface Dialect permits CudaDialect, GlslDialect {
+public sealed interface Dialect permits CudaDialect, GlslDialect, MetalDialect {
     /** CUDA C++ for NVRTC. */
     Dialect CUDA = new CudaDialect();
     /** GLSL 4.50 compute shaders for shaderc / Vulkan. */
     Dialect GLSL = new GlslDialect();
+    /** The Metal Shading Language for Apple GPUs (no 64-bit floats: see {@link MetalDialect}). */
+    Dialect METAL = new MetalDialect();
 
-    /** A short name: {@code cuda}, {@code glsl}. */
+    /** A short name: {@code cuda}, {@code glsl}, {@code msl}. */
     String name();
 
     /**
@@ -80,7 +82,7 @@ public sealed interface Dialect permits CudaDialect, GlslDialect {
     /**
      * A reduction kernel's opening: buffers as in {@link #open}, a workgroup-shared array
      * {@code sh[256]} of type {@code acc}, then the output element {@code o} of this workgroup
-     * (type {@code idx_t}; CUDA loops over a grid stride, GLSL returns when {@code o >= n}) and the
+     * (type {@code idx_t}; CUDA loops over a grid stride, GLSL and MSL return when {@code o >= n}) and the
      * thread's index {@code t} (a {@code u32} below 256) in its workgroup of 256.
      */
     String openReduction(String name, List<DType> inputs, DType out, String acc);

@@ -71,6 +71,29 @@ public record ElementwiseKernel(List<DType> inputTypes, List<KernelExpr> nodes, 
     }
 
     /**
+     * {@code transpose(x, perm)} as one strided load: output axis {@code a} is input axis {@code perm[a]}.
+     *
+     * <pre>{@code
+     * ElementwiseKernel t = ElementwiseKernel.transpose(DType.F32, Shape.of(2, 3), new int[] {1, 0}); // out [3, 2]
+     * }</pre>
+     */
+    public static ElementwiseKernel transpose(DType t, Shape in, int[] perm) {
+        long[] dims = new long[perm.length];
+        int[] axisOf = new int[perm.length];
+        for (int a = 0; a < perm.length; a++) {
+            dims[a] = in.dim(perm[a]);
+            axisOf[perm[a]] = a;
+        }
+        Shape out = Shape.of(dims);
+        return new ElementwiseKernel(List.of(t), List.of(new KernelExpr.Load(0, strides(in, axisOf, out.rank()), t)), out);
+    }
+
+    /** {@code broadcast(x, out, axes)} as one strided load: input axis {@code j} is output axis {@code axes[j]}. */
+    public static ElementwiseKernel broadcast(DType t, Shape in, Shape out, int[] axes) {
+        return new ElementwiseKernel(List.of(t), List.of(new KernelExpr.Load(0, strides(in, axes, out.rank()), t)), out);
+    }
+
+    /**
      * The kernel of a Jit fusion group's body ({@code Prim.Fused}), or empty when the body is not
      * purely element-wise (it ends in a reduction, say). Broadcast nodes become index maps of the
      * inputs they read; rank-0 constants become literals.

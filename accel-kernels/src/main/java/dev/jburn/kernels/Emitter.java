@@ -25,7 +25,7 @@ import java.util.Optional;
 public final class Emitter {
     private Emitter() {}
 
-    /** The CUDA kernel's name in every generated source. */
+    /** The kernel's name in every generated CUDA and MSL source (GLSL's entry point is {@code main}). */
     public static final String CUDA_ENTRY = "jburn_elementwise";
 
     /** Elements each thread of a CUDA element-wise kernel handles per grid-stride step (size the grid by it). */
@@ -67,8 +67,9 @@ public final class Emitter {
             return new KernelSource("main", code, k.inputTypes(), k.outType());
         }
         body.append("    ").append(d.write(types.size() - 1, "i", stored)).append('\n');
-        String code = Prelude.of(d, f) + d.open("main", k.inputTypes(), k.outType()) + body + d.close();
-        return new KernelSource("main", code, k.inputTypes(), k.outType());
+        String entry = d == Dialect.GLSL ? "main" : CUDA_ENTRY; // MSL: a C++ function may not be called main
+        String code = Prelude.of(d, f) + d.open(entry, k.inputTypes(), k.outType()) + body + d.close();
+        return new KernelSource(entry, code, k.inputTypes(), k.outType());
     }
 
     /** {@code result} (a compute-type variable) as the output's stored type. */

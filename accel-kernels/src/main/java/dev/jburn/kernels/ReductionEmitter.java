@@ -18,7 +18,7 @@ import java.util.Optional;
 public final class ReductionEmitter {
     private ReductionEmitter() {}
 
-    /** The CUDA kernel's name in every generated reduction. */
+    /** The kernel's name in every generated CUDA and MSL reduction (GLSL's entry point is {@code main}). */
     public static final String CUDA_ENTRY = "jburn_reduce";
 
     /** Threads per workgroup. */
@@ -45,7 +45,7 @@ public final class ReductionEmitter {
         String innerOffset = offset("r", reducedDims(k), reducedStrides(k), "p", inner);
         String acc = foldAndCombine(k, d, f, "idx_t(" + k.reducedCount() + ")", inner, innerOffset, k.producer().inputTypes().size(), body);
 
-        String entry = d == Dialect.CUDA ? CUDA_ENTRY : "main";
+        String entry = d == Dialect.GLSL ? "main" : CUDA_ENTRY;
         String code = Prelude.of(d, f) + d.openReduction(entry, k.producer().inputTypes(), k.outType(), acc) + body + d.closeReduction();
         return new KernelSource(entry, code, k.producer().inputTypes(), k.outType());
     }
@@ -231,7 +231,7 @@ public final class ReductionEmitter {
         body.append("    idx_t cols = idx_t(").append(d.read(1, "0")).append(");\n");
         body.append("    idx_t base = o * cols;\n");
         String acc = foldAndCombine(k, d, f, "cols", "", "r", 2, body);
-        String entry = d == Dialect.CUDA ? CUDA_ENTRY : "main";
+        String entry = d == Dialect.GLSL ? "main" : CUDA_ENTRY;
         String code = Prelude.of(d, f) + d.openReduction(entry, load.inputTypes(), out, acc) + body + d.closeReduction();
         return new KernelSource(entry, code, load.inputTypes(), out);
     }

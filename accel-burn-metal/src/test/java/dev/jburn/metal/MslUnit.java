@@ -1,0 +1,128 @@
+package dev.jburn.metal;
+
+import dev.jburn.DType;
+import dev.jburn.kernels.Dialect;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Many generated kernels as one C++ translation unit, so one clang run checks or builds them all:
+ * kernel {@code i} goes into {@code namespace k<i>} with its entry renamed {@code <entry>_<i>} (the
+ * shim's {@code kernel} is {@code extern "C"}, whose names must be unique). Otherwise each source is
+ * exactly what the emitter wrote. With drivers, each namespace also gets
+ * {@code extern "C" void run_<i>(void** buffers, unsigned n, unsigned groups)}, which runs the kernel's
+ * whole grid on the CPU (a reduction's groups one at a time, each as 256 fibers meeting at barriers).
+ */
+final class MslUnit {
+    final StringBuilder text = new StringBuilder();
+    private final List<Integer> startLine = new ArrayList<>();
+    private final List<String> labels = new ArrayList<>();
+    private int lines;
+
+    MslUnit(boolean drivers) {
+        // Standard headers before the shim, whose last line makes `double` an error.
+        append(drivers ? DRIVER_PRELUDE : "#include <metal_stdlib>\n");
+    }
+
+    /**
+     * The host side of a group: its 256 threads as fibers (ucontext) run in turns by one host thread;
+     * a barrier hands control back, and a turn ends when every fiber has reached the barrier or
+     * returned, so no fiber passes a barrier before all have reached it, as on the GPU, without the
+     * cost of 256 OS threads per group. A group where some fibers return while others wait at a
+     * barrier (undefined behaviour on a GPU) is reported.
+     */
+    private static final String DRIVER_PRELUDE = """
+            #include <functional>
+            #include <ucontext.h>
+            #include <metal_stdlib>
+            static ucontext_t jb_host, jb_fiber[256];
+            static char jb_stack[256][64 * 1024];
+            static bool jb_returned[256];
+            static int jb_current;
+            static std::function<void(unsigned)> jb_body;
+            static bool jb_divergent;
+            static void jb_barrier() { swapcontext(&jb_fiber[jb_current], &jb_host); }
+            static void jb_start(int t) { jb_body(unsigned(t)); jb_returned[t] = true; }
+            static void jb_run_group(std::function<void(unsigned)> body) {
+              jb_body = body;
+              for (int t = 0; t < 256; t++) {
+                getcontext(&jb_fiber[t]);
+                jb_fiber[t].uc_stack.ss_sp = jb_stack[t];
+                jb_fiber[t].uc_stack.ss_size = sizeof jb_stack[t];
+                jb_fiber[t].uc_link = &jb_host;
+                makecontext(&jb_fiber[t], (void (*)()) jb_start, 1, t);
+                jb_returned[t] = false;
+              }
+              metal::jb_group_barrier = jb_barrier;
+              for (int live = 256; live > 0;) {
+                int waiting = 0;
+                for (int t = 0; t < 256; t++) {
+                  if (jb_returned[t]) continue;
+                  jb_current = t;
+                  swapcontext(&jb_host, &jb_fiber[t]);
+                  if (!jb_returned[t]) waiting++;
+                }
+                if (waiting != 0 && waiting != live) jb_divergent = true;
+                live = waiting;
+              }
+              metal::jb_group_barrier = nullptr;
+            }
+            extern "C" int jb_divergent_barrier() { return jb_divergent ? 1 : 0; }
+            """;
+
+    private void append(String s) {
+        text.append(s);
+        for (int i = 0; i < s.length(); i++) if (s.charAt(i) == '\n') lines++;
+    }
+
+    /** Adds kernel {@code i}'s source, its driver when {@code driver}. */
+    void add(String label, MslCase c, boolean driver) {
+        int i = labels.size();
+        labels.add(label);
+        startLine.add(lines + 1);
+        String entry = c.source().entry();
+        String code = c.source().code().replaceAll("\\b" + entry + "\\b", entry + "_" + i);
+        append("namespace k" + i + " {\n" + code + (code.endsWith("\n") ? "" : "\n"));
+        if (driver) append(driver(c, entry + "_" + i, i));
+        append("}  // namespace k" + i + "\n");
+    }
+
+    private static String driver(MslCase c, String entry, int i) {
+        StringBuilder args = new StringBuilder();
+        List<DType> ins = c.source().inputTypes();
+        for (int k = 0; k < ins.size(); k++) {
+            args.append("(device const ").append(Dialect.METAL.storageType(ins.get(k))).append("*)b[").append(k).append("], ");
+        }
+        args.append("(device ").append(Dialect.METAL.storageType(c.source().outType())).append("*)b[").append(ins.size()).append("], nn");
+        StringBuilder s = new StringBuilder("extern \"C\" void run_").append(i).append("(void** b, unsigned n, unsigned groups) {\n");
+        s.append("  uint nn = n;\n");
+        if (!c.grouped()) {
+            s.append("  for (uint g = 0; g <= n; g++) ").append(entry).append("(").append(args).append(", g);\n");
+        } else {
+            s.append("  for (uint o = 0; o < groups; o++) jb_run_group([&](uint t) { ").append(entry).append("(").append(args).append(", o, t); });\n");
+        }
+        return s.append("}\n").toString();
+    }
+
+    /** The label of the kernel at {@code line} of {@link #text}, or null before the first. */
+    String labelAt(int line) {
+        String l = null;
+        for (int i = 0; i < startLine.size() && startLine.get(i) <= line; i++) l = labels.get(i);
+        return l;
+    }
+
+    private static final Pattern DIAGNOSTIC = Pattern.compile("^[^:\\s]+:(\\d+):\\d+: (error|fatal error): (.*)$", Pattern.MULTILINE);
+
+    /** The compiler's errors, each prefixed with the kernel it is in; empty when none. */
+    List<String> errors(String log) {
+        List<String> out = new ArrayList<>();
+        Matcher m = DIAGNOSTIC.matcher(log);
+        while (m.find()) out.add(labelAt(Integer.parseInt(m.group(1))) + ": " + m.group(3));
+        return out;
+    }
+
+    int size() { return labels.size(); }
+}
