@@ -2,23 +2,20 @@ package dev.jburn.cuda;
 
 import dev.jburn.DType;
 import dev.jburn.Shape;
+import dev.jburn.graph.ChannelsLastConvGroups;
+import dev.jburn.graph.ChannelsLastConvGroups.Kind;
 import dev.jburn.graph.Graph;
 import dev.jburn.graph.Node;
 import dev.jburn.graph.Prim;
-import dev.jburn.graph.Value;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.ConvSpec;
 import dev.jburn.spi.Operand;
 
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Channels-last convolutions in Jit graphs on the GPU. The front end runs every conv in the canonical
@@ -40,8 +37,6 @@ import java.util.Set;
  * (The cpu engine has its own rewrite of the same groups for its own kernels.)
  */
 final class ChannelsLastConvs {
-    enum Kind { FORWARD, KERNEL_GRADIENT }
-
     record Plan(Kind kind, ConvSpec spec, DType type) {}
 
     /** The plan of a body this class made (for tests), or null. */
@@ -196,126 +191,25 @@ final class ChannelsLastConvs {
     }
 
     private Graph rewriteOnce(Graph g) {
-        List<Node> nodes = g.nodes();
-        Map<Integer, Node> producer = new HashMap<>();
-        Map<Integer, List<Node>> readers = new HashMap<>();
-        for (Node n : nodes) {
-            for (Value v : n.inputs()) readers.computeIfAbsent(v.id(), i -> new ArrayList<>()).add(n);
-            for (Value v : n.outputs()) producer.put(v.id(), n);
-        }
-        Set<Integer> outputs = new HashSet<>();
-        for (Value v : g.outputs()) outputs.add(v.id());
+        ChannelsLastConvGroups.Index idx = ChannelsLastConvGroups.index(g);
+        List<ChannelsLastConvGroups.Group> groups = ChannelsLastConvGroups.find(g, idx,
+                n -> n.prim() instanceof Prim.Conv c && applies(c.spec(), c.out()));
+        if (groups.isEmpty()) return g;
         IdentityHashMap<Node, Node> replaced = new IdentityHashMap<>();
         IdentityHashMap<Node, Boolean> dropped = new IdentityHashMap<>();
-        for (Node n : nodes) {
-            if (!(n.prim() instanceof Prim.Conv conv) || !applies(conv.spec(), conv.out())) continue;
-            int r = n.outputs().getFirst().shape().rank();
-            Node after = soleReader(n.outputs().getFirst(), readers, outputs);
-            Node lhs = soleProducer(n.inputs().get(0), producer, readers, outputs);
-            Node rhs = soleProducer(n.inputs().get(1), producer, readers, outputs);
-            if (after == null || lhs == null) continue;
-            if (dropped.containsKey(lhs) || dropped.containsKey(after) || replaced.containsKey(lhs) || replaced.containsKey(after)) continue;
-            Node fusedNode;
-            if (moves(lhs, channelsFirst(r)) && moves(after, channelsLast(r))) {
-                fusedNode = fused(Kind.FORWARD, conv, List.of(lhs), List.of(lhs.inputs().getFirst(), n.inputs().get(1)), after);
-                dropped.put(lhs, true);
-            } else if (rhs != null && !dropped.containsKey(rhs) && !replaced.containsKey(rhs)
-                    && moves(lhs, channelsToBatch(r)) && moves(rhs, channelsToBatch(r)) && moves(after, spatialFirst(r))) {
-                fusedNode = fused(Kind.KERNEL_GRADIENT, conv, List.of(lhs, rhs), List.of(lhs.inputs().getFirst(), rhs.inputs().getFirst()), after);
-                dropped.put(lhs, true);
-                dropped.put(rhs, true);
-            } else {
-                continue;
-            }
-            replaced.put(n, fusedNode);
-            dropped.put(after, true);
+        for (ChannelsLastConvGroups.Group gr : groups) {
+            Graph body = gr.body();
+            plans.put(body, new Plan(gr.kind(), gr.prim().spec(), gr.prim().out()));
+            replaced.put(gr.conv(), new Node(new Prim.Fused(body), gr.inputs(), gr.after().outputs()));
+            gr.operandMoves().forEach(m -> dropped.put(m, true));
+            dropped.put(gr.after(), true);
         }
-        if (replaced.isEmpty()) return g;
-        List<Node> out = new ArrayList<>(nodes.size());
-        for (Node n : nodes) {
+        List<Node> out = new ArrayList<>(g.nodes().size());
+        for (Node n : g.nodes()) {
             Node f = replaced.get(n);
             if (f != null) out.add(f);
             else if (!dropped.containsKey(n)) out.add(n);
         }
         return Graph.of(g.inputs(), out, g.outputs());
-    }
-
-    /** The fused node: its body is the group (operand transposes, conv, output transpose), its output {@code after}'s. */
-    private Node fused(Kind kind, Prim.Conv conv, List<Node> operandTransposes, List<Value> ins, Node after) {
-        Graph.Builder b = Graph.builder();
-        List<Value> bodyIns = new ArrayList<>();
-        for (Value v : ins) bodyIns.add(b.input(v.type()));
-        List<Value> convIns = kind == Kind.FORWARD
-                ? List.of(b.add1(operandTransposes.getFirst().prim(), bodyIns.get(0)), bodyIns.get(1))
-                : List.of(b.add1(operandTransposes.get(0).prim(), bodyIns.get(0)), b.add1(operandTransposes.get(1).prim(), bodyIns.get(1)));
-        Value y = b.add(conv, convIns).getFirst();
-        Graph body = b.build(List.of(b.add1(after.prim(), y)));
-        plans.put(body, new Plan(kind, conv.spec(), conv.out()));
-        return new Node(new Prim.Fused(body), ins, after.outputs());
-    }
-
-    /**
-     * Whether {@code n} is the transpose {@code perm} of its one input: a {@code Transpose} by {@code perm}, or a
-     * {@code Reshape} whose result is the input transposed by {@code perm} with the axes longer than 1 kept in order
-     * (moving a size-1 axis, such as one channel, changes no element's position, so it may be traced as a reshape).
-     */
-    static boolean moves(Node n, int[] perm) {
-        if (n.inputs().size() != 1 || n.outputs().size() != 1) return false;
-        if (n.prim() instanceof Prim.Transpose t) return Arrays.equals(t.perm(), perm);
-        if (!(n.prim() instanceof Prim.Reshape)) return false;
-        Shape in = n.inputs().getFirst().shape(), out = n.outputs().getFirst().shape();
-        if (in.rank() != perm.length || out.rank() != perm.length) return false;
-        int last = -1;
-        for (int i = 0; i < perm.length; i++) {
-            if (out.dim(i) != in.dim(perm[i])) return false;
-            if (in.dim(perm[i]) > 1) {
-                if (perm[i] < last) return false;
-                last = perm[i];
-            }
-        }
-        return true;
-    }
-
-    private static Node soleReader(Value v, Map<Integer, List<Node>> readers, Set<Integer> outputs) {
-        List<Node> r = readers.get(v.id());
-        return r == null || r.size() != 1 || outputs.contains(v.id()) ? null : r.getFirst();
-    }
-
-    private static Node soleProducer(Value v, Map<Integer, Node> producer, Map<Integer, List<Node>> readers, Set<Integer> outputs) {
-        Node p = producer.get(v.id());
-        return p == null || soleReader(v, readers, outputs) == null || p.outputs().size() != 1 ? null : p;
-    }
-
-    /** {@code [0, r-1, 1, .., r-2]}: channels-last to canonical. */
-    static int[] channelsFirst(int r) {
-        int[] p = new int[r];
-        p[1] = r - 1;
-        for (int i = 2; i < r; i++) p[i] = i - 1;
-        return p;
-    }
-
-    /** {@code [0, 2, .., r-1, 1]}: canonical to channels-last. */
-    static int[] channelsLast(int r) {
-        int[] p = new int[r];
-        for (int i = 1; i < r - 1; i++) p[i] = i + 1;
-        p[r - 1] = 1;
-        return p;
-    }
-
-    /** {@code [r-1, 0, .., r-2]}: channels-last to {@code [C, N, s...]}. */
-    static int[] channelsToBatch(int r) {
-        int[] p = new int[r];
-        p[0] = r - 1;
-        for (int i = 1; i < r; i++) p[i] = i - 1;
-        return p;
-    }
-
-    /** {@code [2, .., r-1, 0, 1]}: {@code [C, O, k...]} to {@code [k..., C, O]}. */
-    static int[] spatialFirst(int r) {
-        int[] p = new int[r];
-        for (int i = 0; i < r - 2; i++) p[i] = i + 2;
-        p[r - 2] = 0;
-        p[r - 1] = 1;
-        return p;
     }
 }

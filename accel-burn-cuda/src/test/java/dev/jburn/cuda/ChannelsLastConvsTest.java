@@ -152,7 +152,7 @@ class ChannelsLastConvsTest {
     }
 
     /** The group as {@link ChannelsLastConvs} runs it: cols from {@link ChannelsLastIm2col#source}, then the GEMM, in double. */
-    private static double[] gatherGemm(ChannelsLastConvs.Geometry geo, float[] x, float[] other, Shape otherShape, ChannelsLastConvs.Kind kind) {
+    private static double[] gatherGemm(ChannelsLastConvs.Geometry geo, float[] x, float[] other, Shape otherShape, dev.jburn.graph.ChannelsLastConvGroups.Kind kind) {
         long[] dims = ChannelsLastIm2col.viewDims(geo.in(), geo.aDims(), geo.bDims());
         int total = 1;
         for (long d : dims) total *= (int) d;
@@ -163,7 +163,7 @@ class ChannelsLastConvsTest {
         }
         int rows = (int) geo.rows(), depth = (int) geo.depth(), columns = (int) geo.columns();
         double[] out = new double[rows * columns];
-        if (kind == ChannelsLastConvs.Kind.FORWARD) {
+        if (kind == dev.jburn.graph.ChannelsLastConvGroups.Kind.FORWARD) {
             // the kernel [O, C, k...] read as [k..., C, O]
             int r = otherShape.rank() - 2, channels = otherShape.dim(1);
             int taps = depth / channels;

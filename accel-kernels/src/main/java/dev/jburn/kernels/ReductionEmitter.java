@@ -156,16 +156,10 @@ public final class ReductionEmitter {
         requireCuda(d);
         if (!splittable(k) || parts < 1) throw new IllegalArgumentException("not a splittable reduction: " + k);
         Emitter.requireStorage(k.outType(), f);
-        long count = k.reducedCount();
-        long chunk = (count + parts - 1) / parts;
         StringBuilder body = new StringBuilder();
         body.append("    idx_t oo = o / idx_t(").append(parts).append("), part = o % idx_t(").append(parts).append(");\n");
-        String baseOffset = offset("oo", keptDims(k), keptStrides(k), "q", body);
-        body.append("    idx_t base = ").append(baseOffset).append(";\n");
-        body.append("    idx_t lo = part * idx_t(").append(chunk).append("), hi = lo + idx_t(").append(chunk).append(");\n");
-        body.append("    if (hi > idx_t(").append(count).append(")) hi = idx_t(").append(count).append(");\n");
         StringBuilder inner = new StringBuilder();
-        String innerOffset = offset("r", reducedDims(k), reducedStrides(k), "p", inner);
+        String innerOffset = chunk(k, parts, "oo", body, inner);
         String acc = foldAndCombine(k, d, f, "lo + idx_t(t)", "hi", inner, innerOffset, k.producer().inputTypes().size(), body);
         String code = Prelude.of(d, f) + d.openReduction(CUDA_ENTRY, k.producer().inputTypes(), k.outType(), acc) + body + d.closeReduction();
         return new KernelSource(CUDA_ENTRY, code, k.producer().inputTypes(), k.outType());
@@ -193,21 +187,31 @@ public final class ReductionEmitter {
         requireCuda(d);
         if (!splittable(k) || parts < 1) throw new IllegalArgumentException("not a splittable reduction: " + k);
         Emitter.requireStorage(k.outType(), f);
-        long outputs = k.outShape().size(), count = k.reducedCount();
-        long chunk = (count + parts - 1) / parts;
+        long outputs = k.outShape().size();
         StringBuilder body = new StringBuilder();
         body.append("    idx_t o = i % idx_t(").append(outputs).append("), part = i / idx_t(").append(outputs).append(");\n");
-        String baseOffset = offset("o", keptDims(k), keptStrides(k), "q", body);
-        body.append("    idx_t base = ").append(baseOffset).append(";\n");
-        body.append("    idx_t lo = part * idx_t(").append(chunk).append("), hi = lo + idx_t(").append(chunk).append(");\n");
-        body.append("    if (hi > idx_t(").append(count).append(")) hi = idx_t(").append(count).append(");\n");
         StringBuilder inner = new StringBuilder();
-        String innerOffset = offset("r", reducedDims(k), reducedStrides(k), "p", inner);
+        String innerOffset = chunk(k, parts, "o", body, inner);
         fold(k, d, f, "lo", "hi", "idx_t(1)", inner, innerOffset, body);
         String stored = d.toStorage(k.outType(), Types.toStorageBits(k.outType(), Types.wrap(k.outType(), "acc")));
         body.append("    ").append(d.write(k.producer().inputTypes().size(), "o * idx_t(" + parts + ") + part", stored)).append('\n');
         String code = Prelude.of(d, f) + d.open(CUDA_ENTRY, k.producer().inputTypes(), k.outType()) + body + d.close();
         return new KernelSource(CUDA_ENTRY, code, k.producer().inputTypes(), k.outType());
+    }
+
+    /**
+     * What the chunked forms share: {@code base}, the input offset of output {@code output}, and {@code [lo, hi)},
+     * the reduced elements of chunk {@code part} (of {@code parts}) appended to {@code body}; the inner offset's
+     * statements go to {@code inner}, and its expression is returned.
+     */
+    private static String chunk(ReductionKernel k, int parts, String output, StringBuilder body, StringBuilder inner) {
+        long count = k.reducedCount();
+        long chunk = (count + parts - 1) / parts;
+        String baseOffset = offset(output, keptDims(k), keptStrides(k), "q", body);
+        body.append("    idx_t base = ").append(baseOffset).append(";\n");
+        body.append("    idx_t lo = part * idx_t(").append(chunk).append("), hi = lo + idx_t(").append(chunk).append(");\n");
+        body.append("    if (hi > idx_t(").append(count).append(")) hi = idx_t(").append(count).append(");\n");
+        return offset("r", reducedDims(k), reducedStrides(k), "p", inner);
     }
 
     private static void requireCuda(Dialect d) {

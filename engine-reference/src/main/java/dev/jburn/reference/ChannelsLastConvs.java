@@ -1,6 +1,8 @@
 package dev.jburn.reference;
 
 import dev.jburn.DType;
+import dev.jburn.graph.ChannelsLastConvGroups;
+import dev.jburn.graph.ChannelsLastConvGroups.Kind;
 import dev.jburn.graph.Graph;
 import dev.jburn.graph.Node;
 import dev.jburn.graph.Prim;
@@ -9,8 +11,6 @@ import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
 
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +22,7 @@ import java.util.Map;
  * interprets a graph, {@link #rewrite} replaces each such group (an F32, ungrouped, undilated
  * conv whose transposes have no other reader) with a {@link Prim.Fused} node whose body is the
  * group itself; {@link #run} executes it with {@link ChannelsLastConvF32} straight on the
- * channels-last tensors. Two shapes are recognised:
+ * channels-last tensors. The groups are {@link ChannelsLastConvGroups}' (shared with the cuda engine), two shapes:
  * <ul>
  *   <li>input {@code [N, s..., C]} → {@code transpose [0, r-1, 1..]} → conv(·, kernel) →
  *       {@code transpose [0, 2.., 1]} (the forward conv and the input cotangent), and the add of a
@@ -34,7 +34,6 @@ import java.util.Map;
  * If the kernel declines a group at run time, the interpreter runs its body: same results, old speed.
  */
 final class ChannelsLastConvs {
-    private enum Kind { FORWARD, KERNEL_GRADIENT }
 
     /** {@code relu}: the group ends in the ReLU's mask {@code z <= 0} and {@code select(mask, 0, z)} (two outputs). */
     private record Plan(Kind kind, Prim.Conv conv, boolean relu) {}
@@ -84,56 +83,38 @@ final class ChannelsLastConvs {
     }
 
     private Graph rewriteOnce(Graph g) {
-        List<Node> nodes = g.nodes();
-        Map<Integer, Node> producer = new HashMap<>();
-        Map<Integer, List<Node>> readers = new HashMap<>();
-        for (Node n : nodes) {
-            for (Value v : n.inputs()) readers.computeIfAbsent(v.id(), i -> new ArrayList<>()).add(n);
-            for (Value v : n.outputs()) producer.put(v.id(), n);
-        }
-        java.util.Set<Integer> outputs = new java.util.HashSet<>();
-        for (Value v : g.outputs()) outputs.add(v.id());
+        ChannelsLastConvGroups.Index idx = ChannelsLastConvGroups.index(g);
+        List<ChannelsLastConvGroups.Group> groups = ChannelsLastConvGroups.find(g, idx,
+                n -> n.prim() instanceof Prim.Conv conv && conv.out() == DType.F32 && ChannelsLastConvF32.applies(conv.spec()));
         IdentityHashMap<Node, Node> replaced = new IdentityHashMap<>(); // conv -> its fused node
         IdentityHashMap<Node, Boolean> dropped = new IdentityHashMap<>();
-        for (Node n : nodes) {
-            if (!(n.prim() instanceof Prim.Conv conv) || conv.out() != DType.F32 || !ChannelsLastConvF32.applies(conv.spec())) continue;
-            int r = n.outputs().getFirst().shape().rank();
-            Node after = soleReader(n.outputs().getFirst(), readers, outputs);
-            Node lhs = soleProducer(n.inputs().get(0), producer, readers, outputs);
-            Node rhs = soleProducer(n.inputs().get(1), producer, readers, outputs);
-            if (after == null || lhs == null || !(lhs.prim() instanceof Prim.Transpose tl) || !(after.prim() instanceof Prim.Transpose ta)) continue;
-            if (!isF32(lhs.inputs().getFirst()) || !isF32(n.inputs().get(1))) continue;
-            if (taken(dropped, replaced, lhs, after) || rhs != null && taken(dropped, replaced, rhs)) continue;
+        for (ChannelsLastConvGroups.Group gr : groups) {
+            Node n = gr.conv(), after = gr.after();
             Node fusedNode;
-            if (Arrays.equals(tl.perm(), channelsFirst(r)) && Arrays.equals(ta.perm(), channelsLast(r))) {
-                Node bias = biasAdd(after, readers, outputs);
-                if (bias != null && !taken(dropped, replaced, bias)) {
+            if (gr.kind() == Kind.FORWARD) {
+                Node lhs = gr.operandMoves().getFirst();
+                Node bias = biasAdd(after, idx);
+                if (bias != null && !dropped.containsKey(bias)) {
                     // the layer's bias joins too, and its ReLU: applied to each image's output while it is in cache
                     Value b = bias.inputs().get(0).equals(after.outputs().getFirst()) ? bias.inputs().get(1) : bias.inputs().get(0);
-                    List<Node> relu = relu(bias, producer, readers, outputs);
-                    if (relu != null && taken(dropped, replaced, relu.get(0), relu.get(1))) relu = null;
-                    fusedNode = fused(Kind.FORWARD, conv, List.of(lhs), List.of(lhs.inputs().getFirst(), n.inputs().get(1), b), n, after, bias, relu);
+                    List<Node> relu = relu(bias, idx);
+                    if (relu != null && (dropped.containsKey(relu.get(0)) || dropped.containsKey(relu.get(1)))) relu = null;
+                    fusedNode = fused(Kind.FORWARD, gr.prim(), List.of(lhs), List.of(lhs.inputs().getFirst(), n.inputs().get(1), b), n, after, bias, relu);
                     dropped.put(bias, true);
                     if (relu != null) relu.forEach(x -> dropped.put(x, true));
                 } else {
-                    fusedNode = fused(Kind.FORWARD, conv, List.of(lhs), List.of(lhs.inputs().getFirst(), n.inputs().get(1)), n, after, null, null);
+                    fusedNode = fused(Kind.FORWARD, gr.prim(), List.of(lhs), gr.inputs(), n, after, null, null);
                 }
-                dropped.put(lhs, true);
-            } else if (rhs != null && rhs.prim() instanceof Prim.Transpose tr && Arrays.equals(tl.perm(), channelsToBatch(r))
-                    && Arrays.equals(tr.perm(), channelsToBatch(r)) && Arrays.equals(ta.perm(), spatialFirst(r)) && isF32(rhs.inputs().getFirst())) {
-                fusedNode = fused(Kind.KERNEL_GRADIENT, conv, List.of(lhs, rhs), List.of(lhs.inputs().getFirst(), rhs.inputs().getFirst()), n, after,
-                        null, null);
-                dropped.put(lhs, true);
-                dropped.put(rhs, true);
             } else {
-                continue;
+                fusedNode = fused(Kind.KERNEL_GRADIENT, gr.prim(), gr.operandMoves(), gr.inputs(), n, after, null, null);
             }
+            gr.operandMoves().forEach(m -> dropped.put(m, true));
             replaced.put(n, fusedNode);
             dropped.put(after, true);
         }
         if (replaced.isEmpty()) return g;
-        List<Node> out = new ArrayList<>(nodes.size());
-        for (Node n : nodes) {
+        List<Node> out = new ArrayList<>(g.nodes().size());
+        for (Node n : g.nodes()) {
             Node f = replaced.get(n);
             if (f != null) out.add(f);
             else if (!dropped.containsKey(n)) out.add(n);
@@ -178,24 +159,24 @@ final class ChannelsLastConvs {
      * The ReLU reading {@code bias}'s output {@code z} and nothing else reading it: {@code [mask, select]} for
      * {@code mask = lessEqual(z, 0)} and {@code select(mask, 0, z)} (0 a +0.0 scalar constant), as traced; else {@code null}.
      */
-    private static List<Node> relu(Node bias, Map<Integer, Node> producer, Map<Integer, List<Node>> readers, java.util.Set<Integer> outputs) {
+    private static List<Node> relu(Node bias, ChannelsLastConvGroups.Index idx) {
         Value z = bias.outputs().getFirst();
-        List<Node> r = readers.get(z.id());
-        if (r == null || r.size() != 2 || outputs.contains(z.id())) return null;
+        List<Node> r = idx.readers(z);
+        if (r.size() != 2 || idx.isOutput(z)) return null;
         Node le = r.get(0), sel = r.get(1);
         if (!(le.prim() instanceof Prim.Binary bin) || bin.op() != dev.jburn.op.BinaryOp.LESS_EQUAL || !bin.outShape().equals(z.shape())
-                || !le.inputs().get(0).equals(z) || !isZero(le.inputs().get(1), producer)) return null;
+                || !le.inputs().get(0).equals(z) || !isZero(le.inputs().get(1), idx)) return null;
         Value mask = le.outputs().getFirst();
         if (!(sel.prim() instanceof Prim.Select) || sel.inputs().size() != 3 || !sel.inputs().get(0).equals(mask)
-                || !isZero(sel.inputs().get(1), producer) || !sel.inputs().get(2).equals(z) || !sel.outputs().getFirst().type().equals(z.type())) {
+                || !isZero(sel.inputs().get(1), idx) || !sel.inputs().get(2).equals(z) || !sel.outputs().getFirst().type().equals(z.type())) {
             return null;
         }
         return List.of(le, sel);
     }
 
     /** Whether {@code v} is an F32 scalar constant +0.0. */
-    private static boolean isZero(Value v, Map<Integer, Node> producer) {
-        Node p = producer.get(v.id());
+    private static boolean isZero(Value v, ChannelsLastConvGroups.Index idx) {
+        Node p = idx.producer(v);
         return p != null && p.prim() instanceof Prim.Constant c && c.dtype() == DType.F32 && c.shape().rank() == 0
                 && java.util.Arrays.equals(c.bytes(), new byte[Float.BYTES]);
     }
@@ -204,9 +185,9 @@ final class ChannelsLastConvs {
      * The node adding a bias {@code [O]} (F32) to {@code after}'s output {@code [N, o..., O]}, when that
      * is its one reader; else {@code null}.
      */
-    private static Node biasAdd(Node after, Map<Integer, List<Node>> readers, java.util.Set<Integer> outputs) {
+    private static Node biasAdd(Node after, ChannelsLastConvGroups.Index idx) {
         Value y = after.outputs().getFirst();
-        Node add = soleReader(y, readers, outputs);
+        Node add = idx.soleReader(y);
         if (add == null || !(add.prim() instanceof Prim.Binary bin) || bin.op() != dev.jburn.op.BinaryOp.ADD || bin.out() != DType.F32
                 || !bin.outShape().equals(y.shape()) || add.inputs().size() != 2) return null;
         Value other = add.inputs().get(0).equals(y) ? add.inputs().get(1) : add.inputs().get(0);
@@ -214,58 +195,5 @@ final class ChannelsLastConvs {
         return add;
     }
 
-    /** Whether one of {@code ns} already belongs to a group (a 1-D conv's output transpose is the next one's input transpose). */
-    private static boolean taken(Map<Node, Boolean> dropped, Map<Node, Node> replaced, Node... ns) {
-        for (Node n : ns) if (dropped.containsKey(n) || replaced.containsKey(n)) return true;
-        return false;
-    }
-
     private static boolean isF32(Value v) { return v.dtype() == DType.F32; }
-
-    /** The one node reading {@code v}, when {@code v} is no graph output; else {@code null}. */
-    private static Node soleReader(Value v, Map<Integer, List<Node>> readers, java.util.Set<Integer> outputs) {
-        List<Node> r = readers.get(v.id());
-        if (r == null || r.size() != 1 || outputs.contains(v.id())) return null;
-        return r.getFirst();
-    }
-
-    /** The node producing {@code v}, when {@code v} has one reader and is no graph output; else {@code null}. */
-    private static Node soleProducer(Value v, Map<Integer, Node> producer, Map<Integer, List<Node>> readers, java.util.Set<Integer> outputs) {
-        Node p = producer.get(v.id());
-        if (p == null || soleReader(v, readers, outputs) == null || p.outputs().size() != 1) return null;
-        return p;
-    }
-
-    /** {@code [0, r-1, 1, .., r-2]}: channels-last to canonical. */
-    private static int[] channelsFirst(int r) {
-        int[] p = new int[r];
-        p[1] = r - 1;
-        for (int i = 2; i < r; i++) p[i] = i - 1;
-        return p;
-    }
-
-    /** {@code [0, 2, .., r-1, 1]}: canonical to channels-last. */
-    private static int[] channelsLast(int r) {
-        int[] p = new int[r];
-        for (int i = 1; i < r - 1; i++) p[i] = i + 1;
-        p[r - 1] = 1;
-        return p;
-    }
-
-    /** {@code [r-1, 0, .., r-2]}: channels-last to {@code [C, N, s...]}. */
-    private static int[] channelsToBatch(int r) {
-        int[] p = new int[r];
-        p[0] = r - 1;
-        for (int i = 1; i < r; i++) p[i] = i - 1;
-        return p;
-    }
-
-    /** {@code [2, .., r-1, 0, 1]}: {@code [C, O, k...]} to {@code [k..., C, O]}. */
-    private static int[] spatialFirst(int r) {
-        int[] p = new int[r];
-        for (int i = 0; i < r - 2; i++) p[i] = i + 2;
-        p[r - 2] = 0;
-        p[r - 1] = 1;
-        return p;
-    }
 }
