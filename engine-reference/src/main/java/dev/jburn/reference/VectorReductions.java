@@ -232,21 +232,20 @@ final class VectorReductions {
 
     /** Rows {@code [from, to)} of {@code w} columns summed as {@link #columnsF32} does: from row {@code from} itself, or from 0. */
     private static void segmentF32(MemorySegment s, long base, long inner, int w, long from, long to, boolean first, float[] out, int at) {
-        // column vectors outermost, so each accumulator stays in a register over the segment's rows;
-        // every column still adds its rows in row order
         int bound = F.loopBound(w);
-        long start = first ? from + 1 : from;
-        int j = 0;
-        for (; j < bound; j += F.length()) {
-            FloatVector acc = first ? loadF(s, base + j) : FloatVector.zero(F);
-            for (long r = start; r < to; r++) acc = acc.add(loadF(s, base + r * inner + j));
-            acc.intoArray(out, at + j);
+        float[] acc = new float[w];
+        long r = from;
+        if (first) {
+            for (int j = 0; j < w; j++) acc[j] = s.getAtIndex(ValueLayout.JAVA_FLOAT, base + j);
+            r++;
         }
-        for (; j < w; j++) {
-            float acc = first ? s.getAtIndex(ValueLayout.JAVA_FLOAT, base + j) : 0f;
-            for (long r = start; r < to; r++) acc = acc + s.getAtIndex(ValueLayout.JAVA_FLOAT, base + r * inner + j);
-            out[at + j] = acc;
+        for (; r < to; r++) {
+            long row = base + r * inner;
+            int j = 0;
+            for (; j < bound; j += F.length()) FloatVector.fromArray(F, acc, j).add(loadF(s, row + j)).intoArray(acc, j);
+            for (; j < w; j++) acc[j] = acc[j] + s.getAtIndex(ValueLayout.JAVA_FLOAT, row + j);
         }
+        System.arraycopy(acc, 0, out, at, w);
     }
 
     // ---- F64 ------------------------------------------------------------------------------------
