@@ -48,6 +48,25 @@ final class CoreKernels {
             strides[axes[i]] = x.shape().dim(i) == 1 ? 0 : inStrides[i];
         }
         int[] dims = outShape.dims();
+        // The trailing axes the input is read along contiguously (a channel vector [C] on [N, H, W, C]):
+        // those go as bulk copies of run elements, the leading ones through the walker.
+        int k = dims.length;
+        long run = 1;
+        while (k > 0 && strides[k - 1] == run) run *= dims[--k];
+        if (run >= 8 && k > 0) {
+            int[] outer = java.util.Arrays.copyOf(dims, k);
+            long[] outerStrides = java.util.Arrays.copyOf(strides, k);
+            long runs = n / run, bytes = run * w;
+            parallel.forRange(runs, run * w, (lo, hi) -> {
+                Strides.Walker walk = new Strides.Walker(outer, outerStrides);
+                walk.seek(lo);
+                for (long i = lo; i < hi; i++) {
+                    MemorySegment.copy(src, walk.offsets[0] * w, dst, i * bytes, bytes);
+                    walk.next();
+                }
+            });
+            return out;
+        }
         parallel.forRange(n, w, (lo, hi) -> {
             Strides.Walker walk = new Strides.Walker(dims, strides);
             walk.seek(lo);

@@ -27,7 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Covered: F32 or F64 bodies (every value one dtype) of vector-kernel unary ops and
  * add/subtract/multiply/divide/min/max, whose inputs have the output's shape or are scalars
- * (directly, broadcast, or scalar constants), optionally ending in a sum, max or min over the
+ * (directly, broadcast, or scalar constants) or blocks repeated over the output's leading axes
+ * (directly or broadcast: a per-channel {@code [C]} or {@code [1, 1, 1, C]} on a channels-last
+ * tensor, as batch norm has), optionally ending in a sum, max or min over the
  * trailing axes (or all axes): then each block's chain is reduced row by row as soon as it is
  * computed, so {@code sum((p - y)^2)} reads {@code p} and {@code y} once and writes only the sums.
  * Comparisons (into PRED scratch) and {@code select} on them or on PRED inputs are covered too.
@@ -55,6 +57,14 @@ final class FusedKernels {
     private record Full(int input) implements Slot {}
     /** A scalar input (rank 0 or one element), read once. */
     private record ScalarInput(int input) implements Slot {}
+    /**
+     * An input of {@code period} elements repeated over the output's leading axes (element {@code i} reads
+     * {@code i % period}); {@link #run} passes it tiled to {@code BLOCK + period} elements, so a block reads
+     * it contiguously from offset {@code start % period}, as the element-wise loops need.
+     */
+    private record Tiled(int input, long period) implements Slot {}
+    /** An input of another shape: only a broadcast may read it (and makes it {@link Tiled} or declines). */
+    private record Raw(int input) implements Slot {}
     /** A scalar constant of the body. */
     private record ScalarConst(double value) implements Slot {}
     /** Scratch array {@code index}. */
@@ -73,7 +83,7 @@ final class FusedKernels {
      * @param reduce    {@code -1}, or the {@link VectorReductions} code of a trailing reduction
      * @param rowLength elements per reduced output (when {@code reduce >= 0})
      */
-    private record Plan(DType dtype, long size, List<Step> steps, int scratches, long cost, int reduce, long rowLength) {
+    private record Plan(DType dtype, long size, List<Step> steps, int scratches, long cost, int reduce, long rowLength, long[] periods) {
         long outputElements() { return reduce < 0 ? size : size / rowLength; }
     }
 
@@ -100,7 +110,10 @@ final class FusedKernels {
         }
         if (out == null) out = HostBuffer.uninitialized(bytes);
         MemorySegment[] in = new MemorySegment[inputs.size()];
-        for (int k = 0; k < in.length; k++) in[k] = HostBuffer.of(inputs.get(k).buffer());
+        for (int k = 0; k < in.length; k++) {
+            in[k] = plan.periods[k] > 0 ? tiled(plan.dtype, HostBuffer.of(inputs.get(k).buffer()), plan.periods[k])
+                    : HostBuffer.of(inputs.get(k).buffer());
+        }
         MemorySegment dst = HostBuffer.of(out);
         if (plan.reduce >= 0) {
             runReduction(plan, in, dst);
@@ -150,6 +163,14 @@ final class FusedKernels {
                 }
             }
         });
+    }
+
+    /** {@code src}'s {@code period} elements repeated to {@code BLOCK + period} (a heap copy: small, read by every thread). */
+    static MemorySegment tiled(DType t, MemorySegment src, long period) {
+        int w = t.bits() / 8, p = Math.toIntExact(period);
+        MemorySegment out = t == DType.F32 ? MemorySegment.ofArray(new float[BLOCK + p]) : MemorySegment.ofArray(new double[BLOCK + p]);
+        for (long at = 0; at < BLOCK + p; at += p) MemorySegment.copy(src, 0, out, at * w, Math.min(p, BLOCK + p - at) * w);
+        return out;
     }
 
     private static double reduceRun(Plan plan, MemorySegment s, long off, long n) {
@@ -252,15 +273,23 @@ final class FusedKernels {
     private static MemorySegment seg(Slot s, MemorySegment[] in, MemorySegment[] scratch, MemorySegment dst) {
         return switch (s) {
             case Full f -> in[f.input()];
+            case Tiled f -> in[f.input()];
             case Scratch x -> scratch[x.index()];
             case Out o -> dst;
             case ScalarInput i -> throw new IllegalStateException("scalar slot has no block");
             case ScalarConst c -> throw new IllegalStateException("scalar slot has no block");
+            case Raw r -> throw new IllegalStateException("raw slot has no block");
         };
     }
 
     /** Element index of the block start in slot {@code s}: scratch is per block, inputs and output are whole. */
-    private static long idx(Slot s, long start) { return s instanceof Scratch ? 0 : start; }
+    private static long idx(Slot s, long start) {
+        return switch (s) {
+            case Scratch x -> 0;
+            case Tiled f -> start % f.period();
+            default -> start;
+        };
+    }
 
     /** Whether {@link #run} runs {@code body} in one blocked pass (on a vector-kernel engine) rather than interpreting it. */
     static boolean covers(Graph body) { return plan(body) != null; }
@@ -286,12 +315,14 @@ final class FusedKernels {
         if (t != DType.F32 && t != DType.F64) return null;
         var shape = result.shape();
         Map<Integer, Slot> slots = new HashMap<>();
+        long[] periods = new long[body.inputs().size()];
         for (int i = 0; i < body.inputs().size(); i++) {
             Value v = body.inputs().get(i);
             if (v.dtype() != t && !(v.dtype() == DType.PRED && v.shape().equals(shape))) return null;
             if (v.shape().equals(shape)) slots.put(v.id(), new Full(i));
             else if (v.shape().size() == 1) slots.put(v.id(), new ScalarInput(i));
-            else return null;
+            else if (repeats(v.shape(), shape)) slots.put(v.id(), new Tiled(i, periods[i] = v.shape().size()));
+            else slots.put(v.id(), new Raw(i));
         }
         List<Step> steps = new ArrayList<>();
         int scratches = 0;
@@ -310,8 +341,16 @@ final class FusedKernels {
                 }
                 case Prim.Broadcast b -> {
                     Slot src = slots.get(n.inputs().getFirst().id());
-                    if (!isScalar(src) || isResult) return null; // only scalar broadcasts: the op reads the scalar
-                    slots.put(v.id(), src);
+                    if (isResult || src == null) return null;
+                    if (isScalar(src)) {
+                        slots.put(v.id(), src); // the op reads the scalar
+                    } else if ((src instanceof Raw || src instanceof Tiled) && v.shape().equals(shape)
+                            && repeats(aligned(n.inputs().getFirst().shape(), b), shape)) {
+                        int i = src instanceof Raw r ? r.input() : ((Tiled) src).input();
+                        slots.put(v.id(), new Tiled(i, periods[i] = n.inputs().getFirst().shape().size()));
+                    } else {
+                        return null;
+                    }
                     continue;
                 }
                 default -> { }
@@ -322,7 +361,7 @@ final class FusedKernels {
                 case Prim.Unary u -> {
                     VectorOps.Unary k = VectorOps.Unary.of(u.op(), t);
                     Slot x = slots.get(n.inputs().getFirst().id());
-                    if (k == null || u.out() != t || x == null || isScalar(x)) return null;
+                    if (k == null || u.out() != t || x == null || isScalar(x) || x instanceof Raw) return null;
                     steps.add(new UnaryStep(k, x, out));
                     cost += k.cost();
                 }
@@ -330,14 +369,14 @@ final class FusedKernels {
                     VectorOps.Binary k = VectorOps.Binary.of(b.op(), n.inputs().get(0).dtype());
                     Slot x = slots.get(n.inputs().get(0).id()), y = slots.get(n.inputs().get(1).id());
                     if (k == null || n.inputs().get(0).dtype() != t || k.isComparison() != comparison
-                            || x == null || y == null || isScalar(x) && isScalar(y)) return null;
+                            || x == null || y == null || isScalar(x) && isScalar(y) || x instanceof Raw || y instanceof Raw) return null;
                     steps.add(new BinaryStep(k, x, y, out));
                     cost += 1;
                 }
                 case Prim.Select sel -> {
                     Slot p = slots.get(n.inputs().get(0).id()), x = slots.get(n.inputs().get(1).id()), y = slots.get(n.inputs().get(2).id());
-                    if (p == null || isScalar(p) || p instanceof Out || x == null || y == null
-                            || !n.inputs().get(0).shape().equals(shape)) return null;
+                    if (p == null || isScalar(p) || p instanceof Out || p instanceof Tiled || x == null || y == null
+                            || x instanceof Raw || y instanceof Raw || !n.inputs().get(0).shape().equals(shape)) return null;
                     steps.add(new SelectStep(p, x, y, out));
                     cost += 1;
                 }
@@ -360,9 +399,37 @@ final class FusedKernels {
                 });
             }
             if (toScratch.stream().anyMatch(FusedKernels::readsOut)) return null;
-            return new Plan(t, shape.size(), List.copyOf(toScratch), scratches, cost, reduce, rowLength);
+            return new Plan(t, shape.size(), List.copyOf(toScratch), scratches, cost, reduce, rowLength, periods);
         }
-        return new Plan(t, shape.size(), List.copyOf(steps), scratches, cost, -1, 0);
+        return new Plan(t, shape.size(), List.copyOf(steps), scratches, cost, -1, 0, periods);
+    }
+
+    /** The longest repeated block this runner tiles (its heap copy is {@code BLOCK + period} elements). */
+    static final long MAX_PERIOD = 1 << 16;
+
+    /**
+     * Whether {@code small} (broadcast to {@code out} by NumPy rules) is one block repeated over {@code out}'s
+     * leading axes, short enough to tile.
+     */
+    private static boolean repeats(dev.jburn.Shape small, dev.jburn.Shape out) {
+        return small != null && small.rank() <= out.rank() && small.size() > 1 && small.size() <= MAX_PERIOD
+                && VectorElementwise.repeatsOverLeadingAxes(small, out);
+    }
+
+    /**
+     * A broadcast's operand as the rank-{@code out} shape it becomes before repetition: its dims at the
+     * broadcast's axes, 1 elsewhere ({@code null} unless the axes increase, which keeps the element order).
+     */
+    private static dev.jburn.Shape aligned(dev.jburn.Shape in, Prim.Broadcast b) {
+        int[] d = new int[b.outShape().rank()];
+        java.util.Arrays.fill(d, 1);
+        int[] axes = b.axes();
+        if (axes.length != in.rank()) return null;
+        for (int i = 0; i < axes.length; i++) {
+            if (axes[i] < 0 || axes[i] >= d.length || i > 0 && axes[i] <= axes[i - 1]) return null;
+            d[axes[i]] = in.dim(i);
+        }
+        return dev.jburn.Shape.of(d);
     }
 
     private static boolean readsOut(Step s) {

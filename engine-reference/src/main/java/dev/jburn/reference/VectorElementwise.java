@@ -136,6 +136,20 @@ final class VectorElementwise {
         HostBuffer result = HostBuffer.uninitialized(out.byteSize(n));
         MemorySegment dst = result.segment();
         long rows = len == 0 ? 0 : n / len;
+        if (len < TILE && rows > 1) {
+            // a short block (a channel vector) goes repeated into a tile of whole blocks, so each call of the
+            // vector loop covers many rows: same element pairs, same results, far fewer calls
+            long per = Math.min(TILE / len, rows);
+            MemorySegment tile = tile(t, block, len, per);
+            long chunks = (rows + per - 1) / per;
+            parallel.forRange(chunks, per * len, (lo, hi) -> {
+                for (long c = lo; c < hi; c++) {
+                    long r0 = c * per, m = Math.min(per, rows - r0);
+                    pairs(k, t, full, r0 * len, tile, 0, dst, r0 * len, m * len);
+                }
+            });
+            return result;
+        }
         if (inline(n, 1)) {
             for (long r = 0; r < rows; r++) pairs(k, t, full, r * len, block, 0, dst, r * len, len);
         } else {
@@ -144,6 +158,24 @@ final class VectorElementwise {
             });
         }
         return result;
+    }
+
+    /** Elements a repeated short block is tiled to (see {@link #rows}). */
+    private static final long TILE = 2048;
+
+    /** {@code block} ({@code len} elements of {@code t}) repeated {@code times} times, on the heap. */
+    private static MemorySegment tile(DType t, MemorySegment block, long len, long times) {
+        int cells = Math.toIntExact(len * times);
+        MemorySegment out = switch (t) {
+            case F32 -> MemorySegment.ofArray(new float[cells]);
+            case F64 -> MemorySegment.ofArray(new double[cells]);
+            case S32 -> MemorySegment.ofArray(new int[cells]);
+            case S64 -> MemorySegment.ofArray(new long[cells]);
+            default -> throw new IllegalStateException("no vector kernel for " + t);
+        };
+        long bytes = len * t.byteSize();
+        for (long i = 0; i < times; i++) MemorySegment.copy(block, 0, out, i * bytes, bytes);
+        return out;
     }
 
     /**

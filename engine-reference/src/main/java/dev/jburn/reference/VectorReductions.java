@@ -56,6 +56,7 @@ final class VectorReductions {
         switch (t) {
             case F32 -> {
                 if (run.inner() == 1) rows(parallel, run, (off, n) -> runF32(src, off, n, code), (i, v) -> dst.setAtIndex(ValueLayout.JAVA_FLOAT, i, (float) v), code);
+                else if (code == SUM && splitsRows(parallel, run)) columnSumsF32(parallel, src, dst, run);
                 else columns(parallel, run, (o, c0, w) -> columnsF32(src, dst, run, o, c0, w, code));
             }
             case F64 -> {
@@ -161,7 +162,7 @@ final class VectorReductions {
     }
 
     /** Columns {@code [c0, c0 + w)} of outer block {@code o}, reduced over the run's rows. */
-    private static void columnsF32(MemorySegment s, MemorySegment dst, AxisSplit run, long o, long c0, int w, int code) {
+    static void columnsF32(MemorySegment s, MemorySegment dst, AxisSplit run, long o, long c0, int w, int code) {
         long inner = run.inner(), n = run.n();
         long base = o * n * inner + c0;
         int bound = F.loopBound(w);
@@ -192,6 +193,59 @@ final class VectorReductions {
             float v = code == SUM ? (float) (total[j] + acc[j]) : acc[j];
             dst.setAtIndex(ValueLayout.JAVA_FLOAT, out + j, v);
         }
+    }
+
+    /**
+     * Whether an F32 column sum has too few (outer, tile) tasks for the threads but many rows (a per-channel
+     * sum over N, H, W of a channels-last tensor: one task), so {@link #columnSumsF32} splits its rows.
+     */
+    private static boolean splitsRows(Parallel parallel, AxisSplit run) {
+        long tasks = run.outer() * ((run.inner() + TILE - 1) / TILE);
+        return parallel.threads() > 1 && tasks < parallel.threads() && run.inner() <= TILE && run.n() >= 4L * FLUSH;
+    }
+
+    /**
+     * {@link #columnsF32}'s sums, bit for bit, with the rows split over the threads: its float tiles restart at
+     * fixed row segments (rows {@code [0, FLUSH]}, then each next {@code FLUSH}), so each segment's float partial
+     * is computed on its own (in parallel) and the partials are added into doubles in segment order afterwards,
+     * the same operations in the same order as the one-thread loop.
+     */
+    static void columnSumsF32(Parallel parallel, MemorySegment s, MemorySegment dst, AxisSplit run) {
+        long inner = run.inner(), n = run.n();
+        int w = (int) inner;
+        long flushes = (n - 1) / FLUSH; // rows r in [1, n) with r % FLUSH == 0: where the loop moves its tile into doubles
+        long segments = flushes + ((n - 1) % FLUSH == 0 ? 0 : 1);
+        for (long o = 0; o < run.outer(); o++) {
+            long base = o * n * inner;
+            float[] partial = new float[Math.toIntExact(segments * w)];
+            parallel.forRange(segments, FLUSH * inner, (lo, hi) -> {
+                for (long k = lo; k < hi; k++) segmentF32(s, base, inner, w, k == 0 ? 0 : k * FLUSH + 1, Math.min(n, (k + 1) * FLUSH + 1), k == 0, partial, (int) (k * w));
+            });
+            double[] total = new double[w];
+            for (long k = 0; k < flushes; k++) for (int j = 0; j < w; j++) total[j] += partial[(int) (k * w) + j];
+            for (int j = 0; j < w; j++) {
+                float last = segments > flushes ? partial[(int) (flushes * w) + j] : 0f;
+                dst.setAtIndex(ValueLayout.JAVA_FLOAT, o * inner + j, (float) (total[j] + last));
+            }
+        }
+    }
+
+    /** Rows {@code [from, to)} of {@code w} columns summed as {@link #columnsF32} does: from row {@code from} itself, or from 0. */
+    private static void segmentF32(MemorySegment s, long base, long inner, int w, long from, long to, boolean first, float[] out, int at) {
+        int bound = F.loopBound(w);
+        float[] acc = new float[w];
+        long r = from;
+        if (first) {
+            for (int j = 0; j < w; j++) acc[j] = s.getAtIndex(ValueLayout.JAVA_FLOAT, base + j);
+            r++;
+        }
+        for (; r < to; r++) {
+            long row = base + r * inner;
+            int j = 0;
+            for (; j < bound; j += F.length()) FloatVector.fromArray(F, acc, j).add(loadF(s, row + j)).intoArray(acc, j);
+            for (; j < w; j++) acc[j] = acc[j] + s.getAtIndex(ValueLayout.JAVA_FLOAT, row + j);
+        }
+        System.arraycopy(acc, 0, out, at, w);
     }
 
     // ---- F64 ------------------------------------------------------------------------------------
