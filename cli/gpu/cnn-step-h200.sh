@@ -30,7 +30,7 @@ fi
 train=("$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cache" -cp ".gpu/lib/*" dev.jburn.cli.Main train --engine cuda --model cnn --data .gpu/data)
 echo "== jburn train --model cnn --engine cuda --epochs $epochs"
 timeout 150 "${train[@]}" --epochs "$epochs" --out "$OUT/jburn-cnn" > "$OUT/jburn-cnn.log" 2>&1
-echo "exit $?"; grep -E "jburn train:|^epoch [0-9]+/[0-9]+: loss|test:|time:|Exception|fell back|fallback" "$OUT/jburn-cnn.log" | head -20
+echo "exit $?"; grep -E "jburn train:|^epoch [0-9]+/[0-9]+: loss|test:|time:|Exception|cpu engine" "$OUT/jburn-cnn.log" | head -20
 echo "== torch --model cnn --device cuda --epochs $epochs"
 timeout 90 python3 bench/train_torch.py --device cuda --model cnn --epochs "$epochs" --data .gpu/data > "$OUT/torch-cnn.log" 2>&1
 echo "exit $?"; tail -7 "$OUT/torch-cnn.log"
@@ -38,7 +38,7 @@ if [ -n "${MLP:-}" ]; then
   echo "== jburn train --model mlp --engine cuda --epochs $epochs, then torch"
   timeout 90 "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cache" -cp ".gpu/lib/*" dev.jburn.cli.Main train --engine cuda --model mlp --data .gpu/data \
       --epochs "$epochs" --out "$OUT/jburn-mlp" > "$OUT/jburn-mlp.log" 2>&1
-  echo "exit $?"; grep -E "^epoch [0-9]+/[0-9]+: loss|test:|time:|Exception|fell back|fallback" "$OUT/jburn-mlp.log" | head -12
+  echo "exit $?"; grep -E "^epoch [0-9]+/[0-9]+: loss|test:|time:|Exception|cpu engine" "$OUT/jburn-mlp.log" | head -12
   timeout 60 python3 bench/train_torch.py --device cuda --model mlp --epochs "$epochs" --data .gpu/data > "$OUT/torch-mlp.log" 2>&1
   echo "exit $?"; tail -4 "$OUT/torch-mlp.log"
 fi

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# On the H200: jburn train --engine vulkan (the CNN and the MLP) through NVIDIA's Vulkan driver, with the engine's fallback
+# counts. Needs .gpu/lib to hold the vulkan jar and LWJGL's jars (linux natives), and .gpu/vulkan the loader
+# (apt-get download libvulkan1; dpkg -x it there). Logs under $OUT.
+#   bash cli/gpu/vulkan-train-h200.sh [EPOCHS=2]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+OUT=${OUT:-/tmp/jburn-out}
+mkdir -p "$OUT/icd"
+[ -d .gpu/jdk ] || tar xJf .gpu/jdk.tar.xz -C .gpu
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export LD_LIBRARY_PATH="$root/.gpu/vulkan/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# NVIDIA's packaged manifest names the GLX library, which needs an X server: point the loader at the EGL one.
+egl="$(ldconfig -p 2>/dev/null | awk '/libEGL_nvidia\.so\.0/ {print $NF; exit}')"
+[ -z "$egl" ] && [ -e /usr/local/nvidia/lib64/libEGL_nvidia.so.0 ] && egl=/usr/local/nvidia/lib64/libEGL_nvidia.so.0
+printf '{"file_format_version": "1.0.1", "ICD": {"library_path": "%s", "api_version": "1.3.0"}}\n' "$egl" > "$OUT/icd/nvidia_egl_icd.json"
+export VK_DRIVER_FILES="$OUT/icd/nvidia_egl_icd.json" VK_ICD_FILENAMES="$OUT/icd/nvidia_egl_icd.json"
+java=(.gpu/jdk/bin/java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx24g
+      -Dorg.lwjgl.system.memoryBackend=ffm -Dorg.lwjgl.librarypath="${TMPDIR:-/tmp}/jburn-lwjgl-$$" -cp ".gpu/lib/*" dev.jburn.cli.Main)
+for model in ${MODELS:-cnn mlp}; do
+  echo "== jburn train --engine vulkan --model $model --epochs ${1:-2}"
+  timeout "${TRAIN_TIMEOUT:-120}" "${java[@]}" train --engine vulkan --model "$model" --epochs "${1:-2}" --data .gpu/data \
+      --out "$OUT/vulkan-$model" > "$OUT/vulkan-$model.log" 2>&1
+  echo "exit $?"; grep -E "jburn train:|^epoch [0-9]+/[0-9]+: loss|test:|time:|Exception|cpu engine" "$OUT/vulkan-$model.log" | head -14
+done
