@@ -13,7 +13,8 @@ import java.util.function.Consumer;
  * {@code x*1}, {@code 1*x}, {@code x/1}, {@code x-0}, {@code x+0} (for floats only when the zero
  * is {@code -0.0}: {@code -0.0 + 0.0} is {@code +0.0}, so adding {@code +0.0} is not an identity),
  * transpose of transpose, reshape of reshape, bitcast of bitcast, and reshape, bitcast, cast,
- * broadcast or transpose that change nothing. A binary identity applies only when the result
+ * broadcast or transpose that change nothing, and autodiff's marks ({@code stopGradient},
+ * {@code customGradient}: the value they mark). A binary identity applies only when the result
  * has the type of the operand kept (so a broadcast or promotion is never skipped).
  */
 final class AlgebraicSimplification implements Pass {
@@ -47,6 +48,7 @@ final class AlgebraicSimplification implements Pass {
             case Prim.Bitcast c -> "bitcast";
             case Prim.Cast c -> "cast to the same type";
             case Prim.Broadcast c -> "broadcast to the same shape";
+            case Prim.GradientMark m -> "gradient mark";
             default -> n.prim().name();
         };
     }
@@ -55,6 +57,10 @@ final class AlgebraicSimplification implements Pass {
     private static Value simplify(Node n, List<Value> ins, Graph.Builder b) {
         Value out = n.outputs().size() == 1 ? n.output() : null;
         return switch (n.prim()) {
+            // A compiled graph is run, never differentiated (a compiled function called while
+            // tracing is traced again from its Java code), so a mark is its last input: dropping
+            // it lets its value fuse with its readers and frees the inputs it held for autodiff.
+            case Prim.GradientMark m -> ins.getLast();
             case Prim.Binary x -> binary(x.op(), ins.get(0), ins.get(1), out, b);
             case Prim.Transpose t -> {
                 Value x = ins.getFirst();

@@ -99,4 +99,57 @@ class NormLayersTest {
         // inference on the initial statistics (0, 1): x / sqrt(1 + 1e-3)
         assertArrayEquals(new float[] {1, 10, 3, 20}, m.predict(s, x).toFloatArray(), 2e-2f);
     }
+
+    /**
+     * Batch norm's written-out training gradient (BatchNormTraining) equals autodiff of the textbook formula
+     * {@code (x - mean) / sqrt(var + eps) · gamma + beta} op by op, in F64, for the input and both parameters:
+     * channels-last and channels-first, with and without gamma and beta, and a Jit-compiled run (whose passes drop
+     * the gradient marks) against the eager one.
+     */
+    @Test
+    void batchNormTrainingGradientEqualsTheFormulasAutodiff() {
+        record Setup(int[] dims, int axis, boolean center, boolean scale) {}
+        for (Setup c : java.util.List.of(new Setup(new int[] {4, 3, 3, 5}, -1, true, true), new Setup(new int[] {3, 4, 2, 2}, 1, true, true),
+                new Setup(new int[] {6, 3}, -1, false, true), new Setup(new int[] {5, 2, 4}, -1, true, false), new Setup(new int[] {5, 4}, -1, false, false))) {
+            int[] dims = c.dims().clone();
+            dims[0] = -1;
+            Model m = Model.input("x", Shape.of(dims), DType.F64).apply(BatchNorm.of().withAxis(c.axis()).withCenter(c.center()).withScale(c.scale()).withEpsilon(1e-3));
+            Tensor x = Prng.normalSplit(Prng.key(3), Shape.of(c.dims()), DType.F64, 2, 3);
+            Tensor w = Prng.normalSplit(Prng.key(4), Shape.of(c.dims()), DType.F64, 0, 1);
+            int r = c.dims().length, a = c.axis() < 0 ? c.axis() + r : c.axis();
+            int[] axes = java.util.stream.IntStream.range(0, r).filter(k -> k != a).toArray();
+            int[] along = new int[r];
+            java.util.Arrays.fill(along, 1);
+            along[a] = c.dims()[a];
+            java.util.Map<String, Tensor> params = new java.util.LinkedHashMap<>();
+            if (c.scale()) params.put("batch_norm_0.gamma", Prng.normalSplit(Prng.key(5), Shape.of(c.dims()[a]), DType.F64, 1, 0.5));
+            if (c.center()) params.put("batch_norm_0.beta", Prng.normalSplit(Prng.key(6), Shape.of(c.dims()[a]), DType.F64, 0, 0.5));
+            java.util.Map<String, Tensor> state = java.util.Map.of("batch_norm_0.mean", Tensor.zeros(Shape.of(c.dims()[a]), DType.F64),
+                    "batch_norm_0.var", Tensor.ones(Shape.of(c.dims()[a]), DType.F64));
+            java.util.function.Function<java.util.List<Tensor>, Tensor> layer = in -> {
+                java.util.Map<String, Tensor> p = new java.util.LinkedHashMap<>();
+                int k = 1;
+                for (String n : params.keySet()) p.put(n, in.get(k++));
+                return m.call(p, state, java.util.List.of(in.getFirst()), true, Prng.key(0)).output().multiply(w).sum();
+            };
+            java.util.function.Function<java.util.List<Tensor>, Tensor> formula = in -> {
+                Tensor xi = in.getFirst(), mean = xi.mean(axes, true), d = xi.subtract(mean);
+                Tensor y = d.multiply(d.multiply(d).mean(axes, true).add(1e-3).rsqrt());
+                int k = 1;
+                if (c.scale()) y = y.multiply(in.get(k++).reshape(along));
+                if (c.center()) y = y.add(in.get(k).reshape(along));
+                return y.multiply(w).sum();
+            };
+            java.util.List<Tensor> args = new java.util.ArrayList<>(java.util.List.of(x));
+            args.addAll(params.values());
+            java.util.List<Tensor> got = dev.jburn.autodiff.Autodiff.gradList(layer).apply(args);
+            java.util.List<Tensor> want = dev.jburn.autodiff.Autodiff.gradList(formula).apply(args);
+            java.util.List<Tensor> jit = dev.jburn.graph.Jit.compileList(in -> dev.jburn.autodiff.Autodiff.gradList(layer).apply(in)).apply(args);
+            assertEquals(want.size(), got.size());
+            for (int k = 0; k < want.size(); k++) {
+                assertArrayEquals(want.get(k).toDoubleArray(), got.get(k).toDoubleArray(), 1e-10, java.util.Arrays.toString(c.dims()) + " gradient " + k);
+                assertArrayEquals(got.get(k).toDoubleArray(), jit.get(k).toDoubleArray(), 1e-12, "jit " + java.util.Arrays.toString(c.dims()) + " gradient " + k);
+            }
+        }
+    }
 }

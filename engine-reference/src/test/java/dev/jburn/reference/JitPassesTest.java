@@ -56,6 +56,25 @@ class JitPassesTest {
     }
 
     @Test
+    void simplificationDropsGradientMarksSoTheMarkedValuesFuse() {
+        // stopGradient and customGradient leave marks in a traced graph; a compiled graph is only run, so they go
+        Function<List<Tensor>, List<Tensor>> f = xs -> {
+            Tensor y = dev.jburn.autodiff.Autodiff.customGradient(t -> t.exp(), (x, out, g) -> g.multiply(out)).apply(xs.get(0));
+            return List.of(dev.jburn.autodiff.Autodiff.stopGradient(y.add(1f)).multiply(2f));
+        };
+        Graph g = trace(f, F32_2x3);
+        assertEquals(2, count(g, Prim.GradientMark.class), g.toString());
+        List<String> changes = new ArrayList<>();
+        Graph out = Passes.algebraicSimplification().run(g, changes::add);
+        Verifier.verify(out);
+        assertEquals(0, count(out, Prim.GradientMark.class), out.toString());
+        assertTrue(changes.stream().anyMatch(c -> c.startsWith("gradient mark")), changes.toString());
+        CompiledFunction c = assertJitEqualsEager("marked values", f, Tensor.of(new float[][] {{0, 1, -2}, {3, -0.5f, 9}}));
+        assertEquals(0, count(c.graph(), Prim.GradientMark.class), c.graph().toString());
+        assertEquals(1, count(c.graph(), Prim.Fused.class), "exp, add and multiply fuse once the marks are gone: " + c.graph());
+    }
+
+    @Test
     void dceDropsWhatNoOutputNeeds() {
         Graph g = trace(xs -> {
             Tensor unused = xs.get(0).log().sum();

@@ -123,9 +123,12 @@ public record BatchNorm(int axis, double momentum, double epsilon, boolean cente
             mean = Norms.along(call.state("mean"), r, a);
             var = Norms.along(call.state("var"), r, a);
         }
+        Tensor gamma = scale ? Norms.along(call.param("gamma"), r, a) : null;
+        Tensor beta = center ? Norms.along(call.param("beta"), r, a) : null;
+        if (call.training()) return BatchNormTraining.apply(x, mean, var, gamma, beta, Norms.allBut(r, a), epsilon);
         Tensor y = Norms.standardize(x, mean, var, epsilon);
-        if (scale) y = y.multiply(Norms.along(call.param("gamma"), r, a));
-        if (center) y = y.add(Norms.along(call.param("beta"), r, a));
+        if (scale) y = y.multiply(gamma);
+        if (center) y = y.add(beta);
         return y;
     }
 
