@@ -110,18 +110,26 @@ final class FusedKernels {
         }
         if (out == null) out = HostBuffer.uninitialized(bytes);
         MemorySegment[] in = new MemorySegment[inputs.size()];
-        for (int k = 0; k < in.length; k++) {
-            in[k] = plan.periods[k] > 0 ? tiled(plan.dtype, HostBuffer.of(inputs.get(k).buffer()), plan.periods[k])
-                    : HostBuffer.of(inputs.get(k).buffer());
-        }
-        MemorySegment dst = HostBuffer.of(out);
-        if (plan.reduce >= 0) {
-            runReduction(plan, in, dst);
+        List<MemorySegment> tiles = new ArrayList<>();
+        try {
+            for (int k = 0; k < in.length; k++) {
+                in[k] = HostBuffer.of(inputs.get(k).buffer());
+                if (plan.periods[k] > 0) {
+                    in[k] = tiled(plan.dtype, in[k], plan.periods[k]);
+                    tiles.add(in[k]);
+                }
+            }
+            MemorySegment dst = HostBuffer.of(out);
+            if (plan.reduce >= 0) {
+                runReduction(plan, in, dst);
+                return List.of(out);
+            }
+            long blocks = (plan.size + BLOCK - 1) / BLOCK;
+            parallel.forRange(blocks, plan.cost * BLOCK, (lo, hi) -> runBlocks(plan, in, dst, lo, hi));
             return List.of(out);
+        } finally {
+            for (MemorySegment t : tiles) NativeMemory.free(t);
         }
-        long blocks = (plan.size + BLOCK - 1) / BLOCK;
-        parallel.forRange(blocks, plan.cost * BLOCK, (lo, hi) -> runBlocks(plan, in, dst, lo, hi));
-        return List.of(out);
     }
 
     /**
@@ -167,8 +175,9 @@ final class FusedKernels {
 
     /** {@code src}'s {@code period} elements repeated to {@code BLOCK + period} (a heap copy: small, read by every thread). */
     static MemorySegment tiled(DType t, MemorySegment src, long period) {
+        // native, like every other segment the vector loops see (see VectorElementwise.tile); the caller frees it
         int w = t.bits() / 8, p = Math.toIntExact(period);
-        MemorySegment out = t == DType.F32 ? MemorySegment.ofArray(new float[BLOCK + p]) : MemorySegment.ofArray(new double[BLOCK + p]);
+        MemorySegment out = NativeMemory.malloc((BLOCK + p) * (long) w);
         for (long at = 0; at < BLOCK + p; at += p) MemorySegment.copy(src, 0, out, at * w, Math.min(p, BLOCK + p - at) * w);
         return out;
     }

@@ -85,16 +85,17 @@ final class Gemm {
             return;
         }
         long cells = (long) m * n;
-        // the F32 accumulator: a heap array when it fits one (no native allocation per call)
-        HostBuffer big = cells > Integer.MAX_VALUE - 8 ? HostBuffer.uninitialized(cells * Float.BYTES) : null;
+        // the F32 accumulator, native: a heap segment reaching the F32 kernels' vector loads beside native ones
+        // would stop C2 intrinsifying them for every caller (see VectorElementwise.tile)
+        HostBuffer big = HostBuffer.uninitialized(cells * Float.BYTES);
         try {
-            MemorySegment f = big != null ? big.segment() : MemorySegment.ofArray(new float[(int) cells]);
+            MemorySegment f = big.segment();
             View fv = View.rowMajor(f, 0, n);
             if (accumulate) convertRows(m, n, c, type, fv, DType.F32, parallel);
             GemmF32.gemm(type, m, n, k, a, b, fv, accumulate, parallel);
             convertRows(m, n, fv, DType.F32, c, type, parallel);
         } finally {
-            if (big != null) big.release();
+            big.release();
         }
     }
 

@@ -141,13 +141,17 @@ final class VectorElementwise {
             // vector loop covers many rows: same element pairs, same results, far fewer calls
             long per = Math.min(TILE / len, rows);
             MemorySegment tile = tile(t, block, len, per);
-            long chunks = (rows + per - 1) / per;
-            parallel.forRange(chunks, per * len, (lo, hi) -> {
-                for (long c = lo; c < hi; c++) {
-                    long r0 = c * per, m = Math.min(per, rows - r0);
-                    pairs(k, t, full, r0 * len, tile, 0, dst, r0 * len, m * len);
-                }
-            });
+            try {
+                long chunks = (rows + per - 1) / per;
+                parallel.forRange(chunks, per * len, (lo, hi) -> {
+                    for (long c = lo; c < hi; c++) {
+                        long r0 = c * per, m = Math.min(per, rows - r0);
+                        pairs(k, t, full, r0 * len, tile, 0, dst, r0 * len, m * len);
+                    }
+                });
+            } finally {
+                NativeMemory.free(tile);
+            }
             return result;
         }
         if (inline(n, 1)) {
@@ -163,17 +167,15 @@ final class VectorElementwise {
     /** Elements a repeated short block is tiled to (see {@link #rows}). */
     private static final long TILE = 2048;
 
-    /** {@code block} ({@code len} elements of {@code t}) repeated {@code times} times, on the heap. */
-    private static MemorySegment tile(DType t, MemorySegment block, long len, long times) {
-        int cells = Math.toIntExact(len * times);
-        MemorySegment out = switch (t) {
-            case F32 -> MemorySegment.ofArray(new float[cells]);
-            case F64 -> MemorySegment.ofArray(new double[cells]);
-            case S32 -> MemorySegment.ofArray(new int[cells]);
-            case S64 -> MemorySegment.ofArray(new long[cells]);
-            default -> throw new IllegalStateException("no vector kernel for " + t);
-        };
+    /**
+     * {@code block} ({@code len} elements of {@code t}) repeated {@code times} times, in native memory the caller
+     * frees ({@link NativeMemory#free}). Not on the heap: the vector loops are shared by every kernel, and once one
+     * of their loads has seen a heap segment beside native ones, C2 stops intrinsifying it (the base object's kind
+     * is no longer known) and every caller's loop falls back to the Vector API's per-lane Java code, 3-4x slower.
+     */
+    static MemorySegment tile(DType t, MemorySegment block, long len, long times) {
         long bytes = len * t.byteSize();
+        MemorySegment out = NativeMemory.malloc(bytes * times);
         for (long i = 0; i < times; i++) MemorySegment.copy(block, 0, out, i * bytes, bytes);
         return out;
     }
