@@ -179,6 +179,41 @@ class VulkanNativeKernelsTest {
         }
     }
 
+    /** Bases and exponents that meet every special case of {@code ScalarMath.pow}: ±0, ±1, ±Inf, NaN, odd and even integers, fractions. */
+    private static final double[] POW_BASES = {0, -0.0, 1, -1, 2, -2, 0.5, -0.5, 3, -3, 10, 1e-3, 0.9, 1.5, -1.0000001, 3.4028234663852886e38,
+            Float.MIN_NORMAL, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN};
+    private static final double[] POW_EXPONENTS = {0, -0.0, 1, -1, 2, 3, -3, 0.5, -0.5, 2.5, 1e10, -1e10, 100, -100, 16777216, 16777215,
+            -16777215, 37, -37, 150, 0.999, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN};
+
+    @Test
+    void powRunsNativelyWithTheCpuSpecialCases() {
+        assumeTrue(((VulkanBackend) vk.backend()).dev.features.float64(), "needs shaderFloat64");
+        for (DType t : new DType[] {DType.F32, DType.F64}) {
+            // every base with every exponent: [bases, 1] ^ [1, exponents]
+            try (Tensor hx = Tensor.of(POW_BASES).asType(t).reshape(POW_BASES.length, 1).to(cpu);
+                 Tensor hy = Tensor.of(POW_EXPONENTS).asType(t).reshape(1, POW_EXPONENTS.length).to(cpu);
+                 Tensor x = hx.to(vk); Tensor y = hy.to(vk)) {
+                Map<String, Long> before = vk.fallbackCounts();
+                double[] got, want;
+                try (Tensor g = x.pow(y); Tensor w = hx.pow(hy)) {
+                    got = g.toDoubleArray();
+                    want = w.toDoubleArray();
+                }
+                assertEquals(before, vk.fallbackCounts(), "pow " + t + " fell back");
+                for (int i = 0; i < want.length; i++) {
+                    String at = "pow " + t + "(" + POW_BASES[i / POW_EXPONENTS.length] + ", " + POW_EXPONENTS[i % POW_EXPONENTS.length] + ") = "
+                            + got[i] + ", expected " + want[i];
+                    if (Double.isNaN(want[i])) assertTrue(Double.isNaN(got[i]), at);
+                    else if (want[i] == 0 || Double.isInfinite(want[i])) assertEquals(Double.doubleToRawLongBits(want[i]), Double.doubleToRawLongBits(got[i]), at);
+                    else if (t == DType.F32) assertEquals(want[i], got[i], Math.ulp((float) want[i]), at);
+                    else assertEquals(want[i], got[i], Math.max(4 * Math.ulp(want[i]), 1e-12 * Math.abs(want[i])), at);
+                }
+            }
+        }
+        assertTrue(vk.capabilities().supports(BinaryOp.POW, DType.F32));
+        assertTrue(vk.capabilities().supports(BinaryOp.POW, DType.F64));
+    }
+
     @Test
     void logTanhSigmoidAndErfRunNativelyWithF64() {
         org.junit.jupiter.api.Assumptions.assumeTrue(((VulkanBackend) vk.backend()).dev.features.float64(), "needs shaderFloat64");
