@@ -351,7 +351,8 @@ class VulkanNativeKernelsTest {
                 new int[] {1, 1}, new int[] {0, 0}));
         Tensor fewer = matrix(2 * 4 * 3, 2, 3f).reshape(2, 4, 3, 2);
         assertNative("windowScatterMin padded", new Tensor[] {x, fewer}, t -> t[0].windowScatterMin(t[1], 0.0, big, padded), 0);
-        for (DType d : new DType[] {DType.F64, DType.S32, DType.U8, DType.S16, DType.S64, DType.F16, DType.BF16}) {
+        for (DType d : new DType[] {DType.F64, DType.S32, DType.U8, DType.S16, DType.S64, DType.F16, DType.BF16, DType.U64, DType.U16,
+                DType.U32, DType.S8, DType.PRED}) {
             Tensor xd = x.multiply(Tensor.of(3f)).asType(d);
             assertNative("windowScatterMax " + d, new Tensor[] {xd, full.multiply(Tensor.of(40f)).asType(d)},
                     t -> t[0].windowScatterMax(t[1], 1, big, same), 0);
