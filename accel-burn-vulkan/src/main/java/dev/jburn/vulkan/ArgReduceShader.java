@@ -15,10 +15,15 @@ final class ArgReduceShader {
 
     static final int GROUP = 256;
 
-    /** The compare type and load expression of {@code t}, or {@code null} where this device cannot read it. */
-    private record Reader(String storage, String extensions, String compare, String load) {}
+    /**
+     * How a shader reads elements of one dtype to compare them: the buffer's element type, the extensions it
+     * needs, the type values compare in (exactly: U64 unsigned, F16/BF16 widened to float), and the load of
+     * element {@code x[i]}. Also {@link WindowScatterShader}'s.
+     */
+    record Reader(String storage, String extensions, String compare, String load) {}
 
-    private static Reader reader(DType t, VulkanFeatures f) {
+    /** How this device reads {@code t}; {@code null} where it cannot. */
+    static Reader reader(DType t, VulkanFeatures f) {
         String ext8 = StridedCopyShader.storageExtension(1), ext16 = StridedCopyShader.storageExtension(2);
         String i64 = "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n";
         return switch (t) {

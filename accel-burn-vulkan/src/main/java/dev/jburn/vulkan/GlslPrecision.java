@@ -18,6 +18,7 @@ import dev.jburn.op.UnaryOp;
  * its {@code asin}, {@code acos}, {@code atan}, and {@code GlslMath}'s {@code asinh}, {@code acosh},
  * {@code atanh}, {@code cbrt} and the prelude's {@code erfInv} (f64); of f64 itself {@code exp, expm1, log,
  * log1p, sinh, cosh, tanh} and sigmoid ({@code GlslMath64}), the other f64 transcendentals run on the cpu.
+ * Binary {@code pow} is {@code GlslPow}'s (in double; the emitter itself refuses it without f64).
  */
 final class GlslPrecision {
     private GlslPrecision() {}

@@ -9,9 +9,11 @@ import dev.jburn.kernels.HostFallbackBackend;
 import dev.jburn.op.BinaryOp;
 import dev.jburn.op.ReduceOp;
 import dev.jburn.op.UnaryOp;
+import dev.jburn.op.WindowOp;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Capabilities;
 import dev.jburn.spi.Operand;
+import dev.jburn.spi.WindowSpec;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -36,6 +38,7 @@ public final class VulkanBackend extends HostFallbackBackend {
     final ArgReduceKernels argReductions;
     final ElementwiseKernels elementwise;
     final IotaKernels iotas;
+    final WindowScatterKernels windowScatters;
     private final FusedGraphs fused;
     /** Answers from the kernels' own checks (stateless, so one instance serves every call). */
     private final Capabilities capabilities = new VulkanCapabilities(this);
@@ -81,6 +84,7 @@ public final class VulkanBackend extends HostFallbackBackend {
             this.elementwise = new ElementwiseKernels(this);
             this.fused = new FusedGraphs(elementwise);
             this.iotas = new IotaKernels(this);
+            this.windowScatters = new WindowScatterKernels(this);
             this.flushesF32Subnormals = SubnormalProbe.flushes(elementwise, memory);
         } catch (RuntimeException e) {
             close();
@@ -312,6 +316,17 @@ public final class VulkanBackend extends HostFallbackBackend {
     public Buffer indexedUpdate(Operand target, Operand indices, Operand updates, int[] axes, boolean accumulate) {
         Buffer r = indexUpdates.update(target, indices, updates, axes, accumulate);
         return r != null ? r : super.indexedUpdate(target, indices, updates, axes, accumulate);
+    }
+
+    /**
+     * Max-pool's gradient on the device: each window's element selected, then each output element sums the
+     * sources that picked it, in window order ({@link WindowScatterShader}): the cpu engine's result, no atomics.
+     * (Window reductions need no kernel: the front end decomposes them into slices and element-wise ops.)
+     */
+    @Override
+    public Buffer windowScatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) {
+        Buffer r = windowScatters.scatter(op, x, source, init, spec);
+        return r != null ? r : super.windowScatter(op, x, source, init, spec);
     }
 
     @Override

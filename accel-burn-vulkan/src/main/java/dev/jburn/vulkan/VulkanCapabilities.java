@@ -71,7 +71,10 @@ final class VulkanCapabilities implements Capabilities {
 
             };
             case RandomOp r -> false;
-            case WindowOp w -> false;
+            case WindowOp w -> switch (w) {
+                case WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> b.windowScatters.supports(dtype);
+                case WINDOW_SUM, WINDOW_PRODUCT, WINDOW_MAX, WINDOW_MIN -> false; // decomposed into slices and element-wise ops
+            };
             case ConvOp c -> false;
             case LinalgOp l -> false;
         };

@@ -15,7 +15,7 @@ import static org.lwjgl.vulkan.VK10.*;
 
 /**
  * A little of everything the Vulkan engine records: element-wise ops with broadcasting and casts
- * over several dtypes, reductions, arg reductions, movement (transpose, slice, pad, concatenate, putSlice, reverse), gather, indexed add/put,
+ * over several dtypes, reductions, arg reductions, movement (transpose, slice, pad, concatenate, putSlice, reverse), gather, indexed add/put, pow, window scatters,
  * iota, f32 and f64 GEMM, a Jit-fused chain, a fused reduction and a group too wide for one pipeline, staging copies, freed and
  * reused buffers, shape-specific pipelines released while work that binds them is queued, then close. {@link VulkanValidationTest} runs it under the Khronos validation
  * layer with synchronization validation. With the argument {@code invalid} it also makes one
@@ -45,6 +45,11 @@ public final class ValidationWorkload {
             a.indexedAdd(rows, a.slice(new int[] {0, 0}, new int[] {3, 6})).toFloatArray(); // a copy, then a scatter, in one submission
             a.indexedPut(rows, row.reshape(1, 6).broadcast(Shape.of(3, 6))).toFloatArray();
             a.asinh().cbrt().toFloatArray();
+            a.pow(row.multiply(0.5)).toFloatArray();
+            // a selection, then the scatter that reads it, in one submission; f16 also casts to f64 and back around it
+            dev.jburn.WindowOptions strided = dev.jburn.WindowOptions.defaults().withStrides(1, 2);
+            a.windowScatterMax(a.windowMax(new int[] {2, 3}, strided), 0.0, new int[] {2, 3}, strided).toFloatArray();
+            h.windowScatterMin(h.slice(new int[] {0, 0}, new int[] {3, 5}), 1, new int[] {2, 2}, dev.jburn.WindowOptions.defaults()).toFloatArray();
             a.transpose().argmax(1).toIntArray(); // a transpose, then the arg reduction
             a.argmin().toIntArray();
             Tensor f64 = a.asType(DType.F64);

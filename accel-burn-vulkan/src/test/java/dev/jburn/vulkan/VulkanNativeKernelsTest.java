@@ -2,8 +2,10 @@ package dev.jburn.vulkan;
 
 import dev.jburn.DType;
 import dev.jburn.Engine;
+import dev.jburn.Padding;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
+import dev.jburn.WindowOptions;
 import dev.jburn.op.BinaryOp;
 import dev.jburn.op.ContractionOp;
 import dev.jburn.op.ReduceOp;
@@ -179,6 +181,41 @@ class VulkanNativeKernelsTest {
         }
     }
 
+    /** Bases and exponents that meet every special case of {@code ScalarMath.pow}: ±0, ±1, ±Inf, NaN, odd and even integers, fractions. */
+    private static final double[] POW_BASES = {0, -0.0, 1, -1, 2, -2, 0.5, -0.5, 3, -3, 10, 1e-3, 0.9, 1.5, -1.0000001, 3.4028234663852886e38,
+            Float.MIN_NORMAL, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN};
+    private static final double[] POW_EXPONENTS = {0, -0.0, 1, -1, 2, 3, -3, 0.5, -0.5, 2.5, 1e10, -1e10, 100, -100, 16777216, 16777215,
+            -16777215, 37, -37, 150, 0.999, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN};
+
+    @Test
+    void powRunsNativelyWithTheCpuSpecialCases() {
+        assumeTrue(((VulkanBackend) vk.backend()).dev.features.float64(), "needs shaderFloat64");
+        for (DType t : new DType[] {DType.F32, DType.F64}) {
+            // every base with every exponent: [bases, 1] ^ [1, exponents]
+            try (Tensor hx = Tensor.of(POW_BASES).asType(t).reshape(POW_BASES.length, 1).to(cpu);
+                 Tensor hy = Tensor.of(POW_EXPONENTS).asType(t).reshape(1, POW_EXPONENTS.length).to(cpu);
+                 Tensor x = hx.to(vk); Tensor y = hy.to(vk)) {
+                Map<String, Long> before = vk.fallbackCounts();
+                double[] got, want;
+                try (Tensor g = x.pow(y); Tensor w = hx.pow(hy)) {
+                    got = g.toDoubleArray();
+                    want = w.toDoubleArray();
+                }
+                assertEquals(before, vk.fallbackCounts(), "pow " + t + " fell back");
+                for (int i = 0; i < want.length; i++) {
+                    String at = "pow " + t + "(" + POW_BASES[i / POW_EXPONENTS.length] + ", " + POW_EXPONENTS[i % POW_EXPONENTS.length] + ") = "
+                            + got[i] + ", expected " + want[i];
+                    if (Double.isNaN(want[i])) assertTrue(Double.isNaN(got[i]), at);
+                    else if (want[i] == 0 || Double.isInfinite(want[i])) assertEquals(Double.doubleToRawLongBits(want[i]), Double.doubleToRawLongBits(got[i]), at);
+                    else if (t == DType.F32) assertEquals(want[i], got[i], Math.ulp((float) want[i]), at);
+                    else assertEquals(want[i], got[i], Math.max(4 * Math.ulp(want[i]), 1e-12 * Math.abs(want[i])), at);
+                }
+            }
+        }
+        assertTrue(vk.capabilities().supports(BinaryOp.POW, DType.F32));
+        assertTrue(vk.capabilities().supports(BinaryOp.POW, DType.F64));
+    }
+
     @Test
     void logTanhSigmoidAndErfRunNativelyWithF64() {
         org.junit.jupiter.api.Assumptions.assumeTrue(((VulkanBackend) vk.backend()).dev.features.float64(), "needs shaderFloat64");
@@ -287,6 +324,43 @@ class VulkanNativeKernelsTest {
             assertNative("argmax " + d, new Tensor[] {xd}, t -> t[0].argmax(1, false, false), 0);
             assertNative("argmin " + d, new Tensor[] {xd}, t -> t[0].argmin(0, true, true), 0);
         }
+    }
+
+    @Test
+    void windowScattersRunOnTheDeviceWithTheCpuTiesNaNsAndSums() {
+        // ties (floored values), NaNs (the last one in a window wins), ±0
+        float[] v = new float[2 * 6 * 7 * 3];
+        for (int i = 0; i < v.length; i++) v[i] = (float) Math.floor(Math.sin(i * 1.3) * 2);
+        v[4] = Float.NaN;
+        v[40] = Float.NaN;
+        v[43] = Float.NaN;
+        v[61] = -0f;
+        Tensor x = Tensor.of(v).reshape(2, 6, 7, 3);
+        // max pooling, channels last (the CNN's gradient): disjoint 2×2 windows, one add per element
+        int[] pool = {1, 2, 2, 1};
+        WindowOptions strided = WindowOptions.defaults().withStrides(1, 2, 2, 1);
+        Tensor pooled = matrix(2 * 3 * 3, 3, 1f).reshape(2, 3, 3, 3);
+        assertNative("windowScatterMax pool", new Tensor[] {x, pooled}, t -> t[0].windowScatterMax(t[1], 0.0, pool, strided), 0);
+        // overlapping windows with padding: several sources summed per element, in window order
+        int[] big = {1, 3, 3, 2};
+        WindowOptions same = WindowOptions.defaults().withPadding(Padding.SAME);
+        Tensor full = matrix(2 * 6 * 7, 3, 2f).reshape(2, 6, 7, 3);
+        assertNative("windowScatterMax same", new Tensor[] {x, full}, t -> t[0].windowScatterMax(t[1], 0.5, big, same), 0);
+        assertNative("windowScatterMin same", new Tensor[] {x, full}, t -> t[0].windowScatterMin(t[1], -1.0, big, same), 0);
+        WindowOptions padded = WindowOptions.defaults().withStrides(1, 2, 3, 1).withPadding(Padding.explicit(new int[] {0, 0}, new int[] {2, 1},
+                new int[] {1, 1}, new int[] {0, 0}));
+        Tensor fewer = matrix(2 * 4 * 3, 2, 3f).reshape(2, 4, 3, 2);
+        assertNative("windowScatterMin padded", new Tensor[] {x, fewer}, t -> t[0].windowScatterMin(t[1], 0.0, big, padded), 0);
+        for (DType d : new DType[] {DType.F64, DType.S32, DType.U8, DType.S16, DType.S64, DType.F16, DType.BF16, DType.U64, DType.U16,
+                DType.U32, DType.S8, DType.PRED}) {
+            Tensor xd = x.multiply(Tensor.of(3f)).asType(d);
+            assertNative("windowScatterMax " + d, new Tensor[] {xd, full.multiply(Tensor.of(40f)).asType(d)},
+                    t -> t[0].windowScatterMax(t[1], 1, big, same), 0);
+            assertNative("windowScatterMin pool " + d, new Tensor[] {xd, pooled.multiply(Tensor.of(40f)).asType(d)},
+                    t -> t[0].windowScatterMin(t[1], 0, pool, strided), 0);
+        }
+        assertTrue(vk.capabilities().supports(dev.jburn.op.WindowOp.WINDOW_SCATTER_MAX, DType.F32));
+        assertFalse(vk.capabilities().supports(dev.jburn.op.WindowOp.WINDOW_MAX, DType.F32), "window reductions are decomposed");
     }
 
     @Test

@@ -42,7 +42,7 @@ public sealed interface Dialect permits CudaDialect, GlslDialect, MetalDialect {
      */
     default String log64() { return math("log", true); }
 
-    /** Whether the dialect's f32 {@code fn} exists only on devices with 64-bit floats (it is computed in double). */
+    /** Whether the dialect's f32 {@code fn} (of {@link #math} or {@link #math2}) exists only on devices with 64-bit floats (it is computed in double). */
     default boolean needsFloat64(String fn) { return false; }
 
     /**

@@ -186,14 +186,7 @@ public final class Emitter {
             };
         }
 
-        private String math(String fn, DType t) {
-            String name = d.math(fn, t == DType.F64);
-            if (name == null) throw new Unsupported(d.name() + " has no exact " + fn + " on " + t.shortName());
-            if (t != DType.F64 && !f.float64() && d.needsFloat64(fn)) {
-                throw new Unsupported(d.name() + "'s " + fn + " on " + t.shortName() + " is computed in 64-bit floats, which the device lacks");
-            }
-            return name;
-        }
+        private String math(String fn, DType t) { return available(d.math(fn, t == DType.F64), fn, t); }
 
         private String unary(UnaryOp op, DType t, String x) {
             String zero = Types.compute(t) + "(0)";
@@ -303,9 +296,17 @@ public final class Emitter {
             };
         }
 
-        private String math2(String fn, DType t) {
-            String name = d.math2(fn, t == DType.F64);
+        private String math2(String fn, DType t) { return available(d.math2(fn, t == DType.F64), fn, t); }
+
+        /**
+         * {@code name}, the dialect's function for {@code fn} on {@code t}; refused where the dialect has none, or
+         * computes an f32 (or narrower) one in double on a device without 64-bit floats.
+         */
+        private String available(String name, String fn, DType t) {
             if (name == null) throw new Unsupported(d.name() + " has no exact " + fn + " on " + t.shortName());
+            if (t != DType.F64 && !f.float64() && d.needsFloat64(fn)) {
+                throw new Unsupported(d.name() + "'s " + fn + " on " + t.shortName() + " is computed in 64-bit floats, which the device lacks");
+            }
             return name;
         }
     }

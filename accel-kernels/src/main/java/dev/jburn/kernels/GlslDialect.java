@@ -9,7 +9,8 @@ import java.util.Set;
  * GLSL 4.50 compute shaders (compiled by shaderc for Vulkan). GLSL has no double-precision
  * transcendental functions: {@code exp, expm1, log, log1p, sinh, cosh, tanh} of f64 are
  * {@link GlslMath64}'s, the others (sin, erf, ...) are reported missing; its {@code mod}, {@code pow}
- * and {@code atan} leave the IEEE edge cases undefined, so those are reported missing too and run elsewhere.
+ * and {@code atan} leave the IEEE edge cases undefined: {@code pow} is {@link GlslPow}'s (on devices
+ * with f64), the others are reported missing and run elsewhere.
  */
 final class GlslDialect implements Dialect {
     /** Workgroup size of element-wise shaders; dispatch {@code ceil(n / 256)} groups, split over x and y beyond 65535. */
@@ -30,7 +31,7 @@ final class GlslDialect implements Dialect {
         s.append("layout(local_size_x = ").append(LOCAL_SIZE).append(") in;\n");
         s.append(GlslExp.source(f.float64()));
         s.append(GlslMath.source(f.float64()));
-        if (f.float64()) s.append(GlslMath64.source());
+        if (f.float64()) s.append(GlslMath64.source()).append(GlslPow.source());
         s.append(GlslTrig.source(f.float64(), f.int64()));
         s.append("""
                 #define u32 uint
@@ -80,7 +81,8 @@ final class GlslDialect implements Dialect {
         };
     }
 
-    @Override public String math2(String fn, boolean f64) { return null; }
+    /** Only {@code pow} ({@link GlslPow}): GLSL's {@code mod} and {@code atan(y, x)} leave the IEEE edge cases undefined. */
+    @Override public String math2(String fn, boolean f64) { return fn.equals("pow") ? GlslPow.name(f64) : null; }
 
     /**
      * Vulkan lets f32 division be 2.5 ulp off, and NVIDIA's driver takes that freedom (a reciprocal
@@ -93,11 +95,14 @@ final class GlslDialect implements Dialect {
         return f64 || !deviceHasFloat64 ? "(" + a + " / " + b + ")" : "f32(f64(" + a + ") / f64(" + b + "))";
     }
 
-    /** GLSL has no erf, erfc and cbrt, and no accurate inverse hyperbolics: {@link GlslMath}'s are computed in double. */
+    /**
+     * GLSL has no erf, erfc and cbrt, and no accurate inverse hyperbolics: {@link GlslMath}'s are computed in double;
+     * so is {@link GlslPow}'s pow.
+     */
     @Override
     public boolean needsFloat64(String fn) {
         return switch (fn) {
-            case "erf", "erfc", "asinh", "acosh", "atanh", "cbrt" -> true;
+            case "erf", "erfc", "asinh", "acosh", "atanh", "cbrt", "pow" -> true;
             default -> false;
         };
     }

@@ -32,8 +32,11 @@ class EmitterTest {
 
     @Test
     void glslReportsWhatItCannotExpressExactly() {
+        var fmod = ElementwiseKernel.binary(BinaryOp.REMAINDER, DType.F32, Shape.of(3), Shape.of(3), Shape.of(3), DType.F32);
+        assertTrue(Emitter.unsupported(fmod, Dialect.GLSL, DeviceFeatures.ALL).orElseThrow().contains("fmod"));
         var pow = ElementwiseKernel.binary(BinaryOp.POW, DType.F32, Shape.of(3), Shape.of(3), Shape.of(3), DType.F32);
-        assertTrue(Emitter.unsupported(pow, Dialect.GLSL, DeviceFeatures.ALL).orElseThrow().contains("pow"));
+        assertEquals(Optional.empty(), Emitter.unsupported(pow, Dialect.GLSL, DeviceFeatures.ALL), "GlslPow's");
+        assertTrue(Emitter.unsupported(pow, Dialect.GLSL, NO_WIDE).orElseThrow().contains("64-bit floats"));
         var sinF64 = ElementwiseKernel.unary(UnaryOp.SIN, DType.F64, DType.F64, Shape.of(3));
         assertTrue(Emitter.unsupported(sinF64, Dialect.GLSL, DeviceFeatures.ALL).isPresent(), "GLSL has no double sin");
         var expF64 = ElementwiseKernel.unary(UnaryOp.EXP, DType.F64, DType.F64, Shape.of(3));

@@ -1,0 +1,190 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.DType;
+import dev.jburn.Shape;
+import dev.jburn.spi.WindowSpec;
+
+/**
+ * Nx {@code window_scatter_max/min} (max-pool's gradient) in two shaders, the CUDA engine's design with
+ * the cpu engine's results. {@link #select}: one invocation per window picks its element (padding
+ * skipped; every NaN takes the lead, so the last NaN wins; of equal values the last in row-major
+ * window order) and writes its offset in {@code x}, or -1 for a window of padding only.
+ * {@link #scatter}: one invocation per output element adds to {@code init} the sources of the windows
+ * that picked it, walking only the windows that can contain it, in row-major window order: no atomics,
+ * and the cpu's order. Floats add in double and round once, as on the cpu (f32 adds in float only where
+ * no two windows share an element, so at most one add each, which rounds the same); integers wrap.
+ *
+ * <p>Parameters (32-bit words): {@code [rank, windows, n, windowSize]}, then per axis {@code [in, out,
+ * window, stride, dilation, padLow]}. Index arithmetic is 32-bit: {@link #params} refuses geometries
+ * past {@link #LIMIT}.
+ */
+final class WindowScatterShader {
+    private WindowScatterShader() {}
+
+    static final int GROUP = 64;
+    static final int MAX_RANK = 8;
+    private static final int HEADER = 4, PER_AXIS = 6;
+    /** Bound on every index quantity, with headroom for the signed sums of the shaders' walks. */
+    private static final long LIMIT = 1L << 29;
+
+    /**
+     * How the scatter adds sources of one dtype.
+     *
+     * @param storage    the buffers' element type (integers by width: wrapping sums have the same bits signed or not)
+     * @param extensions what that type needs
+     * @param type       the accumulator's type; {@code type(e)} widens a stored element
+     * @param store      the stored value of accumulator {@code acc}
+     */
+    record Accumulator(String storage, String extensions, String type, String store) {}
+
+    /**
+     * The accumulator for sources of {@code t}, or {@code null} where this device has none: F32 needs f64
+     * unless {@code oneAddEach} (no two windows share an element); F16 and BF16 are widened to F64 by the caller.
+     */
+    static Accumulator accumulator(DType t, VulkanFeatures f, boolean oneAddEach) {
+        String ext8 = StridedCopyShader.storageExtension(1), ext16 = StridedCopyShader.storageExtension(2);
+        String i64 = "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n";
+        return switch (t) {
+            case F32 -> f.float64() ? new Accumulator("float", "", "double", "float(acc)")
+                    : oneAddEach ? new Accumulator("float", "", "float", "acc") : null;
+            case F64 -> f.float64() ? new Accumulator("double", "", "double", "acc") : null;
+            case S32, U32 -> new Accumulator("uint", "", "uint", "acc");
+            case S64, U64 -> f.int64() ? new Accumulator("uint64_t", i64, "uint64_t", "acc") : null;
+            case S16, U16 -> f.storage16() ? new Accumulator("uint16_t", ext16, "uint", "uint16_t(acc)") : null;
+            case S8, U8 -> f.storage8() ? new Accumulator("uint8_t", ext8, "uint", "uint8_t(acc)") : null;
+            // the cpu stores a nonzero wrapping sum as true
+            case PRED -> f.storage8() ? new Accumulator("uint8_t", ext8, "uint", "uint8_t(acc != 0u ? 1u : 0u)") : null;
+            case F16, BF16 -> null;
+        };
+    }
+
+    /** Whether no two windows share an element: along every axis a window ends before the next one starts. */
+    static boolean disjoint(WindowSpec spec) {
+        for (int i = 0; i < spec.rank(); i++) {
+            if (spec.strides()[i] < (spec.dims()[i] - 1L) * spec.dilations()[i] + 1) return false;
+        }
+        return true;
+    }
+
+    /**
+     * The shaders' parameters for {@code x} under {@code spec}, with {@code windows} the source's shape (the
+     * windows per axis); {@code null} past {@link #MAX_RANK} or 32-bit indexing.
+     */
+    static int[] params(Shape x, Shape windows, WindowSpec spec) {
+        int rank = x.rank();
+        if (rank > MAX_RANK) return null;
+        int[] out = windows.dims();
+        long windowSize = 1;
+        for (int i = 0; i < rank; i++) {
+            windowSize *= spec.dims()[i];
+            long in = x.dim(i), win = spec.dims()[i], st = spec.strides()[i], dil = spec.dilations()[i], lo = spec.padLow()[i];
+            if (in + lo >= LIMIT || win * dil >= LIMIT || st >= LIMIT || (long) out[i] * st >= LIMIT || windowSize >= LIMIT) return null;
+        }
+        if (x.size() >= LIMIT || windows.size() >= LIMIT) return null;
+        int[] p = new int[HEADER + PER_AXIS * rank];
+        p[0] = rank;
+        p[1] = (int) windows.size();
+        p[2] = (int) x.size();
+        p[3] = (int) windowSize;
+        for (int i = 0; i < rank; i++) {
+            int a = HEADER + PER_AXIS * i;
+            p[a] = x.dim(i);
+            p[a + 1] = out[i];
+            p[a + 2] = spec.dims()[i];
+            p[a + 3] = spec.strides()[i];
+            p[a + 4] = spec.dilations()[i];
+            p[a + 5] = spec.padLow()[i];
+        }
+        return p;
+    }
+
+    /** Bindings: 0 x, 1 selected offsets (int, one per window), 2 parameters. */
+    static String select(ArgReduceShader.Reader x, boolean floats, boolean max) {
+        return """
+                #version 450
+                %s// jburn window select (%s): the last of equal elements, the last NaN before any number, never padding
+                layout(local_size_x = %d) in;
+                layout(std430, binding = 0) readonly buffer X { %s x[]; };
+                layout(std430, binding = 1) writeonly buffer Sel { int sel[]; };
+                layout(std430, binding = 2) readonly buffer Params { uint p[]; };
+                bool isNaN(%s v) { return %s; }
+                void main() {
+                    int rank = int(p[0]);
+                    uint windows = p[1], windowSize = p[3];
+                    for (uint w = gl_GlobalInvocationID.x; w < windows; w += gl_NumWorkGroups.x * %du) {
+                        int oc[%d];
+                        uint r = w;
+                        for (int d = rank - 1; d >= 0; d--) { uint od = p[%d + %d * d + 1]; oc[d] = int(r %% od); r /= od; }
+                        int best = -1;
+                        %s bv = %s(0);
+                        for (uint k = 0u; k < windowSize; k++) {
+                            uint rk = k;
+                            int off = 0, stride = 1;
+                            bool inside = true;
+                            for (int d = rank - 1; d >= 0 && inside; d--) {
+                                int a = %d + %d * d;
+                                uint win = p[a + 2];
+                                int kc = int(rk %% win);
+                                rk /= win;
+                                int dim = int(p[a]);
+                                int at = oc[d] * int(p[a + 3]) + kc * int(p[a + 4]) - int(p[a + 5]);
+                                inside = at >= 0 && at < dim;
+                                off += at * stride;
+                                stride *= dim;
+                            }
+                            if (!inside) continue;
+                            uint i = uint(off);
+                            %s v = %s;
+                            if (best < 0 || isNaN(v) || (!isNaN(bv) && %s)) { best = off; bv = v; }
+                        }
+                        sel[w] = best;
+                    }
+                }
+                """.formatted(x.extensions(), max ? "max" : "min", GROUP, x.storage(), x.compare(), floats ? "isnan(v)" : "false", GROUP,
+                MAX_RANK, HEADER, PER_AXIS, x.compare(), x.compare(), HEADER, PER_AXIS, x.compare(), x.load(), max ? "v >= bv" : "v <= bv");
+    }
+
+    /** Bindings: 0 source (one per window), 1 init (element 0), 2 selected offsets, 3 output, 4 parameters. */
+    static String scatter(Accumulator acc, boolean floats) {
+        return """
+                #version 450
+                %s// jburn window scatter into %s: init plus the sources of the windows that selected each element, in window order
+                layout(local_size_x = %d) in;
+                layout(std430, binding = 0) readonly buffer Src { %s s[]; };
+                layout(std430, binding = 1) readonly buffer Init { %s init0[]; };
+                layout(std430, binding = 2) readonly buffer Sel { int sel[]; };
+                layout(std430, binding = 3) writeonly buffer Out { %s o[]; };
+                layout(std430, binding = 4) readonly buffer Params { uint p[]; };
+                void main() {
+                    int rank = int(p[0]);
+                    uint n = p[2], windowSize = p[3];
+                    for (uint q = gl_GlobalInvocationID.x; q < n; q += gl_NumWorkGroups.x * %du) {
+                        int qc[%d];
+                        uint r = q;
+                        for (int d = rank - 1; d >= 0; d--) { uint dim = p[%d + %d * d]; qc[d] = int(r %% dim); r /= dim; }
+                        %s%s acc = %s(init0[0]);
+                        // Window-position digits run backwards, so each axis's window index runs forwards: row-major window order.
+                        for (uint t = 0u; t < windowSize; t++) {
+                            uint rt = t;
+                            int w = 0, stride = 1;
+                            bool hit = true;
+                            for (int d = rank - 1; d >= 0 && hit; d--) {
+                                int a = %d + %d * d;
+                                uint win = p[a + 2];
+                                int kc = int(win - 1u - rt %% win);
+                                rt /= win;
+                                int outD = int(p[a + 1]), st = int(p[a + 3]);
+                                int num = qc[d] + int(p[a + 5]) - kc * int(p[a + 4]);
+                                hit = num >= 0 && num %% st == 0 && num / st < outD;
+                                if (hit) w += (num / st) * stride;
+                                stride *= outD;
+                            }
+                            if (hit && sel[w] == int(q)) acc = acc + %s(s[w]);
+                        }
+                        o[q] = %s;
+                    }
+                }
+                """.formatted(acc.extensions(), acc.storage(), GROUP, acc.storage(), acc.storage(), acc.storage(), GROUP, MAX_RANK,
+                HEADER, PER_AXIS, floats ? "precise " : "", acc.type(), acc.type(), HEADER, PER_AXIS, acc.type(), acc.store());
+    }
+}
