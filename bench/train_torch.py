@@ -5,7 +5,9 @@ epochs, validation split (the last 1/12 of the training images held out, as Fit.
 samples/s of that epoch (training steps only, validation excluded), then the test accuracy, as JSON lines.
 With --precision bf16|f16 the forward and loss run under torch.autocast (f32 master weights; f16 with a GradScaler),
 the twin of `jburn train --precision`.
-Usage: train_torch.py [--model mlp|cnn] [--epochs 5] [--batch-size 128] [--lr 1e-3] [--limit N] [--data DIR] [--precision f32] [--lr-schedule auto|constant|cosine] [--seed 0]"""
+With --compile MODE the model is torch.compile'd (mode reduce-overhead: Inductor kernels replayed as CUDA graphs); its first
+epoch includes the compilation.
+Usage: train_torch.py [--model mlp|cnn] [--epochs 5] [--batch-size 128] [--lr 1e-3] [--limit N] [--data DIR] [--precision f32] [--lr-schedule auto|constant|cosine] [--seed 0] [--compile MODE]"""
 import argparse, gzip, json, os, struct, time
 import numpy as np
 import torch
@@ -22,6 +24,8 @@ p.add_argument("--device", default="cpu")
 p.add_argument("--lr-schedule", default="auto", choices=["auto", "constant", "cosine"])
 p.add_argument("--seed", type=int, default=0)
 p.add_argument("--precision", default="f32", choices=["f32", "bf16", "f16"])
+p.add_argument("--compile", default="", help="torch.compile the model with this mode (e.g. reduce-overhead: CUDA graphs); "
+               "the optimizer step stays eager, evaluation runs the eager module")
 a = p.parse_args()
 torch.set_num_threads(a.threads)
 torch.manual_seed(a.seed)
@@ -58,6 +62,7 @@ else:  # batch norm as jburn train's CNN: epsilon 1e-3 (JBurn's default), runnin
                         nn.Flatten(), nn.Linear(1600, 128), nn.ReLU(), nn.Linear(128, 10))
 net = net.to(dev)
 opt = torch.optim.Adam(net.parameters(), lr=a.lr)
+train_net = torch.compile(net, mode=a.compile) if a.compile else net
 steps_total = a.epochs * ((n_train + a.batch_size - 1) // a.batch_size)
 # --lr-schedule cosine: from lr to 0 over all steps, stepped per batch (jburn train's Schedules.cosineDecay(lr, steps, 0))
 schedule = a.lr_schedule if a.lr_schedule != "auto" else ("cosine" if a.model == "cnn" else "constant")  # as jburn train
@@ -84,7 +89,7 @@ def evaluate(X, Y):
     net.train()
     return total / len(X), correct / len(X)
 
-print(json.dumps({"info": "torch %s on %s, %d threads, model %s, %d training images, precision %s" % (torch.__version__, a.device, torch.get_num_threads(), a.model, n_train, a.precision)}), flush=True)
+print(json.dumps({"info": "torch %s on %s, %d threads, model %s, %d training images, precision %s%s" % (torch.__version__, a.device, torch.get_num_threads(), a.model, n_train, a.precision, ", torch.compile mode " + a.compile if a.compile else "")}), flush=True)
 g = torch.Generator().manual_seed(a.seed)
 t_all = time.perf_counter()
 for epoch in range(a.epochs):
@@ -96,7 +101,7 @@ for epoch in range(a.epochs):
         idx_b = perm[i:i + a.batch_size]
         opt.zero_grad(set_to_none=True)
         with autocast():
-            loss = loss_fn(net(Xtr[idx_b]), Ytr[idx_b])
+            loss = loss_fn(train_net(Xtr[idx_b]), Ytr[idx_b])
         scaler.scale(loss).backward()
         scaler.step(opt)
         scaler.update()

@@ -3,7 +3,7 @@
 # `jburn train --engine cuda --model cnn` beside the same training in torch (samples/s, test accuracy), and where the
 # CNN step's GPU time goes (ncu, one metric over a window of launches). Logs under $OUT.
 # Prepare here: bash cli/gpu/collect.sh 30000 && bash accel-burn-cuda/gpu/add-test-jars.sh
-#   [KIT_TIMEOUT=s] [MLP=1] [JFR=1] bash cli/gpu/cnn-step-h200.sh [EPOCHS=2] [KIT=1] [NCU=1]
+#   [KIT_TIMEOUT=s] [MLP=1] [JFR=1] [COMPILE=1] [SOAK=steps] bash cli/gpu/cnn-step-h200.sh [EPOCHS=2] [KIT=1] [NCU=1]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -34,6 +34,15 @@ echo "exit $?"; grep -E "jburn train:|^epoch [0-9]+/[0-9]+: loss|test:|time:|Exc
 echo "== torch --model cnn --device cuda --epochs $epochs"
 timeout 90 python3 bench/train_torch.py --device cuda --model cnn --epochs "$epochs" --data .gpu/data > "$OUT/torch-cnn.log" 2>&1
 echo "exit $?"; tail -7 "$OUT/torch-cnn.log"
+if [ -n "${COMPILE:-}" ]; then
+  # the issue's second peer: torch.compile(mode="reduce-overhead") (Inductor kernels replayed as CUDA graphs)
+  for m in cnn ${MLP:+mlp}; do
+    echo "== torch.compile(mode=reduce-overhead) --model $m --device cuda --epochs $epochs"
+    timeout 240 python3 bench/train_torch.py --device cuda --model $m --epochs "$epochs" --data .gpu/data --compile reduce-overhead \
+        > "$OUT/torch-compiled-$m.log" 2>&1
+    echo "exit $?"; tail -7 "$OUT/torch-compiled-$m.log" | cut -c1-400
+  done
+fi
 if [ -n "${MLP:-}" ]; then
   echo "== jburn train --model mlp --engine cuda --epochs $epochs, then torch"
   timeout 90 "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cache" -cp ".gpu/lib/*" dev.jburn.cli.Main train --engine cuda --model mlp --data .gpu/data \
@@ -41,6 +50,11 @@ if [ -n "${MLP:-}" ]; then
   echo "exit $?"; grep -E "^epoch [0-9]+/[0-9]+: loss|test:|time:|Exception|cpu engine" "$OUT/jburn-mlp.log" | head -12
   timeout 60 python3 bench/train_torch.py --device cuda --model mlp --epochs "$epochs" --data .gpu/data > "$OUT/torch-mlp.log" 2>&1
   echo "exit $?"; tail -4 "$OUT/torch-mlp.log"
+fi
+if [ -n "${SOAK:-}" ]; then
+  echo "== device memory over ${SOAK} CNN steps, then an impossible allocation (issue 17)"
+  timeout 200 "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cache" -cp ".gpu/lib/*" dev.jburn.cuda.DeviceMemorySoak "$SOAK" > "$OUT/soak.log" 2>&1
+  echo "exit $?"; grep -vE "^WARNING" "$OUT/soak.log" | tail -20 | cut -c1-300
 fi
 if [ -n "${JFR:-}" ]; then
   echo "== JFR of the host side of a CNN training run (1 epoch, 12000 images)"

@@ -88,6 +88,11 @@ final class CudaBackend extends HostFallbackBackend {
         try (var _ = device.enter()) { return allocator.liveBytes(); }
     }
 
+    /** Bytes of device memory the caching allocator holds (live and cached blocks). */
+    long reservedBytes() {
+        try (var _ = device.enter()) { return allocator.reservedBytes(); }
+    }
+
     /** NVRTC compilations so far. */
     long compileCount() {
         try (var _ = device.enter()) { return kernels.compiles(); }
