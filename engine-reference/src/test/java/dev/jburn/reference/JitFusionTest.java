@@ -103,6 +103,41 @@ class JitFusionTest {
         assertTrue(leading.graph().nodes().stream().anyMatch(n -> n.prim() instanceof Prim.Reduce), "a leading-axis sum stays outside");
     }
 
+    /** Adam's update shape: {@code c = 1 - β^t} for two βs, read by a multi-block group and a small one; {@code t + 1} is an output. */
+    private static List<Tensor> adamLike(List<Tensor> xs) {
+        Tensor x = xs.get(0), y = xs.get(1), t = xs.get(2);
+        Tensor c1 = t.multiply(0.0).add(0.9).pow(t).negate().add(1.0);
+        Tensor c2 = t.multiply(0.0).add(0.999).pow(t).negate().add(1.0);
+        return List.of(x.divide(c1).divide(x.abs().divide(c2).sqrt().add(1e-8)), y.multiply(c1).add(y).negate(), t.add(1.0));
+    }
+
+    @Test
+    void scalarChainsReadBySeveralGroupsRunInsideEachWithTheSameBits() {
+        for (DType dt : List.of(DType.F32, DType.F64)) {
+            Random r = new Random(7);
+            List<Tensor> in = List.of(randomTensor(r, Shape.of(3, 1500), dt), randomTensor(r, Shape.of(7), dt), Tensor.scalar(3.0).asType(dt));
+            for (Engine e : List.of(JitTestSupport.CPU, PARALLEL, ORACLE)) {
+                List<Tensor> on = in.stream().map(x -> x.to(e)).toList();
+                String what = dt + " on " + e.name();
+                CompiledFunction copied = Jit.compileList(JitFusionTest::adamLike, VERIFY);
+                List<Tensor> expected = adamLike(on);
+                assertSame(what, expected, copied.apply(on));
+                assertSame(what + " without copies", expected, Jit.compileList(JitFusionTest::adamLike, VERIFY.withRematerializedScalars(false)).apply(on));
+                assertSame(what + " unfused", expected, Jit.compileList(JitFusionTest::adamLike, VERIFY.withFusion(false)).apply(on));
+
+                // two groups that each compute c1 (and the first c2) themselves, and t + 1 once, as an output (its 1.0 a node for it)
+                assertEquals(List.of("constant", "fused", "fused", "add"), copied.graph().nodes().stream().map(n -> n.prim().name()).toList(),
+                        copied.graph().toString());
+                for (var n : copied.graph().nodes().subList(1, 3)) {
+                    Prim.Fused f = (Prim.Fused) n.prim();
+                    assertTrue(f.body().nodes().stream().anyMatch(b -> b.prim().name().equals("pow")), f.body().toString());
+                    assertTrue(FusedKernels.covers(f.body()), "the blocked runner takes the scalar part as a prologue: " + f.body());
+                }
+                assertTrue(copied.passReport().changes("fusion").stream().anyMatch(l -> l.contains("recomputes 9 scalar nodes")), copied.passReport().toString());
+            }
+        }
+    }
+
     // ---- fused == unfused ---------------------------------------------------------------------
 
     /** A random element-wise chain over three inputs; the same seed gives the same chain in the trace and eagerly. */
