@@ -36,8 +36,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * computed, so {@code sum((p - y)^2)} reads {@code p} and {@code y} once and writes only the sums.
  * Comparisons (into PRED scratch) and {@code select} on them or on PRED inputs are covered too.
  * Rank-0 element-wise nodes of a body whose output is not rank 0 (scalars the fusion pass copied into
- * the group, such as an optimizer's {@code 1 - β^t}) form a prologue that the backend runs once per
- * call, node by node as it would unfused, and the blocked pass reads their values as scalars.
+ * the group, such as an optimizer's {@code 1 - β^t}) form a prologue computed once per call
+ * ({@link ScalarPrologue}, else node by node through the backend as it would run unfused), and the
+ * blocked pass reads their values as scalars.
  * Anything else (casts, integer or mixed float types, other broadcasts or reductions) returns
  * {@code null}, and the caller interprets the body.
  */
@@ -119,20 +120,29 @@ final class FusedKernels {
                 out = o.buffer().retain();
             }
         }
+        // The prologue's scalars: in plain Java where that gives the kernels' bits, else through the backend.
+        MemorySegment[] computed = null;
         List<Buffer> scalars = List.of();
         if (plan.prologue != null) {
-            List<Operand> pin = new ArrayList<>();
-            for (int k : plan.prologueInputs) pin.add(inputs.get(k));
-            scalars = Interpreter.execute(backend, plan.prologue, pin);
+            List<MemorySegment> pin = new ArrayList<>();
+            for (int k : plan.prologueInputs) pin.add(HostBuffer.of(inputs.get(k).buffer()));
+            computed = ScalarPrologue.evaluate(plan.prologue, pin);
+            if (computed == null) {
+                List<Operand> ops = new ArrayList<>();
+                for (int k : plan.prologueInputs) ops.add(inputs.get(k));
+                scalars = Interpreter.execute(backend, plan.prologue, ops);
+                computed = scalars.stream().map(HostBuffer::of).toArray(MemorySegment[]::new);
+            }
         }
         try {
             if (out == null) out = HostBuffer.uninitialized(bytes);
-            MemorySegment[] in = new MemorySegment[inputs.size() + scalars.size()];
+            int extra = computed == null ? 0 : computed.length;
+            MemorySegment[] in = new MemorySegment[inputs.size() + extra];
             for (int k = 0; k < inputs.size(); k++) {
                 in[k] = plan.periods[k] > 0 ? tiled(plan.dtype, HostBuffer.of(inputs.get(k).buffer()), plan.periods[k])
                         : HostBuffer.of(inputs.get(k).buffer());
             }
-            for (int k = 0; k < scalars.size(); k++) in[inputs.size() + k] = HostBuffer.of(scalars.get(k));
+            for (int k = 0; k < extra; k++) in[inputs.size() + k] = computed[k];
             runPlan(plan, in, HostBuffer.of(out));
             return List.of(out);
         } finally {

@@ -138,6 +138,26 @@ class JitFusionTest {
         }
     }
 
+    @Test
+    void theScalarPrologueComputesTheKernelsBitsOrDeclines() {
+        for (DType dt : List.of(DType.F32, DType.F64)) {
+            for (double t : new double[] {1, 3, 57, -2.5, 0, Double.NaN}) {
+                dev.jburn.graph.Graph g = Jit.trace(xs -> List.of(xs.get(0).multiply(0.0).add(0.9).pow(xs.get(0)).negate().add(1.0)
+                        .divide(xs.get(0).abs().sqrt().subtract(0.5))), List.of(new dev.jburn.graph.TensorType(dt, Shape.scalar())), ORACLE);
+                Tensor x = Tensor.scalar(t).asType(dt);
+                java.lang.foreign.MemorySegment in = java.lang.foreign.MemorySegment.ofArray(x.toDoubleArray());
+                if (dt == DType.F32) in = java.lang.foreign.MemorySegment.ofArray(x.toFloatArray());
+                java.lang.foreign.MemorySegment[] got = ScalarPrologue.evaluate(g, List.of(in));
+                Tensor expected = dev.jburn.graph.Interpreter.run(g, JitTestSupport.CPU, List.of(x)).getFirst();
+                double value = dev.jburn.spi.HostElements.getDouble(got[0], dt, 0);
+                assertSame(dt + " t=" + t, expected, Tensor.scalar(value).asType(dt));
+            }
+            dev.jburn.graph.Graph withExp = Jit.trace(xs -> List.of(xs.get(0).exp().add(1.0)), List.of(new dev.jburn.graph.TensorType(dt, Shape.scalar())), ORACLE);
+            assertEquals(null, ScalarPrologue.evaluate(withExp, List.of(java.lang.foreign.MemorySegment.ofArray(new double[1]))),
+                    "exp has vector and scalar kernels that may round differently: the backend computes it");
+        }
+    }
+
     // ---- fused == unfused ---------------------------------------------------------------------
 
     /** A random element-wise chain over three inputs; the same seed gives the same chain in the trace and eagerly. */
