@@ -98,6 +98,8 @@ final class FusionPass implements Pass {
         Map<Node, Node> rootOf = new IdentityHashMap<>();
         Map<Node, List<Node>> groups = new IdentityHashMap<>();
         Map<Node, Set<Node>> copiesOf = new IdentityHashMap<>();
+        Map<Node, Integer> position = new IdentityHashMap<>();
+        for (int i = 0; i < nodes.size(); i++) position.put(nodes.get(i), i);
         for (int i = nodes.size() - 1; i >= 0; i--) {
             Node root = nodes.get(i);
             if (rootOf.containsKey(root) || copies.isCopied(root) || !isRoot(root)) continue;
@@ -106,7 +108,8 @@ final class FusionPass implements Pass {
             Set<Node> copied = Collections.newSetFromMap(new IdentityHashMap<>());
             List<String> breaks = new ArrayList<>();
             collect(root, elementShape, producer, users, readByCopy, copies, rootOf, members, copied, breaks);
-            List<Node> recomputed = nodes.stream().filter(n -> copied.contains(n) && !ScalarCopies.isScalarConstant(n)).toList();
+            List<Node> recomputed = copied.stream().filter(n -> !ScalarCopies.isScalarConstant(n))
+                    .sorted(java.util.Comparator.comparing(position::get)).toList();
             if (members.size() < 2 && recomputed.isEmpty()) continue; // nothing worth fusing; members stay unclaimed
             for (Node m : members) rootOf.put(m, root);
             groups.put(root, members);
@@ -121,6 +124,7 @@ final class FusionPass implements Pass {
         }
         return new Groups(rootOf, groups, copiesOf);
     }
+
     private Graph withSubgraphsFused(Graph g, Consumer<String> changes) {
         boolean any = g.nodes().stream().anyMatch(n -> n.prim() instanceof Prim.Cond || n.prim() instanceof Prim.WhileLoop);
         if (!any) return g;
