@@ -411,7 +411,11 @@ public final class HostKernelCheck {
                 new F("sum(a*b, 1)", xs -> List.of(xs.get(0).multiply(xs.get(1)).sum(new int[] {1})), List.of(Shape.of(3, 7), Shape.of(3, 7))),
                 new F("sum(max(a-b, 0), 0)", xs -> List.of(xs.get(0).subtract(xs.get(1)).maximum(0.0).sum(new int[] {0})),
                         List.of(Shape.of(4, 5), Shape.of(4, 5))),
-                new F("a[4,1]-b[5] |> max 0", xs -> List.of(xs.get(0).subtract(xs.get(1)).maximum(0.0)), List.of(Shape.of(4, 1), Shape.of(5))));
+                new F("a[4,1]-b[5] |> max 0", xs -> List.of(xs.get(0).subtract(xs.get(1)).maximum(0.0)), List.of(Shape.of(4, 1), Shape.of(5))),
+                // a rank-0 chain the fusion pass copies into the group (Adam's bias correction): computed per element
+                new F("x / (1 - (0t+0.9)^t)", xs -> List.of(xs.get(0).divide(biasCorrection(xs.get(1)))), List.of(Shape.of(4, 5), Shape.scalar())),
+                new F("sum(x * (1 - (0t+0.9)^t), 1)", xs -> List.of(xs.get(0).multiply(biasCorrection(xs.get(1))).sum(new int[] {1})),
+                        List.of(Shape.of(3, 7), Shape.scalar())));
         Engine cpuEngine = Engine.select("cpu");
         Random rnd = new Random(19);
         int mismatches = 0, run = 0;
@@ -491,6 +495,9 @@ public final class HostKernelCheck {
         System.out.println(run + " fused groups run on the host, " + mismatches + " mismatches");
         return mismatches;
     }
+
+    /** {@code 1 - β^t} for β = 0.9 as Adam traces it (β made as {@code 0·t + β}). */
+    private static dev.jburn.Tensor biasCorrection(dev.jburn.Tensor t) { return t.multiply(0.0).add(0.9).pow(t).negate().add(1.0); }
 
     /** One block of 256 threads with a real barrier, so the shared-memory tree runs as on the GPU. */
     private static final String BLOCK_SHIM = """

@@ -189,7 +189,11 @@ final class MslKernels {
                 new Fn("a[4,1]-b[5] |> max 0", xs -> List.of(xs.get(0).subtract(xs.get(1)).maximum(0.0)), List.of(Shape.of(4, 1), Shape.of(5)), false),
                 new Fn("sum(a*b, 1)", xs -> List.of(xs.get(0).multiply(xs.get(1)).sum(new int[] {1})), List.of(Shape.of(3, 7), Shape.of(3, 7)), true),
                 new Fn("sum(max(a-b, 0), 0)", xs -> List.of(xs.get(0).subtract(xs.get(1)).maximum(0.0).sum(new int[] {0})),
-                        List.of(Shape.of(4, 5), Shape.of(4, 5)), true));
+                        List.of(Shape.of(4, 5), Shape.of(4, 5)), true),
+                // a rank-0 chain the fusion pass copies into the group, computed per element (MSL has no exact pow, so
+                // Adam's 1 - β^t is not among these: an engine lacking an op gets no copies of it)
+                new Fn("x / -(t*0.5+2) + x", xs -> List.of(xs.get(0).divide(xs.get(1).multiply(0.5).add(2.0).negate()).add(xs.get(0))),
+                        List.of(Shape.of(4, 5), Shape.scalar()), false));
         for (Fn fn : fns) {
             CompiledFunction cf = Jit.compileList(fn.fn());
             // Tracing needs inputs: zeros of the right shapes on the cpu engine.

@@ -107,4 +107,32 @@ class VulkanFusedJitTest {
             }
         }
     }
+
+    /**
+     * A rank-0 chain read by two groups (as Adam's bias corrections are read by every parameter's update) is
+     * recomputed inside each group's shader: two dispatches, none for the scalar, and eager's bits.
+     */
+    @Test
+    void aScalarChainReadByTwoGroupsRunsInsideEachShader() {
+        VulkanBackend backend = (VulkanBackend) vk.backend();
+        java.util.function.Function<List<Tensor>, List<Tensor>> fn = in -> {
+            Tensor c = in.get(2).multiply(0.5).add(2.0).negate().add(1.0);
+            return List.of(in.get(0).divide(c).add(in.get(1)), in.get(1).multiply(c).subtract(in.get(0)));
+        };
+        CompiledFunction f = Jit.compileList(fn);
+        try (var scope = Tensor.scope()) {
+            List<Tensor> in = List.of(values(10_001, 0), values(10_001, 1), Tensor.scalar(3f).to(vk));
+            f.apply(in); // trace, optimize and build the pipelines
+            assertEquals(List.of("fused", "fused"), f.graph().nodes().stream().map(n -> n.prim().name()).toList(), f.graph().toString());
+            var fallbacks = vk.fallbackCounts();
+            long before = backend.stats().dispatches();
+            List<Tensor> jit = f.apply(in);
+            float[] first = jit.get(0).toFloatArray(), second = jit.get(1).toFloatArray();
+            assertEquals(2, backend.stats().dispatches() - before, "one shader per group, none for the scalar");
+            assertEquals(fallbacks, vk.fallbackCounts());
+            List<Tensor> eager = fn.apply(in);
+            assertArrayEquals(eager.get(0).toFloatArray(), first);
+            assertArrayEquals(eager.get(1).toFloatArray(), second);
+        }
+    }
 }

@@ -2,13 +2,16 @@ package dev.jburn.graph;
 
 import dev.jburn.Shape;
 import dev.jburn.op.ReduceOp;
+import dev.jburn.spi.Capabilities;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -16,15 +19,27 @@ import java.util.function.Consumer;
  * last node of the chain: an element-wise node or a sum/max/min over trailing axes. Walking from
  * the root towards the graph inputs, a producer joins the group when it is element-wise (unary,
  * binary, select, cast) or a broadcast, produces the group's element shape (a broadcast may
- * change shape: its input becomes a group input), and has no reader outside the group. Scalar
- * constants are copied into the body. Every other producer ends the chain there; the report
- * says why (several readers, not element-wise, shape change). Groups of one node stay as they are.
+ * change shape: its input becomes a group input), and has no reader outside the group. Rank-0
+ * constants, and the rank-0 element-wise computations {@link ScalarCopies} picks, are copied into
+ * every group that reads them, however many readers they have. Every other producer ends the chain
+ * there; the report says why (several readers, not element-wise, shape change) and which scalar
+ * nodes a group recomputes. A group of one node stays that node, unless it recomputes a scalar
+ * node (then the group saves that node's launch).
  *
  * <p>The body's inputs are the values the group reads from outside, in first-use order; its one
  * output is the root's. Fused bodies are not rewritten by later passes.
  */
 final class FusionPass implements Pass {
+    /** The ops the engine runs natively, for {@link ScalarCopies}; {@code null} copies only scalar constants. */
+    private final Capabilities rematerializable;
+
+    /** Fusion that copies rank-0 computations of the ops {@code rematerializable} supports ({@code null}: constants only) into their readers' groups. */
+    FusionPass(Capabilities rematerializable) { this.rematerializable = rematerializable; }
+
     @Override public String name() { return "fusion"; }
+
+    /** Each group's root, members (chain nodes, root last in graph order) and copied scalar nodes. */
+    private record Groups(Map<Node, Node> rootOf, Map<Node, List<Node>> members, Map<Node, Set<Node>> copies) {}
 
     @Override
     public Graph run(Graph g, Consumer<String> changes) {
@@ -37,40 +52,28 @@ final class FusionPass implements Pass {
         }
         for (Value v : g.outputs()) users[v.id()]++;
 
-        // Claim groups from the last node backwards so each root takes the longest chain.
-        Map<Node, Node> rootOf = new IdentityHashMap<>();
-        Map<Node, List<Node>> groups = new IdentityHashMap<>();
-        for (int i = nodes.size() - 1; i >= 0; i--) {
-            Node root = nodes.get(i);
-            if (rootOf.containsKey(root) || !isRoot(root)) continue;
-            Shape elementShape = root.prim() instanceof Prim.Reduce ? root.inputs().getFirst().shape() : root.outputs().getFirst().shape();
-            List<Node> members = new ArrayList<>();
-            List<String> breaks = new ArrayList<>();
-            collect(root, elementShape, producer, users, rootOf, members, breaks);
-            if (members.size() < 2 || members.stream().allMatch(FusionPass::isScalarConstant)
-                    || members.stream().filter(m -> !isScalarConstant(m)).count() < 2) {
-                continue; // nothing worth fusing; members stay unclaimed
-            }
-            for (Node m : members) rootOf.put(m, root);
-            groups.put(root, members);
-            StringBuilder line = new StringBuilder("fused ");
-            line.append(members.stream().filter(m -> !isScalarConstant(m)).count()).append(" nodes into ")
-                    .append(GraphText.ids(root.outputs())).append(": ")
-                    .append(String.join(" ", members.stream().filter(m -> !isScalarConstant(m)).map(m -> m.prim().name()).toList().reversed()));
-            changes.accept(line.toString());
-            for (String b : breaks) changes.accept("  " + b);
+        ScalarCopies copies = new ScalarCopies(g, producer, rematerializable);
+        List<String> report = new ArrayList<>();
+        Groups groups = group(nodes, producer, users, copies, report);
+        // A copy that a reader outside the groups needs is computed once instead; regroup until none is.
+        while (copies.keepNeeded(groups.rootOf().keySet())) {
+            report.clear();
+            groups = group(nodes, producer, users, copies, report);
         }
-        if (groups.isEmpty()) return withSubgraphsFused(g, changes);
+        if (groups.members().isEmpty()) return withSubgraphsFused(g, changes);
+        report.forEach(changes);
 
         Graph.Builder b = Graph.builder();
         Value[] map = new Value[g.idLimit()];
         for (Value in : g.inputs()) map[in.id()] = b.input(in.type());
         for (Node n : nodes) {
-            Node root = rootOf.get(n);
-            if (root != null && root != n && !(isScalarConstant(n) && users[n.outputs().getFirst().id()] > 1)) continue; // emitted with its root
+            Node root = groups.rootOf().get(n);
+            if (root != null && root != n) continue; // emitted with its root
+            if (root == null && copies.isCopied(n) && !copies.alsoANode(n, groups.rootOf().keySet())) continue; // only copies run
             if (root == n) {
-                List<Node> members = groups.get(n);
-                Body body = body(members, nodes);
+                List<Node> inBody = new ArrayList<>(groups.members().get(n));
+                inBody.addAll(groups.copies().get(n));
+                Body body = body(inBody, nodes);
                 List<Value> ins = new ArrayList<>();
                 for (Value v : body.external) ins.add(map[v.id()]);
                 List<Value> outs = b.addTyped(new Prim.Fused(body.graph), ins, ShapeInference.types(n.outputs()));
@@ -87,37 +90,76 @@ final class FusionPass implements Pass {
         return b.build(outputs);
     }
 
+    /** Claims groups from the last node backwards so each root takes the longest chain; {@code report} gets a line per group. */
+    private static Groups group(List<Node> nodes, Map<Integer, Node> producer, int[] users, ScalarCopies copies, List<String> report) {
+        // A value a copy reads is read wherever the copy runs: it never joins a chain.
+        boolean[] readByCopy = new boolean[users.length];
+        for (Node n : nodes) if (copies.isCopied(n)) for (Value v : n.inputs()) readByCopy[v.id()] = true;
+        Map<Node, Node> rootOf = new IdentityHashMap<>();
+        Map<Node, List<Node>> groups = new IdentityHashMap<>();
+        Map<Node, Set<Node>> copiesOf = new IdentityHashMap<>();
+        Map<Node, Integer> position = new IdentityHashMap<>();
+        for (int i = 0; i < nodes.size(); i++) position.put(nodes.get(i), i);
+        for (int i = nodes.size() - 1; i >= 0; i--) {
+            Node root = nodes.get(i);
+            if (rootOf.containsKey(root) || copies.isCopied(root) || !isRoot(root)) continue;
+            Shape elementShape = root.prim() instanceof Prim.Reduce ? root.inputs().getFirst().shape() : root.outputs().getFirst().shape();
+            List<Node> members = new ArrayList<>();
+            Set<Node> copied = Collections.newSetFromMap(new IdentityHashMap<>());
+            List<String> breaks = new ArrayList<>();
+            collect(root, elementShape, producer, users, readByCopy, copies, rootOf, members, copied, breaks);
+            List<Node> recomputed = copied.stream().filter(n -> !ScalarCopies.isScalarConstant(n))
+                    .sorted(java.util.Comparator.comparing(position::get)).toList();
+            if (members.size() < 2 && recomputed.isEmpty()) continue; // nothing worth fusing; members stay unclaimed
+            for (Node m : members) rootOf.put(m, root);
+            groups.put(root, members);
+            copiesOf.put(root, copied);
+            report.add("fused " + members.size() + " nodes into " + GraphText.ids(root.outputs()) + ": "
+                    + String.join(" ", members.stream().map(m -> m.prim().name()).toList().reversed()));
+            if (!recomputed.isEmpty()) {
+                report.add("  recomputes " + recomputed.size() + " scalar nodes inside: "
+                        + String.join(" ", recomputed.stream().map(m -> GraphText.ids(m.outputs()) + "=" + m.prim().name()).toList()));
+            }
+            for (String b : breaks) report.add("  " + b);
+        }
+        return new Groups(rootOf, groups, copiesOf);
+    }
+
     private Graph withSubgraphsFused(Graph g, Consumer<String> changes) {
         boolean any = g.nodes().stream().anyMatch(n -> n.prim() instanceof Prim.Cond || n.prim() instanceof Prim.WhileLoop);
         if (!any) return g;
         return Rewriter.rewrite(g, (n, ins, b) -> null, sub -> run(sub, changes));
     }
 
-    /** Adds {@code n}'s fusable producers (recursively) and {@code n} itself to {@code members}. */
-    private static void collect(Node n, Shape elementShape, Map<Integer, Node> producer, int[] users, Map<Node, Node> claimed,
-                                List<Node> members, List<String> breaks) {
+    /**
+     * Adds {@code n}'s fusable producers (recursively) and {@code n} itself to {@code members}, and the
+     * copied scalar nodes they read to {@code copied}.
+     */
+    private static void collect(Node n, Shape elementShape, Map<Integer, Node> producer, int[] users, boolean[] readByCopy, ScalarCopies copies,
+                                Map<Node, Node> claimed, List<Node> members, Set<Node> copied, List<String> breaks) {
         members.add(n);
         for (Value in : n.inputs()) {
             Node p = producer.get(in.id());
             if (p == null || claimed.containsKey(p) || members.contains(p)) continue;
-            if (isScalarConstant(p)) {
-                members.add(p);
+            if (copies.isCopied(p)) {
+                copies.addWithProducers(p, copied);
                 continue;
             }
             if (p.prim() instanceof Prim.Constant || p.prim() instanceof Prim.Iota) continue; // plain data: an input
-            String why = refusal(p, in, elementShape, users);
+            String why = refusal(p, in, elementShape, users, readByCopy);
             if (why != null) {
                 breaks.add("chain broken at " + GraphText.ids(p.outputs()) + " = " + p.prim().name() + ": " + why);
                 continue;
             }
-            collect(p, elementShape, producer, users, claimed, members, breaks);
+            collect(p, elementShape, producer, users, readByCopy, copies, claimed, members, copied, breaks);
         }
     }
 
     /** Why {@code p} (producing {@code v}) cannot join a group of {@code elementShape}, or {@code null}. */
-    private static String refusal(Node p, Value v, Shape elementShape, int[] users) {
+    private static String refusal(Node p, Value v, Shape elementShape, int[] users, boolean[] readByCopy) {
         if (!isElementwise(p.prim()) && !(p.prim() instanceof Prim.Broadcast)) return p.prim().name() + " is not element-wise";
         if (users[v.id()] > 1) return "its result has " + users[v.id()] + " users";
+        if (readByCopy[v.id()]) return "recomputed scalars read it";
         if (!v.shape().equals(elementShape)) return "shape change " + v.shape() + " -> " + elementShape;
         return null;
     }
@@ -135,10 +177,6 @@ final class FusionPass implements Pass {
 
     static boolean isElementwise(Prim p) {
         return p instanceof Prim.Unary || p instanceof Prim.Binary || p instanceof Prim.Select || p instanceof Prim.Cast;
-    }
-
-    private static boolean isScalarConstant(Node n) {
-        return n.prim() instanceof Prim.Constant c && c.shape().rank() == 0;
     }
 
     private record Body(Graph graph, List<Value> external) {}

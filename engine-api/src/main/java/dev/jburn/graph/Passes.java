@@ -2,6 +2,7 @@ package dev.jburn.graph;
 
 import dev.jburn.Engine;
 import dev.jburn.JBurnException;
+import dev.jburn.spi.Capabilities;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -39,10 +40,28 @@ public final class Passes {
     /**
      * Groups chains of element-wise ops (with the broadcasts feeding them) whose intermediates
      * have no other readers, together with their consumer (another element-wise op, or a
-     * sum/max/min over trailing axes), into {@link Prim.Fused} nodes. The report names each group
-     * and where a chain was broken (several readers, an op that is not element-wise, a shape change).
+     * sum/max/min over trailing axes), into {@link Prim.Fused} nodes. Short rank-0 element-wise
+     * computations (an optimizer's {@code 1 - β^t}) are copied into every group that reads them
+     * rather than run on their own. The report names each group, the scalar nodes it recomputes, and
+     * where a chain was broken (several readers, an op that is not element-wise, a shape change).
+     * For an engine that runs every op natively; see {@link #fusion(Engine, boolean)}.
      */
-    public static Pass fusion() { return new FusionPass(); }
+    public static Pass fusion() { return new FusionPass(Capabilities.everything()); }
+
+    /**
+     * {@link #fusion()} for a graph that runs on {@code engine} ({@code null}: any engine): scalar
+     * computations are copied into groups only where {@code engine} runs their ops natively (a group
+     * holding an op the engine lacks would not run as one kernel there), and only with
+     * {@code rematerializeScalars} (without it, only rank-0 constants are copied).
+     *
+     * <pre>{@code
+     * Pass fuse = Passes.fusion(Engine.select("cpu"), true);
+     * }</pre>
+     */
+    public static Pass fusion(Engine engine, boolean rematerializeScalars) {
+        if (!rematerializeScalars) return new FusionPass(null);
+        return new FusionPass(engine == null ? Capabilities.everything() : engine.capabilities());
+    }
 
     /**
      * Folding, simplification, CSE and DCE, in that order, then fusion (when
@@ -52,7 +71,7 @@ public final class Passes {
     public static List<Pass> standard(Engine engine, JitOptions options) {
         List<Pass> passes = new ArrayList<>(List.of(constantFolding(engine, options.foldLimitBytes()), algebraicSimplification(),
                 commonSubexpressionElimination(), deadCodeElimination()));
-        if (options.fuse()) passes.add(fusion());
+        if (options.fuse()) passes.add(fusion(engine, options.rematerializeScalars()));
         return List.copyOf(passes);
     }
 

@@ -40,6 +40,8 @@ public final class TrainStep {
     private final Optimizer optimizer;
     private final List<Metric> metrics;
     private final Precision precision;
+    /** How the step compiles (the donation of parameters and optimizer state is added to it). */
+    private final JitOptions jit;
     private volatile Layout layout;
     private volatile CompiledFunction compiled;
 
@@ -61,12 +63,13 @@ public final class TrainStep {
      */
     public record Result(State state, Tensor loss, List<Map<String, Tensor>> metrics) {}
 
-    private TrainStep(Model model, Loss loss, Optimizer optimizer, List<Metric> metrics, Precision precision) {
+    private TrainStep(Model model, Loss loss, Optimizer optimizer, List<Metric> metrics, Precision precision, JitOptions jit) {
         this.model = model;
         this.loss = loss;
         this.optimizer = optimizer;
         this.metrics = List.copyOf(metrics);
         this.precision = precision;
+        this.jit = jit;
     }
 
     /** The step for {@code model}, {@code loss} on its first output and {@code optimizer}. */
@@ -88,8 +91,11 @@ public final class TrainStep {
             throw new JBurnException("trainStep", "model, loss, optimizer, metrics and precision are required");
         }
         if (model.inputNames().size() != 1) throw new JBurnException("trainStep", "expects a model of one input, got " + model.inputNames());
-        return new TrainStep(model, loss, optimizer, metrics, precision);
+        return new TrainStep(model, loss, optimizer, metrics, precision, JitOptions.defaults());
     }
+
+    /** This step compiled with {@code options} instead of the defaults (tests compare the passes' variants). */
+    TrainStep withJitOptions(JitOptions options) { return new TrainStep(model, loss, optimizer, metrics, precision, options); }
 
     /** The precision policy. */
     public Precision precision() { return precision; }
@@ -200,7 +206,7 @@ public final class TrainStep {
             int[] donated = new int[nT + nO];
             for (int i = 0; i < nT; i++) donated[i] = 3 + i;
             for (int i = 0; i < nO; i++) donated[nT + i] = 3 + nT + nF + nS + i;
-            compiled = Jit.compileList(xs -> traced(l, xs), JitOptions.defaults().withDonation(donated));
+            compiled = Jit.compileList(xs -> traced(l, xs), jit.withDonation(donated));
             return compiled;
         }
     }

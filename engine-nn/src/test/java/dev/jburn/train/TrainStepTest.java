@@ -4,11 +4,20 @@ import dev.jburn.DType;
 import dev.jburn.Prng;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
+import dev.jburn.graph.Graph;
+import dev.jburn.graph.JitOptions;
 import dev.jburn.nn.Activation;
 import dev.jburn.nn.Model;
 import dev.jburn.nn.ModelState;
+import dev.jburn.nn.layers.BatchNorm;
+import dev.jburn.optim.Optimizer;
 import dev.jburn.optim.Optimizers;
+import dev.jburn.optim.Schedules;
 import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -51,5 +60,65 @@ class TrainStepTest {
         for (int i = 0; i < 5; i++) f = step.apply(f, x, y).state();
         assertArrayEquals(before, f.model().get("dense_0.kernel").toFloatArray());
         assertFalse(java.util.Arrays.equals(head, f.model().get("dense_1.kernel").toFloatArray()));
+    }
+
+    // ---- the compiled Adam step of jburn train, with and without copied scalars ----------------
+
+    /** {@code jburn train}'s MLP and CNN (the cli's Architectures, which engine-nn cannot see). */
+    private static Model trainModel(String name) {
+        return name.equals("mlp") ? Model.input("image", Shape.of(-1, 784)).dense(256, Activation.RELU).dense(10).named("mlp")
+                : Model.input("image", Shape.of(-1, 28, 28, 1))
+                .conv2d(32, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
+                .conv2d(64, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
+                .flatten().dense(128, Activation.RELU).dense(10).named("cnn");
+    }
+
+    /** Top-level nodes of the step's graph, those of rank 0, and those of rank 0 that are no constant. */
+    private static List<Long> counts(Graph g) {
+        long rank0 = g.nodes().stream().filter(n -> n.outputs().getFirst().shape().rank() == 0).count();
+        long constants = g.nodes().stream().filter(n -> n.outputs().getFirst().shape().rank() == 0 && n.prim().name().equals("constant")).count();
+        return List.of((long) g.nodes().size(), rank0, rank0 - constants);
+    }
+
+    /** Three steps from the same start; the values of every tensor of each step's result, in order (read at once: the next step donates them). */
+    private static List<double[]> threeSteps(TrainStep step, Model m, Shape batch) {
+        TrainStep.State s = step.init(m.init(Prng.key(0)), Prng.key(1));
+        List<double[]> seen = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Tensor x = Prng.uniform(Prng.key(10 + i), batch, DType.F32, 0, 1).values();
+            Tensor y = Prng.randint(Prng.key(20 + i), 0, 10, Shape.of(batch.dim(0)), DType.S32).values();
+            TrainStep.Result r = step.apply(s, x, y, Tensor.ones(Shape.of(batch.dim(0)), DType.F32), step.freshMetrics(x));
+            s = r.state();
+            List<Tensor> all = new ArrayList<>(List.of(r.loss()));
+            all.addAll(s.model().params().values());
+            all.addAll(s.model().state().values());
+            all.addAll(s.optimizer().tensors().values());
+            for (Map<String, Tensor> metric : r.metrics()) all.addAll(metric.values());
+            for (Tensor t : all) seen.add(t.toDoubleArray());
+        }
+        return seen;
+    }
+
+    @Test
+    void copiedScalarsLeaveTheAdamStepsOfJburnTrainBitForBitAndCutTheirNodes() {
+        // per model: nodes per step, rank-0 nodes, rank-0 nodes that compute; without copies (constants are still
+        // copied), then with. The 7 rank-0 nodes that compute and remain are 3 reductions (the loss's sum, Σw, the
+        // correct count) and 4 outputs (loss, Adam's count, the metric's sums); the 4 that go are Adam's 1 - β1^t and
+        // 1 - β2^t (2 groups), their shared 0·t, and the loss gradient's 1 / Σw, now inside the groups that read them.
+        Map<String, List<List<Long>>> expected = Map.of(
+                "mlp", List.of(List.of(64L, 13L, 11L), List.of(60L, 9L, 7L)),
+                "cnn", List.of(List.of(184L, 15L, 11L), List.of(180L, 11L, 7L)));
+        for (String name : List.of("mlp", "cnn")) {
+            Model m = trainModel(name);
+            Shape batch = name.equals("mlp") ? Shape.of(16, 784) : Shape.of(8, 28, 28, 1);
+            Optimizer adam = name.equals("mlp") ? Optimizers.adam(1e-3) : Optimizers.adam(Schedules.cosineDecay(1e-3, 100, 0));
+            TrainStep copies = TrainStep.of(m, Losses.softmaxCrossEntropy(), adam, List.of(Metrics.accuracy()));
+            TrainStep none = copies.withJitOptions(JitOptions.defaults().withRematerializedScalars(false));
+            List<double[]> with = threeSteps(copies, m, batch), without = threeSteps(none, m, batch);
+            assertEquals(without.size(), with.size());
+            for (int i = 0; i < with.size(); i++) assertArrayEquals(without.get(i), with.get(i), 0.0, name + " tensor " + i);
+            assertEquals(expected.get(name), List.of(counts(none.compiled().graph()), counts(copies.compiled().graph())),
+                    name + " with copies:\n" + copies.compiled().graph());
+        }
     }
 }

@@ -3,9 +3,11 @@ package dev.jburn.reference;
 import dev.jburn.DType;
 import dev.jburn.spi.EngineConfig;
 import dev.jburn.graph.Graph;
+import dev.jburn.graph.Interpreter;
 import dev.jburn.graph.Node;
 import dev.jburn.graph.Prim;
 import dev.jburn.graph.Value;
+import dev.jburn.spi.Backend;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
 
@@ -33,6 +35,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * trailing axes (or all axes): then each block's chain is reduced row by row as soon as it is
  * computed, so {@code sum((p - y)^2)} reads {@code p} and {@code y} once and writes only the sums.
  * Comparisons (into PRED scratch) and {@code select} on them or on PRED inputs are covered too.
+ * Rank-0 element-wise nodes of a body whose output is not rank 0 (scalars the fusion pass copied into
+ * the group, such as an optimizer's {@code 1 - β^t}) form a prologue computed once per call
+ * ({@link ScalarPrologue}, else node by node through the backend as it would run unfused), and the
+ * blocked pass reads their values as scalars.
  * Anything else (casts, integer or mixed float types, other broadcasts or reductions) returns
  * {@code null}, and the caller interprets the body.
  */
@@ -42,13 +48,16 @@ final class FusedKernels {
 
     private final Parallel parallel;
     private final EngineConfig config;
+    /** Runs the scalar prologues. */
+    private final Backend backend;
     /** Plans per body graph (graphs are immutable; identity is the key). */
     private final Map<Graph, Object> plans = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
     private static final Object NO_PLAN = new Object();
 
-    FusedKernels(Parallel parallel, EngineConfig config) {
+    FusedKernels(Parallel parallel, EngineConfig config, Backend backend) {
         this.parallel = parallel;
         this.config = config;
+        this.backend = backend;
     }
 
     /** A slot: where a body value lives during a block. */
@@ -82,8 +91,11 @@ final class FusedKernels {
      * @param size      elements the chain computes
      * @param reduce    {@code -1}, or the {@link VectorReductions} code of a trailing reduction
      * @param rowLength elements per reduced output (when {@code reduce >= 0})
+     * @param prologue  the body's rank-0 computations, or {@code null}: its outputs follow the body's inputs as
+     *                  {@link ScalarInput}s; its inputs are the body inputs at {@code prologueInputs}
      */
-    private record Plan(DType dtype, long size, List<Step> steps, int scratches, long cost, int reduce, long rowLength, long[] periods) {
+    private record Plan(DType dtype, long size, List<Step> steps, int scratches, long cost, int reduce, long rowLength, long[] periods,
+                        Graph prologue, int[] prologueInputs) {
         long outputElements() { return reduce < 0 ? size : size / rowLength; }
     }
 
@@ -108,28 +120,48 @@ final class FusedKernels {
                 out = o.buffer().retain();
             }
         }
-        if (out == null) out = HostBuffer.uninitialized(bytes);
-        MemorySegment[] in = new MemorySegment[inputs.size()];
+        // The prologue's scalars: in plain Java where that gives the kernels' bits, else through the backend.
+        MemorySegment[] computed = null;
+        List<Buffer> scalars = List.of();
+        if (plan.prologue != null) {
+            List<MemorySegment> pin = new ArrayList<>();
+            for (int k : plan.prologueInputs) pin.add(HostBuffer.of(inputs.get(k).buffer()));
+            computed = ScalarPrologue.evaluate(plan.prologue, pin);
+            if (computed == null) {
+                List<Operand> ops = new ArrayList<>();
+                for (int k : plan.prologueInputs) ops.add(inputs.get(k));
+                scalars = Interpreter.execute(backend, plan.prologue, ops);
+                computed = scalars.stream().map(HostBuffer::of).toArray(MemorySegment[]::new);
+            }
+        }
         List<MemorySegment> tiles = new ArrayList<>();
         try {
-            for (int k = 0; k < in.length; k++) {
+            if (out == null) out = HostBuffer.uninitialized(bytes);
+            int extra = computed == null ? 0 : computed.length;
+            MemorySegment[] in = new MemorySegment[inputs.size() + extra];
+            for (int k = 0; k < inputs.size(); k++) {
                 in[k] = HostBuffer.of(inputs.get(k).buffer());
                 if (plan.periods[k] > 0) {
                     in[k] = tiled(plan.dtype, in[k], plan.periods[k]);
                     tiles.add(in[k]);
                 }
             }
-            MemorySegment dst = HostBuffer.of(out);
-            if (plan.reduce >= 0) {
-                runReduction(plan, in, dst);
-                return List.of(out);
-            }
-            long blocks = (plan.size + BLOCK - 1) / BLOCK;
-            parallel.forRange(blocks, plan.cost * BLOCK, (lo, hi) -> runBlocks(plan, in, dst, lo, hi));
+            for (int k = 0; k < extra; k++) in[inputs.size() + k] = computed[k];
+            runPlan(plan, in, HostBuffer.of(out));
             return List.of(out);
         } finally {
+            scalars.forEach(Buffer::release);
             for (MemorySegment t : tiles) NativeMemory.free(t);
         }
+    }
+
+    private void runPlan(Plan plan, MemorySegment[] in, MemorySegment dst) {
+        if (plan.reduce >= 0) {
+            runReduction(plan, in, dst);
+            return;
+        }
+        long blocks = (plan.size + BLOCK - 1) / BLOCK;
+        parallel.forRange(blocks, plan.cost * BLOCK, (lo, hi) -> runBlocks(plan, in, dst, lo, hi));
     }
 
     /**
@@ -325,8 +357,20 @@ final class FusedKernels {
         var shape = result.shape();
         Map<Integer, Slot> slots = new HashMap<>();
         long[] periods = new long[body.inputs().size()];
+        Prologue prologue = shape.rank() == 0 ? null : Prologue.of(body);
+        if (prologue != null) {
+            for (int k = 0; k < prologue.graph.outputs().size(); k++) {
+                Value v = prologue.graph.outputs().get(k);
+                if (v.dtype() != t) return null;
+                slots.put(v.id(), new ScalarInput(body.inputs().size() + k));
+            }
+            body = Graph.of(body.inputs(), body.nodes().stream().filter(n -> !prologue.moved.contains(n)).toList(), body.outputs());
+        }
+        java.util.Set<Integer> read = new java.util.HashSet<>();
+        for (Node n : body.nodes()) for (Value v : n.inputs()) read.add(v.id());
         for (int i = 0; i < body.inputs().size(); i++) {
             Value v = body.inputs().get(i);
+            if (!read.contains(v.id()) && v.id() != result.id()) continue; // read by the prologue alone
             if (v.dtype() != t && !(v.dtype() == DType.PRED && v.shape().equals(shape))) return null;
             if (v.shape().equals(shape)) slots.put(v.id(), new Full(i));
             else if (v.shape().size() == 1) slots.put(v.id(), new ScalarInput(i));
@@ -408,9 +452,56 @@ final class FusedKernels {
                 });
             }
             if (toScratch.stream().anyMatch(FusedKernels::readsOut)) return null;
-            return new Plan(t, shape.size(), List.copyOf(toScratch), scratches, cost, reduce, rowLength, periods);
+            return new Plan(t, shape.size(), List.copyOf(toScratch), scratches, cost, reduce, rowLength, periods,
+                    prologue == null ? null : prologue.graph, prologue == null ? null : prologue.inputs);
         }
-        return new Plan(t, shape.size(), List.copyOf(steps), scratches, cost, -1, 0, periods);
+        return new Plan(t, shape.size(), List.copyOf(steps), scratches, cost, -1, 0, periods,
+                prologue == null ? null : prologue.graph, prologue == null ? null : prologue.inputs);
+    }
+
+    /**
+     * A body's rank-0 element-wise nodes ({@code moved}) with the constants they read, as a graph of its own
+     * whose outputs are the values the rest of the body reads; {@code inputs} are the body inputs it takes.
+     */
+    private record Prologue(Graph graph, java.util.Set<Node> moved, int[] inputs) {
+        /** The prologue of {@code body} (whose result is not rank 0), or {@code null} when it has no rank-0 element-wise node. */
+        static Prologue of(Graph body) {
+            java.util.Set<Node> moved = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            java.util.Set<Integer> movedValues = new java.util.HashSet<>();
+            for (Node n : body.nodes()) {
+                boolean elementwise = n.prim() instanceof Prim.Unary || n.prim() instanceof Prim.Binary
+                        || n.prim() instanceof Prim.Select || n.prim() instanceof Prim.Cast;
+                if (elementwise && n.outputs().size() == 1 && n.outputs().getFirst().shape().rank() == 0) {
+                    moved.add(n);
+                    movedValues.add(n.outputs().getFirst().id());
+                }
+            }
+            if (moved.isEmpty()) return null;
+            java.util.Set<Integer> readByMoved = new java.util.HashSet<>(), readByRest = new java.util.HashSet<>();
+            java.util.LinkedHashSet<Value> outputs = new java.util.LinkedHashSet<>();
+            for (Node n : body.nodes()) {
+                for (Value v : n.inputs()) {
+                    if (moved.contains(n)) {
+                        readByMoved.add(v.id());
+                    } else {
+                        readByRest.add(v.id());
+                        if (movedValues.contains(v.id())) outputs.add(v);
+                    }
+                }
+            }
+            List<Node> nodes = body.nodes().stream()
+                    .filter(n -> moved.contains(n) || n.prim() instanceof Prim.Constant && readByMoved.contains(n.outputs().getFirst().id())).toList();
+            for (Node n : nodes) if (!readByRest.contains(n.outputs().getFirst().id())) moved.add(n); // a constant only the prologue reads
+            List<Value> ins = new ArrayList<>();
+            List<Integer> at = new ArrayList<>();
+            for (int i = 0; i < body.inputs().size(); i++) {
+                if (readByMoved.contains(body.inputs().get(i).id())) {
+                    ins.add(body.inputs().get(i));
+                    at.add(i);
+                }
+            }
+            return new Prologue(Graph.of(ins, nodes, List.copyOf(outputs)), moved, at.stream().mapToInt(Integer::intValue).toArray());
+        }
     }
 
     /** The longest repeated block this runner tiles (its heap copy is {@code BLOCK + period} elements). */

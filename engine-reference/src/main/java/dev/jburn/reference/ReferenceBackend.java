@@ -55,7 +55,7 @@ final class ReferenceBackend implements Backend {
         this.linalg = new LinalgKernels(parallel, config);
         this.convs = new ConvKernels(parallel, config);
         this.windows = new WindowKernels(parallel, config);
-        this.fused = new FusedKernels(parallel, config);
+        this.fused = new FusedKernels(parallel, config, this);
         this.channelsLast = new ChannelsLastConvs(parallel, config.vectorKernels());
     }
 
