@@ -48,7 +48,7 @@ public final class DeviceMemorySoak {
         long t0 = System.nanoTime();
         for (int i = 1; i <= steps; i++) {
             TrainStep.Result r = ts.apply(s, x, y, w, ms);
-            release(s, ms, r);
+            r.release(s, ms);
             s = r.state();
             ms = r.metrics();
             double loss = i % 1000 == 0 || i == 100 || i == steps ? r.loss().toDoubleArray()[0] : Double.NaN;
@@ -78,7 +78,7 @@ public final class DeviceMemorySoak {
         }
         for (int i = 0; i < 10; i++) {
             TrainStep.Result r = ts.apply(s, x, y, w, ms);
-            release(s, ms, r);
+            r.release(s, ms);
             s = r.state();
             ms = r.metrics();
             if (i == 9) System.out.printf(Locale.ROOT, "after the failed allocation: 10 more steps, loss %.4f, live %,d bytes%n",
@@ -87,21 +87,5 @@ public final class DeviceMemorySoak {
         }
         System.out.println(ok ? "device memory soak: ok" : "device memory soak: FAILED");
         if (!ok) System.exit(1);
-    }
-
-    /** What the step consumed and did not return (as the Trainer does): the old key, model state, optimizer and metric tensors. */
-    private static void release(TrainStep.State old, List<Map<String, Tensor>> oldMetrics, TrainStep.Result r) {
-        java.util.Set<Tensor> live = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        live.add(r.state().key());
-        live.addAll(r.state().model().params().values());
-        live.addAll(r.state().model().state().values());
-        live.addAll(r.state().optimizer().tensors().values());
-        r.metrics().forEach(m -> live.addAll(m.values()));
-        List<Tensor> dead = new java.util.ArrayList<>();
-        dead.add(old.key());
-        dead.addAll(old.model().state().values());
-        dead.addAll(old.optimizer().tensors().values());
-        oldMetrics.forEach(m -> dead.addAll(m.values()));
-        for (Tensor t : dead) if (!live.contains(t) && !t.isClosed()) t.close();
     }
 }

@@ -61,7 +61,28 @@ public final class TrainStep {
      * @param loss    the batch's loss (a scalar)
      * @param metrics the metric states after this batch, one map per metric
      */
-    public record Result(State state, Tensor loss, List<Map<String, Tensor>> metrics) {}
+    public record Result(State state, Tensor loss, List<Map<String, Tensor>> metrics) {
+        /**
+         * Closes what the step that made this result consumed and did not return: {@code old}'s key, model state and
+         * optimizer tensors and the metric states passed in, unless this result still holds them (the donated
+         * parameters are closed by the step itself). A hand-written training loop calls it after each step, as
+         * {@link Trainer} does, so that device memory stays flat instead of waiting for the garbage collector.
+         */
+        public void release(State old, List<Map<String, Tensor>> oldMetrics) {
+            java.util.Set<Tensor> live = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            live.add(state.key());
+            live.addAll(state.model().params().values());
+            live.addAll(state.model().state().values());
+            live.addAll(state.optimizer().tensors().values());
+            metrics.forEach(m -> live.addAll(m.values()));
+            List<Tensor> dead = new ArrayList<>();
+            dead.add(old.key());
+            dead.addAll(old.model().state().values());
+            dead.addAll(old.optimizer().tensors().values());
+            oldMetrics.forEach(m -> dead.addAll(m.values()));
+            for (Tensor t : dead) if (!live.contains(t) && !t.isClosed()) t.close();
+        }
+    }
 
     private TrainStep(Model model, Loss loss, Optimizer optimizer, List<Metric> metrics, Precision precision, JitOptions jit) {
         this.model = model;

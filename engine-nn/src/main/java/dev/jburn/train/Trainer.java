@@ -260,8 +260,8 @@ public final class Trainer {
                         }
                         keep(scope, r);
                     }
-                    if (used != ctx.state()) release(ctx.state(), List.of(), r);
-                    release(used, ms, r);
+                    if (used != ctx.state()) r.release(ctx.state(), List.of());
+                    r.release(used, ms);
                     ctx.setState(r.state());
                     ms = r.metrics();
                     ctx.advance(++globalStep);
@@ -384,25 +384,6 @@ public final class Trainer {
         float[] w = new float[size];
         java.util.Arrays.fill(w, 0, real, 1f);
         return new Batch(x, y, Tensor.of(w).to(x.engine()));
-    }
-
-    /**
-     * Closes what the previous step's state and metrics held that the next ones do not (the old key, batch-norm
-     * statistics, metric sums; donated buffers are already gone), so memory stays flat without waiting for the GC.
-     */
-    private static void release(TrainStep.State old, List<Map<String, Tensor>> oldMetrics, TrainStep.Result r) {
-        java.util.Set<Tensor> live = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        live.add(r.state().key());
-        live.addAll(r.state().model().params().values());
-        live.addAll(r.state().model().state().values());
-        live.addAll(r.state().optimizer().tensors().values());
-        r.metrics().forEach(m -> live.addAll(m.values()));
-        List<Tensor> dead = new ArrayList<>();
-        dead.add(old.key());
-        dead.addAll(old.model().state().values());
-        dead.addAll(old.optimizer().tensors().values());
-        oldMetrics.forEach(m -> dead.addAll(m.values()));
-        for (Tensor t : dead) if (!live.contains(t) && !t.isClosed()) t.close();
     }
 
     private static void keep(dev.jburn.TensorScope scope, TrainStep.Result r) {

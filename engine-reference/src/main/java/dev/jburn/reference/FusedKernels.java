@@ -205,13 +205,12 @@ final class FusedKernels {
         });
     }
 
-    /** {@code src}'s {@code period} elements repeated to {@code BLOCK + period} (a heap copy: small, read by every thread). */
+    /**
+     * {@code src}'s {@code period} elements repeated over at least {@code BLOCK + period} elements: whole copies, in
+     * native memory the caller frees (small, read by every thread; native for the reason {@link VectorElementwise#tile} gives).
+     */
     static MemorySegment tiled(DType t, MemorySegment src, long period) {
-        // native, like every other segment the vector loops see (see VectorElementwise.tile); the caller frees it
-        int w = t.bits() / 8, p = Math.toIntExact(period);
-        MemorySegment out = NativeMemory.malloc((BLOCK + p) * (long) w);
-        for (long at = 0; at < BLOCK + p; at += p) MemorySegment.copy(src, 0, out, at * w, Math.min(p, BLOCK + p - at) * w);
-        return out;
+        return VectorElementwise.tile(t, src, period, (BLOCK + 2 * period - 1) / period);
     }
 
     private static double reduceRun(Plan plan, MemorySegment s, long off, long n) {
@@ -504,7 +503,7 @@ final class FusedKernels {
         }
     }
 
-    /** The longest repeated block this runner tiles (its heap copy is {@code BLOCK + period} elements). */
+    /** The longest repeated block this runner tiles (its copy holds at least {@code BLOCK + period} elements). */
     static final long MAX_PERIOD = 1 << 16;
 
     /**
