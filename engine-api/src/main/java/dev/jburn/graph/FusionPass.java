@@ -32,9 +32,17 @@ import java.util.function.Consumer;
 final class FusionPass implements Pass {
     /** The ops the engine runs natively, for {@link ScalarCopies}; {@code null} copies only scalar constants. */
     private final Capabilities rematerializable;
+    /** Whether a sum over leading axes may end a group ({@link Capabilities#fusesLeadingSums()}). */
+    private final boolean leadingSums;
 
     /** Fusion that copies rank-0 computations of the ops {@code rematerializable} supports ({@code null}: constants only) into their readers' groups. */
-    FusionPass(Capabilities rematerializable) { this.rematerializable = rematerializable; }
+    FusionPass(Capabilities rematerializable) { this(rematerializable, false); }
+
+    /** {@link #FusionPass(Capabilities)}; with {@code leadingSums}, a sum over leading axes may be a group's root too. */
+    FusionPass(Capabilities rematerializable, boolean leadingSums) {
+        this.rematerializable = rematerializable;
+        this.leadingSums = leadingSums;
+    }
 
     @Override public String name() { return "fusion"; }
 
@@ -47,7 +55,8 @@ final class FusionPass implements Pass {
         int[] users = new int[g.idLimit()];
         Map<Integer, Node> producer = new HashMap<>();
         for (Node n : nodes) {
-            for (Value v : n.inputs()) users[v.id()]++;
+            // readers, not reads: multiply(d, d) is one reader of d, which may join its group
+            for (int k = 0; k < n.inputs().size(); k++) if (firstRead(n, k)) users[n.inputs().get(k).id()]++;
             for (Value v : n.outputs()) producer.put(v.id(), n);
         }
         for (Value v : g.outputs()) users[v.id()]++;
@@ -90,8 +99,14 @@ final class FusionPass implements Pass {
         return b.build(outputs);
     }
 
+    /** Whether input {@code k} of {@code n} is the first of its inputs that reads that value. */
+    private static boolean firstRead(Node n, int k) {
+        for (int j = 0; j < k; j++) if (n.inputs().get(j).equals(n.inputs().get(k))) return false;
+        return true;
+    }
+
     /** Claims groups from the last node backwards so each root takes the longest chain; {@code report} gets a line per group. */
-    private static Groups group(List<Node> nodes, Map<Integer, Node> producer, int[] users, ScalarCopies copies, List<String> report) {
+    private Groups group(List<Node> nodes, Map<Integer, Node> producer, int[] users, ScalarCopies copies, List<String> report) {
         // A value a copy reads is read wherever the copy runs: it never joins a chain.
         boolean[] readByCopy = new boolean[users.length];
         for (Node n : nodes) if (copies.isCopied(n)) for (Value v : n.inputs()) readByCopy[v.id()] = true;
@@ -102,7 +117,7 @@ final class FusionPass implements Pass {
         for (int i = 0; i < nodes.size(); i++) position.put(nodes.get(i), i);
         for (int i = nodes.size() - 1; i >= 0; i--) {
             Node root = nodes.get(i);
-            if (rootOf.containsKey(root) || copies.isCopied(root) || !isRoot(root)) continue;
+            if (rootOf.containsKey(root) || copies.isCopied(root) || !isRoot(root, leadingSums)) continue;
             Shape elementShape = root.prim() instanceof Prim.Reduce ? root.inputs().getFirst().shape() : root.outputs().getFirst().shape();
             List<Node> members = new ArrayList<>();
             Set<Node> copied = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -164,13 +179,17 @@ final class FusionPass implements Pass {
         return null;
     }
 
-    private static boolean isRoot(Node n) {
+    private static boolean isRoot(Node n, boolean leadingSums) {
         if (isElementwise(n.prim())) return true;
         if (n.prim() instanceof Prim.Reduce r && (r.op() == ReduceOp.SUM || r.op() == ReduceOp.REDUCE_MAX || r.op() == ReduceOp.REDUCE_MIN)) {
             int rank = n.inputs().getFirst().shape().rank();
             int[] axes = r.axes();
-            for (int k = 0; k < axes.length; k++) if (axes[k] != rank - axes.length + k) return false;
-            return true;
+            boolean trailing = true, leading = axes.length > 0;
+            for (int k = 0; k < axes.length; k++) {
+                if (axes[k] != rank - axes.length + k) trailing = false;
+                if (axes[k] != k) leading = false;
+            }
+            return trailing || leadingSums && leading && r.op() == ReduceOp.SUM;
         }
         return false;
     }

@@ -106,10 +106,12 @@ public final class Interpreter {
         // A buffer passed as two graph inputs (one tensor given twice) is never reused.
         java.util.IdentityHashMap<Buffer, Integer> inputBuffers = new java.util.IdentityHashMap<>();
         for (Operand o : inputs) inputBuffers.merge(o.buffer(), 1, Integer::sum);
+        boolean timed = NodeProfile.ENABLED && NodeProfile.enter();
         try {
             List<Node> nodes = graph.nodes();
             for (int i = 0; i < nodes.size(); i++) {
                 Node n = nodes.get(i);
+                long start = timed ? System.nanoTime() : 0;
                 List<Operand> args = new ArrayList<>(n.inputs().size());
                 for (Value v : n.inputs()) args.add(env[v.id()]);
                 List<Buffer> outs = null;
@@ -125,6 +127,7 @@ public final class Interpreter {
                     outs = runner.run(n, args, reusable);
                 }
                 if (outs == null) outs = call(backend, n.prim(), args, runner);
+                if (timed) NodeProfile.record(n, System.nanoTime() - start);
                 if (outs.size() != n.outputs().size()) {
                     outs.forEach(Buffer::release);
                     throw new JBurnException(n.prim().name(), "the backend returned " + outs.size() + " results for " + n.outputs().size() + " outputs");
@@ -141,6 +144,7 @@ public final class Interpreter {
             for (Value v : graph.outputs()) result.add(env[v.id()].buffer().retain());
             return result;
         } finally {
+            if (NodeProfile.ENABLED) NodeProfile.exit();
             for (int id = 0; id < env.length; id++) free(env, owned, id);
         }
     }

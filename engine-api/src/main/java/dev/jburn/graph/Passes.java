@@ -59,8 +59,9 @@ public final class Passes {
      * }</pre>
      */
     public static Pass fusion(Engine engine, boolean rematerializeScalars) {
-        if (!rematerializeScalars) return new FusionPass(null);
-        return new FusionPass(engine == null ? Capabilities.everything() : engine.capabilities());
+        boolean leadingSums = engine != null && engine.capabilities().fusesLeadingSums();
+        if (!rematerializeScalars) return new FusionPass(null, leadingSums);
+        return new FusionPass(engine == null ? Capabilities.everything() : engine.capabilities(), leadingSums);
     }
 
     /**

@@ -23,6 +23,13 @@ public interface Capabilities {
      */
     default boolean flushesF32Subnormals() { return false; }
 
+    /**
+     * Whether the engine runs a fused group that ends in a sum over leading axes (a per-feature
+     * column sum of a channels-last tensor, as batch norm takes) in one pass. The fusion pass makes
+     * such groups only for engines that say so; the others get the sum as a node of its own.
+     */
+    default boolean fusesLeadingSums() { return false; }
+
     /** Every op on every dtype (the reference engine). */
     static Capabilities everything() { return (op, dtype) -> true; }
 }

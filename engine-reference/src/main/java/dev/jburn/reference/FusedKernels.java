@@ -90,13 +90,14 @@ final class FusedKernels {
     /**
      * @param size      elements the chain computes
      * @param reduce    {@code -1}, or the {@link VectorReductions} code of a trailing reduction
-     * @param rowLength elements per reduced output (when {@code reduce >= 0})
+     * @param rowLength elements per reduced output (when {@code reduce >= 0}), or with {@code columns} the elements of a row
+     * @param columns   the reduction is an F32 sum over leading axes: each of {@code rowLength} columns is summed over the rows
      * @param prologue  the body's rank-0 computations, or {@code null}: its outputs follow the body's inputs as
      *                  {@link ScalarInput}s; its inputs are the body inputs at {@code prologueInputs}
      */
-    private record Plan(DType dtype, long size, List<Step> steps, int scratches, long cost, int reduce, long rowLength, long[] periods,
-                        Graph prologue, int[] prologueInputs) {
-        long outputElements() { return reduce < 0 ? size : size / rowLength; }
+    private record Plan(DType dtype, long size, List<Step> steps, int scratches, long cost, int reduce, long rowLength, boolean columns,
+                        long[] periods, Graph prologue, int[] prologueInputs) {
+        long outputElements() { return reduce < 0 ? size : columns ? rowLength : size / rowLength; }
     }
 
     /**
@@ -169,6 +170,10 @@ final class FusedKernels {
      * the block's scratch; long rows are computed block by block and their partial results combined.
      */
     private void runReduction(Plan plan, MemorySegment[] in, MemorySegment dst) {
+        if (plan.columns) {
+            runColumnSums(plan, in, dst);
+            return;
+        }
         long rows = plan.outputElements();
         long len = plan.rowLength;
         int resultScratch = plan.scratches - 1;
@@ -203,6 +208,52 @@ final class FusedKernels {
                 }
             }
         });
+    }
+
+    /**
+     * A chain ending in a sum over leading axes: rows of {@code w} columns. The rows are cut into the segments
+     * {@link VectorReductions#columnSumsF32} uses (rows {@code [0, FLUSH]}, then each next {@code FLUSH}); each
+     * segment's chain values are computed a block of whole rows at a time and added into the segment's float
+     * column sums while in cache, then the segments are added in double in order. The same operations in the
+     * same order as the unfused sum, so the bits are equal, whatever the thread count.
+     */
+    private void runColumnSums(Plan plan, MemorySegment[] in, MemorySegment dst) {
+        int w = (int) plan.rowLength;
+        long n = plan.size / w;
+        long flush = VectorReductions.FLUSH;
+        long flushes = (n - 1) / flush;
+        long segments = Math.max(1, (n - 1 + flush - 1) / flush);
+        int rowsPerBlock = BLOCK / w;
+        int resultScratch = plan.scratches - 1;
+        float[] partial = new float[Math.toIntExact(segments * w)];
+        parallel.forRange(segments, plan.cost * flush * w, (lo, hi) -> {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment[] scratch = scratches(plan, arena);
+                float[] acc = new float[w];
+                for (long k = lo; k < hi; k++) {
+                    long from = k == 0 ? 0 : k * flush + 1, to = Math.min(n, (k + 1) * flush + 1);
+                    java.util.Arrays.fill(acc, 0f);
+                    for (long r0 = from; r0 < to; r0 += rowsPerBlock) {
+                        int rows = (int) Math.min(rowsPerBlock, to - r0);
+                        runSteps(plan, in, scratch, dst, r0 * w, (long) rows * w);
+                        MemorySegment values = scratch[resultScratch];
+                        int first = 0;
+                        if (r0 == 0) { // the unfused loop starts from row 0 itself, not 0 + row 0 (-0.0 stays)
+                            MemorySegment.copy(values, ValueLayout.JAVA_FLOAT, 0, acc, 0, w);
+                            first = 1;
+                        }
+                        for (int r = first; r < rows; r++) VectorReductions.addRow(acc, values, (long) r * w, w);
+                    }
+                    System.arraycopy(acc, 0, partial, (int) (k * w), w);
+                }
+            }
+        });
+        for (int j = 0; j < w; j++) {
+            double total = 0;
+            for (long k = 0; k < flushes; k++) total += partial[(int) (k * w) + j];
+            float last = segments > flushes ? partial[(int) (flushes * w) + j] : 0f;
+            dst.setAtIndex(ValueLayout.JAVA_FLOAT, j, (float) (total + last));
+        }
     }
 
     /**
@@ -341,12 +392,28 @@ final class FusedKernels {
         int reduce = -1;
         long rowLength = 0;
         Node last = body.nodes().isEmpty() ? null : body.nodes().getLast();
+        boolean columns = false;
         if (last != null && last.outputs().getFirst().id() == result.id() && last.prim() instanceof Prim.Reduce r) {
             Value produced = last.inputs().getFirst();
             reduce = trailingReduction(r, produced);
+            if (reduce < 0 && leadingSum(r, produced)) {
+                // a sum over leading axes: rows of rowLength columns, each column summed
+                if (produced.dtype() != DType.F32) return null;
+                reduce = VectorReductions.SUM;
+                columns = true;
+            }
             if (reduce < 0 || r.out() != produced.dtype()) return null;
             rowLength = 1;
-            for (int a : r.axes()) rowLength *= produced.shape().dim(a);
+            if (columns) {
+                for (int a = r.axes().length; a < produced.shape().rank(); a++) rowLength *= produced.shape().dim(a);
+                if (rowLength > BLOCK) return null;
+                if (rowLength == 1) { // one column: a sum of everything, as the unfused kernel takes it
+                    columns = false;
+                    rowLength = produced.shape().size();
+                }
+            } else {
+                for (int a : r.axes()) rowLength *= produced.shape().dim(a);
+            }
             if (rowLength == 0 || produced.shape().size() == 0) return null;
             body = Graph.of(body.inputs(), body.nodes().subList(0, body.nodes().size() - 1), List.of(produced));
             result = produced;
@@ -451,10 +518,10 @@ final class FusedKernels {
                 });
             }
             if (toScratch.stream().anyMatch(FusedKernels::readsOut)) return null;
-            return new Plan(t, shape.size(), List.copyOf(toScratch), scratches, cost, reduce, rowLength, periods,
+            return new Plan(t, shape.size(), List.copyOf(toScratch), scratches, cost, reduce, rowLength, columns, periods,
                     prologue == null ? null : prologue.graph, prologue == null ? null : prologue.inputs);
         }
-        return new Plan(t, shape.size(), List.copyOf(steps), scratches, cost, -1, 0, periods,
+        return new Plan(t, shape.size(), List.copyOf(steps), scratches, cost, -1, 0, false, periods,
                 prologue == null ? null : prologue.graph, prologue == null ? null : prologue.inputs);
     }
 
@@ -537,6 +604,14 @@ final class FusedKernels {
             case BinaryStep b -> b.a() instanceof Out || b.b() instanceof Out;
             case SelectStep c -> c.pred() instanceof Out || c.a() instanceof Out || c.b() instanceof Out;
         };
+    }
+
+    /** Whether {@code r} sums {@code x} over its leading axes {@code 0..k-1}, some but not all of them. */
+    private static boolean leadingSum(Prim.Reduce r, Value x) {
+        int[] axes = r.axes();
+        if (r.op() != dev.jburn.op.ReduceOp.SUM || axes.length == 0 || axes.length >= x.shape().rank()) return false;
+        for (int i = 0; i < axes.length; i++) if (axes[i] != i) return false;
+        return true;
     }
 
     /** The reduction code of a sum/max/min over the trailing axes of {@code x} (all axes included), or -1. */

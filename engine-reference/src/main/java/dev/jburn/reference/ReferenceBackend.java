@@ -63,7 +63,14 @@ final class ReferenceBackend implements Backend {
 
     @Override public String name() { return ReferenceProvider.NAME; }
 
-    @Override public Capabilities capabilities() { return Capabilities.everything(); }
+    @Override public Capabilities capabilities() { return capabilities; }
+
+    /** Every op; leading sums fuse where the vector kernels run them ({@link FusedKernels}' column plans). */
+    private final Capabilities capabilities = new Capabilities() {
+        @Override public boolean supports(dev.jburn.op.Op op, dev.jburn.DType dtype) { return true; }
+
+        @Override public boolean fusesLeadingSums() { return config.vectorKernels(); }
+    };
 
     @Override public Buffer allocate(long byteSize) { return HostBuffer.zeroed(byteSize); }
 

@@ -230,21 +230,23 @@ final class VectorReductions {
         }
     }
 
+    /** {@code acc[j] += s[at + j]} for {@code j < w}, vector-wise as {@link #segmentF32} adds a row. */
+    static void addRow(float[] acc, MemorySegment s, long at, int w) {
+        int bound = F.loopBound(w);
+        int j = 0;
+        for (; j < bound; j += F.length()) FloatVector.fromArray(F, acc, j).add(loadF(s, at + j)).intoArray(acc, j);
+        for (; j < w; j++) acc[j] = acc[j] + s.getAtIndex(ValueLayout.JAVA_FLOAT, at + j);
+    }
+
     /** Rows {@code [from, to)} of {@code w} columns summed as {@link #columnsF32} does: from row {@code from} itself, or from 0. */
     private static void segmentF32(MemorySegment s, long base, long inner, int w, long from, long to, boolean first, float[] out, int at) {
-        int bound = F.loopBound(w);
         float[] acc = new float[w];
         long r = from;
         if (first) {
             for (int j = 0; j < w; j++) acc[j] = s.getAtIndex(ValueLayout.JAVA_FLOAT, base + j);
             r++;
         }
-        for (; r < to; r++) {
-            long row = base + r * inner;
-            int j = 0;
-            for (; j < bound; j += F.length()) FloatVector.fromArray(F, acc, j).add(loadF(s, row + j)).intoArray(acc, j);
-            for (; j < w; j++) acc[j] = acc[j] + s.getAtIndex(ValueLayout.JAVA_FLOAT, row + j);
-        }
+        for (; r < to; r++) addRow(acc, s, base + r * inner, w);
         System.arraycopy(acc, 0, out, at, w);
     }
 

@@ -70,6 +70,40 @@ final class WindowGeometry {
     }
 
     /**
+     * When no window touches padding, every window is the first one shifted: the offsets of its elements
+     * (row-major window order) relative to its first element, so that {@link #offsets} is
+     * {@code base(outCoord) + relative[k]} with no table walk per window; else {@code null}.
+     */
+    long[] relativeOffsets() {
+        if (windowSize > 1 << 20) return null;
+        for (int a = 0; a < rank; a++) {
+            int wd = winDims[a];
+            for (int o = 0; o < outDims[a]; o++) {
+                for (int k = 0; k < wd; k++) {
+                    int idx = table[a][o * wd + k];
+                    if (idx < 0 || idx - table[a][o * wd] != table[a][k] - table[a][0]) return null;
+                }
+            }
+        }
+        long[] rel = new long[(int) windowSize];
+        int[] k = new int[rank];
+        for (int e = 0; e < rel.length; e++) {
+            long off = 0;
+            for (int a = 0; a < rank; a++) off += (long) (table[a][k[a]] - table[a][0]) * inStrides[a];
+            rel[e] = off;
+            next(k, winDims);
+        }
+        return rel;
+    }
+
+    /** The input offset of the first element of the window at {@code outCoord} (with {@link #relativeOffsets}, no padding). */
+    long base(int[] outCoord) {
+        long off = 0;
+        for (int a = 0; a < rank; a++) off += (long) table[a][outCoord[a] * winDims[a]] * inStrides[a];
+        return off;
+    }
+
+    /**
      * The input offsets of every non-padding element of the window at {@code outCoord}, in row-major
      * window order, into {@code out}; returns their count. {@code k} is scratch of length rank.
      */

@@ -97,10 +97,48 @@ class JitFusionTest {
         CompiledFunction max = Jit.compileList(xs -> List.of(xs.get(0).exp().negate().max()), VERIFY);
         assertSame("max(-exp(x))", withNan.exp().negate().max(), max.apply(List.of(withNan)).getFirst());
 
-        CompiledFunction leading = Jit.compileList(xs -> List.of(xs.get(0).multiply(xs.get(1)).add(1.0).sum(new int[] {0})), VERIFY);
-        assertSame("sum(a*b+1, 0)", a.multiply(b).add(1.0).sum(new int[] {0}), leading.apply(List.of(a, b)).getFirst());
-        assertEquals(1, count(leading.graph(), Prim.Reduce.class));
-        assertTrue(leading.graph().nodes().stream().anyMatch(n -> n.prim() instanceof Prim.Reduce), "a leading-axis sum stays outside");
+        // a max over leading axes is not a root: it stays outside
+        CompiledFunction leadingMax = Jit.compileList(xs -> List.of(xs.get(0).multiply(xs.get(1)).add(1.0).max(new int[] {0})), VERIFY);
+        assertSame("max(a*b+1, 0)", a.multiply(b).add(1.0).max(new int[] {0}), leadingMax.apply(List.of(a, b)).getFirst());
+        assertEquals(1, count(leadingMax.graph(), Prim.Reduce.class), leadingMax.graph().toString());
+    }
+
+    /** Batch norm's statistics: {@code sum((x - m)·(x - m))} over all but the channels of {@code [N, H, W, C]}. */
+    private static Tensor centredSquares(Tensor x, Tensor m) {
+        Tensor d = x.subtract(m);
+        return d.multiply(d).sum(new int[] {0, 1, 2});
+    }
+
+    @Test
+    void aLeadingSumFusesWithItsChainWithTheUnfusedBits() {
+        Random r = new Random(11);
+        for (int n : new int[] {1, 2, 64, 65, 66, 129, 300}) {
+            for (int c : new int[] {1, 3, 16, 32, 40}) {
+                float[] xs = new float[n * 2 * 3 * c];
+                for (int i = 0; i < xs.length; i++) xs[i] = (float) r.nextGaussian() * 3;
+                if (c > 2) {
+                    for (int i = 0; i < xs.length; i += c) xs[i] = -0.0f; // a column of -0.0: sums to -0.0, not +0.0
+                    xs[xs.length - 2] = Float.NaN;
+                    xs[1] = Float.POSITIVE_INFINITY;
+                }
+                Tensor x = Tensor.of(xs).reshape(Shape.of(n, 2, 3, c)), m = Tensor.of(new float[c]).reshape(Shape.of(1, 1, 1, c));
+                for (Engine e : List.of(JitTestSupport.CPU, PARALLEL)) {
+                    List<Tensor> on = List.of(x.to(e), m.to(e));
+                    String what = "n=" + n + " c=" + c + " on " + e.name();
+                    CompiledFunction sq = Jit.compileList(xs2 -> List.of(centredSquares(xs2.get(0), xs2.get(1))), VERIFY);
+                    assertSame(what, centredSquares(on.get(0), on.get(1)), sq.apply(on).getFirst());
+                    assertEquals(List.of("fused"), sq.graph().nodes().stream().map(k -> k.prim().name()).toList(), what + ": " + sq.graph());
+                    assertTrue(FusedKernels.covers(((Prim.Fused) sq.graph().nodes().getFirst().prim()).body()), what);
+                    // the plain sum of -0.0s (no chain) too
+                    CompiledFunction plain = Jit.compileList(xs2 -> List.of(xs2.get(0).negate().sum(new int[] {0, 1})), VERIFY);
+                    assertSame(what + " sum(-x)", on.get(0).negate().sum(new int[] {0, 1}), plain.apply(on.subList(0, 1)).getFirst());
+                }
+            }
+        }
+        CompiledFunction sq = Jit.compileList(xs2 -> List.of(centredSquares(xs2.get(0), xs2.get(1))), VERIFY);
+        sq.apply(List.of(Tensor.zeros(Shape.of(2, 2, 3, 4), DType.F32), Tensor.zeros(Shape.of(1, 1, 1, 4), DType.F32)));
+        assertTrue(sq.passReport().changes("fusion").getFirst().contains("subtract multiply sum"), "d·d reads d twice yet d joins the group: "
+                + sq.passReport());
     }
 
     /** Adam's update shape: {@code c = 1 - β^t} for two βs, read by a multi-block group and a small one; {@code t + 1} is an output. */
