@@ -25,9 +25,9 @@ def rss(err):
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)
     return int(m.group(1)) / 1024 if m else float("nan")
 
-def run_jburn(cp=cp):
+def run_jburn(cp=cp):  # the JVM options of the ./jburn script
     out = tempfile.mkdtemp(prefix="jburn-bench-")
-    cmd = timev + [java, "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-cp", cp,
+    cmd = timev + [java, "-XX:-UseProfiledLoopPredicate", "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-cp", cp,
                    "dev.jburn.cli.Main", "train", "--out", out] + common
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:

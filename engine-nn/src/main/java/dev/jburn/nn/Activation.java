@@ -2,6 +2,7 @@ package dev.jburn.nn;
 
 import dev.jburn.JBurnException;
 import dev.jburn.Tensor;
+import dev.jburn.autodiff.Autodiff;
 
 import java.util.Locale;
 
@@ -152,8 +153,17 @@ public record Activation(Kind kind, double alpha) {
 
     private static double defaultAlpha(Kind k) { return k == Kind.LEAKY_RELU ? 0.01 : 1.0; }
 
-    /** {@code x <= 0 ? 0 : x}: gradient 0 at 0, and NaN stays NaN (it fails every comparison). */
-    private static Tensor relu(Tensor x) { return x.lessEqual(0.0).select(0.0, x); }
+    /**
+     * {@code max(x, 0)} (NaN stays NaN, -0 becomes +0) with the gradient read from the result: {@code g} where
+     * {@code relu(x) > 0}, else 0 (0 at 0 and at NaN, as PyTorch's {@code threshold_backward}). Why: {@code x} then has one
+     * reader, so a compiled step computes it in the same pass as its producer (batch norm's affine map, a
+     * conv's bias), and the backward pass keeps the result, which the next layer reads anyway, instead of a mask.
+     * Integer inputs keep {@code x <= 0 ? 0 : x} (a float 0 would promote them).
+     */
+    private static Tensor relu(Tensor x) { return x.dtype().isFloat() ? FLOAT_RELU.apply(x) : x.lessEqual(0.0).select(0.0, x); }
+
+    private static final java.util.function.Function<Tensor, Tensor> FLOAT_RELU =
+            Autodiff.customGradient(x -> x.maximum(0.0), (x, y, g) -> y.greater(0.0).select(g, 0.0));
 
     private static Tensor relu6(Tensor x) { return x.greaterEqual(6.0).select(6.0, relu(x)); }
 

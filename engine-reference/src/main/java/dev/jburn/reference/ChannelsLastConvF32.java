@@ -46,10 +46,11 @@ final class ChannelsLastConvF32 {
      * {@code k} ({@code ks = [O, C, k...]}), channels-last ({@code [N, o..., O]}); {@code null} when
      * the sizes do not fit the kernel's int indexing or are empty. A {@code bias} ({@code [O]}, or
      * {@code null}) is added to each sum once it is rounded: the result equals conv, then add. With
-     * {@code relu}, the result is two buffers: the PRED mask {@code z <= 0} and {@code mask ? +0 : z}.
+     * {@code relu}, the result is {@code z <= 0 ? +0 : z} (NaN stays), and with {@code mask} too it is two
+     * buffers: the PRED mask {@code z <= 0}, then that.
      */
-    static List<Buffer> forward(MemorySegment x, Shape xs, MemorySegment k, Shape ks, MemorySegment bias, boolean relu, ConvSpec spec,
-                                Parallel parallel) {
+    static List<Buffer> forward(MemorySegment x, Shape xs, MemorySegment k, Shape ks, MemorySegment bias, boolean relu, boolean mask,
+                                ConvSpec spec, Parallel parallel) {
         int sr = spec.spatialRank();
         int n = xs.dim(0), c = xs.dim(sr + 1), o = ks.dim(0);
         int[] kDims = spatial(ks, 2, sr);
@@ -66,15 +67,16 @@ final class ChannelsLastConvF32 {
         float[] bv = bias == null ? null : bias.toArray(FL);
         int plane = (int) outPlane, kc = (int) kCount, nTaps = (int) taps;
         HostBuffer result = HostBuffer.uninitialized((long) n * outPlane * o * Float.BYTES);
-        HostBuffer maskResult = relu ? HostBuffer.uninitialized((long) n * outPlane * o) : null;
-        MemorySegment dst = result.segment(), maskDst = relu ? maskResult.segment() : null;
+        boolean keepMask = relu && mask;
+        HostBuffer maskResult = keepMask ? HostBuffer.uninitialized((long) n * outPlane * o) : null;
+        MemorySegment dst = result.segment(), maskDst = keepMask ? maskResult.segment() : null;
         parallel.forRange(n, outPlane * o * kCount, (lo, hi) -> {
             float[] a = new float[(int) img.size];
             // One image's output, written by the tiles in place (row pitch O) and copied out at once. A last,
             // partial block's tile rows run past their row into the next one; that block goes first, so the
             // full blocks overwrite the spill (and the rows past the plane land in the slack).
             float[] y = new float[(plane + R) * o + W];
-            byte[] mask = relu ? new byte[plane * o] : null;
+            byte[] masks = keepMask ? new byte[plane * o] : null;
             int last = plane - 1;
             for (long b = lo; b < hi; b++) {
                 img.fill(x, b, a);
@@ -90,18 +92,20 @@ final class ChannelsLastConvF32 {
                 if (bv != null) {
                     for (int q = 0; q < plane; q++) for (int f = 0, at = q * o; f < o; f++) y[at + f] += bv[f];
                 }
-                if (relu) {
+                if (keepMask) {
                     for (int i = 0; i < plane * o; i++) {
                         boolean off = y[i] <= 0f; // NaN stays
-                        mask[i] = (byte) (off ? 1 : 0);
+                        masks[i] = (byte) (off ? 1 : 0);
                         if (off) y[i] = 0f;
                     }
-                    MemorySegment.copy(mask, 0, maskDst, ValueLayout.JAVA_BYTE, b * plane * o, plane * o);
+                    MemorySegment.copy(masks, 0, maskDst, ValueLayout.JAVA_BYTE, b * plane * o, plane * o);
+                } else if (relu) {
+                    for (int i = 0; i < plane * o; i++) if (y[i] <= 0f) y[i] = 0f; // max(z, 0): NaN stays, -0 becomes +0
                 }
                 MemorySegment.copy(y, 0, dst, FL, b * plane * o * Float.BYTES, plane * o);
             }
         });
-        return relu ? List.of(maskResult, result) : List.of(result);
+        return keepMask ? List.of(maskResult, result) : List.of(result);
     }
 
     /**

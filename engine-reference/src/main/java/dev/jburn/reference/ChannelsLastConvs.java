@@ -26,8 +26,8 @@ import java.util.Map;
  * <ul>
  *   <li>input {@code [N, s..., C]} → {@code transpose [0, r-1, 1..]} → conv(·, kernel) →
  *       {@code transpose [0, 2.., 1]} (the forward conv and the input cotangent), and the add of a
- *       bias {@code [C_out]} that follows (a layer's) when it is the only reader, and then the ReLU as
- *       traced ({@code mask = z <= 0}, {@code select(mask, 0, z)}; the mask is kept for the backward pass);</li>
+ *       bias {@code [C_out]} that follows (a layer's) when it is the only reader, and then a ReLU: {@code max(z, 0)}
+ *       (the nn layers' form), or {@code mask = z <= 0}, {@code select(mask, 0, z)} (the mask is an output too);</li>
  *   <li>conv({@code transpose(x, [r-1, 0..])}, {@code transpose(g, [r-1, 0..])}) →
  *       {@code transpose [2.., 0, 1]} (the kernel cotangent, HWIO).</li>
  * </ul>
@@ -35,8 +35,11 @@ import java.util.Map;
  */
 final class ChannelsLastConvs {
 
-    /** {@code relu}: the group ends in the ReLU's mask {@code z <= 0} and {@code select(mask, 0, z)} (two outputs). */
-    private record Plan(Kind kind, Prim.Conv conv, boolean relu) {}
+    /**
+     * {@code relu}: the group ends in a ReLU; {@code mask}: as {@code z <= 0} and {@code select(mask, 0, z)} (two outputs,
+     * the mask kept for the backward pass), else as {@code max(z, 0)} (one output; nn layers' ReLU, whose gradient reads it).
+     */
+    private record Plan(Kind kind, Prim.Conv conv, boolean relu, boolean mask) {}
 
     private final Parallel parallel;
     private final boolean enabled;
@@ -72,7 +75,7 @@ final class ChannelsLastConvs {
         Operand a = in.get(0), b = in.get(1);
         List<Buffer> out = switch (p.kind) {
             case FORWARD -> ChannelsLastConvF32.forward(HostBuffer.of(a.buffer()), a.shape(), HostBuffer.of(b.buffer()), b.shape(),
-                    in.size() > 2 ? HostBuffer.of(in.get(2).buffer()) : null, p.relu, p.conv.spec(), parallel);
+                    in.size() > 2 ? HostBuffer.of(in.get(2).buffer()) : null, p.relu, p.mask, p.conv.spec(), parallel);
             case KERNEL_GRADIENT -> {
                 HostBuffer k = ChannelsLastConvF32.kernelGradient(HostBuffer.of(a.buffer()), a.shape(), HostBuffer.of(b.buffer()),
                         b.shape(), p.conv.spec(), parallel);
@@ -98,15 +101,24 @@ final class ChannelsLastConvs {
                     // the layer's bias joins too, and its ReLU: applied to each image's output while it is in cache
                     Value b = bias.inputs().get(0).equals(after.outputs().getFirst()) ? bias.inputs().get(1) : bias.inputs().get(0);
                     List<Node> relu = relu(bias, idx);
-                    if (relu != null && (dropped.containsKey(relu.get(0)) || dropped.containsKey(relu.get(1)))) relu = null;
-                    fusedNode = fused(Kind.FORWARD, gr.prim(), List.of(lhs), List.of(lhs.inputs().getFirst(), n.inputs().get(1), b), n, after, bias, relu);
+                    if (relu == null) relu = reluMax(bias, idx);
+                    if (relu != null && relu.stream().anyMatch(dropped::containsKey)) relu = null;
+                    fusedNode = fused(Kind.FORWARD, gr.prim(), List.of(lhs), List.of(lhs.inputs().getFirst(), n.inputs().get(1), b), n, after, bias, relu,
+                            null);
                     dropped.put(bias, true);
                     if (relu != null) relu.forEach(x -> dropped.put(x, true));
+                } else if ((bias = fusedBiasRelu(after, idx)) != null && !dropped.containsKey(bias)) {
+                    // the fusion pass grouped the bias and the ReLU: [add, max] of that group's body join the conv
+                    Value b = bias.inputs().get(0).equals(after.outputs().getFirst()) ? bias.inputs().get(1) : bias.inputs().get(0);
+                    List<Node> body = ((Prim.Fused) bias.prim()).body().nodes().stream().filter(x -> !(x.prim() instanceof Prim.Constant)).toList();
+                    fusedNode = fused(Kind.FORWARD, gr.prim(), List.of(lhs), List.of(lhs.inputs().getFirst(), n.inputs().get(1), b), n, after,
+                            body.get(0), List.of(body.get(1)), bias.outputs());
+                    dropped.put(bias, true);
                 } else {
-                    fusedNode = fused(Kind.FORWARD, gr.prim(), List.of(lhs), gr.inputs(), n, after, null, null);
+                    fusedNode = fused(Kind.FORWARD, gr.prim(), List.of(lhs), gr.inputs(), n, after, null, null, null);
                 }
             } else {
-                fusedNode = fused(Kind.KERNEL_GRADIENT, gr.prim(), gr.operandMoves(), gr.inputs(), n, after, null, null);
+                fusedNode = fused(Kind.KERNEL_GRADIENT, gr.prim(), gr.operandMoves(), gr.inputs(), n, after, null, null, null);
             }
             gr.operandMoves().forEach(m -> dropped.put(m, true));
             replaced.put(n, fusedNode);
@@ -124,10 +136,12 @@ final class ChannelsLastConvs {
 
     /**
      * The fused node for {@code conv} (reading {@code operandTransposes}' outputs), taking {@code ins} and giving
-     * {@code after}'s output, or {@code bias}'s (an add of {@code after}'s output and {@code ins}' third value) when given.
+     * {@code after}'s output, or {@code bias}'s (an add of {@code after}'s output and {@code ins}' third value) when given,
+     * or the ReLU's; {@code outerOuts}, when given, are the values the fused node gives instead (those of a group that
+     * held the bias and the ReLU).
      */
     private Node fused(Kind kind, Prim.Conv conv, List<Node> operandTransposes, List<Value> ins, Node convNode, Node after, Node bias,
-                       List<Node> relu) {
+                       List<Node> relu, List<Value> outerOuts) {
         Graph.Builder b = Graph.builder();
         List<Value> bodyIns = new ArrayList<>();
         for (Value v : ins) bodyIns.add(b.input(v.type()));
@@ -144,14 +158,19 @@ final class ChannelsLastConvs {
         if (bias != null) z = b.add1(bias.prim(), z, bodyIns.get(2));
         List<Value> outs = List.of(z);
         List<Value> nodeOuts = (bias != null ? bias : after).outputs();
-        if (relu != null) {
+        if (relu != null && relu.size() == 2) {
             Value zero = b.constant(new byte[Float.BYTES], DType.F32, dev.jburn.Shape.scalar());
             Value mask = b.add1(relu.get(0).prim(), z, zero);
             outs = List.of(mask, b.add1(relu.get(1).prim(), mask, zero, z));
             nodeOuts = List.of(relu.get(0).outputs().getFirst(), relu.get(1).outputs().getFirst());
+        } else if (relu != null) {
+            Value zero = b.constant(new byte[Float.BYTES], DType.F32, dev.jburn.Shape.scalar());
+            outs = List.of(b.add1(relu.getFirst().prim(), z, zero));
+            nodeOuts = relu.getFirst().outputs();
         }
+        if (outerOuts != null) nodeOuts = outerOuts;
         Graph body = b.build(outs);
-        plans.put(body, new Plan(kind, conv, relu != null));
+        plans.put(body, new Plan(kind, conv, relu != null, relu != null && relu.size() == 2));
         return new Node(new Prim.Fused(body), ins, nodeOuts);
     }
 
@@ -172,6 +191,45 @@ final class ChannelsLastConvs {
             return null;
         }
         return List.of(le, sel);
+    }
+
+    /** The ReLU {@code max(z, 0)} (0 a +0.0 scalar constant, either side) as the one reader of {@code bias}'s output {@code z}; else {@code null}. */
+    private static List<Node> reluMax(Node bias, ChannelsLastConvGroups.Index idx) {
+        Value z = bias.outputs().getFirst();
+        Node max = idx.soleReader(z);
+        if (max == null || idx.isOutput(z) || !(max.prim() instanceof Prim.Binary bin) || bin.op() != dev.jburn.op.BinaryOp.MAX
+                || !bin.outShape().equals(z.shape()) || bin.out() != DType.F32 || max.inputs().size() != 2) return null;
+        Value other = max.inputs().get(0).equals(z) ? max.inputs().get(1) : max.inputs().get(0);
+        return isZero(other, idx) ? List.of(max) : null;
+    }
+
+    /**
+     * The fused group that is the one reader of {@code after}'s output {@code y} and computes exactly
+     * {@code max(y + bias, 0)} for an F32 {@code bias [O]} (0 a +0.0 constant): a layer's bias and ReLU as the fusion pass
+     * groups them; else {@code null}.
+     */
+    private static Node fusedBiasRelu(Node after, ChannelsLastConvGroups.Index idx) {
+        Value y = after.outputs().getFirst();
+        Node f = idx.soleReader(y);
+        if (f == null || !(f.prim() instanceof Prim.Fused fused) || f.inputs().size() != 2 || f.outputs().size() != 1) return null;
+        Value other = f.inputs().get(0).equals(y) ? f.inputs().get(1) : f.inputs().get(0);
+        if (other.equals(y) || !isF32(other) || other.shape().rank() != 1 || other.shape().dim(0) != y.shape().dim(y.shape().rank() - 1)) return null;
+        Graph body = fused.body();
+        List<Node> ops = body.nodes().stream().filter(x -> !(x.prim() instanceof Prim.Constant)).toList();
+        if (ops.size() != 2 || body.outputs().size() != 1) return null;
+        Node add = ops.get(0), max = ops.get(1);
+        Value by = body.inputs().get(f.inputs().indexOf(y)), bb = body.inputs().get(1 - f.inputs().indexOf(y));
+        if (!(add.prim() instanceof Prim.Binary a) || a.op() != dev.jburn.op.BinaryOp.ADD || a.out() != DType.F32
+                || !a.outShape().equals(y.shape()) || !add.inputs().contains(by) || !add.inputs().contains(bb)) return null;
+        Value z = add.outputs().getFirst();
+        if (!(max.prim() instanceof Prim.Binary m) || m.op() != dev.jburn.op.BinaryOp.MAX || m.out() != DType.F32
+                || !m.outShape().equals(y.shape()) || !max.outputs().getFirst().equals(body.outputs().getFirst())) return null;
+        Value zero = max.inputs().get(0).equals(z) ? max.inputs().get(1) : max.inputs().get(0);
+        if (!max.inputs().contains(z) || zero.equals(z)) return null;
+        Node c = body.nodes().stream().filter(x -> x.outputs().getFirst().equals(zero)).findFirst().orElse(null);
+        boolean isZero = c != null && c.prim() instanceof Prim.Constant k && k.dtype() == DType.F32 && k.shape().rank() == 0
+                && java.util.Arrays.equals(k.bytes(), new byte[Float.BYTES]);
+        return isZero ? f : null;
     }
 
     /** Whether {@code v} is an F32 scalar constant +0.0. */

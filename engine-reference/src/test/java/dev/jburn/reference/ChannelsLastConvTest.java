@@ -28,12 +28,18 @@ import static org.junit.jupiter.api.Assertions.*;
  * tiles, padding (negative too), strides, dilations and 1-3 spatial axes; and the groups are found.
  */
 class ChannelsLastConvTest {
-    private record Case(int[] in, int channels, int filters, int[] kernel, int[] strides, int[][] pads, int[] dilation, boolean relu) {
+    /** {@code relu}: a ReLU follows, as {@code max(z, 0)} with the nn layers' gradient ({@code maxForm}) or as {@code select(z <= 0, 0, z)}. */
+    private record Case(int[] in, int channels, int filters, int[] kernel, int[] strides, int[][] pads, int[] dilation, boolean relu,
+                        boolean maxForm) {
         int rank() { return in.length + 2; }
     }
 
+    /** The nn layers' ReLU ({@code Activation.relu}): {@code max(x, 0)}, its gradient read from the result. */
+    private static final java.util.function.Function<Tensor, Tensor> RELU_MAX =
+            Autodiff.customGradient(x -> x.maximum(0.0), (x, y, g) -> y.greater(0.0).select(g, 0.0));
+
     /**
-     * {@code [y, d/dx, d/dk]} of {@code sum(y · r)} for {@code y = conv(x, k) + bias} (then ReLU as the nn layers trace it,
+     * {@code [y, d/dx, d/dk]} of {@code sum(y · r)} for {@code y = conv(x, k) + bias} (then a ReLU in one of its two forms,
      * when the case says so), channels-last x and output, HWIO kernel.
      */
     private static List<Tensor> step(Case c, List<Tensor> xs) {
@@ -44,7 +50,7 @@ class ChannelsLastConvTest {
         Tensor weights = xs.get(2), bias = xs.get(3);
         java.util.function.BiFunction<Tensor, Tensor, Tensor> layer = (x, k) -> {
             Tensor z = x.conv(k, o).add(bias);
-            return c.relu ? z.lessEqual(0.0).select(0.0, z) : z;
+            return !c.relu ? z : c.maxForm ? RELU_MAX.apply(z) : z.lessEqual(0.0).select(0.0, z);
         };
         List<Tensor> g = Autodiff.gradList((List<Tensor> p) -> layer.apply(p.get(0), p.get(1)).multiply(weights).sum()).apply(xs.subList(0, 2));
         Tensor y = layer.apply(xs.get(0), xs.get(1));
@@ -64,7 +70,7 @@ class ChannelsLastConvTest {
         int[] channels = {1, 3, 8, 19};
         int[] filters = {1, 5, 16, 17, 33};
         return new Case(in, channels[rnd.nextInt(channels.length)], filters[rnd.nextInt(filters.length)], kernel, strides, pads, dil,
-                rnd.nextBoolean());
+                rnd.nextBoolean(), rnd.nextBoolean());
     }
 
     @Test
@@ -99,7 +105,7 @@ class ChannelsLastConvTest {
                 for (int i = 0; i < 3; i++) assertClose(c + " output " + i, expected.get(i), got.get(i));
                 assertTrue(groups(f.graph()) >= 2, () -> "the forward conv and the kernel cotangent run channels-last: " + f.graph());
                 assertTrue(biasJoined(f.graph()), () -> "the bias joins the forward conv: " + f.graph());
-                assertEquals(c.relu, reluJoined(f.graph()), () -> "the ReLU joins the forward conv: " + f.graph());
+                assertEquals(c.relu, reluJoined(f.graph(), c.maxForm), () -> "the ReLU joins the forward conv: " + f.graph());
             }
             checked++;
         }
@@ -110,7 +116,7 @@ class ChannelsLastConvTest {
     @Test
     void theScalarOracleKeepsTheGraph() {
         Engine oracle = Engine.create(new ReferenceProvider(), EngineConfig.defaults().withVectorKernels(false));
-        Case c = new Case(new int[] {5, 6}, 3, 4, new int[] {3, 3}, new int[] {1, 1}, new int[][] {{1, 1}, {0, 0}}, new int[] {1, 1}, true);
+        Case c = new Case(new int[] {5, 6}, 3, 4, new int[] {3, 3}, new int[] {1, 1}, new int[][] {{1, 1}, {0, 0}}, new int[] {1, 1}, true, false);
         Random rnd = new Random(42);
         Tensor x = randomFloat(rnd, DType.F32, 2, 5, 6, 3), k = randomFloat(rnd, DType.F32, 3, 3, 3, 4), bias = randomFloat(rnd, DType.F32, 4);
         CompiledFunction f = Jit.compileList(xs -> step(c, xs));
@@ -139,11 +145,12 @@ class ChannelsLastConvTest {
                 && f.body().nodes().stream().anyMatch(b -> b.prim() instanceof Prim.Conv));
     }
 
-    /** Whether a conv group of the rewritten {@code g} ends in the ReLU (its mask and its result). */
-    private static boolean reluJoined(Graph g) {
+    /** Whether a conv group of the rewritten {@code g} ends in the ReLU: its max, or its mask and its result. */
+    private static boolean reluJoined(Graph g, boolean maxForm) {
         Graph r = new ChannelsLastConvs(new Parallel(1, Long.MAX_VALUE), true).rewrite(g);
-        return r.nodes().stream().anyMatch(n -> n.prim() instanceof Prim.Fused f && f.body().outputs().size() == 2
-                && f.body().nodes().stream().anyMatch(b -> b.prim() instanceof Prim.Conv));
+        return r.nodes().stream().anyMatch(n -> n.prim() instanceof Prim.Fused f && f.body().outputs().size() == (maxForm ? 1 : 2)
+                && f.body().nodes().stream().anyMatch(b -> b.prim() instanceof Prim.Conv)
+                && (!maxForm || f.body().nodes().stream().anyMatch(b -> b.prim() instanceof Prim.Binary bin && bin.op() == dev.jburn.op.BinaryOp.MAX)));
     }
 
     /** Within F32 rounding of sums of {@code |terms|}: {@code 1e-5 · (1 + max |expected|)}. */
