@@ -48,6 +48,8 @@ final class FakeObjc implements Natives {
 
     /** When set, newLibraryWithSource fails with this compiler log. */
     String compileError;
+    /** When set, {@code MTLCreateSystemDefaultDevice} returns nil (a Mac without a Metal GPU). */
+    boolean noDevice;
     /** The status the command buffer reports ({@link MetalDevice#STATUS_COMPLETED} unless a test wants a GPU error). */
     long commandStatus = MetalDevice.STATUS_COMPLETED;
 
@@ -146,7 +148,7 @@ final class FakeObjc implements Natives {
             }
             case "MTLCreateSystemDefaultDevice" -> {
                 calls.add(new Call(symbol, null, fd, null, List.of()));
-                return make("MTLDevice", false);
+                return noDevice ? MemorySegment.NULL : make("MTLDevice", false);
             }
             case "objc_msgSend" -> { return message(fd, a); }
             default -> throw new AssertionError("unexpected symbol " + symbol);
@@ -166,7 +168,12 @@ final class FakeObjc implements Natives {
                 obj(a[0]).refs--;
                 yield null;
             }
-            case "stringWithUTF8String:" -> string(((MemorySegment) a[2]).reinterpret(Long.MAX_VALUE).getString(0), true);
+            case "stringWithUTF8String:" -> {
+                String text = ((MemorySegment) a[2]).reinterpret(Long.MAX_VALUE).getString(0);
+                // Record the text: the C string dies with the bridge's arena (an MSL source, a kernel's name).
+                calls.set(calls.size() - 1, new Call("objc_msgSend", sel, fd, cls, List.of(text)));
+                yield string(text, true);
+            }
             case "UTF8String" -> obj(a[0]).memory;
             case "name" -> string("Fake Apple GPU", true);
             case "localizedDescription" -> string((String) obj(a[0]).value, true);
