@@ -34,7 +34,7 @@ final class FakeObjc implements Natives {
         final String cls;
         int refs = 1;
         MemorySegment memory = MemorySegment.NULL; // a buffer's contents, a string's UTF-8
-        Object value; // options: fast math; string: its text
+        Object value; // options: fast math; string: its text; library: its source; function, pipeline: {source, entry}; encoder: its state
 
         Obj(String cls) { this.cls = cls; }
     }
@@ -48,6 +48,28 @@ final class FakeObjc implements Natives {
 
     /** When set, newLibraryWithSource fails with this compiler log. */
     String compileError;
+    /**
+     * What a dispatch runs: nothing unless a test sets one ({@link ClangGpu} runs the MSL on the CPU).
+     * Called at {@code dispatchThreadgroups:threadsPerThreadgroup:} with the encoder's state.
+     */
+    interface Gpu {
+        /**
+         * Runs {@code entry} of {@code source} over {@code groups} threadgroups of {@code groupSize} threads,
+         * with the buffers bound at indices 0.. and the element count {@code n} from {@code setBytes}.
+         */
+        void run(String source, String entry, List<MemorySegment> buffers, int n, long groups, long groupSize);
+    }
+
+    /** The GPU that dispatches run on; null: they do nothing. */
+    Gpu gpu;
+
+    /** What a compute encoder has been given so far. */
+    private static final class Encoder {
+        String[] pipeline; // source, entry
+        final Map<Long, MemorySegment> buffers = new java.util.TreeMap<>();
+        int n;
+    }
+
     /** When set, {@code MTLCreateSystemDefaultDevice} returns nil (a Mac without a Metal GPU). */
     boolean noDevice;
     /** The status the command buffer reports ({@link MetalDevice#STATUS_COMPLETED} unless a test wants a GPU error). */
@@ -97,6 +119,11 @@ final class FakeObjc implements Natives {
         Obj o = objects.get(id.address());
         o.value = text;
         o.memory = memory.allocateFrom(text);
+        return id;
+    }
+
+    private MemorySegment withValue(MemorySegment id, Object value) {
+        objects.get(id.address()).value = value;
         return id;
     }
 
@@ -195,20 +222,34 @@ final class FakeObjc implements Natives {
                     ((MemorySegment) a[4]).reinterpret(8).set(ADDRESS, 0, err);
                     yield MemorySegment.NULL;
                 }
-                yield make("MTLLibrary", false);
+                yield withValue(make("MTLLibrary", false), obj(a[2]).value);
             }
-            case "newFunctionWithName:" -> make("MTLFunction", false);
-            case "newComputePipelineStateWithFunction:error:" -> make("MTLComputePipelineState", false);
+            case "newFunctionWithName:" -> withValue(make("MTLFunction", false), new String[] {(String) obj(a[0]).value, (String) obj(a[2]).value});
+            case "newComputePipelineStateWithFunction:error:" -> withValue(make("MTLComputePipelineState", false), obj(a[2]).value);
             case "commandBuffer" -> make("MTLCommandBuffer", true);
-            case "computeCommandEncoder" -> make("MTLComputeCommandEncoder", true);
-            case "setComputePipelineState:", "setBuffer:offset:atIndex:", "endEncoding", "commit", "waitUntilCompleted" -> null;
+            case "computeCommandEncoder" -> withValue(make("MTLComputeCommandEncoder", true), new Encoder());
+            case "setComputePipelineState:" -> {
+                ((Encoder) obj(a[0]).value).pipeline = (String[]) obj(a[2]).value;
+                yield null;
+            }
+            case "setBuffer:offset:atIndex:" -> {
+                ((Encoder) obj(a[0]).value).buffers.put((long) a[4], obj(a[2]).memory.asSlice((long) a[3]));
+                yield null;
+            }
+            case "endEncoding", "commit", "waitUntilCompleted" -> null;
             case "setBytes:length:atIndex:" -> {
+                ((Encoder) obj(a[0]).value).n = ((MemorySegment) a[2]).reinterpret((long) a[3]).get(JAVA_INT, 0);
                 // Record the bytes: the segment dies with the bridge's arena.
                 calls.set(calls.size() - 1, new Call("objc_msgSend", sel, fd, cls,
                         List.of(((MemorySegment) a[2]).reinterpret((long) a[3]).get(JAVA_INT, 0), a[3], a[4])));
                 yield null;
             }
             case "dispatchThreadgroups:threadsPerThreadgroup:" -> {
+                Encoder e = (Encoder) obj(a[0]).value;
+                if (gpu != null) {
+                    gpu.run(e.pipeline[0], e.pipeline[1], List.copyOf(e.buffers.values()), e.n,
+                            ((MemorySegment) a[2]).get(JAVA_LONG, 0), ((MemorySegment) a[3]).get(JAVA_LONG, 0));
+                }
                 calls.set(calls.size() - 1, new Call("objc_msgSend", sel, fd, cls,
                         List.of(((MemorySegment) a[2]).get(JAVA_LONG, 0), ((MemorySegment) a[3]).get(JAVA_LONG, 0))));
                 yield null;

@@ -5,10 +5,7 @@ import dev.jburn.Tensor;
 import dev.jburn.graph.CompiledFunction;
 import dev.jburn.graph.Jit;
 import dev.jburn.graph.Prim;
-import dev.jburn.spi.Availability;
 import dev.jburn.spi.Backend;
-import dev.jburn.spi.EngineConfig;
-import dev.jburn.spi.EngineProvider;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -24,18 +21,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * are not checked here ({@code MetalOnMacTest} compares them with the cpu engine on a Mac).
  */
 class MetalJitTest {
-    /** A provider of metal engines over {@code fake}, as {@code Engine.create} takes them. */
-    private record FakeProvider(FakeObjc fake) implements EngineProvider {
-        @Override public String name() { return MetalProvider.NAME; }
-        @Override public int priority() { return 0; }
-        @Override public Availability availability() { return Availability.yes("metal over a fake Objective-C runtime"); }
-        @Override public Backend create(EngineConfig config) { return new MetalBackend(new Objc(fake)); }
-    }
-
     @Test
     void aFusedGroupRunsAsOneMslKernelCompiledOnce() {
         FakeObjc fake = new FakeObjc();
-        Engine metal = Engine.create(new FakeProvider(fake), EngineConfig.defaults());
+        Engine metal = FakeProvider.engine(fake);
         try (Backend b = metal.backend()) {
             CompiledFunction f = Jit.compileList(xs -> List.of(xs.get(0).multiply(xs.get(1)).add(xs.get(2))));
             List<Tensor> in = List.of(Tensor.of(1f, 2f, 3f, 4f, 5f, 6f).reshape(2, 3).to(metal),
