@@ -15,6 +15,7 @@ import dev.jburn.op.UnaryOp;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
 
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -167,15 +168,21 @@ final class MetalKernels {
         return dispatch(op, src.get(), inputs, n, k.outType(), n);
     }
 
+    /**
+     * Compiles (once) and runs {@code src}; {@code null} when Metal allows this pipeline fewer threads per
+     * threadgroup than {@link #GROUP} (the reductions' tree needs all of them): the cpu engine runs it, counted.
+     */
     private MetalBuffer dispatch(String op, KernelSource src, List<Operand> inputs, long n, DType outType, long groups) {
+        if (n == 0) return backend.uninitialized(op, 0);
+        MetalDevice gpu = backend.device();
+        MemorySegment pipeline = gpu.pipeline(src);
+        if (gpu.maxThreads(pipeline) < GROUP) return null;
         MetalBuffer out = backend.uninitialized(op, outType.byteSize(n));
-        if (n == 0) return out;
         try {
             List<MetalDevice.SharedBuffer> bound = new ArrayList<>(inputs.size() + 1);
             for (Operand x : inputs) bound.add(MetalChecks.operand(op, x).shared());
             bound.add(out.shared());
-            MetalDevice gpu = backend.device();
-            gpu.dispatch(op, gpu.pipeline(src), bound, (int) n, groups, GROUP);
+            gpu.dispatch(op, pipeline, bound, (int) n, groups, GROUP);
             return out;
         } catch (RuntimeException e) {
             out.release();

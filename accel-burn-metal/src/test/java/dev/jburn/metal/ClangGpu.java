@@ -95,7 +95,7 @@ final class ClangGpu implements FakeObjc.Gpu, AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws java.io.IOException {
         arena.close();
         Clang.delete(work);
     }

@@ -70,6 +70,8 @@ final class FakeObjc implements Natives {
         int n;
     }
 
+    /** What {@code maxTotalThreadsPerThreadgroup} answers for every pipeline. */
+    long maxThreads = 1024;
     /** When set, {@code MTLCreateSystemDefaultDevice} returns nil (a Mac without a Metal GPU). */
     boolean noDevice;
     /** The status the command buffer reports ({@link MetalDevice#STATUS_COMPLETED} unless a test wants a GPU error). */
@@ -237,6 +239,7 @@ final class FakeObjc implements Natives {
                 yield null;
             }
             case "endEncoding", "commit", "waitUntilCompleted" -> null;
+            case "maxTotalThreadsPerThreadgroup" -> maxThreads;
             case "setBytes:length:atIndex:" -> {
                 ((Encoder) obj(a[0]).value).n = ((MemorySegment) a[2]).reinterpret((long) a[3]).get(JAVA_INT, 0);
                 // Record the bytes: the segment dies with the bridge's arena.

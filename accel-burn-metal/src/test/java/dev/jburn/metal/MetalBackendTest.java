@@ -56,11 +56,12 @@ class MetalBackendTest {
             int first = fake.calls.size();
             Buffer r1 = b.binary(BinaryOp.ADD, x, y, Shape.of(5), DType.F32);
             List<String> seq = sequence(fake, first);
-            assertEquals(List.of("newBufferWithLength:options:", "contents", "objc_getClass", "alloc", "init", "objc_autoreleasePoolPush",
+            assertEquals(List.of("objc_getClass", "alloc", "init", "objc_autoreleasePoolPush",
                     "setFastMathEnabled:", "objc_getClass", "stringWithUTF8String:", "newLibraryWithSource:options:error:",
                     "stringWithUTF8String:", "newFunctionWithName:", "newComputePipelineStateWithFunction:error:",
-                    "objc_autoreleasePoolPop", "release", "release", "release"), seq.subList(0, seq.size() - DISPATCH.size()),
-                    "the output buffer, then the pipeline compiled from MSL (its function, library and options released)");
+                    "objc_autoreleasePoolPop", "release", "release", "release", "maxTotalThreadsPerThreadgroup",
+                    "newBufferWithLength:options:", "contents"), seq.subList(0, seq.size() - DISPATCH.size()),
+                    "the pipeline compiled from MSL (its function, library and options released), its thread limit, then the output buffer");
             assertEquals(DISPATCH, seq.subList(seq.size() - DISPATCH.size(), seq.size()));
             String msl = fake.calls.stream().filter(c -> "stringWithUTF8String:".equals(c.selector())).map(c -> (String) c.args().getFirst())
                     .filter(s -> s.contains("kernel void")).findFirst()
@@ -76,7 +77,9 @@ class MetalBackendTest {
 
             int second = fake.calls.size();
             Buffer r2 = b.binary(BinaryOp.ADD, x, y, Shape.of(5), DType.F32);
-            assertEquals(0, count(fake, second, "newLibraryWithSource:options:error:"), "the pipeline is reused");
+            assertEquals(List.of(), sequence(fake, second).subList(0, sequence(fake, second).size() - DISPATCH.size()).stream()
+                    .filter(sel -> !sel.startsWith("newBuffer") && !sel.equals("contents")).toList(),
+                    "the pipeline is reused: nothing compiled, its thread limit not asked again");
             List<String> again = sequence(fake, second);
             assertEquals(DISPATCH, again.subList(again.size() - DISPATCH.size(), again.size()));
             for (Buffer buf : List.of(r1, r2, x.buffer(), y.buffer())) buf.release();
@@ -119,6 +122,25 @@ class MetalBackendTest {
             assertTrue(!b.capabilities().supports(BinaryOp.ADD, DType.F64) && !b.capabilities().supports(UnaryOp.EXPM1, DType.F32)
                     && b.capabilities().supports(BinaryOp.ADD, DType.F32) && b.capabilities().supports(ReduceOp.SUM, DType.F16));
             for (Buffer buf : List.of(sum, e, x.buffer())) buf.release();
+        }
+        assertEquals(List.of(), fake.leaks());
+    }
+
+    @Test
+    void aPipelineAllowedFewerThreadsThanAGroupRunsOnTheCpuEngine() {
+        FakeObjc fake = new FakeObjc();
+        fake.maxThreads = 128; // Metal lowers the limit for kernels that use many registers
+        try (MetalBackend b = new MetalBackend(new Objc(fake))) {
+            Operand x = f32(b, 1, 2, 3);
+            int from = fake.calls.size();
+            Buffer r = b.binary(BinaryOp.MULTIPLY, x, x, Shape.of(3), DType.F32);
+            assertEquals(0, count(fake, from, "commit"), "no dispatch with groups the pipeline does not allow");
+            MemorySegment out = MemorySegment.ofArray(new float[3]);
+            b.download(r, 0, out);
+            assertArrayEquals(new float[] {1, 4, 9}, out.toArray(ValueLayout.JAVA_FLOAT));
+            assertEquals(Map.of("multiply:f32", 1L), b.fallbackCounts());
+            r.release();
+            x.buffer().release();
         }
         assertEquals(List.of(), fake.leaks());
     }
