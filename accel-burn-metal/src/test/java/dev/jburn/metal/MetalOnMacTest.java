@@ -1,10 +1,6 @@
 package dev.jburn.metal;
 
-import dev.jburn.DType;
 import dev.jburn.Engine;
-import dev.jburn.Tensor;
-import dev.jburn.graph.CompiledFunction;
-import dev.jburn.graph.Jit;
 import dev.jburn.spi.Backend;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -14,8 +10,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
-import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -100,61 +96,21 @@ class MetalOnMacTest {
         }
     }
 
-    private record Case(String label, Function<List<Tensor>, Tensor> fn, List<Tensor> inputs) {}
-
-    /** The metal engine against the cpu engine: eager ops (native and fallen back) and Jit functions (fused groups). */
+    /** The metal engine against the cpu engine: {@link EngineCases} (as on Linux) and an MPS matrix product. */
     @Test
     void theEngineMatchesTheCpuEngineOnEagerOpsAndJitFunctions() {
         Assumptions.assumeTrue(System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("mac"),
                 "needs macOS and a Metal GPU: " + MetalAvailability.get().reason());
-        Engine metal = Engine.select("metal"), cpu = Engine.select("cpu");
+        Engine metal = Engine.select("metal");
         System.out.println("metal engine: " + ((MetalBackend) metal.backend()).deviceName());
+        Map<String, Long> before = metal.backend().fallbackCounts();
         Random rnd = new Random(7);
-        Tensor a = random(rnd, 4, 5), b = random(rnd, 4, 5), row = random(rnd, 1, 5), m = random(rnd, 5, 3);
-        Function<List<Tensor>, Tensor> fused = xs -> xs.get(0).multiply(xs.get(1)).add(xs.get(2)).exp();
-        Function<List<Tensor>, Tensor> fusedSum = xs -> xs.get(0).subtract(xs.get(1)).maximum(0.0).sum(1);
-        CompiledFunction jit = Jit.compileList(xs -> List.of(fused.apply(xs))), jitSum = Jit.compileList(xs -> List.of(fusedSum.apply(xs)));
-        List<Case> cases = List.of(
-                new Case("add (row broadcast)", xs -> xs.get(0).add(xs.get(1)), List.of(a, row)),
-                new Case("exp", xs -> xs.get(0).exp(), List.of(a)),
-                new Case("f16 multiply", xs -> xs.get(0).asType(DType.F16).multiply(xs.get(1).asType(DType.F16)).asType(DType.F32), List.of(a, b)),
-                new Case("greater/where", xs -> Tensor.where(xs.get(0).greater(xs.get(1)), xs.get(0), xs.get(1)), List.of(a, b)),
-                new Case("sum axis 0", xs -> xs.get(0).sum(0), List.of(a)),
-                new Case("transpose", xs -> xs.get(0).transpose(), List.of(a)),
-                new Case("cast to s32", xs -> xs.get(0).multiply(10.0).asType(DType.S32).asType(DType.F32), List.of(a)),
-                new Case("matmul (MPS)", xs -> xs.get(0).matmul(xs.get(1)), List.of(a, m)),
-                new Case("f64 add (cpu fallback)", xs -> xs.get(0).asType(DType.F64).add(xs.get(1).asType(DType.F64)).asType(DType.F32), List.of(a, b)),
-                new Case("jit exp(a*b+row)", xs -> jit.apply(xs).getFirst(), List.of(a, b, row)),
-                new Case("jit sum(max(a-b, 0), 1)", xs -> jitSum.apply(xs).getFirst(), List.of(a, b)));
-        int bad = 0;
-        for (Case c : cases) {
-            float[] want = c.fn().apply(c.inputs()).toFloatArray();
-            float[] got;
-            try {
-                got = c.fn().apply(c.inputs().stream().map(t -> t.to(metal)).toList()).toFloatArray();
-            } catch (RuntimeException e) {
-                bad++;
-                System.out.println("FAILED " + c.label() + ": " + e.getMessage());
-                continue;
-            }
-            for (int i = 0; i < want.length; i++) {
-                if (Math.abs(want[i] - got[i]) > 1e-3 * Math.max(1, Math.abs(want[i]))) {
-                    bad++;
-                    System.out.println("MISMATCH " + c.label() + " at " + i + ": cpu " + want[i] + ", metal " + got[i]);
-                    break;
-                }
-            }
-        }
+        List<EngineCases.Case> cases = new ArrayList<>(EngineCases.common(rnd));
+        cases.add(EngineCases.matmul(rnd));
+        // Apple's exp and f16 rounding, MPS's summation order: close to the cpu engine's, not bit for bit.
+        int bad = EngineCases.mismatches(metal, cases, 1e-3);
         System.out.println("metal fallbacks: " + metal.backend().fallbackCounts());
         assertEquals(0, bad, "printed above");
-        assertEquals(java.util.Map.of(), metal.backend().fallbackCounts().entrySet().stream()
-                .filter(e -> !e.getKey().endsWith(":f64")).collect(java.util.stream.Collectors.toMap(java.util.Map.Entry::getKey, java.util.Map.Entry::getValue)),
-                "only the f64 case falls back");
-    }
-
-    private static Tensor random(Random rnd, int rows, int cols) {
-        float[] v = new float[rows * cols];
-        for (int i = 0; i < v.length; i++) v[i] = rnd.nextFloat() * 2 - 1;
-        return Tensor.of(v).reshape(rows, cols).to(Engine.select("cpu"));
+        assertEquals(EngineCases.FALLBACKS, EngineCases.added(before, metal.backend().fallbackCounts()), "only the f64 case falls back");
     }
 }
