@@ -23,8 +23,8 @@ import java.util.Map;
  * compiled is built by clang++ against the {@code metal_stdlib} shim with the driver {@link MslHost}
  * uses ({@link MslUnit}: element-wise kernels one thread per element, reductions as threadgroups of
  * 256 fibers meeting at barriers), once per source, and called with the bound buffers' memory. So
- * the backend's whole path (flattening, broadcasts, bindings, grid sizes) runs on Linux. Close it to
- * unload and delete the libraries.
+ * the backend's whole path (flattening, broadcasts, bindings, grid sizes) runs on Linux. An MPS matrix
+ * product it computes with a plain loop. Close it to unload and delete the libraries.
  */
 final class ClangGpu implements FakeObjc.Gpu, AutoCloseable {
     private static final FunctionDescriptor RUN = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT);
@@ -54,6 +54,25 @@ final class ClangGpu implements FakeObjc.Gpu, AutoCloseable {
         } catch (Throwable t) {
             throw new IllegalStateException("running " + entry + " on the CPU", t);
         }
+    }
+
+    /** MPS's product as a plain loop, accumulating in f32 (f16 operands converted exactly, the result rounded once). */
+    @Override
+    public void multiply(MemorySegment a, MemorySegment b, MemorySegment c, long m, long n, long k, int type) {
+        boolean half = type == MetalGemm.MPS_FLOAT16;
+        if (!half && type != MetalGemm.MPS_FLOAT32) throw new AssertionError("MPS data type " + Integer.toHexString(type));
+        for (long i = 0; i < m; i++) {
+            for (long j = 0; j < n; j++) {
+                float acc = 0;
+                for (long p = 0; p < k; p++) acc += element(a, i * k + p, half) * element(b, p * n + j, half);
+                if (half) c.setAtIndex(ValueLayout.JAVA_SHORT, i * n + j, Float.floatToFloat16(acc));
+                else c.setAtIndex(ValueLayout.JAVA_FLOAT, i * n + j, acc);
+            }
+        }
+    }
+
+    private static float element(MemorySegment s, long i, boolean half) {
+        return half ? Float.float16ToFloat(s.getAtIndex(ValueLayout.JAVA_SHORT, i)) : s.getAtIndex(ValueLayout.JAVA_FLOAT, i);
     }
 
     private MethodHandle build(String source, String entry) {

@@ -58,7 +58,13 @@ final class FakeObjc implements Natives {
          * with the buffers bound at indices 0.. and the element count {@code n} from {@code setBytes}.
          */
         void run(String source, String entry, List<MemorySegment> buffers, int n, long groups, long groupSize);
+
+        /** What {@code MPSMatrixMultiplication} encodes: row-major {@code c[m,n] = a[m,k] · b[k,n]} of the MPS data type {@code type}. */
+        void multiply(MemorySegment a, MemorySegment b, MemorySegment c, long m, long n, long k, int type);
     }
+
+    /** An MPSMatrix: its buffer's memory and its descriptor's rows, columns, row bytes and data type. */
+    private record Matrix(MemorySegment memory, long[] shape) {}
 
     /** The GPU that dispatches run on; null: they do nothing. */
     Gpu gpu;
@@ -264,14 +270,17 @@ final class FakeObjc implements Natives {
                 objects.get(err.address()).value = "Execution of the command buffer was aborted due to an error during execution.";
                 yield err;
             }
-            case "matrixDescriptorWithRows:columns:rowBytes:dataType:" -> make("MPSMatrixDescriptor", true);
-            case "initWithBuffer:descriptor:" -> {
-                obj(a[2]);
-                obj(a[3]);
-                yield a[0];
-            }
+            case "matrixDescriptorWithRows:columns:rowBytes:dataType:" ->
+                    withValue(make("MPSMatrixDescriptor", true), new long[] {(long) a[2], (long) a[3], (long) a[4], (int) a[5]});
+            case "initWithBuffer:descriptor:" -> withValue((MemorySegment) a[0], new Matrix(obj(a[2]).memory, (long[]) obj(a[3]).value));
             case "initWithDevice:transposeLeft:transposeRight:resultRows:resultColumns:interiorColumns:alpha:beta:" -> a[0];
-            case "encodeToCommandBuffer:leftMatrix:rightMatrix:resultMatrix:" -> null;
+            case "encodeToCommandBuffer:leftMatrix:rightMatrix:resultMatrix:" -> {
+                if (gpu != null) {
+                    Matrix l = (Matrix) obj(a[3]).value, r = (Matrix) obj(a[4]).value, c = (Matrix) obj(a[5]).value;
+                    gpu.multiply(l.memory, r.memory, c.memory, c.shape[0], c.shape[1], l.shape[1], (int) c.shape[3]);
+                }
+                yield null;
+            }
             default -> throw new AssertionError("the fake does not know " + sel);
         };
     }
