@@ -146,6 +146,23 @@ class MetalBackendTest {
     }
 
     @Test
+    void aClosedBackendRefusesWorkAndHasReleasedEverything() {
+        FakeObjc fake = new FakeObjc();
+        MetalBackend b = new MetalBackend(new Objc(fake));
+        Operand x = f32(b, 1, 2);
+        b.close();
+        b.close();
+        assertEquals(List.of(), fake.leaks(), "a buffer still referenced is released with the device");
+        for (Runnable r : List.<Runnable>of(() -> b.upload(MemorySegment.ofArray(new float[1])), () -> b.allocate(4),
+                () -> b.download(x.buffer(), 0, MemorySegment.ofArray(new float[2])), () -> b.unary(UnaryOp.EXP, x, DType.F32))) {
+            JBurnException e = assertThrows(JBurnException.class, r::run);
+            assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        }
+        x.buffer().release(); // after close: returns the lease to a cache nobody drains, touching nothing native
+        assertEquals(List.of(), fake.leaks());
+    }
+
+    @Test
     void invalidOperandsFailBeforeAnyNativeCall() {
         FakeObjc fake = new FakeObjc();
         try (MetalBackend b = new MetalBackend(new Objc(fake))) {
