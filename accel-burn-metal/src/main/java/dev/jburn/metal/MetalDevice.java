@@ -115,8 +115,15 @@ final class MetalDevice implements AutoCloseable {
             objc.release(library);
             objc.release(options);
         }
+        long limit;
+        try {
+            limit = (long) objc.send(p, Sel.MAX_THREADS);
+        } catch (RuntimeException e) {
+            objc.release(p);
+            throw e;
+        }
         pipelines.put(k.code(), p);
-        maxThreads.put(p, (long) objc.send(p, Sel.MAX_THREADS));
+        maxThreads.put(p, limit);
         return p;
     }
 
