@@ -38,6 +38,8 @@ final class MetalDevice implements AutoCloseable {
     private final Objc objc;
     private final MemorySegment device, queue;
     private final Map<String, MemorySegment> pipelines = new HashMap<>();
+    /** Each pipeline's {@code maxTotalThreadsPerThreadgroup}, read once when it is built. */
+    private final Map<MemorySegment, Long> maxThreads = new HashMap<>();
     private final List<SharedBuffer> buffers = new ArrayList<>();
     private boolean closed;
 
@@ -113,8 +115,26 @@ final class MetalDevice implements AutoCloseable {
             objc.release(library);
             objc.release(options);
         }
+        long limit;
+        try {
+            limit = (long) objc.send(p, Sel.MAX_THREADS);
+        } catch (RuntimeException e) {
+            objc.release(p);
+            throw e;
+        }
         pipelines.put(k.code(), p);
+        maxThreads.put(p, limit);
         return p;
+    }
+
+    /**
+     * The most threads a threadgroup of {@code pipeline} (from {@link #pipeline}) may have: Metal lowers it
+     * below the device's 1024 for kernels that use many registers, and a dispatch with larger groups fails.
+     */
+    synchronized long maxThreads(MemorySegment pipeline) {
+        Long m = maxThreads.get(pipeline);
+        if (m == null) throw new JBurnException("metal", "not a pipeline of this device");
+        return m;
     }
 
     /**
@@ -185,6 +205,7 @@ final class MetalDevice implements AutoCloseable {
         buffers.clear();
         for (MemorySegment p : pipelines.values()) objc.release(p);
         pipelines.clear();
+        maxThreads.clear();
         objc.release(queue);
         objc.release(device);
     }

@@ -30,9 +30,10 @@ enum Sel {
     NEW_BUFFER("newBufferWithLength:options:", ADDRESS, JAVA_LONG, JAVA_LONG),
     NEW_LIBRARY("newLibraryWithSource:options:error:", ADDRESS, ADDRESS, ADDRESS, ADDRESS),
     NEW_PIPELINE("newComputePipelineStateWithFunction:error:", ADDRESS, ADDRESS, ADDRESS),
-    // MTLCompileOptions, MTLLibrary, MTLBuffer
+    // MTLCompileOptions, MTLLibrary, MTLComputePipelineState, MTLBuffer
     SET_FAST_MATH("setFastMathEnabled:", null, JAVA_BOOLEAN),
     NEW_FUNCTION("newFunctionWithName:", ADDRESS, ADDRESS),
+    MAX_THREADS("maxTotalThreadsPerThreadgroup", JAVA_LONG),
     CONTENTS("contents", ADDRESS),
     // Command submission
     COMMAND_BUFFER("commandBuffer", ADDRESS),

@@ -34,7 +34,7 @@ final class FakeObjc implements Natives {
         final String cls;
         int refs = 1;
         MemorySegment memory = MemorySegment.NULL; // a buffer's contents, a string's UTF-8
-        Object value; // options: fast math; string: its text
+        Object value; // options: fast math; string: its text; library: its source; function, pipeline: {source, entry}; encoder: its state
 
         Obj(String cls) { this.cls = cls; }
     }
@@ -48,6 +48,38 @@ final class FakeObjc implements Natives {
 
     /** When set, newLibraryWithSource fails with this compiler log. */
     String compileError;
+    /**
+     * What a dispatch runs: nothing unless a test sets one ({@link ClangGpu} runs the MSL on the CPU).
+     * Called at {@code dispatchThreadgroups:threadsPerThreadgroup:} with the encoder's state.
+     */
+    interface Gpu {
+        /**
+         * Runs {@code entry} of {@code source} over {@code groups} threadgroups of {@code groupSize} threads,
+         * with the buffers bound at indices 0.. and the element count {@code n} from {@code setBytes}.
+         */
+        void run(String source, String entry, List<MemorySegment> buffers, int n, long groups, long groupSize);
+
+        /** What {@code MPSMatrixMultiplication} encodes: row-major {@code c[m,n] = a[m,k] · b[k,n]} of the MPS data type {@code type}. */
+        void multiply(MemorySegment a, MemorySegment b, MemorySegment c, long m, long n, long k, int type);
+    }
+
+    /** An MPSMatrix: its buffer's memory and its descriptor's rows, columns, row bytes and data type. */
+    private record Matrix(MemorySegment memory, long[] shape) {}
+
+    /** The GPU that dispatches run on; null: they do nothing. */
+    Gpu gpu;
+
+    /** What a compute encoder has been given so far. */
+    private static final class Encoder {
+        String[] pipeline; // source, entry
+        final Map<Long, MemorySegment> buffers = new java.util.TreeMap<>();
+        int n;
+    }
+
+    /** What {@code maxTotalThreadsPerThreadgroup} answers for every pipeline. */
+    long maxThreads = 1024;
+    /** When set, {@code MTLCreateSystemDefaultDevice} returns nil (a Mac without a Metal GPU). */
+    boolean noDevice;
     /** The status the command buffer reports ({@link MetalDevice#STATUS_COMPLETED} unless a test wants a GPU error). */
     long commandStatus = MetalDevice.STATUS_COMPLETED;
 
@@ -95,6 +127,11 @@ final class FakeObjc implements Natives {
         Obj o = objects.get(id.address());
         o.value = text;
         o.memory = memory.allocateFrom(text);
+        return id;
+    }
+
+    private MemorySegment withValue(MemorySegment id, Object value) {
+        objects.get(id.address()).value = value;
         return id;
     }
 
@@ -146,7 +183,7 @@ final class FakeObjc implements Natives {
             }
             case "MTLCreateSystemDefaultDevice" -> {
                 calls.add(new Call(symbol, null, fd, null, List.of()));
-                return make("MTLDevice", false);
+                return noDevice ? MemorySegment.NULL : make("MTLDevice", false);
             }
             case "objc_msgSend" -> { return message(fd, a); }
             default -> throw new AssertionError("unexpected symbol " + symbol);
@@ -166,7 +203,12 @@ final class FakeObjc implements Natives {
                 obj(a[0]).refs--;
                 yield null;
             }
-            case "stringWithUTF8String:" -> string(((MemorySegment) a[2]).reinterpret(Long.MAX_VALUE).getString(0), true);
+            case "stringWithUTF8String:" -> {
+                String text = ((MemorySegment) a[2]).reinterpret(Long.MAX_VALUE).getString(0);
+                // Record the text: the C string dies with the bridge's arena (an MSL source, a kernel's name).
+                calls.set(calls.size() - 1, new Call("objc_msgSend", sel, fd, cls, List.of(text)));
+                yield string(text, true);
+            }
             case "UTF8String" -> obj(a[0]).memory;
             case "name" -> string("Fake Apple GPU", true);
             case "localizedDescription" -> string((String) obj(a[0]).value, true);
@@ -188,20 +230,35 @@ final class FakeObjc implements Natives {
                     ((MemorySegment) a[4]).reinterpret(8).set(ADDRESS, 0, err);
                     yield MemorySegment.NULL;
                 }
-                yield make("MTLLibrary", false);
+                yield withValue(make("MTLLibrary", false), obj(a[2]).value);
             }
-            case "newFunctionWithName:" -> make("MTLFunction", false);
-            case "newComputePipelineStateWithFunction:error:" -> make("MTLComputePipelineState", false);
+            case "newFunctionWithName:" -> withValue(make("MTLFunction", false), new String[] {(String) obj(a[0]).value, (String) obj(a[2]).value});
+            case "newComputePipelineStateWithFunction:error:" -> withValue(make("MTLComputePipelineState", false), obj(a[2]).value);
             case "commandBuffer" -> make("MTLCommandBuffer", true);
-            case "computeCommandEncoder" -> make("MTLComputeCommandEncoder", true);
-            case "setComputePipelineState:", "setBuffer:offset:atIndex:", "endEncoding", "commit", "waitUntilCompleted" -> null;
+            case "computeCommandEncoder" -> withValue(make("MTLComputeCommandEncoder", true), new Encoder());
+            case "setComputePipelineState:" -> {
+                ((Encoder) obj(a[0]).value).pipeline = (String[]) obj(a[2]).value;
+                yield null;
+            }
+            case "setBuffer:offset:atIndex:" -> {
+                ((Encoder) obj(a[0]).value).buffers.put((long) a[4], obj(a[2]).memory.asSlice((long) a[3]));
+                yield null;
+            }
+            case "endEncoding", "commit", "waitUntilCompleted" -> null;
+            case "maxTotalThreadsPerThreadgroup" -> maxThreads;
             case "setBytes:length:atIndex:" -> {
+                ((Encoder) obj(a[0]).value).n = ((MemorySegment) a[2]).reinterpret((long) a[3]).get(JAVA_INT, 0);
                 // Record the bytes: the segment dies with the bridge's arena.
                 calls.set(calls.size() - 1, new Call("objc_msgSend", sel, fd, cls,
                         List.of(((MemorySegment) a[2]).reinterpret((long) a[3]).get(JAVA_INT, 0), a[3], a[4])));
                 yield null;
             }
             case "dispatchThreadgroups:threadsPerThreadgroup:" -> {
+                Encoder e = (Encoder) obj(a[0]).value;
+                if (gpu != null) {
+                    gpu.run(e.pipeline[0], e.pipeline[1], List.copyOf(e.buffers.values()), e.n,
+                            ((MemorySegment) a[2]).get(JAVA_LONG, 0), ((MemorySegment) a[3]).get(JAVA_LONG, 0));
+                }
                 calls.set(calls.size() - 1, new Call("objc_msgSend", sel, fd, cls,
                         List.of(((MemorySegment) a[2]).get(JAVA_LONG, 0), ((MemorySegment) a[3]).get(JAVA_LONG, 0))));
                 yield null;
@@ -213,14 +270,17 @@ final class FakeObjc implements Natives {
                 objects.get(err.address()).value = "Execution of the command buffer was aborted due to an error during execution.";
                 yield err;
             }
-            case "matrixDescriptorWithRows:columns:rowBytes:dataType:" -> make("MPSMatrixDescriptor", true);
-            case "initWithBuffer:descriptor:" -> {
-                obj(a[2]);
-                obj(a[3]);
-                yield a[0];
-            }
+            case "matrixDescriptorWithRows:columns:rowBytes:dataType:" ->
+                    withValue(make("MPSMatrixDescriptor", true), new long[] {(long) a[2], (long) a[3], (long) a[4], (int) a[5]});
+            case "initWithBuffer:descriptor:" -> withValue((MemorySegment) a[0], new Matrix(obj(a[2]).memory, (long[]) obj(a[3]).value));
             case "initWithDevice:transposeLeft:transposeRight:resultRows:resultColumns:interiorColumns:alpha:beta:" -> a[0];
-            case "encodeToCommandBuffer:leftMatrix:rightMatrix:resultMatrix:" -> null;
+            case "encodeToCommandBuffer:leftMatrix:rightMatrix:resultMatrix:" -> {
+                if (gpu != null) {
+                    Matrix l = (Matrix) obj(a[3]).value, r = (Matrix) obj(a[4]).value, c = (Matrix) obj(a[5]).value;
+                    gpu.multiply(l.memory, r.memory, c.memory, c.shape[0], c.shape[1], l.shape[1], (int) c.shape[3]);
+                }
+                yield null;
+            }
             default -> throw new AssertionError("the fake does not know " + sel);
         };
     }

@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,7 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * The first real run, on a Mac: every MSL kernel of {@link MslKernels} compiled by Metal
  * ({@code newLibraryWithSource:options:error:}, fast math off) and dispatched on the default GPU
  * through the bridge, its results compared with the cpu engine's as {@link MslHostRunTest} compares
- * the CPU run's. Skipped elsewhere; never yet run (no Apple hardware where this was written).
+ * the CPU run's; then the engine itself ({@code Engine.select("metal")}, {@link MetalBackend}) on a
+ * few eager ops and Jit functions against the cpu engine. Skipped elsewhere; never yet run (no Apple
+ * hardware where this was written).
  *
  * <p>On a Mac: {@code ./mvnw -B -pl accel-burn-metal -am verify -Dtest=MetalOnMacTest -Dsurefire.failIfNoSpecifiedTests=false}
  */
@@ -91,5 +94,21 @@ class MetalOnMacTest {
                 }
             }
         }
+    }
+
+    /** The metal engine against the cpu engine: {@link EngineCases}, as on Linux. */
+    @Test
+    void theEngineMatchesTheCpuEngineOnEagerOpsAndJitFunctions() {
+        Assumptions.assumeTrue(System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("mac"),
+                "needs macOS and a Metal GPU: " + MetalAvailability.get().reason());
+        Engine metal = Engine.select("metal");
+        System.out.println("metal engine: " + ((MetalBackend) metal.backend()).deviceName());
+        Map<String, Long> before = metal.backend().fallbackCounts();
+        List<EngineCases.Case> cases = EngineCases.common(new Random(7));
+        // Apple's exp and f16 rounding, MPS's summation order: close to the cpu engine's, not bit for bit.
+        int bad = EngineCases.mismatches(metal, cases, 1e-3);
+        System.out.println("metal fallbacks: " + metal.backend().fallbackCounts());
+        assertEquals(0, bad, "printed above");
+        assertEquals(EngineCases.FALLBACKS, EngineCases.added(before, metal.backend().fallbackCounts()), "only the f64 case falls back");
     }
 }

@@ -1,0 +1,234 @@
+package dev.jburn.metal;
+
+import dev.jburn.DType;
+import dev.jburn.JBurnException;
+import dev.jburn.Shape;
+import dev.jburn.graph.Graph;
+import dev.jburn.graph.Interpreter;
+import dev.jburn.kernels.DeviceFeatures;
+import dev.jburn.kernels.HostFallbackBackend;
+import dev.jburn.op.BinaryOp;
+import dev.jburn.op.ReduceOp;
+import dev.jburn.op.UnaryOp;
+import dev.jburn.spi.Buffer;
+import dev.jburn.spi.Capabilities;
+import dev.jburn.spi.Operand;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The metal engine's backend: shared-storage buffers from {@link MetalAllocator}, element-wise
+ * ops, reductions, transposes, broadcasts and Jit fusion groups as MSL from the shared emitter
+ * ({@link MetalKernels}, {@link MetalFusedGroups}), plain f32/f16 matrix products through
+ * {@link MetalGemm}, and everything else on the cpu engine through {@link HostFallbackBackend},
+ * counted in {@link #fallbackCounts()}. Every operand is checked ({@link MetalChecks}) before any
+ * Objective-C call. Submissions are synchronous, so a result is ready when a method returns.
+ *
+ * <p><b>Never run on Apple hardware:</b> its call sequence is tested on Linux against a fake
+ * Objective-C runtime ({@code MetalBackendTest}); {@code MetalOnMacTest} is the first real run.
+ *
+ * <pre>{@code
+ * Engine metal = Engine.select("metal");             // macOS with a Metal GPU
+ * Tensor y = Tensor.of(1f, 2f, 3f).to(metal).exp();  // one MSL kernel, compiled once
+ * System.out.println(metal.backend().fallbackCounts()); // what ran on the cpu engine instead
+ * }</pre>
+ */
+public final class MetalBackend extends HostFallbackBackend {
+    /**
+     * What the kernels may use: no {@code double}; BF16 buffers declared {@code ushort} (the same bits a
+     * native {@code bfloat} would hold: the values convert in the shared software code either way), since
+     * asking the GPU family for MSL 3.1's {@code bfloat} is not built.
+     */
+    static final DeviceFeatures FEATURES = new DeviceFeatures(false, true, true, true, false);
+
+    private final MetalDevice gpu;
+    private final MetalAllocator allocator;
+    private final MetalKernels kernels;
+    private final MetalFusedGroups fused;
+    private final Capabilities capabilities;
+    private volatile boolean closed;
+
+    /** A backend on the default GPU that {@code objc}'s runtime gives ({@link Natives#system()} on a Mac, a fake in tests). */
+    MetalBackend(Objc objc) {
+        this.gpu = MetalDevice.open(objc);
+        this.allocator = new MetalAllocator(gpu);
+        this.kernels = new MetalKernels(this, FEATURES);
+        this.fused = new MetalFusedGroups(kernels);
+        this.capabilities = new MetalCapabilities(kernels);
+    }
+
+    @Override public String name() { return MetalProvider.NAME; }
+
+    @Override public Capabilities capabilities() { return capabilities; }
+
+    /** The GPU's name ({@code "Apple M2"}). */
+    public String deviceName() { return gpu.name(); }
+
+    MetalDevice device() {
+        requireOpen("metal");
+        return gpu;
+    }
+
+    // ---- memory -----------------------------------------------------------------------------
+
+    /** A buffer whose contents the caller overwrites whole (a kernel's output). */
+    MetalBuffer uninitialized(String op, long byteSize) {
+        requireOpen(op);
+        if (byteSize < 0) throw new JBurnException(op, "negative size " + byteSize);
+        return new MetalBuffer(allocator.allocate(byteSize), byteSize);
+    }
+
+    @Override
+    public Buffer allocate(long byteSize) {
+        MetalBuffer b = uninitialized("allocate", byteSize);
+        b.contents().fill((byte) 0); // the allocator hands out reused memory
+        return b;
+    }
+
+    /** One copy into shared storage (the GPU reads the same memory: no transfer on Apple silicon). */
+    @Override
+    public Buffer upload(MemorySegment host) {
+        if (host == null) throw new JBurnException("upload", "no host segment");
+        MetalBuffer b = uninitialized("upload", host.byteSize());
+        b.contents().copyFrom(host);
+        return b;
+    }
+
+    @Override
+    public void download(Buffer src, long offset, MemorySegment dst) {
+        requireOpen("download");
+        if (!(src instanceof MetalBuffer b)) {
+            throw new JBurnException("download", "a buffer of another engine (" + (src == null ? "null" : src.getClass().getSimpleName())
+                    + ") passed to the metal engine");
+        }
+        if (offset < 0 || offset > b.byteSize() - dst.byteSize()) {
+            throw new JBurnException("download", dst.byteSize() + " bytes at offset " + offset + " of a buffer of " + b.byteSize());
+        }
+        dst.copyFrom(b.contents().asSlice(offset, dst.byteSize()));
+    }
+
+    // ---- element-wise and reductions: MSL from the shared emitter ----------------------------
+
+    @Override
+    public Buffer unary(UnaryOp op, Operand x, DType out) {
+        MetalChecks.operand(op.opName(), x);
+        MetalChecks.unaryResult(op, x.dtype(), out);
+        Buffer r = kernels.unary(op, x, out);
+        return r != null ? r : super.unary(op, x, out);
+    }
+
+    @Override
+    public Buffer binary(BinaryOp op, Operand a, Operand b, Shape outShape, DType out) {
+        List<Operand> in = List.of(a, b);
+        MetalChecks.operands(op.opName(), in);
+        MetalChecks.sameType(op.opName(), a, b);
+        if (out != a.dtype() && out != DType.PRED) {
+            throw new JBurnException(op.opName(), "the result is the compute type " + a.dtype().shortName() + " or pred, not " + out.shortName());
+        }
+        MetalChecks.broadcasts(op.opName(), in, outShape);
+        Buffer r = kernels.binary(op, a, b, outShape, out);
+        return r != null ? r : super.binary(op, a, b, outShape, out);
+    }
+
+    @Override
+    public Buffer select(Operand pred, Operand onTrue, Operand onFalse, Shape outShape) {
+        List<Operand> in = List.of(pred, onTrue, onFalse);
+        MetalChecks.operands("select", in);
+        if (pred.dtype() != DType.PRED) throw new JBurnException("select", "the predicate is pred, not " + pred.dtype().shortName());
+        MetalChecks.sameType("select", onTrue, onFalse);
+        MetalChecks.broadcasts("select", in, outShape);
+        Buffer r = kernels.select(pred, onTrue, onFalse, outShape);
+        return r != null ? r : super.select(pred, onTrue, onFalse, outShape);
+    }
+
+    @Override
+    public Buffer cast(Operand x, DType to) {
+        MetalChecks.operand("cast", x);
+        Buffer r = kernels.cast(x, to);
+        return r != null ? r : super.cast(x, to);
+    }
+
+    @Override
+    public Buffer reduce(ReduceOp op, Operand x, int[] axes, DType out) {
+        MetalChecks.operand(op.opName(), x);
+        MetalChecks.axes(op.opName(), axes, x.shape().rank());
+        Buffer r = kernels.reduce(op, x, axes, out);
+        return r != null ? r : super.reduce(op, x, axes, out);
+    }
+
+    @Override
+    public Buffer transpose(Operand x, int[] perm) {
+        MetalChecks.operand("transpose", x);
+        MetalChecks.permutation("transpose", perm, x.shape().rank());
+        Buffer r = kernels.transpose(x, perm);
+        return r != null ? r : super.transpose(x, perm);
+    }
+
+    @Override
+    public Buffer broadcast(Operand x, Shape outShape, int[] axes) {
+        MetalChecks.operand("broadcast", x);
+        MetalChecks.broadcastAxes("broadcast", x.shape(), outShape, axes);
+        Buffer r = kernels.broadcast(x, outShape, axes);
+        return r != null ? r : super.broadcast(x, outShape, axes);
+    }
+
+    /**
+     * Interprets the graph, running each Jit fusion group as one MSL kernel ({@link MetalFusedGroups}).
+     * Donated inputs are not reused (the interface's default ignores them): every kernel writes a new buffer.
+     */
+    @Override
+    public List<Buffer> execute(Graph graph, List<Operand> inputs) {
+        return Interpreter.execute(this, graph, inputs, new boolean[inputs.size()], fused);
+    }
+
+    // ---- contraction --------------------------------------------------------------------------
+
+    /**
+     * A plain matrix product {@code a[m,k] · b[k,n]} of f32 or f16 through {@code MPSMatrixMultiplication};
+     * every other dot (batched, contracting other axes, other dtypes, empty) runs on the cpu engine, counted.
+     */
+    @Override
+    public Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) {
+        MetalChecks.operands("dot", List.of(a, b));
+        MetalChecks.sameType("dot", a, b);
+        if (contractA.length != contractB.length || batchA.length != batchB.length) {
+            throw new JBurnException("dot", "contracting " + Arrays.toString(contractA) + " with " + Arrays.toString(contractB)
+                    + ", batch " + Arrays.toString(batchA) + " with " + Arrays.toString(batchB) + ": the axis counts differ");
+        }
+        for (int i = 0; i < contractA.length; i++) {
+            if (a.shape().dim(contractA[i]) != b.shape().dim(contractB[i])) {
+                throw new JBurnException("dot", "contracted sizes differ: " + a.shape() + " axis " + contractA[i] + " and " + b.shape() + " axis " + contractB[i]);
+            }
+        }
+        boolean plain = a.shape().rank() == 2 && b.shape().rank() == 2 && batchA.length == 0
+                && Arrays.equals(contractA, new int[] {1}) && Arrays.equals(contractB, new int[] {0})
+                && (a.dtype() == DType.F32 || a.dtype() == DType.F16) && out == a.dtype() && a.size() > 0 && b.size() > 0;
+        if (!plain) return super.dot(a, contractA, batchA, b, contractB, batchB, out);
+        long m = a.shape().dim(0), k = a.shape().dim(1), n = b.shape().dim(1);
+        MetalBuffer c = uninitialized("dot", out.byteSize(m * n));
+        try {
+            MetalGemm.multiply(gpu, ((MetalBuffer) a.buffer()).shared(), ((MetalBuffer) b.buffer()).shared(), c.shared(), m, n, k, out);
+            return c;
+        } catch (RuntimeException e) {
+            c.release();
+            throw e;
+        }
+    }
+
+    // ---- lifetime ---------------------------------------------------------------------------
+
+    private void requireOpen(String op) {
+        if (closed) throw new JBurnException(op, "the metal engine is closed");
+    }
+
+    /** Releases every buffer (those still referenced become unusable), pipeline, the queue and the device. */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        allocator.trim();
+        gpu.close();
+    }
+}

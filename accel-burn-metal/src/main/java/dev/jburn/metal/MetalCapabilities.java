@@ -1,0 +1,107 @@
+package dev.jburn.metal;
+
+import dev.jburn.DType;
+import dev.jburn.Shape;
+import dev.jburn.kernels.ElementwiseKernel;
+import dev.jburn.kernels.ReductionKernel;
+import dev.jburn.op.BinaryOp;
+import dev.jburn.op.ContractionOp;
+import dev.jburn.op.ConvOp;
+import dev.jburn.op.CreationOp;
+import dev.jburn.op.CumulativeOp;
+import dev.jburn.op.ElementwiseOp;
+import dev.jburn.op.IndexOp;
+import dev.jburn.op.LinalgOp;
+import dev.jburn.op.Op;
+import dev.jburn.op.RandomOp;
+import dev.jburn.op.ReduceOp;
+import dev.jburn.op.ShapeOp;
+import dev.jburn.op.SortOp;
+import dev.jburn.op.UnaryOp;
+import dev.jburn.op.WindowOp;
+import dev.jburn.spi.Capabilities;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * What runs natively on the metal engine, op × dtype: the answer is the emitter's own check on a
+ * representative kernel ({@link MetalKernels#source}), so it follows the dialect (no F64, no
+ * {@code expm1}, ...). Everything else runs on the cpu engine, counted in {@code fallbackCounts()}.
+ * Shape-dependent limits (a dot that is not a plain matrix product, more than 2^31 elements) still
+ * fall back at run time and are counted.
+ *
+ * <pre>{@code
+ * Engine.select("metal").capabilities().supports(UnaryOp.EXP, DType.F64); // false: MSL has no double
+ * }</pre>
+ */
+final class MetalCapabilities implements Capabilities {
+    private static final Shape FOUR = Shape.of(4);
+
+    private final MetalKernels kernels;
+    /** Answers by {@code "op:dtype"}: the emitter runs once per pair. */
+    private final Map<String, Boolean> answers = new ConcurrentHashMap<>();
+
+    MetalCapabilities(MetalKernels kernels) { this.kernels = kernels; }
+
+    @Override
+    public boolean supports(Op op, DType t) {
+        return switch (op) {
+            case UnaryOp u -> emits(u.opName(), t, () -> ElementwiseKernel.unary(u, t, u.resultType(t), FOUR));
+            case BinaryOp b -> !MetalKernels.predicateArithmetic(b, t)
+                    && emits(b.opName(), t, () -> ElementwiseKernel.binary(b, t, FOUR, FOUR, FOUR, b.resultType(t)));
+            case ElementwiseOp e -> switch (e) {
+                case SELECT -> emits("select", t, () -> ElementwiseKernel.select(FOUR, FOUR, FOUR, FOUR, t));
+                case AS_TYPE -> castsFrom(t);
+                case CLIP -> supports(BinaryOp.MIN, t) && supports(BinaryOp.MAX, t);
+                case BITCAST -> true; // a view: no kernel
+            };
+            case ReduceOp r -> switch (r) {
+                case SUM, PRODUCT, REDUCE_MAX, REDUCE_MIN, ALL, ANY -> reduces(r, t);
+                case MEAN -> reduces(ReduceOp.SUM, t) && supports(BinaryOp.DIVIDE, t.toFloating());
+                case ARGMAX, ARGMIN, LOG_SUM_EXP -> false;
+            };
+            case ShapeOp s -> switch (s) {
+                case RESHAPE, SQUEEZE, NEW_AXIS -> true; // views
+                case TRANSPOSE, BROADCAST -> emits("transpose", t, () -> ElementwiseKernel.transpose(t, Shape.of(2, 2), new int[] {1, 0}));
+                case SLICE, PUT_SLICE, CONCATENATE, STACK, PAD, REVERSE, TILE -> false;
+            };
+            case ContractionOp c -> switch (c) {
+                case DOT -> t == DType.F32 || t == DType.F16; // MPSMatrixMultiplication; batched or transposed dots fall back
+            };
+            case CumulativeOp c -> false;
+            case IndexOp i -> false;
+            case SortOp s -> false;
+            case CreationOp c -> false;
+            case RandomOp r -> false;
+            case WindowOp w -> false;
+            case ConvOp c -> false;
+            case LinalgOp l -> false;
+        };
+    }
+
+    private boolean castsFrom(DType from) {
+        for (DType to : DType.values()) {
+            if (!emits("cast->" + to.shortName(), from, () -> ElementwiseKernel.cast(from, to, FOUR))) return false;
+        }
+        return true;
+    }
+
+    private boolean reduces(ReduceOp r, DType t) {
+        if (MetalKernels.predicateArithmetic(r, t)) return false;
+        DType out = r == ReduceOp.ALL || r == ReduceOp.ANY ? DType.PRED : t;
+        return answers.computeIfAbsent(r.opName() + ":" + t, k ->
+                kernels.source(ReductionKernel.of(r, t, Shape.of(4, 4), new int[] {1}, out)).isPresent());
+    }
+
+    private boolean emits(String op, DType t, Supplier<ElementwiseKernel> kernel) {
+        return answers.computeIfAbsent(op + ":" + t, k -> {
+            try {
+                return kernels.source(kernel.get()).isPresent();
+            } catch (RuntimeException e) {
+                return false; // the op is not defined on t (bitwise ops on floats)
+            }
+        });
+    }
+}

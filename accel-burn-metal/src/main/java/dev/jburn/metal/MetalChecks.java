@@ -1,0 +1,105 @@
+package dev.jburn.metal;
+
+import dev.jburn.DType;
+import dev.jburn.JBurnException;
+import dev.jburn.Shape;
+import dev.jburn.op.UnaryOp;
+import dev.jburn.spi.Operand;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The checks the metal engine makes before any Objective-C call: a kernel given a buffer of
+ * another engine, a buffer smaller than its shape, mismatched dtypes or shapes that do not
+ * broadcast would otherwise read out of bounds on the GPU, where nothing reports it. The front
+ * end validates user calls already; these catch a caller of the SPI (a graph interpreter, another
+ * engine's fallback) that breaks its contract, with a JBurnException naming the op and the reason.
+ *
+ * <pre>{@code
+ * MetalChecks.operand("add", x);                  // a live metal buffer large enough for x's shape
+ * MetalChecks.broadcasts("add", List.of(a, b), out);
+ * }</pre>
+ */
+final class MetalChecks {
+    private MetalChecks() {}
+
+    /** {@code x}'s buffer, after checking it belongs to this engine, is alive and holds {@code x}'s shape. */
+    static MetalBuffer operand(String op, Operand x) {
+        if (x == null || x.buffer() == null || x.dtype() == null || x.shape() == null) {
+            throw new JBurnException(op, "an operand with no buffer, dtype or shape");
+        }
+        if (!(x.buffer() instanceof MetalBuffer b)) {
+            throw new JBurnException(op, "a buffer of another engine (" + x.buffer().getClass().getSimpleName() + ") passed to the metal engine");
+        }
+        if (!b.isAlive()) throw new JBurnException(op, "a metal buffer already freed");
+        long need = x.dtype().byteSize(x.size());
+        if (b.byteSize() < need) {
+            throw new JBurnException(op, "the buffer holds " + b.byteSize() + " bytes, " + x.dtype().shortName() + x.shape() + " needs " + need);
+        }
+        return b;
+    }
+
+    /** Every operand checked by {@link #operand}. */
+    static void operands(String op, List<Operand> xs) {
+        for (Operand x : xs) operand(op, x);
+    }
+
+    /** Operands of one dtype (a binary op's compute type, a select's branches, a concatenation). */
+    static void sameType(String op, Operand a, Operand b) {
+        if (a.dtype() != b.dtype()) {
+            throw new JBurnException(op, "operands of one dtype expected, got " + a.dtype().shortName() + " and " + b.dtype().shortName());
+        }
+    }
+
+    /** {@code out} is what {@code op} gives on {@code in} ({@link UnaryOp#resultType}). */
+    static void unaryResult(UnaryOp op, DType in, DType out) {
+        DType want;
+        try {
+            want = op.resultType(in);
+        } catch (RuntimeException e) {
+            throw new JBurnException(op.opName(), op.opName() + " is not defined on " + in.shortName());
+        }
+        if (want != out) throw new JBurnException(op.opName(), "gives " + want.shortName() + " on " + in.shortName() + ", not " + out.shortName());
+    }
+
+    /** Each operand's shape broadcasts (NumPy rules) to {@code outShape}. */
+    static void broadcasts(String op, List<Operand> xs, Shape outShape) {
+        for (Operand x : xs) {
+            if (!x.shape().broadcastsTo(outShape)) throw new JBurnException(op, "shape " + x.shape() + " does not broadcast to " + outShape);
+        }
+    }
+
+    /** {@code axes} sorted, unique and within {@code [0, rank)}. */
+    static void axes(String op, int[] axes, int rank) {
+        for (int i = 0; i < axes.length; i++) {
+            if (axes[i] < 0 || axes[i] >= rank || (i > 0 && axes[i] <= axes[i - 1])) {
+                throw new JBurnException(op, "axes " + Arrays.toString(axes) + " must be sorted, unique and within [0, " + rank + ")");
+            }
+        }
+    }
+
+    /** {@code perm} is a permutation of {@code [0, rank)}. */
+    static void permutation(String op, int[] perm, int rank) {
+        boolean[] seen = new boolean[rank];
+        boolean ok = perm.length == rank;
+        for (int p : perm) {
+            if (!ok || p < 0 || p >= rank || seen[p]) {
+                ok = false;
+                break;
+            }
+            seen[p] = true;
+        }
+        if (!ok) throw new JBurnException(op, Arrays.toString(perm) + " is not a permutation of " + rank + " axes");
+    }
+
+    /** {@link dev.jburn.spi.Backend#broadcast}'s contract: input axis {@code i} goes to output axis {@code axes[i]}, of size 1 or equal. */
+    static void broadcastAxes(String op, Shape in, Shape out, int[] axes) {
+        boolean ok = axes.length == in.rank();
+        for (int i = 0; ok && i < axes.length; i++) {
+            ok = axes[i] >= 0 && axes[i] < out.rank() && (i == 0 || axes[i] > axes[i - 1])
+                    && (in.dim(i) == 1 || in.dim(i) == out.dim(axes[i]));
+        }
+        if (!ok) throw new JBurnException(op, "shape " + in + " with axes " + Arrays.toString(axes) + " does not broadcast to " + out);
+    }
+}
