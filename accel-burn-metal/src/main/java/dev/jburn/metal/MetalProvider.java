@@ -27,8 +27,12 @@ public final class MetalProvider implements EngineProvider {
 
     @Override public String name() { return NAME; }
 
-    /** Above the cpu engine (0), as the other GPU engines. */
-    @Override public int priority() { return 100; }
+    /**
+     * Below the cpu engine (0): until the backend has run on Apple hardware ({@code MetalOnMacTest}), a Mac keeps the
+     * cpu engine as its default and metal is chosen by name ({@code Engine.select("metal")}, {@code -Djburn.engine=metal}).
+     * Raise it above the cpu engine, as the other GPU engines are, once a Mac run passes.
+     */
+    @Override public int priority() { return -20; }
 
     @Override public Availability availability() { return MetalAvailability.get(); }
 
