@@ -260,6 +260,10 @@ final class GemmF32 {
     static void packA(DType src, Gemm.View a, long i0, int rows, int p0, int kc, float[] dst, int at, Scratch s) {
         long base = a.offset() + i0 * a.rowStride() + p0 * a.colStride();
         if (Gemm.alongFirst(a.rowStride(), a.colStride(), rows, kc)) {
+            if (src == DType.F32 && a.rowStride() == 1 && rows == MR && MR < L) {
+                packAColumns(a.segment(), base, a.colStride(), kc, dst, at);
+                return;
+            }
             for (int p = 0; p < kc; p++) {
                 strip(src, a.segment(), base + p * a.colStride(), a.rowStride(), rows, dst, at + p * MR, s);
                 if (rows < MR) Arrays.fill(dst, at + p * MR + rows, at + (p + 1) * MR, 0f);
@@ -278,6 +282,23 @@ final class GemmF32 {
         for (int r = rows; r < MR; r++) {
             for (int p = 0; p < kc; p++) dst[at + r + p * MR] = 0f;
         }
+    }
+
+    /**
+     * A full F32 panel whose MR rows are contiguous in each column (A stored transposed, as in a weight
+     * gradient Xᵀ·dY): one vector load and store per step instead of a bulk copy of MR floats, which
+     * cost about as much as a kernel call's fmas for short kc. Each store writes L lanes from
+     * {@code dst[at + p·MR]}, past the step's MR slots into the next step's, which that step then
+     * overwrites; the last step, and any step whose L-lane read would pass the end of the segment,
+     * copy exactly MR floats.
+     */
+    private static void packAColumns(MemorySegment seg, long base, long colStride, int kc, float[] dst, int at) {
+        long lastVector = seg.byteSize() / Float.BYTES - L; // the last element index a full vector may start at
+        int p = 0;
+        for (long e = base; p < kc - 1 && e <= lastVector; p++, e += colStride) {
+            FloatVector.fromMemorySegment(F, seg, e * Float.BYTES, ORDER).intoArray(dst, at + p * MR);
+        }
+        for (; p < kc; p++) MemorySegment.copy(seg, FL, (base + p * colStride) * Float.BYTES, dst, at + p * MR, MR);
     }
 
     /** {@code len} elements from element {@code start} step {@code stride}, widened to F32, into {@code dst[at, at+len)}. */
