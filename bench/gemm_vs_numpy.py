@@ -5,7 +5,7 @@ short bursts so that both see the same load on a shared machine.
     bench/run.sh -l >/dev/null            # builds bench (and lists benchmarks)
     bench/gemm_vs_numpy.py [sizes] [rounds]   # e.g. 256,512,1024,2048 12
 """
-import os, statistics, subprocess, sys
+import os, statistics, subprocess, sys, time
 
 here = os.path.dirname(os.path.abspath(__file__))
 java = os.path.join(os.environ.get('JAVA_HOME', '/usr/lib/jvm/temurin-25-jdk-amd64'), 'bin', 'java')
@@ -34,6 +34,9 @@ numpy = subprocess.Popen(['/usr/bin/python3', '-c', NUMPY_WORKER], stdin=subproc
 
 
 def ask(worker, n, reps):
+    # a pause lets the other runtime's idle threads go quiet first (OpenBLAS's spin ~0.1 s after a call, JBurn's GEMM
+    # helpers 0.2 ms, JIT and GC threads): on 2026-12-02 numpy's 256^2 went from ~190 to ~290 GFLOP/s with it
+    time.sleep(0.3)
     worker.stdin.write(f'{n} {reps}\n')
     worker.stdin.flush()
     return float(worker.stdout.readline())

@@ -4,6 +4,7 @@ module dev.jburn.bench {
     requires dev.jburn.nn;
     requires dev.jburn.serving;
     requires jmh.core;
+    requires java.management;
     requires ai.djl.api;
 
     uses dev.jburn.spi.EngineProvider;

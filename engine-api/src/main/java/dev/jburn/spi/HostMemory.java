@@ -75,6 +75,15 @@ public final class HostMemory {
      * {@link #release}. May run a collection first (see the class comment).
      */
     public static void reserve(String op, long bytes) {
+        reserveNamed(op, bytes);
+    }
+
+    /**
+     * {@link #reserve(String, long)} with {@code op} null for "the op the user called", looked up
+     * only when the request is refused: {@link UserOp#name} walks the stack, which would cost an
+     * eager 4K-element op several times its arithmetic if every allocation paid it.
+     */
+    private static void reserveNamed(String op, long bytes) {
         // refused before adding: live + bytes near 2^63 would overflow and pass
         if (bytes < 0 || bytes > LIMIT) throw refusal(op, bytes);
         long now = LIVE.addAndGet(bytes);
@@ -91,7 +100,7 @@ public final class HostMemory {
      * As {@link #reserve(String, long)} for a caller that does not know the op (a backend's
      * allocator): a refusal names the op the user called ({@link UserOp}).
      */
-    public static void reserve(long bytes) { reserve(UserOp.name("allocate"), bytes); }
+    public static void reserve(long bytes) { reserveNamed(null, bytes); }
 
     /**
      * Returns bytes reserved with {@link #reserve}. The next collection's threshold follows live bytes
@@ -106,13 +115,18 @@ public final class HostMemory {
 
     /** Checks that a short-lived staging allocation of {@code bytes} fits the budget now (collecting first if it does not). */
     public static void check(String op, long bytes) {
+        checkNamed(op, bytes);
+    }
+
+    /** {@link #check(String, long)}; a null {@code op} is named on refusal only (see {@link #reserveNamed}). */
+    private static void checkNamed(String op, long bytes) {
         if (bytes < 0 || bytes > LIMIT) throw refusal(op, bytes);
         if (bytes <= LIMIT - LIVE.get()) return;
         if (!collectUntil(() -> bytes <= LIMIT - LIVE.get())) throw refusal(op, bytes);
     }
 
     /** As {@link #check(String, long)}, naming the op the user called ({@link UserOp}). */
-    public static void check(long bytes) { check(UserOp.name("allocate"), bytes); }
+    public static void check(long bytes) { checkNamed(null, bytes); }
 
     /**
      * Frees what forgotten tensors hold now: runs a garbage collection, waits until their cleaners
@@ -216,6 +230,7 @@ public final class HostMemory {
     }
 
     private static JBurnException refusal(String op, long bytes) {
+        if (op == null) op = UserOp.name("allocate");
         String asked = bytes < 0 ? "more than 2^63 bytes" : mib(bytes); // an overflowed size
         return new JBurnException(op, "out of host memory: " + asked + " requested, " + mib(LIVE.get())
                 + " in use by live tensors, budget " + mib(LIMIT) + " (set -Djburn.maxHostBytes to change it)");

@@ -62,7 +62,24 @@ final class GemmF32 {
             gemv(src, n, k, b.transposed(), a.transposed(), c.transposed(), accumulate, parallel);
             return;
         }
+        if (transposeFills(m, n, MR, NR)) {
+            // Cᵀ = Bᵀ·Aᵀ fills the tiles better (e.g. a [128,256]·[256,10] classifier layer: 10 of 12 tile
+            // rows used instead of 10 of 32 tile columns); its tiles are stored element by element
+            blocked(src, n, m, k, b.transposed(), a.transposed(), c.transposed(), accumulate, parallel);
+            return;
+        }
         blocked(src, m, n, k, a, b, c, accumulate, parallel);
+    }
+
+    /**
+     * Whether an m×n output padded to mr×nr tiles needs at most half the padded area as its
+     * transpose (n×m). Only then: the transposed tiles are stored element by element, which costs
+     * about a quarter of a tile's fmas at kc = 144 (an im2col GEMM with 16 output channels would lose).
+     */
+    static boolean transposeFills(int m, int n, int mr, int nr) {
+        long straight = (long) Gemm.roundUp(m, mr) * Gemm.roundUp(n, nr);
+        long flipped = (long) Gemm.roundUp(n, mr) * Gemm.roundUp(m, nr);
+        return 2 * flipped <= straight;
     }
 
     /**
@@ -243,6 +260,10 @@ final class GemmF32 {
     static void packA(DType src, Gemm.View a, long i0, int rows, int p0, int kc, float[] dst, int at, Scratch s) {
         long base = a.offset() + i0 * a.rowStride() + p0 * a.colStride();
         if (Gemm.alongFirst(a.rowStride(), a.colStride(), rows, kc)) {
+            if (src == DType.F32 && a.rowStride() == 1 && rows == MR && MR < L) {
+                packAColumns(a.segment(), base, a.colStride(), kc, dst, at);
+                return;
+            }
             for (int p = 0; p < kc; p++) {
                 strip(src, a.segment(), base + p * a.colStride(), a.rowStride(), rows, dst, at + p * MR, s);
                 if (rows < MR) Arrays.fill(dst, at + p * MR + rows, at + (p + 1) * MR, 0f);
@@ -261,6 +282,23 @@ final class GemmF32 {
         for (int r = rows; r < MR; r++) {
             for (int p = 0; p < kc; p++) dst[at + r + p * MR] = 0f;
         }
+    }
+
+    /**
+     * A full F32 panel whose MR rows are contiguous in each column (A stored transposed, as in a weight
+     * gradient Xᵀ·dY): one vector load and store per step instead of a bulk copy of MR floats, which
+     * cost about as much as a kernel call's fmas for short kc. Each store writes L lanes from
+     * {@code dst[at + p·MR]}, past the step's MR slots into the next step's, which that step then
+     * overwrites; the last step, and any step whose L-lane read would pass the end of the segment,
+     * copy exactly MR floats.
+     */
+    private static void packAColumns(MemorySegment seg, long base, long colStride, int kc, float[] dst, int at) {
+        long lastVector = seg.byteSize() / Float.BYTES - L; // the last element index a full vector may start at
+        int p = 0;
+        for (long e = base; p < kc - 1 && e <= lastVector; p++, e += colStride) {
+            FloatVector.fromMemorySegment(F, seg, e * Float.BYTES, ORDER).intoArray(dst, at + p * MR);
+        }
+        for (; p < kc; p++) MemorySegment.copy(seg, FL, (base + p * colStride) * Float.BYTES, dst, at + p * MR, MR);
     }
 
     /** {@code len} elements from element {@code start} step {@code stride}, widened to F32, into {@code dst[at, at+len)}. */

@@ -1,7 +1,6 @@
 package dev.jburn.reference;
 
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveAction;
 
 /**
@@ -16,6 +15,8 @@ final class Parallel {
     }
 
     private final ForkJoinPool pool;
+    /** The helper threads of {@link #runParticipants}; null with one thread. */
+    private final Participants participants;
     private final int threads;
     private final long threshold;
 
@@ -23,6 +24,7 @@ final class Parallel {
         this.threads = threads;
         this.threshold = threshold;
         this.pool = threads > 1 ? new ForkJoinPool(threads) : null;
+        this.participants = threads > 1 ? new Participants(threads - 1) : null;
     }
 
     int threads() { return threads; }
@@ -39,38 +41,24 @@ final class Parallel {
     }
 
     /**
-     * Runs {@code participant} once on each of the engine's threads at the same time (the
-     * caller being one of them, so work starts without waiting for a pool thread to wake),
-     * and returns when all are done; below the threshold ({@code totalCost}), only on the
-     * caller. For cooperative kernels whose participants claim shared work (see
-     * {@code Gemm.Phases}): the participants may also run one after another.
+     * Runs {@code participant} on the caller and on the engine's other threads at the same time
+     * (work starts on the caller without waiting for a helper to wake), and returns when all are
+     * done; below the threshold ({@code totalCost}), only on the caller. For cooperative kernels
+     * whose participants claim shared work (see {@link GemmPhases}): any one participant alone
+     * finishes it, so a helper that comes late (or not at all) is not waited for
+     * ({@link Participants}).
      */
     void runParticipants(long totalCost, Runnable participant) {
-        if (pool == null || totalCost < threshold) {
+        if (participants == null || totalCost < threshold) {
             participant.run();
             return;
         }
-        ForkJoinTask<?>[] others = new ForkJoinTask<?>[threads - 1];
-        for (int i = 0; i < others.length; i++) others[i] = pool.submit(participant);
-        Throwable failure = null;
-        try {
-            participant.run();
-        } catch (RuntimeException | Error e) {
-            failure = e;
-        }
-        for (ForkJoinTask<?> t : others) {
-            try {
-                t.join();
-            } catch (RuntimeException | Error e) {
-                if (failure == null) failure = e;
-            }
-        }
-        if (failure instanceof RuntimeException r) throw r;
-        if (failure instanceof Error e) throw e;
+        participants.run(participant);
     }
 
     void shutdown() {
         if (pool != null) pool.shutdownNow();
+        if (participants != null) participants.shutdown();
     }
 
     private static final class Chunk extends RecursiveAction {

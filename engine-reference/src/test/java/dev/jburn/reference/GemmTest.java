@@ -139,6 +139,81 @@ class GemmTest {
     }
 
     @Test
+    void narrowOutputsRunAsTheirTranspose() {
+        // a classifier layer's [128,256]·[256,10] and its relatives: C is computed as Bᵀ·Aᵀ, stored element by element
+        assertTrue(GemmF32.transposeFills(128, 10, MR, NR));
+        assertFalse(GemmF32.transposeFills(256, 256, MR, NR));
+        assertFalse(GemmF32.transposeFills(6272, 16, MR, NR), "an im2col GEMM with 16 channels keeps vector stores");
+        long seed = 700;
+        for (int[] mnk : new int[][] {{128, 10, 256}, {5 * MR + 1, 3, 40}, {200, NR / 2 - 1, 7}}) {
+            for (Layout lc : List.of(Layout.PLAIN, new Layout(false, 3, 1))) {
+                check(DType.F32, mnk[0], mnk[1], mnk[2], Layout.PLAIN, Layout.PLAIN, lc, false, MANY, seed++);
+                check(DType.F32, mnk[0], mnk[1], mnk[2], new Layout(true, 0, 1), new Layout(true, 1, 1), lc, true, ONE, seed++);
+                check(DType.BF16, mnk[0], mnk[1], mnk[2], Layout.PLAIN, Layout.PLAIN, lc, true, MANY, seed++);
+            }
+        }
+    }
+
+    @Test
+    void concurrentCallersShareTheHelpers() throws Exception {
+        // several threads run parallel GEMMs on one engine's helpers at once: one gets them, the others run alone
+        Parallel two = new Parallel(2, 16);
+        try {
+            List<Thread> threads = new ArrayList<>();
+            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int w = 0; w < 4; w++) {
+                long seed = 800 + 10L * w;
+                Thread t = new Thread(() -> {
+                    try {
+                        for (int i = 0; i < 5; i++) check(DType.F32, 3 * MR + 2, 2 * NR + 3, 50, Layout.PLAIN, Layout.PLAIN, Layout.PLAIN, i % 2 == 0, two, seed + i);
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                });
+                threads.add(t);
+                t.start();
+            }
+            for (Thread t : threads) t.join();
+            assertTrue(failures.isEmpty(), () -> failures.get(0).toString());
+        } finally {
+            two.shutdown();
+        }
+        // after shutdown a GEMM still runs (on the caller alone)
+        check(DType.F32, 2 * MR, NR, 9, Layout.PLAIN, Layout.PLAIN, Layout.PLAIN, false, two, 850);
+    }
+
+    @Test
+    void aHelpersFailureReachesTheCaller() {
+        Parallel two = new Parallel(2, 1);
+        try {
+            Thread caller = Thread.currentThread();
+            int surfaced = 0;
+            for (int i = 0; i < 20; i++) {
+                java.util.concurrent.atomic.AtomicBoolean helperIn = new java.util.concurrent.atomic.AtomicBoolean();
+                Runnable participant = () -> {
+                    if (Thread.currentThread() != caller) {
+                        helperIn.set(true);
+                        throw new IllegalStateException("helper failed");
+                    }
+                    // the caller's part succeeds once the helper has come (or after a second on a starved machine)
+                    long until = System.nanoTime() + 1_000_000_000L;
+                    while (!helperIn.get() && System.nanoTime() < until) Thread.onSpinWait();
+                };
+                try {
+                    two.runParticipants(Long.MAX_VALUE, participant);
+                    assertFalse(helperIn.get(), "a helper failed and the caller did not hear of it");
+                } catch (IllegalStateException e) {
+                    assertEquals("helper failed", e.getMessage());
+                    surfaced++;
+                }
+            }
+            assertTrue(surfaced > 0, "no helper ever joined");
+        } finally {
+            two.shutdown();
+        }
+    }
+
+    @Test
     void deepContractionCrossesKcBlocks() {
         for (int k : new int[] {Gemm.F32_KC - 1, Gemm.F32_KC, Gemm.F32_KC + 1, 2 * Gemm.F32_KC + 7}) {
             check(DType.F32, MR + 3, NR + 5, k, Layout.PLAIN, Layout.PLAIN, Layout.PLAIN, false, MANY, k);
