@@ -13,7 +13,7 @@ mkdir -p "$OUT"
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 epochs=${1:-2}; kit=${2:-1}; ncu_on=${3:-1}
 java=.gpu/jdk/bin/java
-flags=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss8m -Xmx24g)
+flags=(-XX:-UseProfiledLoopPredicate --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss8m -Xmx24g)
 cache=$(mktemp -d)
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | tee "$OUT/device.log"
 echo "== NVRTC compile check"
