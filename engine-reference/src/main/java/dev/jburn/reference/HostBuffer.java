@@ -54,11 +54,20 @@ final class HostBuffer implements Buffer {
         return new HostBuffer(fresh(bytes, true));
     }
 
+    /**
+     * With {@code -Djburn.poisonUninitialized=true}, uninitialized buffers are filled with {@code 0xFF} bytes (float NaN,
+     * integer -1): a kernel that reads an output element it never wrote then shows NaN instead of whatever a reused
+     * block held. A debugging aid; off by default.
+     */
+    static final boolean POISON = Boolean.getBoolean("jburn.poisonUninitialized");
+
     /** Memory of {@code bytes} bytes with arbitrary contents, for an output that its kernel overwrites completely. */
     static HostBuffer uninitialized(long bytes) {
         HostMemory.reserve(bytes);
         HostBlock b = BlockPool.keeps(bytes) ? BlockPool.take(bytes) : null;
-        return new HostBuffer(b != null ? b : fresh(bytes, false));
+        HostBuffer h = new HostBuffer(b != null ? b : fresh(bytes, false));
+        if (POISON) h.segment().fill((byte) 0xFF);
+        return h;
     }
 
     /** A new block of {@code bytes}, already reserved; the reservation is returned if the allocation fails. */
