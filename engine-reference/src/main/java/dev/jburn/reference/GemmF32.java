@@ -4,7 +4,6 @@ import dev.jburn.DType;
 import dev.jburn.spi.HostElements;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.lang.foreign.Arena;
@@ -397,7 +396,7 @@ final class GemmF32 {
             s3 = FloatVector.fromArray(F, u, q + 3 * L).fma(FloatVector.fromArray(F, x, q + 3 * L), s3);
         }
         for (; q + L <= len; q += L) s0 = FloatVector.fromArray(F, u, q).fma(FloatVector.fromArray(F, x, q), s0);
-        float sum = s0.add(s1).add(s2.add(s3)).reduceLanes(VectorOperators.ADD);
+        float sum = LaneSums.inOrder(s0.add(s1).add(s2.add(s3)));
         for (; q < len; q++) sum = Math.fma(u[q], x[q], sum);
         return sum;
     }

@@ -2,7 +2,6 @@ package dev.jburn.reference;
 
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.lang.foreign.Arena;
@@ -318,7 +317,7 @@ final class GemmF64 {
             s3 = DoubleVector.fromArray(D, u, q + 3 * L).fma(DoubleVector.fromArray(D, x, q + 3 * L), s3);
         }
         for (; q + L <= len; q += L) s0 = DoubleVector.fromArray(D, u, q).fma(DoubleVector.fromArray(D, x, q), s0);
-        double sum = s0.add(s1).add(s2.add(s3)).reduceLanes(VectorOperators.ADD);
+        double sum = LaneSums.inOrder(s0.add(s1).add(s2.add(s3)));
         for (; q < len; q++) sum = Math.fma(u[q], x[q], sum);
         return sum;
     }

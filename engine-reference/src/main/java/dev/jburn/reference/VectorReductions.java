@@ -137,7 +137,7 @@ final class VectorReductions {
                     a2 = a2.add(loadF(s, off + i + 2L * l));
                     a3 = a3.add(loadF(s, off + i + 3L * l));
                 }
-                total += a0.add(a1).add(a2.add(a3)).reduceLanes(VectorOperators.ADD);
+                total += LaneSums.inOrder(a0.add(a1).add(a2.add(a3)));
             }
             for (; i < n; i++) total += s.getAtIndex(ValueLayout.JAVA_FLOAT, off + i);
             return total;
@@ -273,8 +273,8 @@ final class VectorReductions {
                 a2 = pick(code, a2, loadD(s, off + i + 2L * l));
                 a3 = pick(code, a3, loadD(s, off + i + 3L * l));
             }
-            acc = pick(code, pick(code, a0, a1), pick(code, a2, a3))
-                    .reduceLanes(code == SUM ? VectorOperators.ADD : code == MAX ? VectorOperators.MAX : VectorOperators.MIN);
+            DoubleVector v = pick(code, pick(code, a0, a1), pick(code, a2, a3));
+            acc = code == SUM ? LaneSums.inOrder(v) : v.reduceLanes(code == MAX ? VectorOperators.MAX : VectorOperators.MIN);
         }
         for (; i < n; i++) acc = combine(code, acc, s.getAtIndex(ValueLayout.JAVA_DOUBLE, off + i));
         return acc;
