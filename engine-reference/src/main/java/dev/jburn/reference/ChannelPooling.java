@@ -54,7 +54,6 @@ final class ChannelPooling {
         WindowGeometry g = p.outer();
         long inner = p.inner(), outs = Shape.of(p.outDims()).size();
         int lanes = F.length();
-        long[] relative = g.relativeOffsets();
         parallel.forRange(outs, g.windowSize * inner, (lo, hi) -> {
             int[] coord = new int[g.rank];
             long[] offs = new long[(int) g.windowSize];
@@ -62,7 +61,7 @@ final class ChannelPooling {
             WindowGeometry.seek(coord, p.outDims(), lo);
             FloatVector identity = FloatVector.broadcast(F, id);
             for (long o = lo; o < hi; o++) {
-                int n = windowOffsets(g, coord, scratch, inner * Float.BYTES, offs, relative);
+                int n = windowOffsets(g, coord, scratch, inner * Float.BYTES, offs);
                 long out = o * inner * Float.BYTES;
                 for (long c = 0; c < inner; c += lanes) {
                     long cb = c * Float.BYTES;
@@ -87,7 +86,6 @@ final class ChannelPooling {
         WindowGeometry g = p.outer();
         long inner = p.inner(), outs = Shape.of(p.outDims()).size();
         int lanes = D.length();
-        long[] relative = g.relativeOffsets();
         parallel.forRange(outs, g.windowSize * inner, (lo, hi) -> {
             int[] coord = new int[g.rank];
             long[] offs = new long[(int) g.windowSize];
@@ -95,7 +93,7 @@ final class ChannelPooling {
             WindowGeometry.seek(coord, p.outDims(), lo);
             DoubleVector identity = DoubleVector.broadcast(D, id);
             for (long o = lo; o < hi; o++) {
-                int n = windowOffsets(g, coord, scratch, inner * Double.BYTES, offs, relative);
+                int n = windowOffsets(g, coord, scratch, inner * Double.BYTES, offs);
                 long out = o * inner * Double.BYTES;
                 for (long c = 0; c < inner; c += lanes) {
                     long cb = c * Double.BYTES;
@@ -114,16 +112,8 @@ final class ChannelPooling {
         });
     }
 
-    /**
-     * Byte offsets of the window's non-padding blocks, in row-major window order; returns their count. With
-     * {@code relative} (windows free of padding), the first element's offset plus those, without a table walk.
-     */
-    private static int windowOffsets(WindowGeometry g, int[] coord, int[] scratch, long blockBytes, long[] offs, long[] relative) {
-        if (relative != null) {
-            long base = g.base(coord);
-            for (int i = 0; i < relative.length; i++) offs[i] = (base + relative[i]) * blockBytes;
-            return relative.length;
-        }
+    /** Byte offsets of the window's non-padding blocks, in row-major window order; returns their count. */
+    private static int windowOffsets(WindowGeometry g, int[] coord, int[] scratch, long blockBytes, long[] offs) {
         int n = g.offsets(coord, scratch, offs);
         for (int i = 0; i < n; i++) offs[i] *= blockBytes;
         return n;

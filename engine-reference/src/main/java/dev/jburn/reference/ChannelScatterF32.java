@@ -35,7 +35,6 @@ final class ChannelScatterF32 {
         int[] coord = new int[g.rank];
         int[] k = new int[g.rank];
         long[] offs = new long[(int) g.windowSize];
-        long[] relative = g.relativeOffsets();
         WindowGeometry.seek(coord, posDims, lo * perPlane);
         for (long p = lo; p < hi; p++) {
             long base = p * inPlane;
@@ -43,15 +42,8 @@ final class ChannelScatterF32 {
             MemorySegment.copy(src, FL, p * srcPlane * Float.BYTES, sp, 0, srcPlane);
             java.util.Arrays.fill(dp, 0f);
             for (int pos = 0; pos < perPlane; pos++) {
-                int cnt;
-                if (relative != null) { // no padding: the first window shifted
-                    long first = g.base(coord) - base;
-                    for (int j = 0; j < relative.length; j++) offs[j] = first + relative[j];
-                    cnt = relative.length;
-                } else {
-                    cnt = g.offsets(coord, k, offs);
-                    for (int j = 0; j < cnt; j++) offs[j] -= base;
-                }
+                int cnt = g.offsets(coord, k, offs);
+                for (int j = 0; j < cnt; j++) offs[j] -= base;
                 if (cnt > 0) position(xp, sp, dp, offs, cnt, pos * inner, inner, max);
                 WindowGeometry.next(coord, posDims);
             }

@@ -16,6 +16,8 @@ final class WindowGeometry {
     final long[] inStrides;
     final long windowSize;
     private final int[][] table;
+    /** {@link #relativeOffsets()}, worked out once: {@link #offsets} then needs no table walk per window. */
+    private final long[] relative;
 
     WindowGeometry(Shape in, WindowSpec spec) {
         rank = in.rank();
@@ -37,6 +39,7 @@ final class WindowGeometry {
             }
         }
         windowSize = w;
+        relative = relativeOffsets();
     }
 
     /** The pooled shape: {@code floor((n + lo + hi - w_eff)/s) + 1} per axis, never negative. */
@@ -72,10 +75,12 @@ final class WindowGeometry {
     /**
      * When no window touches padding, every window is the first one shifted: the offsets of its elements
      * (row-major window order) relative to its first element, so that {@link #offsets} is
-     * {@code base(outCoord) + relative[k]} with no table walk per window; else {@code null}.
+     * {@code base(outCoord) + relative[k]}; else (or for windows over 2^16 elements, whose walk costs
+     * little beside their work) {@code null}.
      */
-    long[] relativeOffsets() {
-        if (windowSize > 1 << 20) return null;
+    private long[] relativeOffsets() {
+        if (windowSize > 1 << 16) return null;
+        for (int a = 0; a < rank; a++) if (outDims[a] == 0 || winDims[a] == 0) return null; // no windows to walk
         for (int a = 0; a < rank; a++) {
             int wd = winDims[a];
             for (int o = 0; o < outDims[a]; o++) {
@@ -96,8 +101,8 @@ final class WindowGeometry {
         return rel;
     }
 
-    /** The input offset of the first element of the window at {@code outCoord} (with {@link #relativeOffsets}, no padding). */
-    long base(int[] outCoord) {
+    /** The input offset of the first element of the window at {@code outCoord} (with {@link #relative}: no padding). */
+    private long base(int[] outCoord) {
         long off = 0;
         for (int a = 0; a < rank; a++) off += (long) table[a][outCoord[a] * winDims[a]] * inStrides[a];
         return off;
@@ -108,6 +113,11 @@ final class WindowGeometry {
      * window order, into {@code out}; returns their count. {@code k} is scratch of length rank.
      */
     int offsets(int[] outCoord, int[] k, long[] out) {
+        if (relative != null) {
+            long first = base(outCoord);
+            for (int i = 0; i < relative.length; i++) out[i] = first + relative[i];
+            return relative.length;
+        }
         java.util.Arrays.fill(k, 0);
         int n = 0;
         for (long e = 0; e < windowSize; e++) {
