@@ -227,14 +227,16 @@ final class ChannelsLastConvs {
         Value zero = max.inputs().get(0).equals(z) ? max.inputs().get(1) : max.inputs().get(0);
         if (!max.inputs().contains(z) || zero.equals(z)) return null;
         Node c = body.nodes().stream().filter(x -> x.outputs().getFirst().equals(zero)).findFirst().orElse(null);
-        boolean isZero = c != null && c.prim() instanceof Prim.Constant k && k.dtype() == DType.F32 && k.shape().rank() == 0
-                && java.util.Arrays.equals(k.bytes(), new byte[Float.BYTES]);
-        return isZero ? f : null;
+        return isZeroConstant(c) ? f : null;
     }
 
     /** Whether {@code v} is an F32 scalar constant +0.0. */
     private static boolean isZero(Value v, ChannelsLastConvGroups.Index idx) {
-        Node p = idx.producer(v);
+        return isZeroConstant(idx.producer(v));
+    }
+
+    /** Whether {@code p} is an F32 scalar constant +0.0 ({@code null}: no). */
+    private static boolean isZeroConstant(Node p) {
         return p != null && p.prim() instanceof Prim.Constant c && c.dtype() == DType.F32 && c.shape().rank() == 0
                 && java.util.Arrays.equals(c.bytes(), new byte[Float.BYTES]);
     }

@@ -220,18 +220,16 @@ final class FusedKernels {
     private void runColumnSums(Plan plan, MemorySegment[] in, MemorySegment dst) {
         int w = (int) plan.rowLength;
         long n = plan.size / w;
-        long flush = VectorReductions.FLUSH;
-        long flushes = (n - 1) / flush;
-        long segments = Math.max(1, (n - 1 + flush - 1) / flush);
+        long segments = VectorReductions.segments(n);
         int rowsPerBlock = BLOCK / w;
         int resultScratch = plan.scratches - 1;
         float[] partial = new float[Math.toIntExact(segments * w)];
-        parallel.forRange(segments, plan.cost * flush * w, (lo, hi) -> {
+        parallel.forRange(segments, plan.cost * VectorReductions.FLUSH * w, (lo, hi) -> {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment[] scratch = scratches(plan, arena);
                 float[] acc = new float[w];
                 for (long k = lo; k < hi; k++) {
-                    long from = k == 0 ? 0 : k * flush + 1, to = Math.min(n, (k + 1) * flush + 1);
+                    long from = VectorReductions.segmentStart(k), to = VectorReductions.segmentEnd(k, n);
                     java.util.Arrays.fill(acc, 0f);
                     for (long r0 = from; r0 < to; r0 += rowsPerBlock) {
                         int rows = (int) Math.min(rowsPerBlock, to - r0);
@@ -248,12 +246,7 @@ final class FusedKernels {
                 }
             }
         });
-        for (int j = 0; j < w; j++) {
-            double total = 0;
-            for (long k = 0; k < flushes; k++) total += partial[(int) (k * w) + j];
-            float last = segments > flushes ? partial[(int) (flushes * w) + j] : 0f;
-            dst.setAtIndex(ValueLayout.JAVA_FLOAT, j, (float) (total + last));
-        }
+        VectorReductions.addSegments(partial, n, w, dst, 0);
     }
 
     /**

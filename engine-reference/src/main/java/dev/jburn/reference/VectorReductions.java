@@ -213,20 +213,41 @@ final class VectorReductions {
     static void columnSumsF32(Parallel parallel, MemorySegment s, MemorySegment dst, AxisSplit run) {
         long inner = run.inner(), n = run.n();
         int w = (int) inner;
-        long flushes = (n - 1) / FLUSH; // rows r in [1, n) with r % FLUSH == 0: where the loop moves its tile into doubles
-        long segments = flushes + ((n - 1) % FLUSH == 0 ? 0 : 1);
+        long segments = segments(n);
         for (long o = 0; o < run.outer(); o++) {
             long base = o * n * inner;
             float[] partial = new float[Math.toIntExact(segments * w)];
             parallel.forRange(segments, FLUSH * inner, (lo, hi) -> {
-                for (long k = lo; k < hi; k++) segmentF32(s, base, inner, w, k == 0 ? 0 : k * FLUSH + 1, Math.min(n, (k + 1) * FLUSH + 1), k == 0, partial, (int) (k * w));
+                for (long k = lo; k < hi; k++) segmentF32(s, base, inner, w, segmentStart(k), segmentEnd(k, n), k == 0, partial, (int) (k * w));
             });
-            double[] total = new double[w];
-            for (long k = 0; k < flushes; k++) for (int j = 0; j < w; j++) total[j] += partial[(int) (k * w) + j];
-            for (int j = 0; j < w; j++) {
-                float last = segments > flushes ? partial[(int) (flushes * w) + j] : 0f;
-                dst.setAtIndex(ValueLayout.JAVA_FLOAT, o * inner + j, (float) (total[j] + last));
-            }
+            addSegments(partial, n, w, dst, o * inner);
+        }
+    }
+
+    /**
+     * How many row segments {@link #columnsF32}'s sum of {@code n} rows has: rows {@code [0, FLUSH]}, then each next
+     * {@code FLUSH} rows (the float tile moves into doubles after row {@code r} when {@code r % FLUSH == 0}); at least one.
+     */
+    static long segments(long n) { return Math.max(1, (n - 1 + FLUSH - 1) / FLUSH); }
+
+    /** The first row of segment {@code k} (see {@link #segments}). */
+    static long segmentStart(long k) { return k == 0 ? 0 : k * FLUSH + 1; }
+
+    /** The row after segment {@code k} of {@code n} rows (see {@link #segments}). */
+    static long segmentEnd(long k, long n) { return Math.min(n, (k + 1) * FLUSH + 1); }
+
+    /**
+     * The column sums from the float partials of {@link #segments}{@code (n)} segments ({@code w} columns each):
+     * the segments that ended in a flush added in double in order, then the last, unflushed one, rounded once, as
+     * {@link #columnsF32} does; into {@code dst[at, at + w)}.
+     */
+    static void addSegments(float[] partial, long n, int w, MemorySegment dst, long at) {
+        long flushes = (n - 1) / FLUSH, segments = segments(n);
+        double[] total = new double[w];
+        for (long k = 0; k < flushes; k++) for (int j = 0; j < w; j++) total[j] += partial[(int) (k * w) + j];
+        for (int j = 0; j < w; j++) {
+            float last = segments > flushes ? partial[(int) (flushes * w) + j] : 0f;
+            dst.setAtIndex(ValueLayout.JAVA_FLOAT, at + j, (float) (total[j] + last));
         }
     }
 
