@@ -3,17 +3,13 @@
 # `jburn train --engine cuda --model cnn` beside the same training in torch (samples/s, test accuracy), and where the
 # CNN step's GPU time goes (ncu, one metric over a window of launches). Logs under $OUT.
 # Prepare here: bash cli/gpu/collect.sh 30000 && bash accel-burn-cuda/gpu/add-test-jars.sh
-#   [KIT_TIMEOUT=s] [MLP=1] [JFR=1] [COMPILE=1] [SOAK=steps] bash cli/gpu/cnn-step-h200.sh [EPOCHS=2] [KIT=1] [NCU=1]
+#   [KIT_TIMEOUT=s] [MLP=1] [JFR=1] [COMPILE=1] [SOAK=steps] [GRAPHS_OFF=1] bash cli/gpu/cnn-step-h200.sh [EPOCHS=2] [KIT=1] [NCU=1]
+# GRAPHS_OFF=1 also trains with CUDA graphs off (-Djburn.cuda.graphs=false), to show what the replays give.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$root"
-OUT=${OUT:-/tmp/jburn-out}
-mkdir -p "$OUT"
-[ -d .gpu/jdk ] || tar xJf .gpu/jdk.tar.xz -C .gpu
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+source "$(dirname "$0")/h200-env.sh"
 epochs=${1:-2}; kit=${2:-1}; ncu_on=${3:-1}
 java=.gpu/jdk/bin/java
-flags=(-XX:-UseProfiledLoopPredicate --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss8m -Xmx24g)
+flags=(-XX:-UseProfiledLoopPredicate --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss8m -Xmx24g -Djburn.cuda.graphs.verbose=true)
 cache=$(mktemp -d)
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | tee "$OUT/device.log"
 echo "== NVRTC compile check"
@@ -22,7 +18,7 @@ echo "exit $?"; grep -E "emitter compile check|FAIL|Exception" "$OUT/compile.log
 if [ "$kit" = 1 ]; then
   echo "== cuda kit"
   timeout -s QUIT -k 10 "${KIT_TIMEOUT:-230}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cache" -jar .gpu/lib/junit-platform-console-standalone-1.11.4.jar execute \
-      -cp "$(ls .gpu/lib/*.jar | grep -v console-standalone | tr '\n' ':')" --select-class dev.jburn.cuda.CudaNativeTest --select-class dev.jburn.cuda.CudaConformanceTest \
+      -cp "$(ls .gpu/lib/*.jar | grep -v console-standalone | tr '\n' ':')" --select-class dev.jburn.cuda.CudaNativeTest --select-class dev.jburn.cuda.CudaGraphsTest --select-class dev.jburn.cuda.CudaConformanceTest \
       --details=testfeed --disable-banner > "$OUT/kit.log" 2>&1
   echo "exit $?"; grep -E "tests (successful|failed|aborted)" "$OUT/kit.log"; echo "passed: $(grep -c ':: SUCCESSFUL' "$OUT/kit.log")"
   grep -A12 ":: FAILED\|:: ABORTED" "$OUT/kit.log" | cut -c1-300 | head -80
@@ -30,7 +26,13 @@ fi
 train=("$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cache" -cp ".gpu/lib/*" dev.jburn.cli.Main train --engine cuda --model cnn --data .gpu/data)
 echo "== jburn train --model cnn --engine cuda --epochs $epochs"
 timeout 150 "${train[@]}" --epochs "$epochs" --out "$OUT/jburn-cnn" > "$OUT/jburn-cnn.log" 2>&1
-echo "exit $?"; grep -E "jburn train:|^epoch [0-9]+/[0-9]+: loss|test:|time:|Exception|cpu engine" "$OUT/jburn-cnn.log" | head -20
+echo "exit $?"; grep -E "jburn train:|^epoch [0-9]+/[0-9]+: loss|test:|time:|Exception|cpu engine|graph" "$OUT/jburn-cnn.log" | head -20
+if [ -n "${GRAPHS_OFF:-}" ]; then
+  echo "== the same with CUDA graphs off"
+  timeout 150 "$java" "${flags[@]}" -Djburn.cuda.graphs=false -Djburn.cuda.cacheDir="$cache" -cp ".gpu/lib/*" dev.jburn.cli.Main train \
+      --engine cuda --model cnn --data .gpu/data --epochs "$epochs" --out "$OUT/jburn-cnn-nographs" > "$OUT/jburn-cnn-nographs.log" 2>&1
+  echo "exit $?"; grep -E "^epoch [0-9]+/[0-9]+: loss|test:|time:|Exception" "$OUT/jburn-cnn-nographs.log" | head -12
+fi
 echo "== torch --model cnn --device cuda --epochs $epochs"
 timeout 90 python3 bench/train_torch.py --device cuda --model cnn --epochs "$epochs" --data .gpu/data > "$OUT/torch-cnn.log" 2>&1
 echo "exit $?"; tail -7 "$OUT/torch-cnn.log"
@@ -47,7 +49,13 @@ if [ -n "${MLP:-}" ]; then
   echo "== jburn train --model mlp --engine cuda --epochs $epochs, then torch"
   timeout 90 "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cache" -cp ".gpu/lib/*" dev.jburn.cli.Main train --engine cuda --model mlp --data .gpu/data \
       --epochs "$epochs" --out "$OUT/jburn-mlp" > "$OUT/jburn-mlp.log" 2>&1
-  echo "exit $?"; grep -E "^epoch [0-9]+/[0-9]+: loss|test:|time:|Exception|cpu engine" "$OUT/jburn-mlp.log" | head -12
+  echo "exit $?"; grep -E "^epoch [0-9]+/[0-9]+: loss|test:|time:|Exception|cpu engine|graph" "$OUT/jburn-mlp.log" | head -12
+  if [ -n "${GRAPHS_OFF:-}" ]; then
+    echo "== the same with CUDA graphs off"
+    timeout 90 "$java" "${flags[@]}" -Djburn.cuda.graphs=false -Djburn.cuda.cacheDir="$cache" -cp ".gpu/lib/*" dev.jburn.cli.Main train --engine cuda --model mlp \
+        --data .gpu/data --epochs "$epochs" --out "$OUT/jburn-mlp-nographs" > "$OUT/jburn-mlp-nographs.log" 2>&1
+    echo "exit $?"; grep -E "^epoch [0-9]+/[0-9]+: loss|test:|time:|Exception" "$OUT/jburn-mlp-nographs.log" | head -12
+  fi
   timeout 60 python3 bench/train_torch.py --device cuda --model mlp --epochs "$epochs" --data .gpu/data > "$OUT/torch-mlp.log" 2>&1
   echo "exit $?"; tail -4 "$OUT/torch-mlp.log"
 fi

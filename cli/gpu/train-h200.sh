@@ -3,12 +3,7 @@
 # in torch on the same GPU (bench/train_torch.py --device cuda), logs under $OUT. Prepare with cli/gpu/collect.sh.
 #   bash cli/gpu/train-h200.sh [EPOCHS=5] [PRECISION=f32|bf16|f16] [MODELS="mlp cnn"]
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$root"
-OUT=${OUT:-/tmp/jburn-out}
-mkdir -p "$OUT"
-[ -d .gpu/jdk ] || tar xJf .gpu/jdk.tar.xz -C .gpu
-export NCCL_NVLS_ENABLE=0
+source "$(dirname "$0")/h200-env.sh"
 epochs=${1:-5}
 precision=${2:-f32}
 models=${3:-mlp cnn}

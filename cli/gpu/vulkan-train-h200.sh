@@ -4,12 +4,8 @@
 # (apt-get download libvulkan1; dpkg -x it there). Logs under $OUT.
 #   bash cli/gpu/vulkan-train-h200.sh [EPOCHS=2]
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$root"
-OUT=${OUT:-/tmp/jburn-out}
+source "$(dirname "$0")/h200-env.sh"
 mkdir -p "$OUT/icd"
-[ -d .gpu/jdk ] || tar xJf .gpu/jdk.tar.xz -C .gpu
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export LD_LIBRARY_PATH="$root/.gpu/vulkan/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # NVIDIA's packaged manifest names the GLX library, which needs an X server: point the loader at the EGL one.
 egl="$(ldconfig -p 2>/dev/null | awk '/libEGL_nvidia\.so\.0/ {print $NF; exit}')"

@@ -37,7 +37,28 @@ final class CachingAllocator {
     /** A device allocation: its pointer and the class size actually reserved. */
     record Block(long pointer, long capacity) {}
 
+    /**
+     * Blocks reserved for one captured CUDA graph ({@link CapturedGraphs}). A graph replays with the
+     * addresses it was captured with, so every block its capture used stays out of other hands until
+     * the pool is released: blocks freed inside the capture are reused only by the same capture (in
+     * its stream order), and no block of a live pool goes back to the shared free lists.
+     */
+    static final class Pool {
+        private final Map<Long, ArrayDeque<Block>> free = new HashMap<>();
+        private final java.util.List<Block> owned = new java.util.ArrayList<>();
+        private long bytes;
+        private boolean released;
+
+        /** Bytes the pool reserves. */
+        long bytes() { return bytes; }
+    }
+
     private final DeviceMemory memory;
+    /** Owner of each block that a live pool reserves, by address. */
+    private final Map<Long, Pool> owners = new HashMap<>();
+    /** The pool that allocations go to while a graph is being captured; null otherwise. */
+    private Pool capturing;
+    private long poolBytes;
     private final Map<Long, ArrayDeque<Block>> free = new HashMap<>();
     private final ConcurrentLinkedQueue<Block> returned = new ConcurrentLinkedQueue<>();
     /** Bytes in {@link #returned}, not yet on the free lists. */
@@ -69,12 +90,17 @@ final class CachingAllocator {
         long size = sizeClass(bytes);
         if (size == 0) return new Block(0, 0);
         drainReturned();
+        Pool pool = capturing;
+        if (pool != null) {
+            ArrayDeque<Block> own = pool.free.get(size);
+            if (own != null && !own.isEmpty()) return own.pop();
+        }
         ArrayDeque<Block> list = free.get(size);
         if (list != null && !list.isEmpty()) {
             Block b = list.pop();
             cachedBytes -= size;
             liveBytes += size;
-            return b;
+            return reserve(pool, b);
         }
         long p = memory.allocate(size);
         if (p == 0) {
@@ -96,8 +122,52 @@ final class CachingAllocator {
         }
         reservedBytes += size;
         liveBytes += size;
-        return new Block(p, size);
+        return reserve(pool, new Block(p, size));
     }
+
+    private Block reserve(Pool pool, Block b) {
+        if (pool == null) return b;
+        owners.put(b.pointer(), pool);
+        pool.owned.add(b);
+        pool.bytes += b.capacity();
+        poolBytes += b.capacity();
+        return b;
+    }
+
+    /** From now until {@link #endPool}, allocations are made for (and reserved by) {@code pool}. */
+    void beginPool(Pool pool) {
+        if (capturing != null) throw new IllegalStateException("a pool is already capturing");
+        if (pool.released) throw new IllegalStateException("pool already released");
+        capturing = pool;
+    }
+
+    /** Ends {@link #beginPool}; the pool keeps its blocks until {@link #releasePool}. */
+    void endPool() { capturing = null; }
+
+    /**
+     * Gives a pool's blocks back to the shared free lists (those still held by buffers go there
+     * when released). Stream order makes this safe while the graph's last replay is still queued.
+     */
+    void releasePool(Pool pool) {
+        if (pool.released) return;
+        if (capturing == pool) capturing = null;
+        drainReturned();
+        for (Block b : pool.owned) owners.remove(b.pointer());
+        for (ArrayDeque<Block> list : pool.free.values()) {
+            for (Block b : list) {
+                free.computeIfAbsent(b.capacity(), k -> new ArrayDeque<>()).push(b);
+                cachedBytes += b.capacity();
+                liveBytes -= b.capacity();
+            }
+        }
+        poolBytes -= pool.bytes;
+        pool.free.clear();
+        pool.owned.clear();
+        pool.released = true;
+    }
+
+    /** Bytes reserved by live pools (captured graphs), in use or not. */
+    long poolBytes() { return poolBytes; }
 
     /**
      * Returns a block for reuse; safe from any thread (a cleaner's), without CUDA calls: see the
@@ -112,6 +182,12 @@ final class CachingAllocator {
     private void drainReturned() {
         for (Block b; (b = returned.poll()) != null; ) {
             returnedBytes.addAndGet(-b.capacity());
+            Pool owner = owners.isEmpty() ? null : owners.get(b.pointer());
+            if (owner != null) {
+                // Still reserved by its graph: counted as live until the pool is released.
+                owner.free.computeIfAbsent(b.capacity(), k -> new ArrayDeque<>()).push(b);
+                continue;
+            }
             free.computeIfAbsent(b.capacity(), k -> new ArrayDeque<>()).push(b);
             cachedBytes += b.capacity();
             liveBytes -= b.capacity();
@@ -133,7 +209,7 @@ final class CachingAllocator {
         cachedBytes = 0;
     }
 
-    /** Bytes in blocks handed out and not yet returned. */
+    /** Bytes in blocks handed out and not yet returned, and in blocks that captured graphs reserve. */
     long liveBytes() {
         drainReturned();
         return liveBytes;

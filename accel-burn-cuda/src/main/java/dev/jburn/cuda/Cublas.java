@@ -49,6 +49,10 @@ final class Cublas {
             JAVA_LONG, JAVA_INT, JAVA_INT,
             ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT);
 
+    /** The workspace the engine gives each handle (NVIDIA's recommendation for Hopper). */
+    static final long WORKSPACE_BYTES = 32L << 20;
+
+    private final java.util.Optional<MethodHandle> setWorkspace;
     private final MethodHandle create, destroy, setStream, setMathMode, sgemm, sgemmBatched, dgemm, dgemmBatched, gemmEx, gemmExBatched;
 
     private Cublas(NativeLibrary lib) {
@@ -63,6 +67,19 @@ final class Cublas {
         dgemmBatched = lib.fn("cublasDgemmStridedBatched", SGEMM_BATCHED);
         gemmEx = lib.fn("cublasGemmEx", GEMM_EX);
         gemmExBatched = lib.fn("cublasGemmStridedBatchedEx", GEMM_EX_BATCHED);
+        setWorkspace = lib.optional("cublasSetWorkspace_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
+    }
+
+    /**
+     * Gives the handle a workspace of the engine's own, so that cuBLAS never allocates one inside a
+     * captured CUDA graph; false where this cuBLAS lacks {@code cublasSetWorkspace_v2}.
+     */
+    boolean setWorkspace(MemorySegment handle, long pointer, long bytes) {
+        if (setWorkspace.isEmpty()) return false;
+        try {
+            check((int) setWorkspace.get().invokeExact(handle, pointer, bytes), "cublasSetWorkspace_v2", "cuda");
+            return true;
+        } catch (Throwable t) { throw CudaDriver.rethrow(t); }
     }
 
     /** Opens cuBLAS (which loads cuBLASLt itself); {@link CudaUnavailableException} when either is missing. */

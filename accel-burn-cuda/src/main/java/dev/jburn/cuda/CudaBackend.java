@@ -42,6 +42,11 @@ final class CudaBackend extends HostFallbackBackend {
     private final ChannelsLastConvs channelsLast = new ChannelsLastConvs(this);
     private final CudaIndexing indexing = new CudaIndexing(this);
     private final CudaWindows windows = new CudaWindows(this);
+    /** Uploads and downloads so far: a graph that causes any is not captured ({@link CapturedGraphs}). */
+    private final AtomicLong hostTraffic = new AtomicLong();
+    private final CapturedGraphs graphs;
+    /** cuBLAS's workspace when graphs are on (null otherwise): see {@link Cublas#setWorkspace}. */
+    private CudaBuffer workspace;
     private boolean closed;
 
     CudaBackend(CudaLibraries libs, CudaConfig config) {
@@ -66,6 +71,16 @@ final class CudaBackend extends HostFallbackBackend {
         this.kernels = new KernelCache(device, libs.nvrtc(), config.cacheDir());
         this.cublas = libs.cublas();
         this.cublasHandle = cublas.createHandle(device.stream, config.tf32());
+        this.graphs = new CapturedGraphs(this, device, allocator);
+        if (config.graphs()) {
+            try (var _ = device.enter()) {
+                workspace = newBuffer(Cublas.WORKSPACE_BYTES, "cuda");
+                if (!cublas.setWorkspace(cublasHandle, workspace.pointer(), Cublas.WORKSPACE_BYTES)) {
+                    workspace.release();
+                    workspace = null;
+                }
+            }
+        }
     }
 
     @Override public String name() { return CudaProvider.NAME; }
@@ -78,7 +93,13 @@ final class CudaBackend extends HostFallbackBackend {
     /** The device, for benchmarks and tests (events, synchronization). */
     CudaDevice device() { return device; }
 
-    /** Kernels launched so far (custom kernels and cuBLAS calls). */
+    /** Transfers between host and device so far (uploads and downloads; constants of graphs not counted). */
+    long hostTraffic() { return hostTraffic.get(); }
+
+    /** {@code {captured, replays, refused}}: CUDA graphs made from compiled graphs so far ({@link CapturedGraphs}). */
+    long[] graphCounts() { return graphs.counts(); }
+
+    /** Kernels launched so far (custom kernels, cuBLAS calls and graph launches). */
     long launchCount() { return launches.get(); }
 
     void countLaunch() { launches.incrementAndGet(); }
@@ -123,6 +144,16 @@ final class CudaBackend extends HostFallbackBackend {
 
     @Override
     public Buffer upload(MemorySegment host) {
+        hostTraffic.incrementAndGet();
+        return uploadQuietly(host);
+    }
+
+    /** A graph's constant, uploaded without counting as host traffic (it is part of the graph, not a transfer at run time). */
+    Buffer uploadConstant(dev.jburn.graph.Prim.Constant c) {
+        return uploadQuietly(MemorySegment.ofArray(c.bytes()));
+    }
+
+    private Buffer uploadQuietly(MemorySegment host) {
         try (var _ = device.enter()) {
             CudaBuffer b = newBuffer(host.byteSize(), "upload");
             if (host.byteSize() > 0) staging.upload(host, b.pointer(), "upload");
@@ -137,6 +168,7 @@ final class CudaBackend extends HostFallbackBackend {
                     + ") outside a buffer of " + src.byteSize() + " bytes");
         }
         if (dst.byteSize() == 0) return;
+        hostTraffic.incrementAndGet();
         try (var _ = device.enter()) {
             staging.download(((CudaBuffer) src).pointer() + offset, dst, "download");
         }
@@ -457,7 +489,21 @@ final class CudaBackend extends HostFallbackBackend {
 
     @Override
     public List<Buffer> execute(Graph graph, List<Operand> inputs, boolean[] donated) {
+        if (!config.graphs() || graph.nodes().size() < 2) return interpret(graph, inputs, donated, null);
+        return graphs.execute(graph, inputs, donated, this::interpret);
+    }
+
+    /**
+     * Runs the graph node by node, each fused group ({@code Prim.Fused}) as one generated kernel;
+     * constants come from {@code constants} when given (a graph being captured), else are uploaded
+     * here without counting as host traffic.
+     */
+    private List<Buffer> interpret(Graph graph, List<Operand> inputs, boolean[] donated, java.util.Map<dev.jburn.graph.Node, Buffer> constants) {
         return Interpreter.execute(this, channelsLast.rewrite(graph), inputs, donated, (node, in, reusable) -> {
+            if (node.prim() instanceof dev.jburn.graph.Prim.Constant c) {
+                Buffer b = constants == null ? null : constants.get(node);
+                return List.of(b != null ? b.retain() : uploadConstant(c));
+            }
             List<Buffer> r = channelsLast.run(node, in);
             return r != null ? r : generated.runFused(node, in);
         });
@@ -504,7 +550,9 @@ final class CudaBackend extends HostFallbackBackend {
         if (closed) return;
         try (var _ = device.enter()) {
             device.synchronize("close");
+            graphs.close();
             cublas.destroyHandle(cublasHandle);
+            if (workspace != null) workspace.release();
             kernels.close();
             staging.close();
             allocator.close();

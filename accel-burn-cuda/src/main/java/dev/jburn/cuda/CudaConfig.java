@@ -11,8 +11,10 @@ import java.nio.file.Path;
  *                 TF32 keeps 10 mantissa bits, so results differ from F32 at about 1e-3 relative)
  * @param cacheDir where compiled CUBINs are kept between runs ({@code -Djburn.cuda.cacheDir}, default
  *                 {@code ${user.home}/.cache/jburn/cuda}); {@code null} keeps them in memory only
+ * @param graphs   compiled graphs (a Jit function, a training step) replayed as CUDA graphs once they have run
+ *                 twice without host transfers ({@code -Djburn.cuda.graphs=false} turns it off; on by default)
  */
-public record CudaConfig(int device, boolean tf32, Path cacheDir) {
+public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs) {
     public CudaConfig {
         if (device < 0) throw new IllegalArgumentException("device ordinal must be >= 0, got " + device);
     }
@@ -23,7 +25,8 @@ public record CudaConfig(int device, boolean tf32, Path cacheDir) {
         Path cache = dir != null ? (dir.isBlank() ? null : Path.of(dir))
                 : Path.of(System.getProperty("user.home", "."), ".cache", "jburn", "cuda");
         return new CudaConfig(Integer.getInteger("jburn.cuda.device", deviceFromEnvironment()),
-                Boolean.parseBoolean(System.getProperty("jburn.cuda.tf32", "false")), cache);
+                Boolean.parseBoolean(System.getProperty("jburn.cuda.tf32", "false")), cache,
+                Boolean.parseBoolean(System.getProperty("jburn.cuda.graphs", "true")));
     }
 
     private static int deviceFromEnvironment() {
@@ -36,5 +39,7 @@ public record CudaConfig(int device, boolean tf32, Path cacheDir) {
         }
     }
 
-    public CudaConfig withTf32(boolean on) { return new CudaConfig(device, on, cacheDir); }
+    public CudaConfig withTf32(boolean on) { return new CudaConfig(device, on, cacheDir, graphs); }
+
+    public CudaConfig withGraphs(boolean on) { return new CudaConfig(device, tf32, cacheDir, on); }
 }

@@ -37,7 +37,8 @@ final class CudaDriver {
             streamCreate, streamSynchronize, streamDestroy,
             memAlloc, memFree, memAllocHost, memFreeHost, memcpyHtoDAsync, memcpyDtoHAsync, memcpyDtoDAsync,
             memsetD8Async, memGetInfo, moduleLoadData, moduleGetFunction, moduleUnload, launchKernel,
-            eventCreate, eventRecord, eventSynchronize, eventElapsedTime, eventDestroy;
+            eventCreate, eventRecord, eventSynchronize, eventElapsedTime, eventDestroy,
+            streamBeginCapture, streamEndCapture, graphInstantiate, graphLaunch, graphExecDestroy, graphDestroy;
 
     private CudaDriver(NativeLibrary lib) {
         this.lib = lib;
@@ -74,6 +75,12 @@ final class CudaDriver {
         eventSynchronize = lib.fn("cuEventSynchronize", I_P);
         eventElapsedTime = lib.fnAny(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), "cuEventElapsedTime_v2", "cuEventElapsedTime");
         eventDestroy = lib.fn("cuEventDestroy_v2", I_P);
+        streamBeginCapture = lib.fn("cuStreamBeginCapture_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+        streamEndCapture = lib.fn("cuStreamEndCapture", I_PP);
+        graphInstantiate = lib.fn("cuGraphInstantiateWithFlags", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+        graphLaunch = lib.fn("cuGraphLaunch", I_PP);
+        graphExecDestroy = lib.fn("cuGraphExecDestroy", I_P);
+        graphDestroy = lib.fn("cuGraphDestroy", I_P);
     }
 
     /** Opens {@code libcuda.so.1} and binds every call; {@link CudaUnavailableException} when it or a symbol is missing. */
@@ -321,5 +328,56 @@ final class CudaDriver {
             check((int) launchKernel.invokeExact(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes,
                     stream, params, MemorySegment.NULL), "cuLaunchKernel", op);
         } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    // ---- graphs (stream capture) ---------------------------------------------------------------------
+
+    /** {@code CU_STREAM_CAPTURE_MODE_RELAXED}: the capturing thread may still allocate device memory. */
+    static final int CAPTURE_MODE_RELAXED = 2;
+
+    /** Starts recording {@code stream}'s work into a graph instead of running it. */
+    void beginCapture(MemorySegment stream, String op) {
+        try { check((int) streamBeginCapture.invokeExact(stream, CAPTURE_MODE_RELAXED), "cuStreamBeginCapture_v2", op); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+
+    /**
+     * Ends a capture; the graph recorded, or {@link MemorySegment#NULL} when the capture was
+     * invalidated (an operation that cannot be captured ran on the stream). Never throws for that
+     * case, so a failed capture always leaves the stream usable.
+     */
+    MemorySegment endCapture(MemorySegment stream) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment v = a.allocate(ADDRESS);
+            v.set(ADDRESS, 0, MemorySegment.NULL);
+            int r = (int) streamEndCapture.invokeExact(stream, v);
+            MemorySegment g = v.get(ADDRESS, 0);
+            if (r != CudaResult.SUCCESS && !g.equals(MemorySegment.NULL)) graphDestroy(g);
+            return r == CudaResult.SUCCESS ? g : MemorySegment.NULL;
+        } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    /** An executable graph made from {@code graph} (which may be destroyed afterwards). */
+    MemorySegment graphInstantiate(MemorySegment graph, String op) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment v = a.allocate(ADDRESS);
+            check((int) graphInstantiate.invokeExact(v, graph, 0L), "cuGraphInstantiateWithFlags", op);
+            return v.get(ADDRESS, 0);
+        } catch (Throwable t) { throw rethrow(t); }
+    }
+
+    void graphLaunch(MemorySegment exec, MemorySegment stream, String op) {
+        try { check((int) graphLaunch.invokeExact(exec, stream), "cuGraphLaunch", op); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+
+    void graphExecDestroy(MemorySegment exec) {
+        try { check((int) graphExecDestroy.invokeExact(exec), "cuGraphExecDestroy", "close"); }
+        catch (Throwable t) { throw rethrow(t); }
+    }
+
+    void graphDestroy(MemorySegment graph) {
+        try { check((int) graphDestroy.invokeExact(graph), "cuGraphDestroy", "close"); }
+        catch (Throwable t) { throw rethrow(t); }
     }
 }

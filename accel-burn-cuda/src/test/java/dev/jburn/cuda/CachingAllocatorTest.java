@@ -136,4 +136,58 @@ class CachingAllocatorTest {
         a.recycle(new CachingAllocator.Block(0x1, 512));
         assertThrows(JBurnException.class, () -> a.allocate(1, "t"));
     }
+
+    @Test
+    void aPoolReusesItsOwnBlocksAndKeepsThemFromOthersUntilReleased() {
+        FakeDevice dev = new FakeDevice(1 << 20);
+        CachingAllocator a = new CachingAllocator(dev);
+        CachingAllocator.Block shared = a.allocate(1000, "test");
+        a.recycle(shared);
+        CachingAllocator.Pool pool = new CachingAllocator.Pool();
+        a.beginPool(pool);
+        // Inside the capture: the shared free block is taken over by the pool, then reused by the pool itself.
+        CachingAllocator.Block first = a.allocate(1000, "test");
+        assertEquals(shared.pointer(), first.pointer());
+        a.recycle(first);
+        CachingAllocator.Block second = a.allocate(1000, "test");
+        assertEquals(first.pointer(), second.pointer(), "freed inside the capture, reused by it");
+        CachingAllocator.Block third = a.allocate(1000, "test");
+        assertNotEquals(second.pointer(), third.pointer());
+        a.endPool();
+        assertEquals(2048, pool.bytes());
+        assertEquals(2048, a.poolBytes());
+        // After the capture, the pool's freed blocks stay out of the shared free lists.
+        a.recycle(second);
+        a.recycle(third);
+        CachingAllocator.Block outside = a.allocate(1000, "test");
+        assertNotEquals(second.pointer(), outside.pointer());
+        assertNotEquals(third.pointer(), outside.pointer());
+        assertEquals(3 * 1024, a.liveBytes(), "pool blocks count as live while the pool holds them");
+        // Released: its blocks serve anyone again, and trim gives them back to the device.
+        a.releasePool(pool);
+        assertEquals(0, a.poolBytes());
+        CachingAllocator.Block again = a.allocate(1000, "test");
+        assertTrue(again.pointer() == second.pointer() || again.pointer() == third.pointer());
+        a.recycle(again);
+        a.recycle(outside);
+        assertEquals(0, a.liveBytes());
+        a.trim();
+        assertEquals(0, a.reservedBytes());
+        assertTrue(dev.blocks.isEmpty());
+    }
+
+    @Test
+    void aBlockStillHeldWhenItsPoolIsReleasedGoesToTheSharedListsLater() {
+        FakeDevice dev = new FakeDevice(1 << 20);
+        CachingAllocator a = new CachingAllocator(dev);
+        CachingAllocator.Pool pool = new CachingAllocator.Pool();
+        a.beginPool(pool);
+        CachingAllocator.Block held = a.allocate(600, "test");
+        a.endPool();
+        a.releasePool(pool);
+        a.recycle(held);
+        assertEquals(0, a.liveBytes());
+        assertEquals(held.pointer(), a.allocate(600, "test").pointer());
+        assertThrows(IllegalStateException.class, () -> a.beginPool(pool), "a released pool cannot capture again");
+    }
 }

@@ -1,6 +1,5 @@
 package dev.jburn.reference;
 
-import dev.jburn.spi.ScalarMath;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
@@ -428,21 +427,25 @@ final class VectorF32 {
         for (long i = done; i < n; i++) out.setAtIndex(E, oi + i, unaryScalar(k, x.getAtIndex(E, xi + i)));
     }
 
-    /** The oracle's value for one element (computed in double, rounded once). */
+    /**
+     * One element of the tail: exp, log, tanh and sigmoid as the vector body computes them
+     * ({@link PolyMathF32}), so a value gets the same bits wherever it sits; the rest in double,
+     * rounded once.
+     */
     private static float unaryScalar(VectorOps.Unary k, float v) {
         return switch (k) {
             case NEG -> -v;
             case ABS -> Math.abs(v);
             case SQRT -> (float) Math.sqrt(v);
             case RSQRT -> (float) (1 / Math.sqrt(v));
-            case EXP -> (float) StrictMath.exp(v);
+            case EXP -> PolyMathF32.exp(v);
             case EXPM1 -> (float) StrictMath.expm1(v);
-            case LOG -> (float) StrictMath.log(v);
+            case LOG -> PolyMathF32.log(v);
             case LOG1P -> (float) StrictMath.log1p(v);
             case SIN -> (float) StrictMath.sin(v);
             case COS -> (float) StrictMath.cos(v);
-            case TANH -> (float) StrictMath.tanh(v);
-            case SIGMOID -> (float) ScalarMath.sigmoid(v);
+            case TANH -> PolyMathF32.tanh(v);
+            case SIGMOID -> PolyMathF32.sigmoid(v);
         };
     }
 
@@ -487,7 +490,7 @@ final class VectorF32 {
         long i = 0;
         for (long bound = n - n % L; i < bound; i += L) {
             FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
-            v.lanewise(VectorOperators.EXP).intoMemorySegment(out, (oi + i) * W, ORDER);
+            PolyMathF32.exp(v).intoMemorySegment(out, (oi + i) * W, ORDER);
         }
         return i;
     }
@@ -505,7 +508,7 @@ final class VectorF32 {
         long i = 0;
         for (long bound = n - n % L; i < bound; i += L) {
             FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
-            v.lanewise(VectorOperators.LOG).intoMemorySegment(out, (oi + i) * W, ORDER);
+            PolyMathF32.log(v).intoMemorySegment(out, (oi + i) * W, ORDER);
         }
         return i;
     }
@@ -541,20 +544,16 @@ final class VectorF32 {
         long i = 0;
         for (long bound = n - n % L; i < bound; i += L) {
             FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
-            v.lanewise(VectorOperators.TANH).intoMemorySegment(out, (oi + i) * W, ORDER);
+            PolyMathF32.tanh(v).intoMemorySegment(out, (oi + i) * W, ORDER);
         }
         return i;
     }
 
     private static long sigmoid(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
-        FloatVector one = FloatVector.broadcast(S, 1f);
         long i = 0;
         for (long bound = n - n % L; i < bound; i += L) {
             FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
-            // e = exp(-|x|) never overflows; sigmoid is 1/(1+e) for x >= 0 and e/(1+e) below.
-            FloatVector e = v.abs().neg().lanewise(VectorOperators.EXP);
-            FloatVector p = one.div(one.add(e));
-            p.blend(e.mul(p), v.compare(VectorOperators.LT, (float) 0)).intoMemorySegment(out, (oi + i) * W, ORDER);
+            PolyMathF32.sigmoid(v).intoMemorySegment(out, (oi + i) * W, ORDER);
         }
         return i;
     }
