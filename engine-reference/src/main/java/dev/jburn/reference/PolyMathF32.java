@@ -6,7 +6,7 @@ import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 
 /**
- * {@code exp}, {@code log} and {@code tanh} of F32 lanes from IEEE arithmetic alone (range reduction
+ * {@code exp}, {@code expm1}, {@code log}, {@code log1p} and {@code tanh} of F32 lanes from IEEE arithmetic alone (range reduction
  * and the Cephes single-precision polynomials, within 2 ulp of the exact value), each with a scalar
  * twin that performs the same operations in the same order.
  *
@@ -205,5 +205,52 @@ final class PolyMathF32 {
         float e = exp(-Math.abs(x));
         float p = 1f / (1f + e);
         return x < 0f ? e * p : p;
+    }
+
+    /** Below this |x|, expm1 is its Taylor polynomial; above, {@code exp(x) - 1} (cancellation costs at most ~2 ulp there). */
+    private static final float EXPM1_POLY = 0.5f;
+    /** 1/k! for k = 9 down to 2: Horner coefficients of {@code x + x²/2! + ... + x⁹/9!}. */
+    private static final float[] EXPM1_C = {2.7557319e-6f, 2.4801587e-5f, 1.9841270e-4f, 1.3888889e-3f, 8.3333333e-3f,
+            4.1666668e-2f, 1.6666667e-1f, 0.5f};
+
+    /** e^x - 1 in every lane, accurate near 0 (±0 kept). */
+    static FloatVector expm1(FloatVector x) {
+        var s = x.species();
+        FloatVector p = FloatVector.broadcast(s, EXPM1_C[0]);
+        for (int k = 1; k < EXPM1_C.length; k++) p = p.fma(x, FloatVector.broadcast(s, EXPM1_C[k]));
+        FloatVector small = p.mul(x).fma(x, x);
+        FloatVector big = exp(x).sub(1f);
+        FloatVector out = small.blend(big, x.abs().compare(VectorOperators.GE, EXPM1_POLY));
+        return out.blend(x, x.compare(VectorOperators.EQ, 0f));
+    }
+
+    /** e^x - 1, the same operations as {@link #expm1(FloatVector)} on one value. */
+    static float expm1(float x) {
+        if (x == 0f) return x;
+        if (!(Math.abs(x) < EXPM1_POLY)) return exp(x) - 1f;
+        float p = EXPM1_C[0];
+        for (int k = 1; k < EXPM1_C.length; k++) p = Math.fma(p, x, EXPM1_C[k]);
+        return Math.fma(p * x, x, x);
+    }
+
+    /**
+     * ln(1 + x) in every lane, accurate near 0: with {@code u = 1 + x} rounded,
+     * {@code log(u)·x/(u - 1)} corrects the rounding of u (Goldberg's method); x itself where u is 1.
+     */
+    static FloatVector log1p(FloatVector x) {
+        FloatVector u = x.add(1f);
+        FloatVector d = u.sub(1f);
+        FloatVector corrected = log(u).mul(x.div(d));
+        FloatVector out = corrected.blend(x, u.compare(VectorOperators.EQ, 1f));
+        // Where u is +Inf (x huge or +Inf) the correction would give NaN: log(u) is the answer.
+        return out.blend(log(u), u.compare(VectorOperators.EQ, Float.POSITIVE_INFINITY));
+    }
+
+    /** ln(1 + x), the same operations as {@link #log1p(FloatVector)} on one value. */
+    static float log1p(float x) {
+        float u = x + 1f;
+        if (u == Float.POSITIVE_INFINITY) return log(u);
+        if (u == 1f) return x;
+        return log(u) * (x / (u - 1f));
     }
 }

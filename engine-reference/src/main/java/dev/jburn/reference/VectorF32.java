@@ -14,7 +14,9 @@ import java.nio.ByteOrder;
 /**
  * Vector API kernels for contiguous F32 (float) elements, and their scalar tails. Positions are
  * element indices; comparisons write PRED bytes. Arithmetic, min/max and comparisons equal the
- * oracle bit for bit; transcendental lanes (EXP, LOG, SIN, ...) are within a few ulps of it.
+ * oracle bit for bit; transcendental lanes (EXP, LOG, TANH, ...) are within a few ulps of it, computed by
+ * {@link PolyMathF32} so that their bits do not depend on whether C2 compiled the caller (SIN and COS run
+ * the scalar path). VectorF64 still uses {@code lanewise} for its transcendental functions.
  *
  * <p>One loop per op, each with a constant operator, so C2 compiles every loop to straight SIMD
  * code (a switch inside the loop costs 2-4x). VectorF32/VectorF64 and VectorS32/VectorS64 share one
@@ -419,8 +421,9 @@ final class VectorF32 {
             case EXPM1 -> expm1(x, xi, out, oi, n);
             case LOG -> log(x, xi, out, oi, n);
             case LOG1P -> log1p(x, xi, out, oi, n);
-            case SIN -> sin(x, xi, out, oi, n);
-            case COS -> cos(x, xi, out, oi, n);
+            // No vector body: lanewise(SIN/COS) changes bits with the JIT state (see PolyMathF32), and an
+            // accurate range reduction for every float is long; StrictMath per element is exact to 1 ulp.
+            case SIN, COS -> 0;
             case TANH -> tanh(x, xi, out, oi, n);
             case SIGMOID -> sigmoid(x, xi, out, oi, n);
         };
@@ -439,9 +442,9 @@ final class VectorF32 {
             case SQRT -> (float) Math.sqrt(v);
             case RSQRT -> (float) (1 / Math.sqrt(v));
             case EXP -> PolyMathF32.exp(v);
-            case EXPM1 -> (float) StrictMath.expm1(v);
+            case EXPM1 -> PolyMathF32.expm1(v);
             case LOG -> PolyMathF32.log(v);
-            case LOG1P -> (float) StrictMath.log1p(v);
+            case LOG1P -> PolyMathF32.log1p(v);
             case SIN -> (float) StrictMath.sin(v);
             case COS -> (float) StrictMath.cos(v);
             case TANH -> PolyMathF32.tanh(v);
@@ -499,7 +502,7 @@ final class VectorF32 {
         long i = 0;
         for (long bound = n - n % L; i < bound; i += L) {
             FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
-            v.lanewise(VectorOperators.EXPM1).intoMemorySegment(out, (oi + i) * W, ORDER);
+            PolyMathF32.expm1(v).intoMemorySegment(out, (oi + i) * W, ORDER);
         }
         return i;
     }
@@ -517,25 +520,7 @@ final class VectorF32 {
         long i = 0;
         for (long bound = n - n % L; i < bound; i += L) {
             FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
-            v.lanewise(VectorOperators.LOG1P).intoMemorySegment(out, (oi + i) * W, ORDER);
-        }
-        return i;
-    }
-
-    private static long sin(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
-        long i = 0;
-        for (long bound = n - n % L; i < bound; i += L) {
-            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
-            v.lanewise(VectorOperators.SIN).intoMemorySegment(out, (oi + i) * W, ORDER);
-        }
-        return i;
-    }
-
-    private static long cos(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
-        long i = 0;
-        for (long bound = n - n % L; i < bound; i += L) {
-            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
-            v.lanewise(VectorOperators.COS).intoMemorySegment(out, (oi + i) * W, ORDER);
+            PolyMathF32.log1p(v).intoMemorySegment(out, (oi + i) * W, ORDER);
         }
         return i;
     }

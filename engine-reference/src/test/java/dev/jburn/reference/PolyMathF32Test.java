@@ -60,7 +60,7 @@ class PolyMathF32Test {
         float worstAt = 0;
         for (int i = 0; i < x.length; i++) {
             float s = scalar.apply(x[i]);
-            assertEquals(Float.floatToRawIntBits(s), Float.floatToRawIntBits(v[i]), name + "(" + x[i] + "): lane " + v[i] + ", scalar " + s);
+            assertEquals(Float.floatToIntBits(s), Float.floatToIntBits(v[i]), name + "(" + x[i] + "): lane " + v[i] + ", scalar " + s);
             long u = ulps(s, exact.applyAsDouble(x[i]));
             if (u > worst) {
                 worst = u;
@@ -75,6 +75,12 @@ class PolyMathF32Test {
 
     @Test
     void logIsWithinTwoUlp() { check("log", PolyMathF32::log, PolyMathF32::log, StrictMath::log, 2); }
+
+    @Test
+    void expm1IsWithinThreeUlp() { check("expm1", PolyMathF32::expm1, PolyMathF32::expm1, StrictMath::expm1, 3); }
+
+    @Test
+    void log1pIsWithinFourUlp() { check("log1p", PolyMathF32::log1p, PolyMathF32::log1p, StrictMath::log1p, 4); }
 
     @Test
     void tanhIsWithinThreeUlp() { check("tanh", PolyMathF32::tanh, PolyMathF32::tanh, StrictMath::tanh, 3); }
@@ -95,6 +101,12 @@ class PolyMathF32Test {
         assertEquals(Float.floatToRawIntBits(-0f), Float.floatToRawIntBits(PolyMathF32.tanh(-0f)));
         assertEquals(-1f, PolyMathF32.tanh(Float.NEGATIVE_INFINITY));
         assertEquals(0.5f, PolyMathF32.sigmoid(0f));
+        assertEquals(Float.floatToRawIntBits(-0f), Float.floatToRawIntBits(PolyMathF32.expm1(-0f)));
+        assertEquals(-1f, PolyMathF32.expm1(Float.NEGATIVE_INFINITY));
+        assertEquals(Float.floatToRawIntBits(-0f), Float.floatToRawIntBits(PolyMathF32.log1p(-0f)));
+        assertEquals(Float.NEGATIVE_INFINITY, PolyMathF32.log1p(-1f));
+        assertEquals(Float.POSITIVE_INFINITY, PolyMathF32.log1p(Float.POSITIVE_INFINITY));
+        assertTrue(Float.isNaN(PolyMathF32.log1p(-2f)));
     }
 
     @Test
