@@ -47,6 +47,7 @@ public final class MetalBackend extends HostFallbackBackend {
     private final MetalAllocator allocator;
     private final MetalKernels kernels;
     private final MetalFusedGroups fused;
+    private final MetalMovement movement;
     private final Capabilities capabilities;
     private volatile boolean closed;
 
@@ -56,6 +57,7 @@ public final class MetalBackend extends HostFallbackBackend {
         this.allocator = new MetalAllocator(gpu);
         this.kernels = new MetalKernels(this, FEATURES);
         this.fused = new MetalFusedGroups(kernels);
+        this.movement = new MetalMovement(this, kernels);
         this.capabilities = new MetalCapabilities(kernels);
     }
 
@@ -172,6 +174,55 @@ public final class MetalBackend extends HostFallbackBackend {
         MetalChecks.broadcastAxes("broadcast", x.shape(), outShape, axes);
         Buffer r = kernels.broadcast(x, outShape, axes);
         return r != null ? r : super.broadcast(x, outShape, axes);
+    }
+
+    // ---- movement and iota: hand-written MSL (MetalMovement) ---------------------------------
+
+    @Override
+    public Buffer slice(Operand x, int[] starts, int[] lengths, int[] strides) {
+        MetalChecks.operand("slice", x);
+        MetalChecks.slice("slice", x.shape(), starts, lengths, strides);
+        Buffer r = movement.slice(x, starts, lengths, strides);
+        return r != null ? r : super.slice(x, starts, lengths, strides);
+    }
+
+    @Override
+    public Buffer putSlice(Operand x, int[] starts, Operand update) {
+        MetalChecks.operands("putSlice", List.of(x, update));
+        MetalChecks.placed("putSlice", x, starts, update);
+        Buffer r = movement.putSlice(x, starts, update);
+        return r != null ? r : super.putSlice(x, starts, update);
+    }
+
+    @Override
+    public Buffer pad(Operand x, Operand padValue, int[] lo, int[] hi, int[] interior) {
+        MetalChecks.operands("pad", List.of(x, padValue));
+        MetalChecks.padding("pad", x, padValue, lo, hi, interior);
+        Buffer r = movement.pad(x, padValue, lo, hi, interior);
+        return r != null ? r : super.pad(x, padValue, lo, hi, interior);
+    }
+
+    @Override
+    public Buffer reverse(Operand x, int[] axes) {
+        MetalChecks.operand("reverse", x);
+        MetalChecks.distinctAxes("reverse", axes, x.shape().rank());
+        Buffer r = movement.reverse(x, axes);
+        return r != null ? r : super.reverse(x, axes);
+    }
+
+    @Override
+    public Buffer concatenate(List<Operand> parts, int axis) {
+        MetalChecks.concatenable("concatenate", parts, axis);
+        Buffer r = movement.concatenate(parts, axis);
+        return r != null ? r : super.concatenate(parts, axis);
+    }
+
+    @Override
+    public Buffer iota(Shape shape, DType dtype, int axis) {
+        requireOpen("iota");
+        MetalChecks.axisOrAll("iota", axis, shape.rank());
+        Buffer r = movement.iota(shape, dtype, axis);
+        return r != null ? r : super.iota(shape, dtype, axis);
     }
 
     /**

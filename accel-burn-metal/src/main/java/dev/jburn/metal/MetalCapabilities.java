@@ -65,7 +65,7 @@ final class MetalCapabilities implements Capabilities {
             case ShapeOp s -> switch (s) {
                 case RESHAPE, SQUEEZE, NEW_AXIS -> true; // views
                 case TRANSPOSE, BROADCAST -> emits("transpose", t, () -> ElementwiseKernel.transpose(t, Shape.of(2, 2), new int[] {1, 0}));
-                case SLICE, PUT_SLICE, CONCATENATE, STACK, PAD, REVERSE, TILE -> false;
+                case SLICE, PUT_SLICE, CONCATENATE, STACK, PAD, REVERSE, TILE -> true; // MslMovement moves bits: f64 too
             };
             case ContractionOp c -> switch (c) {
                 case DOT -> t == DType.F32 || t == DType.F16; // MPSMatrixMultiplication; batched or transposed dots fall back
@@ -73,7 +73,10 @@ final class MetalCapabilities implements Capabilities {
             case CumulativeOp c -> false;
             case IndexOp i -> false;
             case SortOp s -> false;
-            case CreationOp c -> false;
+            case CreationOp c -> switch (c) {
+                case IOTA -> t != DType.PRED && (t == DType.U32 || emits("cast->" + t.shortName(), DType.U32, () -> ElementwiseKernel.cast(DType.U32, t, FOUR))); // MetalMovement.iota: a counter, then a cast
+                case FULL, EYE, ARANGE, LINSPACE -> false; // composites of other ops
+            };
             case RandomOp r -> false;
             case WindowOp w -> false;
             case ConvOp c -> false;

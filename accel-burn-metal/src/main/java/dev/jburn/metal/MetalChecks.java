@@ -102,4 +102,67 @@ final class MetalChecks {
         }
         if (!ok) throw new JBurnException(op, "shape " + in + " with axes " + Arrays.toString(axes) + " does not broadcast to " + out);
     }
+
+    /** {@link dev.jburn.spi.Backend#slice}'s contract: one start, length and stride per axis, the window inside {@code in}. */
+    static void slice(String op, Shape in, int[] starts, int[] lengths, int[] strides) {
+        boolean ok = starts.length == in.rank() && lengths.length == in.rank() && strides.length == in.rank();
+        for (int k = 0; ok && k < starts.length; k++) {
+            ok = starts[k] >= 0 && lengths[k] >= 0 && strides[k] >= 1 && (long) starts[k] + lengths[k] <= in.dim(k);
+        }
+        if (!ok) {
+            throw new JBurnException(op, "starts " + Arrays.toString(starts) + ", lengths " + Arrays.toString(lengths) + ", strides "
+                    + Arrays.toString(strides) + " do not select a window of " + in);
+        }
+    }
+
+    /** {@code update} (same dtype and rank) lies inside {@code x} when placed at {@code starts}. */
+    static void placed(String op, Operand x, int[] starts, Operand update) {
+        sameType(op, x, update);
+        Shape in = x.shape(), u = update.shape();
+        boolean ok = starts.length == in.rank() && u.rank() == in.rank();
+        for (int k = 0; ok && k < starts.length; k++) ok = starts[k] >= 0 && (long) starts[k] + u.dim(k) <= in.dim(k);
+        if (!ok) throw new JBurnException(op, "an update " + u + " at " + Arrays.toString(starts) + " does not fit in " + in);
+    }
+
+    /** A one-element pad value of {@code x}'s dtype, one low, high and interior padding per axis, interior at least 0. */
+    static void padding(String op, Operand x, Operand padValue, int[] lo, int[] hi, int[] interior) {
+        sameType(op, x, padValue);
+        if (padValue.size() != 1) throw new JBurnException(op, "the pad value is one element, not " + padValue.shape());
+        int r = x.shape().rank();
+        boolean ok = lo.length == r && hi.length == r && interior.length == r;
+        for (int k = 0; ok && k < r; k++) {
+            long n = x.shape().dim(k);
+            ok = interior[k] >= 0 && (long) lo[k] + hi[k] + n + Math.max(0, n - 1) * interior[k] >= 0;
+        }
+        if (!ok) {
+            throw new JBurnException(op, "padding lo " + Arrays.toString(lo) + ", hi " + Arrays.toString(hi) + ", interior "
+                    + Arrays.toString(interior) + " of " + x.shape() + " (interior at least 0, no axis cropped below 0)");
+        }
+    }
+
+    /** Parts of one dtype and rank whose axes other than {@code axis} match. */
+    static void concatenable(String op, List<Operand> parts, int axis) {
+        if (parts.isEmpty()) throw new JBurnException(op, "nothing to join");
+        operands(op, parts);
+        Shape first = parts.getFirst().shape();
+        if (axis < 0 || axis >= first.rank()) throw new JBurnException(op, "axis " + axis + " of rank " + first.rank());
+        for (Operand p : parts) {
+            sameType(op, parts.getFirst(), p);
+            boolean ok = p.shape().rank() == first.rank();
+            for (int k = 0; ok && k < first.rank(); k++) ok = k == axis || p.shape().dim(k) == first.dim(k);
+            if (!ok) throw new JBurnException(op, "parts " + first + " and " + p.shape() + " differ off axis " + axis);
+        }
+    }
+
+    /** {@code axes} distinct and within {@code [0, rank)}, in any order. */
+    static void distinctAxes(String op, int[] axes, int rank) {
+        int[] sorted = axes.clone();
+        Arrays.sort(sorted);
+        axes(op, sorted, rank);
+    }
+
+    /** {@code axis} is {@code -1} (the whole tensor) or an axis of {@code rank}. */
+    static void axisOrAll(String op, int axis, int rank) {
+        if (axis < -1 || axis >= rank) throw new JBurnException(op, "axis " + axis + " of rank " + rank + " (-1: all)");
+    }
 }

@@ -174,19 +174,40 @@ final class MetalKernels {
      */
     private MetalBuffer dispatch(String op, KernelSource src, List<Operand> inputs, long n, DType outType, long groups) {
         if (n == 0) return backend.uninitialized(op, 0);
-        MetalDevice gpu = backend.device();
-        MemorySegment pipeline = gpu.pipeline(src);
-        if (gpu.maxThreads(pipeline) < GROUP) return null;
+        MemorySegment pipeline = pipeline(src);
+        if (pipeline == null) return null;
         MetalBuffer out = backend.uninitialized(op, outType.byteSize(n));
         try {
             List<MetalDevice.SharedBuffer> bound = new ArrayList<>(inputs.size() + 1);
             for (Operand x : inputs) bound.add(MetalChecks.operand(op, x).shared());
             bound.add(out.shared());
-            gpu.dispatch(op, pipeline, bound, (int) n, groups, GROUP);
+            backend.device().dispatch(op, pipeline, bound, (int) n, groups, GROUP);
             return out;
         } catch (RuntimeException e) {
             out.release();
             throw e;
         }
+    }
+
+    /**
+     * {@code src}'s pipeline, compiled once; {@code null} when Metal allows it fewer threads per threadgroup
+     * than {@link #GROUP}, which every dispatch of the engine uses (the reductions' tree needs all of them).
+     */
+    MemorySegment pipeline(KernelSource src) {
+        MetalDevice gpu = backend.device();
+        MemorySegment pipeline = gpu.pipeline(src);
+        return gpu.maxThreads(pipeline) < GROUP ? null : pipeline;
+    }
+
+    /** Runs {@code pipeline} over {@code n} threads in groups of {@link #GROUP}, with {@code bound} at buffer indices 0... */
+    void launch(String op, MemorySegment pipeline, List<MetalDevice.SharedBuffer> bound, long n) {
+        backend.device().dispatch(op, pipeline, bound, (int) n, (n + GROUP - 1) / GROUP, GROUP);
+    }
+
+    /** A buffer holding {@code words}, a hand-written kernel's shape parameters; the caller releases it. */
+    MetalBuffer parameters(String op, int[] words) {
+        MetalBuffer b = backend.uninitialized(op, 4L * words.length);
+        b.contents().copyFrom(MemorySegment.ofArray(words));
+        return b;
     }
 }

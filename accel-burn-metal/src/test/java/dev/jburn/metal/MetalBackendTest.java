@@ -180,6 +180,14 @@ class MetalBackendTest {
             bad.put("predicate is pred", () -> b.select(x, x, x, Shape.of(6)));
             bad.put("contracted sizes differ", () -> b.dot(new Operand(x.buffer(), DType.F32, Shape.of(2, 3)), new int[] {1}, new int[0],
                     new Operand(x.buffer(), DType.F32, Shape.of(2, 3)), new int[] {0}, new int[0], DType.F32));
+            Operand m = new Operand(x.buffer(), DType.F32, Shape.of(2, 3));
+            bad.put("do not select a window", () -> b.slice(m, new int[] {1, 2}, new int[] {1, 2}, new int[] {1, 1}));
+            bad.put("pad value is one element", () -> b.pad(m, x, new int[] {0, 0}, new int[] {1, 1}, new int[] {0, 0}));
+            bad.put("cropped below 0", () -> b.pad(m, new Operand(x.buffer(), DType.F32, Shape.of()), new int[] {-2, 0}, new int[] {-1, 0}, new int[] {0, 0}));
+            bad.put("does not fit", () -> b.putSlice(m, new int[] {1, 0}, m));
+            bad.put("differ off axis 0", () -> b.concatenate(List.of(m, new Operand(x.buffer(), DType.F32, Shape.of(3, 2))), 0));
+            bad.put("sorted, unique", () -> b.reverse(m, new int[] {1, 1}));
+            bad.put("axis 2 of rank 2", () -> b.iota(Shape.of(2, 3), DType.F32, 2));
             for (var c : bad.entrySet()) {
                 JBurnException e = assertThrows(JBurnException.class, c.getValue()::run, c.getKey());
                 assertTrue(e.getMessage().contains(c.getKey()), c.getKey() + ": " + e.getMessage());

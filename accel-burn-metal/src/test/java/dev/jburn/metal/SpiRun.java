@@ -1,0 +1,118 @@
+package dev.jburn.metal;
+
+import dev.jburn.DType;
+import dev.jburn.Engine;
+import dev.jburn.Shape;
+import dev.jburn.spi.Backend;
+import dev.jburn.spi.Buffer;
+import dev.jburn.spi.Operand;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.BiFunction;
+
+/**
+ * One backend call run on a {@link MetalBackend} over {@link FakeObjc} whose dispatches run the MSL on
+ * the CPU ({@link ClangGpu}) and on the cpu engine, with the same input bits, the outputs compared bit
+ * for bit: the checks of the hand-written kernels (movement, indexing, arg-reductions), at the SPI, so
+ * every dtype and edge shape (empty, rank 0) is reachable without the front end. Close it to release
+ * the backend and the compiled kernels.
+ */
+final class SpiRun implements AutoCloseable {
+    final FakeObjc fake = new FakeObjc();
+    final ClangGpu gpu;
+    final MetalBackend metal;
+    final Backend cpu = Engine.select("cpu").backend();
+    private final Arena arena = Arena.ofShared();
+    /** Calls run, and those whose bits differed (each printed). */
+    int runs, mismatches;
+
+    SpiRun() throws java.io.IOException {
+        gpu = new ClangGpu();
+        fake.gpu = gpu;
+        metal = new MetalBackend(new Objc(fake));
+    }
+
+    /** An input: its dtype, shape and bits (edge values, then random ones, as the kernel checks use). */
+    record Input(DType type, Shape shape, MemorySegment bits) {}
+
+    Input edges(DType t, Shape s, Random rnd) { return new Input(t, s, MslValues.edges(arena, t, s.size(), rnd)); }
+
+    /** An input holding {@code values}, converted to {@code t}. */
+    Input of(DType t, Shape s, long... values) {
+        MemorySegment m = arena.allocate(Math.max(1, t.byteSize(values.length)), 16);
+        for (int i = 0; i < values.length; i++) dev.jburn.spi.HostElements.setLong(m, t, i, values[i]);
+        return new Input(t, s, m);
+    }
+
+    /**
+     * {@code op} on both backends; a mismatch (different bytes, or one side failing) is printed with
+     * {@code label} and counted. Returns whether they agreed.
+     */
+    boolean compare(String label, List<Input> inputs, BiFunction<Backend, List<Operand>, Buffer> op) {
+        runs++;
+        String cpuResult = null, metalResult = null;
+        MemorySegment want = null, got = null;
+        try {
+            want = run(cpu, inputs, op);
+        } catch (RuntimeException e) {
+            cpuResult = String.valueOf(e.getMessage());
+        }
+        try {
+            got = run(metal, inputs, op);
+        } catch (RuntimeException e) {
+            metalResult = String.valueOf(e.getMessage());
+        }
+        String diff = null;
+        if (cpuResult != null || metalResult != null) {
+            if ((cpuResult == null) != (metalResult == null)) diff = "cpu: " + (cpuResult == null ? "ok" : cpuResult) + "; metal: " + (metalResult == null ? "ok" : metalResult);
+        } else if (want.byteSize() != got.byteSize()) {
+            diff = want.byteSize() + " bytes expected, got " + got.byteSize();
+        } else {
+            long at = want.mismatch(got);
+            if (at >= 0) diff = "bytes differ from offset " + at;
+        }
+        if (diff != null) {
+            mismatches++;
+            System.out.println("MISMATCH " + label + ": " + diff);
+        }
+        return diff == null;
+    }
+
+    private MemorySegment run(Backend b, List<Input> inputs, BiFunction<Backend, List<Operand>, Buffer> op) {
+        List<Operand> xs = new ArrayList<>();
+        try {
+            for (Input in : inputs) {
+                MemorySegment bits = in.bits().asSlice(0, in.type().byteSize(in.shape().size()));
+                xs.add(new Operand(b.upload(bits), in.type(), in.shape()));
+            }
+            Buffer r = op.apply(b, xs);
+            try {
+                MemorySegment out = arena.allocate(Math.max(1, r.byteSize()), 16).asSlice(0, r.byteSize());
+                b.download(r, 0, out);
+                return out;
+            } finally {
+                r.release();
+            }
+        } finally {
+            for (Operand x : xs) x.buffer().release();
+        }
+    }
+
+    /** Random dims of {@code rank}, each in {@code [lo, hi]}. */
+    static Shape shape(Random rnd, int rank, int lo, int hi) {
+        int[] d = new int[rank];
+        for (int i = 0; i < rank; i++) d[i] = lo + rnd.nextInt(hi - lo + 1);
+        return Shape.of(d);
+    }
+
+    @Override
+    public void close() throws java.io.IOException {
+        metal.close();
+        gpu.close();
+        arena.close();
+    }
+}
