@@ -48,6 +48,7 @@ public final class MetalBackend extends HostFallbackBackend {
     private final MetalKernels kernels;
     private final MetalFusedGroups fused;
     private final MetalMovement movement;
+    private final MetalIndexing indexing;
     private final Capabilities capabilities;
     private volatile boolean closed;
 
@@ -58,6 +59,7 @@ public final class MetalBackend extends HostFallbackBackend {
         this.kernels = new MetalKernels(this, FEATURES);
         this.fused = new MetalFusedGroups(kernels);
         this.movement = new MetalMovement(this, kernels);
+        this.indexing = new MetalIndexing(this, kernels);
         this.capabilities = new MetalCapabilities(kernels);
     }
 
@@ -223,6 +225,36 @@ public final class MetalBackend extends HostFallbackBackend {
         MetalChecks.axisOrAll("iota", axis, shape.rank());
         Buffer r = movement.iota(shape, dtype, axis);
         return r != null ? r : super.iota(shape, dtype, axis);
+    }
+
+    // ---- indexing and arg-reductions: hand-written MSL (MetalIndexing) ------------------------
+
+    @Override
+    public Buffer gather(Operand x, Operand indices, int[] axes) {
+        MetalChecks.operands("gather", List.of(x, indices));
+        MetalChecks.indices("gather", x.shape(), indices, axes, -1);
+        Buffer r = indexing.gather(x, indices, axes);
+        return r != null ? r : super.gather(x, indices, axes);
+    }
+
+    /** In row order on the GPU (exact sums, the last duplicate write wins); an index out of range gets the cpu engine's error. */
+    @Override
+    public Buffer indexedUpdate(Operand target, Operand indices, Operand updates, int[] axes, boolean accumulate) {
+        String op = accumulate ? "indexedAdd" : "indexedPut";
+        MetalChecks.operands(op, List.of(target, indices, updates));
+        MetalChecks.sameType(op, target, updates);
+        MetalChecks.indices(op, target.shape(), indices, axes, 2);
+        MetalChecks.updates(op, target.shape(), indices, updates, axes);
+        Buffer r = indexing.indexedUpdate(target, indices, updates, axes, accumulate);
+        return r != null ? r : super.indexedUpdate(target, indices, updates, axes, accumulate);
+    }
+
+    @Override
+    public Buffer argReduce(ReduceOp op, Operand x, int axis, boolean tieBreakHigh, DType out) {
+        MetalChecks.operand(op.opName(), x);
+        MetalChecks.axisOrAll(op.opName(), axis, x.shape().rank());
+        Buffer r = indexing.argReduce(op, x, axis, tieBreakHigh, out, movement);
+        return r != null ? r : super.argReduce(op, x, axis, tieBreakHigh, out);
     }
 
     /**

@@ -60,7 +60,8 @@ final class MetalCapabilities implements Capabilities {
             case ReduceOp r -> switch (r) {
                 case SUM, PRODUCT, REDUCE_MAX, REDUCE_MIN, ALL, ANY -> reduces(r, t);
                 case MEAN -> reduces(ReduceOp.SUM, t) && supports(BinaryOp.DIVIDE, t.toFloating());
-                case ARGMAX, ARGMIN, LOG_SUM_EXP -> false;
+                case ARGMAX, ARGMIN -> MetalIndexing.argReduces(t, DType.S32); // the index type of Tensor.argmax
+                case LOG_SUM_EXP -> false;
             };
             case ShapeOp s -> switch (s) {
                 case RESHAPE, SQUEEZE, NEW_AXIS -> true; // views
@@ -71,7 +72,11 @@ final class MetalCapabilities implements Capabilities {
                 case DOT -> t == DType.F32 || t == DType.F16; // MPSMatrixMultiplication; batched or transposed dots fall back
             };
             case CumulativeOp c -> false;
-            case IndexOp i -> false;
+            case IndexOp i -> switch (i) {
+                // t is the gathered tensor's dtype (bits moved: every one); the index type is checked per call
+                case GATHER, TAKE, TAKE_ALONG_AXIS, INDEXED_PUT -> true;
+                case INDEXED_ADD -> MetalIndexing.updates(t, true);
+            };
             case SortOp s -> false;
             case CreationOp c -> switch (c) {
                 case IOTA -> t != DType.PRED && (t == DType.U32 || emits("cast->" + t.shortName(), DType.U32, () -> ElementwiseKernel.cast(DType.U32, t, FOUR))); // MetalMovement.iota: a counter, then a cast

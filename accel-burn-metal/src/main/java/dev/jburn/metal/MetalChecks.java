@@ -165,4 +165,29 @@ final class MetalChecks {
     static void axisOrAll(String op, int axis, int rank) {
         if (axis < -1 || axis >= rank) throw new JBurnException(op, "axis " + axis + " of rank " + rank + " (-1: all)");
     }
+
+    /**
+     * Integer {@code indices} whose last axis has one column per axis of {@code axes} (distinct axes of
+     * {@code x}), of rank {@code rank} when it is not {@code -1}. Their values are checked where they are read.
+     */
+    static void indices(String op, Shape x, Operand indices, int[] axes, int rank) {
+        if (!indices.dtype().isInteger()) throw new JBurnException(op, "indices are integers, not " + indices.dtype().shortName());
+        Shape s = indices.shape();
+        if (s.rank() == 0 || s.dim(s.rank() - 1) != axes.length || (rank >= 0 && s.rank() != rank)) {
+            throw new JBurnException(op, "indices " + s + " for axes " + Arrays.toString(axes) + ": one column per axis expected");
+        }
+        distinctAxes(op, axes, x.rank());
+    }
+
+    /** {@code updates} is {@code [rows] ++} the target's axes not in {@code axes}. */
+    static void updates(String op, Shape target, Operand indices, Operand updates, int[] axes) {
+        int[] want = new int[1 + target.rank() - axes.length];
+        want[0] = indices.shape().dim(0);
+        boolean[] indexed = new boolean[target.rank()];
+        for (int a : axes) indexed[a] = true;
+        for (int d = 0, k = 1; d < target.rank(); d++) if (!indexed[d]) want[k++] = target.dim(d);
+        if (!updates.shape().equals(Shape.of(want))) {
+            throw new JBurnException(op, "updates " + updates.shape() + " for " + indices.shape() + " indices into " + target + ": " + Shape.of(want) + " expected");
+        }
+    }
 }

@@ -30,6 +30,11 @@ final class MetalMovement {
         return copy("slice", x, null, p, p.count());
     }
 
+    /** Output axis {@code i} is input axis {@code perm[i]}: one pipeline for every shape (the backend's own transpose holds the shape in its source). */
+    MetalBuffer transpose(Operand x, int[] perm) {
+        return copy("transpose", x, null, CopyPlan.transpose(x.shape(), perm), x.size());
+    }
+
     MetalBuffer reverse(Operand x, int[] axes) {
         return copy("reverse", x, null, CopyPlan.reverse(x.shape(), axes), x.size());
     }

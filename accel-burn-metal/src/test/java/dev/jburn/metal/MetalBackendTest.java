@@ -188,6 +188,11 @@ class MetalBackendTest {
             bad.put("differ off axis 0", () -> b.concatenate(List.of(m, new Operand(x.buffer(), DType.F32, Shape.of(3, 2))), 0));
             bad.put("sorted, unique", () -> b.reverse(m, new int[] {1, 1}));
             bad.put("axis 2 of rank 2", () -> b.iota(Shape.of(2, 3), DType.F32, 2));
+            Operand ix = new Operand(x.buffer(), DType.S32, Shape.of(3, 2));
+            bad.put("indices are integers", () -> b.gather(m, new Operand(x.buffer(), DType.F32, Shape.of(3, 1)), new int[] {0}));
+            bad.put("one column per axis", () -> b.gather(m, ix, new int[] {0}));
+            bad.put("[3, 3] expected", () -> b.indexedUpdate(m, new Operand(x.buffer(), DType.S32, Shape.of(3, 1)), m, new int[] {0}, true));
+            bad.put("axis 3 of rank 2", () -> b.argReduce(ReduceOp.ARGMAX, m, 3, false, DType.S32));
             for (var c : bad.entrySet()) {
                 JBurnException e = assertThrows(JBurnException.class, c.getValue()::run, c.getKey());
                 assertTrue(e.getMessage().contains(c.getKey()), c.getKey() + ": " + e.getMessage());
