@@ -10,9 +10,11 @@ import dev.jburn.kernels.HostFallbackBackend;
 import dev.jburn.op.BinaryOp;
 import dev.jburn.op.ReduceOp;
 import dev.jburn.op.UnaryOp;
+import dev.jburn.op.WindowOp;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Capabilities;
 import dev.jburn.spi.Operand;
+import dev.jburn.spi.WindowSpec;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -49,6 +51,7 @@ public final class MetalBackend extends HostFallbackBackend {
     private final MetalFusedGroups fused;
     private final MetalMovement movement;
     private final MetalIndexing indexing;
+    private final MetalWindows windows;
     private final Capabilities capabilities;
     private volatile boolean closed;
 
@@ -60,6 +63,7 @@ public final class MetalBackend extends HostFallbackBackend {
         this.fused = new MetalFusedGroups(kernels);
         this.movement = new MetalMovement(this, kernels);
         this.indexing = new MetalIndexing(this, kernels);
+        this.windows = new MetalWindows(this, kernels);
         this.capabilities = new MetalCapabilities(kernels);
     }
 
@@ -255,6 +259,17 @@ public final class MetalBackend extends HostFallbackBackend {
         MetalChecks.axisOrAll(op.opName(), axis, x.shape().rank());
         Buffer r = indexing.argReduce(op, x, axis, tieBreakHigh, out, movement);
         return r != null ? r : super.argReduce(op, x, axis, tieBreakHigh, out);
+    }
+
+    // ---- windows: hand-written MSL (MetalWindows); window reductions are decomposed by the front end ----
+
+    /** Max-pool's gradient on the GPU, the cpu engine's bits; overlapping float windows run on the cpu engine (its sums are in double). */
+    @Override
+    public Buffer windowScatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) {
+        MetalChecks.operands(op.opName(), List.of(x, source, init));
+        MetalChecks.windowScatter(op.opName(), x, source, init, spec);
+        Buffer r = windows.scatter(op, x, source, init, spec);
+        return r != null ? r : super.windowScatter(op, x, source, init, spec);
     }
 
     /**

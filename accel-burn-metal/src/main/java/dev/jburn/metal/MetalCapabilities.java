@@ -83,7 +83,10 @@ final class MetalCapabilities implements Capabilities {
                 case FULL, EYE, ARANGE, LINSPACE -> false; // composites of other ops
             };
             case RandomOp r -> false;
-            case WindowOp w -> false;
+            case WindowOp w -> switch (w) {
+                case WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> MetalWindows.supports(t); // overlapping float windows fall back at run time
+                case WINDOW_SUM, WINDOW_PRODUCT, WINDOW_MAX, WINDOW_MIN -> false; // decomposed into slices and element-wise ops
+            };
             case ConvOp c -> false;
             case LinalgOp l -> false;
         };

@@ -190,4 +190,28 @@ final class MetalChecks {
             throw new JBurnException(op, "updates " + updates.shape() + " for " + indices.shape() + " indices into " + target + ": " + Shape.of(want) + " expected");
         }
     }
+
+    /**
+     * {@link dev.jburn.spi.Backend#windowScatter}'s contract: a window per axis of {@code x} (sizes, strides and
+     * dilations at least 1, padding at least 0), {@code source} of one element per window, a one-element
+     * {@code init} of the source's dtype.
+     */
+    static void windowScatter(String op, Operand x, Operand source, Operand init, dev.jburn.spi.WindowSpec spec) {
+        sameType(op, source, init);
+        if (init.size() != 1) throw new JBurnException(op, "init is one element, not " + init.shape());
+        int r = x.shape().rank();
+        boolean ok = spec.rank() == r && spec.strides().length == r && spec.padLow().length == r && spec.padHigh().length == r
+                && spec.dilations().length == r && source.shape().rank() == r;
+        for (int k = 0; ok && k < r; k++) {
+            ok = spec.dims()[k] >= 1 && spec.strides()[k] >= 1 && spec.dilations()[k] >= 1 && spec.padLow()[k] >= 0 && spec.padHigh()[k] >= 0;
+            long padded = (long) x.shape().dim(k) + spec.padLow()[k] + spec.padHigh()[k];
+            long extent = (spec.dims()[k] - 1L) * spec.dilations()[k] + 1;
+            ok = ok && source.shape().dim(k) == (padded < extent ? 0 : (padded - extent) / spec.strides()[k] + 1);
+        }
+        if (!ok) {
+            throw new JBurnException(op, "windows " + Arrays.toString(spec.dims()) + " (strides " + Arrays.toString(spec.strides()) + ", padding "
+                    + Arrays.toString(spec.padLow()) + "/" + Arrays.toString(spec.padHigh()) + ", dilations " + Arrays.toString(spec.dilations())
+                    + ") over " + x.shape() + " do not give a source of " + source.shape());
+        }
+    }
 }
