@@ -5,7 +5,6 @@ import dev.jburn.JBurnException;
 import dev.jburn.Shape;
 import dev.jburn.graph.Graph;
 import dev.jburn.graph.Interpreter;
-import dev.jburn.kernels.DeviceFeatures;
 import dev.jburn.kernels.HostFallbackBackend;
 import dev.jburn.op.BinaryOp;
 import dev.jburn.op.ReduceOp;
@@ -38,13 +37,6 @@ import java.util.List;
  * }</pre>
  */
 public final class MetalBackend extends HostFallbackBackend {
-    /**
-     * What the kernels may use: no {@code double}; BF16 buffers declared {@code ushort} (the same bits a
-     * native {@code bfloat} would hold: the values convert in the shared software code either way), since
-     * asking the GPU family for MSL 3.1's {@code bfloat} is not built.
-     */
-    static final DeviceFeatures FEATURES = new DeviceFeatures(false, true, true, true, false);
-
     private final MetalDevice gpu;
     private final MetalAllocator allocator;
     private final MetalKernels kernels;
@@ -52,24 +44,36 @@ public final class MetalBackend extends HostFallbackBackend {
     private final MetalMovement movement;
     private final MetalIndexing indexing;
     private final MetalWindows windows;
+    private final MetalDots dots;
     private final Capabilities capabilities;
+    private final MetalFeatures features;
     private volatile boolean closed;
 
     /** A backend on the default GPU that {@code objc}'s runtime gives ({@link Natives#system()} on a Mac, a fake in tests). */
     MetalBackend(Objc objc) {
         this.gpu = MetalDevice.open(objc);
         this.allocator = new MetalAllocator(gpu);
-        this.kernels = new MetalKernels(this, FEATURES);
+        try {
+            this.features = MetalFeatures.probe(gpu);
+        } catch (RuntimeException e) {
+            gpu.close();
+            throw e;
+        }
+        this.kernels = new MetalKernels(this, features.kernels());
         this.fused = new MetalFusedGroups(kernels);
         this.movement = new MetalMovement(this, kernels);
         this.indexing = new MetalIndexing(this, kernels);
         this.windows = new MetalWindows(this, kernels);
-        this.capabilities = new MetalCapabilities(kernels);
+        this.dots = new MetalDots(this, kernels, movement);
+        this.capabilities = new MetalCapabilities(kernels, features);
     }
 
     @Override public String name() { return MetalProvider.NAME; }
 
     @Override public Capabilities capabilities() { return capabilities; }
+
+    /** What the GPU offers beyond MSL 2.4 (simdgroup matrices, {@code bfloat}), asked when the engine started. */
+    MetalFeatures features() { return features; }
 
     /** The GPU's name ({@code "Apple M2"}). */
     public String deviceName() { return gpu.name(); }
@@ -285,7 +289,9 @@ public final class MetalBackend extends HostFallbackBackend {
 
     /**
      * A plain matrix product {@code a[m,k] · b[k,n]} of f32 or f16 through {@code MPSMatrixMultiplication};
-     * every other dot (batched, contracting other axes, other dtypes, empty) runs on the cpu engine, counted.
+     * every other f32, f16 or bf16 dot (batched, contracting other axes, stored transposed) as one batched
+     * GEMM on simdgroup matrices ({@link MetalDots}) where the GPU has them; the rest (other dtypes, older
+     * GPUs) on the cpu engine, counted.
      */
     @Override
     public Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) {
@@ -303,7 +309,10 @@ public final class MetalBackend extends HostFallbackBackend {
         boolean plain = a.shape().rank() == 2 && b.shape().rank() == 2 && batchA.length == 0
                 && Arrays.equals(contractA, new int[] {1}) && Arrays.equals(contractB, new int[] {0})
                 && (a.dtype() == DType.F32 || a.dtype() == DType.F16) && out == a.dtype() && a.size() > 0 && b.size() > 0;
-        if (!plain) return super.dot(a, contractA, batchA, b, contractB, batchB, out);
+        if (!plain) {
+            Buffer r = dots.dot(a, contractA, batchA, b, contractB, batchB, out);
+            return r != null ? r : super.dot(a, contractA, batchA, b, contractB, batchB, out);
+        }
         long m = a.shape().dim(0), k = a.shape().dim(1), n = b.shape().dim(1);
         MetalBuffer c = uninitialized("dot", out.byteSize(m * n));
         try {

@@ -29,8 +29,8 @@ import java.util.function.Supplier;
  * What runs natively on the metal engine, op × dtype: the answer is the emitter's own check on a
  * representative kernel ({@link MetalKernels#source}), so it follows the dialect (no F64, no
  * {@code expm1}, ...). Everything else runs on the cpu engine, counted in {@code fallbackCounts()}.
- * Shape-dependent limits (a dot that is not a plain matrix product, more than 2^31 elements) still
- * fall back at run time and are counted.
+ * Shape-dependent limits (more than 2^31 elements, overlapping float windows of a window scatter)
+ * still fall back at run time and are counted.
  *
  * <pre>{@code
  * Engine.select("metal").capabilities().supports(UnaryOp.EXP, DType.F64); // false: MSL has no double
@@ -40,10 +40,14 @@ final class MetalCapabilities implements Capabilities {
     private static final Shape FOUR = Shape.of(4);
 
     private final MetalKernels kernels;
+    private final MetalFeatures features;
     /** Answers by {@code "op:dtype"}: the emitter runs once per pair. */
     private final Map<String, Boolean> answers = new ConcurrentHashMap<>();
 
-    MetalCapabilities(MetalKernels kernels) { this.kernels = kernels; }
+    MetalCapabilities(MetalKernels kernels, MetalFeatures features) {
+        this.kernels = kernels;
+        this.features = features;
+    }
 
     @Override
     public boolean supports(Op op, DType t) {
@@ -69,7 +73,8 @@ final class MetalCapabilities implements Capabilities {
                 case SLICE, PUT_SLICE, CONCATENATE, STACK, PAD, REVERSE, TILE -> true; // MslMovement moves bits: f64 too
             };
             case ContractionOp c -> switch (c) {
-                case DOT -> t == DType.F32 || t == DType.F16; // MPSMatrixMultiplication; batched or transposed dots fall back
+                // MPSMatrixMultiplication for plain f32/f16 products; the rest of f32/f16/bf16 on simdgroup matrices (Apple7+)
+                case DOT -> t == DType.F32 || t == DType.F16 || MetalDots.supports(t, features);
             };
             case CumulativeOp c -> false;
             case IndexOp i -> switch (i) {

@@ -19,8 +19,8 @@ import java.util.List;
 final class MslMovement {
     private MslMovement() {}
 
-    /** The dialect's header (its {@code idx_t}, ...); these kernels declare no BF16 buffer, so the features do not matter. */
-    static final String HEADER = Dialect.METAL.header(MetalBackend.FEATURES);
+    /** The dialect's header (its {@code idx_t}, ...); the hand-written kernels declare no BF16 buffer, so {@code bfloat} does not matter. */
+    static final String HEADER = Dialect.METAL.header(MetalFeatures.NONE.kernels());
 
     /** The unsigned dtype whose storage type moves elements of {@code bytes} bytes as bits. */
     static DType bits(int bytes) {

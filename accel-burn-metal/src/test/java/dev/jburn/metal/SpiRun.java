@@ -30,9 +30,16 @@ final class SpiRun implements AutoCloseable {
     /** Calls run, and those whose bits differed (each printed). */
     int runs, mismatches;
 
-    SpiRun() throws java.io.IOException {
+    SpiRun() throws java.io.IOException { this(null); }
+
+    /** On a GPU of the {@code MTLGPUFamily} values {@code families} (null: the fake's default, an M1-class GPU). */
+    SpiRun(java.util.Set<Long> families) throws java.io.IOException {
         gpu = new ClangGpu();
         fake.gpu = gpu;
+        if (families != null) {
+            fake.families.clear();
+            fake.families.addAll(families);
+        }
         metal = new MetalBackend(new Objc(fake));
     }
 
@@ -48,11 +55,41 @@ final class SpiRun implements AutoCloseable {
         return new Input(t, s, m);
     }
 
+    /** An input of uniform values in [-1, 1) (sums of products stay near 1: a tolerance can be absolute). */
+    Input uniform(DType t, Shape s, Random rnd) {
+        MemorySegment m = arena.allocate(Math.max(1, t.byteSize(s.size())), 16);
+        for (long i = 0; i < s.size(); i++) dev.jburn.spi.HostElements.setDouble(m, t, i, rnd.nextDouble() * 2 - 1);
+        return new Input(t, s, m);
+    }
+
+    /**
+     * {@code op} on both backends, the {@code out} values within {@code tolerance} (relative, at least
+     * absolute below 1): for results whose rounding order differs (matrix products).
+     */
+    boolean compareClose(String label, List<Input> inputs, DType out, double tolerance, BiFunction<Backend, List<Operand>, Buffer> op) {
+        return compare(label, inputs, op, (want, got) -> {
+            for (long i = 0; i < want.byteSize() / out.byteSize(); i++) {
+                double w = dev.jburn.spi.HostElements.getDouble(want, out, i), g = dev.jburn.spi.HostElements.getDouble(got, out, i);
+                if (!(Math.abs(w - g) <= tolerance * Math.max(1, Math.abs(w)))) return "at " + i + ": cpu " + w + ", metal " + g;
+            }
+            return null;
+        });
+    }
+
     /**
      * {@code op} on both backends; a mismatch (different bytes, or one side failing) is printed with
      * {@code label} and counted. Returns whether they agreed.
      */
     boolean compare(String label, List<Input> inputs, BiFunction<Backend, List<Operand>, Buffer> op) {
+        return compare(label, inputs, op, (want, got) -> {
+            long at = want.mismatch(got);
+            return at >= 0 ? "bytes differ from offset " + at : null;
+        });
+    }
+
+    /** {@code op} on both backends, the outputs (of one size) compared by {@code differ} (a message, or null when they agree). */
+    private boolean compare(String label, List<Input> inputs, BiFunction<Backend, List<Operand>, Buffer> op,
+                            java.util.function.BiFunction<MemorySegment, MemorySegment, String> differ) {
         runs++;
         String cpuResult = null, metalResult = null;
         MemorySegment want = null, got = null;
@@ -72,8 +109,7 @@ final class SpiRun implements AutoCloseable {
         } else if (want.byteSize() != got.byteSize()) {
             diff = want.byteSize() + " bytes expected, got " + got.byteSize();
         } else {
-            long at = want.mismatch(got);
-            if (at >= 0) diff = "bytes differ from offset " + at;
+            diff = differ.apply(want, got);
         }
         if (diff != null) {
             mismatches++;

@@ -1,0 +1,93 @@
+package dev.jburn.metal;
+
+import dev.jburn.DType;
+import dev.jburn.Shape;
+import dev.jburn.kernels.DotPlan;
+import dev.jburn.spi.Operand;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The dots MPS does not run here, as one batched GEMM on simdgroup matrices ({@link MslGemm}): batched
+ * dots, operands stored transposed or with their axes in another order ({@link DotPlan}: used in place
+ * when they are {@code [batch, m, k]} or {@code [batch, k, m]}, permuted first otherwise), and BF16 (F16
+ * and BF16 operands are widened exactly to F32, the f32 result rounded once back, as the cpu engine
+ * accumulates them in f32). Needs GPU family Apple7 ({@link MetalFeatures#simdgroupMatrix()}); returns
+ * {@code null} (the cpu engine runs it, counted) without it, for other dtypes, or past 32-bit indices.
+ */
+final class MetalDots {
+    private static final long LIMIT = Integer.MAX_VALUE;
+
+    private final MetalBackend backend;
+    private final MetalKernels kernels;
+    private final MetalMovement movement;
+
+    MetalDots(MetalBackend backend, MetalKernels kernels, MetalMovement movement) {
+        this.backend = backend;
+        this.kernels = kernels;
+        this.movement = movement;
+    }
+
+    /** Whether dots of {@code t} can run here. */
+    static boolean supports(DType t, MetalFeatures f) {
+        return f.simdgroupMatrix() && (t == DType.F32 || t == DType.F16 || t == DType.BF16);
+    }
+
+    MetalBuffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) {
+        if (!supports(out, backend.features()) || a.dtype() != out || b.dtype() != out) return null;
+        DotPlan plan = DotPlan.of(a.shape(), contractA, batchA, b.shape(), contractB, batchB);
+        long cells = plan.batch() * plan.m() * plan.n();
+        long tilesM = (plan.m() + MslGemm.TILE - 1) / MslGemm.TILE, tilesN = (plan.n() + MslGemm.TILE - 1) / MslGemm.TILE;
+        if (a.size() >= LIMIT || b.size() >= LIMIT || cells >= LIMIT || plan.batch() * tilesM * tilesN >= LIMIT) return null;
+        if (cells == 0) return backend.uninitialized("dot", 0);
+        if (plan.k() == 0) return (MetalBuffer) backend.allocate(out.byteSize(cells)); // empty sums: zeros
+        MemorySegment pipeline = kernels.pipeline(MslGemm.source());
+        if (pipeline == null) return null;
+        List<MetalBuffer> temps = new ArrayList<>();
+        try {
+            Operand da = operand(a, plan.permA(), temps), db = operand(b, plan.permB(), temps);
+            if (da == null || db == null) return null;
+            boolean aT = plan.permA() == null && plan.aTransposed(), bT = plan.permB() == null && plan.bTransposed();
+            int[] words = {(int) plan.m(), (int) plan.n(), (int) plan.k(), aT ? 1 : 0, bT ? 1 : 0, (int) tilesM, (int) tilesN};
+            long groups = plan.batch() * tilesM * tilesN;
+            MetalBuffer c = backend.uninitialized("dot", 4 * cells);
+            MetalBuffer params = kernels.parameters("dot", words);
+            try {
+                backend.device().dispatch("dot", pipeline, List.of(MetalChecks.operand("dot", da).shared(), MetalChecks.operand("dot", db).shared(),
+                        params.shared(), c.shared()), (int) groups, groups, MetalKernels.GROUP);
+            } catch (RuntimeException e) {
+                c.release();
+                throw e;
+            } finally {
+                params.release();
+            }
+            if (out == DType.F32) return c;
+            temps.add(c);
+            return kernels.cast(new Operand(c, DType.F32, Shape.of(cells)), out);
+        } finally {
+            for (MetalBuffer t : temps) t.release();
+        }
+    }
+
+    /** {@code x} as the GEMM reads it: widened to F32, then permuted by {@code perm} (when not null); null when a step cannot run here. */
+    private Operand operand(Operand x, int[] perm, List<MetalBuffer> temps) {
+        Operand r = x;
+        if (x.dtype() != DType.F32) {
+            MetalBuffer wide = kernels.cast(x, DType.F32);
+            if (wide == null) return null;
+            temps.add(wide);
+            r = new Operand(wide, DType.F32, x.shape());
+        }
+        if (perm != null) {
+            MetalBuffer moved = movement.transpose(r, perm);
+            if (moved == null) return null;
+            temps.add(moved);
+            int[] dims = new int[perm.length];
+            for (int i = 0; i < perm.length; i++) dims[i] = r.shape().dim(perm[i]);
+            r = new Operand(moved, DType.F32, Shape.of(dims));
+        }
+        return r;
+    }
+}
