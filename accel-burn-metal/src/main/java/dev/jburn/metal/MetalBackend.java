@@ -7,6 +7,7 @@ import dev.jburn.graph.Graph;
 import dev.jburn.graph.Interpreter;
 import dev.jburn.kernels.HostFallbackBackend;
 import dev.jburn.op.BinaryOp;
+import dev.jburn.op.CumulativeOp;
 import dev.jburn.op.ReduceOp;
 import dev.jburn.op.UnaryOp;
 import dev.jburn.op.WindowOp;
@@ -45,6 +46,7 @@ public final class MetalBackend extends HostFallbackBackend {
     private final MetalIndexing indexing;
     private final MetalWindows windows;
     private final MetalDots dots;
+    private final MetalScans scans;
     private final Capabilities capabilities;
     private final MetalFeatures features;
     private volatile boolean closed;
@@ -65,6 +67,7 @@ public final class MetalBackend extends HostFallbackBackend {
         this.indexing = new MetalIndexing(this, kernels);
         this.windows = new MetalWindows(this, kernels);
         this.dots = new MetalDots(this, kernels, movement);
+        this.scans = new MetalScans(this, kernels);
         this.capabilities = new MetalCapabilities(kernels, features);
     }
 
@@ -263,6 +266,15 @@ public final class MetalBackend extends HostFallbackBackend {
         MetalChecks.axisOrAll(op.opName(), axis, x.shape().rank());
         Buffer r = indexing.argReduce(op, x, axis, tieBreakHigh, out, movement);
         return r != null ? r : super.argReduce(op, x, axis, tieBreakHigh, out);
+    }
+
+    /** Inclusive scans on the GPU, one thread per line in order (the cpu engine's bits); PRED and F64 on the cpu engine. */
+    @Override
+    public Buffer cumulative(CumulativeOp op, Operand x, int axis, boolean reverse) {
+        MetalChecks.operand(op.opName(), x);
+        if (axis < 0 || axis >= x.shape().rank()) throw new JBurnException(op.opName(), "axis " + axis + " of rank " + x.shape().rank());
+        Buffer r = scans.scan(op, x, axis, reverse);
+        return r != null ? r : super.cumulative(op, x, axis, reverse);
     }
 
     // ---- windows: hand-written MSL (MetalWindows); window reductions are decomposed by the front end ----

@@ -76,7 +76,7 @@ final class MetalCapabilities implements Capabilities {
                 // MPSMatrixMultiplication for plain f32/f16 products; the rest of f32/f16/bf16 on simdgroup matrices (Apple7+)
                 case DOT -> t == DType.F32 || t == DType.F16 || MetalDots.supports(t, features);
             };
-            case CumulativeOp c -> false;
+            case CumulativeOp c -> MetalScans.supports(t);
             case IndexOp i -> switch (i) {
                 // t is the gathered tensor's dtype (bits moved: every one); the index type is checked per call
                 case GATHER, TAKE, TAKE_ALONG_AXIS, INDEXED_PUT -> true;

@@ -1,0 +1,66 @@
+package dev.jburn.metal;
+
+import dev.jburn.DType;
+import dev.jburn.Shape;
+import dev.jburn.op.CumulativeOp;
+import dev.jburn.spi.Operand;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * Cumulative sum, product, max and min on the GPU ({@link MslScans}: one thread per line, in order, so
+ * the cpu engine's bits); F16 and BF16 as their exact F32 values, each result rounded once back (the cpu
+ * engine scans them in float too). Returns {@code null} (the cpu engine runs it, counted) for PRED and
+ * F64, or past 32-bit indices.
+ */
+final class MetalScans {
+    private final MetalBackend backend;
+    private final MetalKernels kernels;
+
+    MetalScans(MetalBackend backend, MetalKernels kernels) {
+        this.backend = backend;
+        this.kernels = kernels;
+    }
+
+    /** Whether scans of {@code t} run here. */
+    static boolean supports(DType t) {
+        return t == DType.F16 || t == DType.BF16 || MslScans.supports(t);
+    }
+
+    MetalBuffer scan(CumulativeOp op, Operand x, int axis, boolean reverse) {
+        DType t = x.dtype();
+        if (!supports(t) || x.size() >= Integer.MAX_VALUE) return null;
+        if (x.size() == 0) return backend.uninitialized(op.opName(), 0);
+        if (t == DType.F16 || t == DType.BF16) {
+            MetalBuffer wide = kernels.cast(x, DType.F32);
+            if (wide == null) return null;
+            MetalBuffer sums = null;
+            try {
+                sums = scan(op, new Operand(wide, DType.F32, x.shape()), axis, reverse);
+                return sums == null ? null : kernels.cast(new Operand(sums, DType.F32, x.shape()), t);
+            } finally {
+                wide.release();
+                if (sums != null) sums.release();
+            }
+        }
+        Shape s = x.shape();
+        long len = s.dim(axis), inner = 1;
+        for (int d = axis + 1; d < s.rank(); d++) inner *= s.dim(d);
+        long lines = x.size() / len;
+        MemorySegment pipeline = kernels.pipeline(MslScans.scan(op, t, reverse));
+        if (pipeline == null) return null;
+        String name = op.opName();
+        MetalBuffer out = backend.uninitialized(name, t.byteSize(x.size()));
+        MetalBuffer words = kernels.parameters(name, new int[] {(int) len, (int) inner});
+        try {
+            kernels.launch(name, pipeline, List.of(MetalChecks.operand(name, x).shared(), words.shared(), out.shared()), lines);
+            return out;
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        } finally {
+            words.release();
+        }
+    }
+}
