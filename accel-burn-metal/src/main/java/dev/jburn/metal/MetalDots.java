@@ -52,17 +52,7 @@ final class MetalDots {
             boolean aT = plan.permA() == null && plan.aTransposed(), bT = plan.permB() == null && plan.bTransposed();
             int[] words = {(int) plan.m(), (int) plan.n(), (int) plan.k(), aT ? 1 : 0, bT ? 1 : 0, (int) tilesM, (int) tilesN};
             long groups = plan.batch() * tilesM * tilesN;
-            MetalBuffer c = backend.uninitialized("dot", 4 * cells);
-            MetalBuffer params = kernels.parameters("dot", words);
-            try {
-                backend.device().dispatch("dot", pipeline, List.of(MetalChecks.operand("dot", da).shared(), MetalChecks.operand("dot", db).shared(),
-                        params.shared(), c.shared()), (int) groups, groups, MetalKernels.GROUP);
-            } catch (RuntimeException e) {
-                c.release();
-                throw e;
-            } finally {
-                params.release();
-            }
+            MetalBuffer c = kernels.produce("dot", pipeline, List.of(da, db), words, 4 * cells, groups, true);
             if (out == DType.F32) return c;
             temps.add(c);
             return kernels.cast(new Operand(c, DType.F32, Shape.of(cells)), out);

@@ -51,18 +51,7 @@ final class MetalIndexing {
         if (!inRange(indices, x.shape(), axes, rows)) return null;
         MemorySegment pipeline = kernels.pipeline(MslIndexing.gather(t.byteSize(), indices.dtype()));
         if (pipeline == null) return null;
-        MetalBuffer out = backend.uninitialized("gather", t.byteSize(n));
-        MetalBuffer words = kernels.parameters("gather", layout.params((int) n, (int) rows, (int) layout.sliceSize()));
-        try {
-            kernels.launch("gather", pipeline, List.of(MetalChecks.operand("gather", x).shared(), MetalChecks.operand("gather", indices).shared(),
-                    words.shared(), out.shared()), n);
-            return out;
-        } catch (RuntimeException e) {
-            out.release();
-            throw e;
-        } finally {
-            words.release();
-        }
+        return kernels.produce("gather", pipeline, List.of(x, indices), layout.params((int) n, (int) rows, (int) layout.sliceSize()), t.byteSize(n), n, false);
     }
 
     /** Whether an indexed add (or put) of {@code t} has a kernel. */
@@ -137,18 +126,7 @@ final class MetalIndexing {
             }
             MemorySegment pipeline = kernels.pipeline(MslIndexing.argReduce(src.dtype(), out, op == ReduceOp.ARGMAX, high));
             if (pipeline == null) return null;
-            MetalBuffer result = backend.uninitialized(name, out.byteSize(rows));
-            MetalBuffer words = kernels.parameters(name, new int[] {(int) len});
-            try {
-                backend.device().dispatch(name, pipeline, List.of(MetalChecks.operand(name, src).shared(), words.shared(), result.shared()),
-                        (int) rows, rows, MetalKernels.GROUP);
-                return result;
-            } catch (RuntimeException e) {
-                result.release();
-                throw e;
-            } finally {
-                words.release();
-            }
+            return kernels.produce(name, pipeline, List.of(src), new int[] {(int) len}, out.byteSize(rows), rows, true);
         } finally {
             if (widened != null) widened.release();
             if (moved != null) moved.release();

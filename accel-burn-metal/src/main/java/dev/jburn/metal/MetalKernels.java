@@ -204,6 +204,30 @@ final class MetalKernels {
         backend.device().dispatch(op, pipeline, bound, (int) n, (n + GROUP - 1) / GROUP, GROUP);
     }
 
+    /**
+     * A new output of {@code outBytes} written by a hand-written kernel's {@code pipeline}: {@code inputs}
+     * bound at 0.., then a buffer of {@code words} (its shape parameters), then the output, and the count
+     * {@code n}; {@code n} threads in groups of {@link #GROUP}, or {@code n} whole groups when {@code perGroup}.
+     * The output is released when the dispatch fails.
+     */
+    MetalBuffer produce(String op, MemorySegment pipeline, List<Operand> inputs, int[] words, long outBytes, long n, boolean perGroup) {
+        MetalBuffer out = backend.uninitialized(op, outBytes);
+        MetalBuffer params = parameters(op, words);
+        try {
+            List<MetalDevice.SharedBuffer> bound = new ArrayList<>(inputs.size() + 2);
+            for (Operand x : inputs) bound.add(MetalChecks.operand(op, x).shared());
+            bound.add(params.shared());
+            bound.add(out.shared());
+            backend.device().dispatch(op, pipeline, bound, (int) n, perGroup ? n : (n + GROUP - 1) / GROUP, GROUP);
+            return out;
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        } finally {
+            params.release();
+        }
+    }
+
     /** A buffer holding {@code words}, a hand-written kernel's shape parameters; the caller releases it. */
     MetalBuffer parameters(String op, int[] words) {
         MetalBuffer b = backend.uninitialized(op, 4L * words.length);

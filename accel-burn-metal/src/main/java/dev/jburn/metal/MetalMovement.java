@@ -51,14 +51,7 @@ final class MetalMovement {
         if (plan.count() == 0) return backend.uninitialized(op, t.byteSize(outElements));
         MemorySegment pipeline = kernels.pipeline(MslMovement.copy(t.byteSize()));
         if (pipeline == null) return null;
-        MetalBuffer out = backend.uninitialized(op, t.byteSize(outElements));
-        try {
-            run(op, pipeline, x, padValue == null ? x : padValue, plan, out);
-            return out;
-        } catch (RuntimeException e) {
-            out.release();
-            throw e;
-        }
+        return kernels.produce(op, pipeline, List.of(x, padValue == null ? x : padValue), plan.params(), t.byteSize(outElements), plan.count(), false);
     }
 
     /** One dispatch of the strided copy: {@code src} (padding from {@code pad}) through {@code plan} into {@code out}. */
@@ -142,16 +135,7 @@ final class MetalMovement {
         }
         MemorySegment pipeline = kernels.pipeline(MslMovement.iota());
         if (pipeline == null) return null;
-        MetalBuffer counter = backend.uninitialized("iota", 4 * n);
-        MetalBuffer words = kernels.parameters("iota", new int[] {(int) dim, (int) stride});
-        try {
-            kernels.launch("iota", pipeline, List.of(words.shared(), counter.shared()), n);
-        } catch (RuntimeException e) {
-            counter.release();
-            throw e;
-        } finally {
-            words.release();
-        }
+        MetalBuffer counter = kernels.produce("iota", pipeline, List.of(), new int[] {(int) dim, (int) stride}, 4 * n, n, false);
         if (dtype == DType.U32) return counter;
         try {
             return kernels.cast(new Operand(counter, DType.U32, Shape.of(n)), dtype);

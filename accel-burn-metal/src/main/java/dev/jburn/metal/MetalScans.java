@@ -50,17 +50,6 @@ final class MetalScans {
         long lines = x.size() / len;
         MemorySegment pipeline = kernels.pipeline(MslScans.scan(op, t, reverse));
         if (pipeline == null) return null;
-        String name = op.opName();
-        MetalBuffer out = backend.uninitialized(name, t.byteSize(x.size()));
-        MetalBuffer words = kernels.parameters(name, new int[] {(int) len, (int) inner});
-        try {
-            kernels.launch(name, pipeline, List.of(MetalChecks.operand(name, x).shared(), words.shared(), out.shared()), lines);
-            return out;
-        } catch (RuntimeException e) {
-            out.release();
-            throw e;
-        } finally {
-            words.release();
-        }
+        return kernels.produce(op.opName(), pipeline, List.of(x), new int[] {(int) len, (int) inner}, t.byteSize(x.size()), lines, false);
     }
 }
