@@ -47,6 +47,7 @@ public final class MetalBackend extends HostFallbackBackend {
     private final MetalWindows windows;
     private final MetalDots dots;
     private final MetalScans scans;
+    private final MetalSorts sorts;
     private final Capabilities capabilities;
     private final MetalFeatures features;
     private volatile boolean closed;
@@ -68,6 +69,7 @@ public final class MetalBackend extends HostFallbackBackend {
         this.windows = new MetalWindows(this, kernels);
         this.dots = new MetalDots(this, kernels, movement);
         this.scans = new MetalScans(this, kernels);
+        this.sorts = new MetalSorts(this, kernels);
         this.capabilities = new MetalCapabilities(kernels, features);
     }
 
@@ -268,13 +270,32 @@ public final class MetalBackend extends HostFallbackBackend {
         return r != null ? r : super.argReduce(op, x, axis, tieBreakHigh, out);
     }
 
-    /** Inclusive scans on the GPU, one thread per line in order (the cpu engine's bits); PRED and F64 on the cpu engine. */
+    // ---- scans and sorts: hand-written MSL, one thread per line in order (the cpu engine's bits) ----
+
+    /** Inclusive scans on the GPU; PRED and F64 on the cpu engine. */
     @Override
     public Buffer cumulative(CumulativeOp op, Operand x, int axis, boolean reverse) {
         MetalChecks.operand(op.opName(), x);
-        if (axis < 0 || axis >= x.shape().rank()) throw new JBurnException(op.opName(), "axis " + axis + " of rank " + x.shape().rank());
+        MetalChecks.axis(op.opName(), axis, x.shape().rank());
         Buffer r = scans.scan(op, x, axis, reverse);
         return r != null ? r : super.cumulative(op, x, axis, reverse);
+    }
+
+    @Override
+    public Buffer sort(Operand x, int axis, boolean descending) {
+        MetalChecks.operand("sort", x);
+        MetalChecks.axis("sort", axis, x.shape().rank());
+        Buffer r = sorts.sort(x, axis, descending, null);
+        return r != null ? r : super.sort(x, axis, descending);
+    }
+
+    @Override
+    public Buffer argsort(Operand x, int axis, boolean descending, DType indexType) {
+        MetalChecks.operand("argsort", x);
+        MetalChecks.axis("argsort", axis, x.shape().rank());
+        if (!indexType.isInteger()) throw new JBurnException("argsort", "positions are integers, not " + indexType.shortName());
+        Buffer r = sorts.sort(x, axis, descending, indexType);
+        return r != null ? r : super.argsort(x, axis, descending, indexType);
     }
 
     // ---- windows: hand-written MSL (MetalWindows); window reductions are decomposed by the front end ----

@@ -82,7 +82,7 @@ final class MetalCapabilities implements Capabilities {
                 case GATHER, TAKE, TAKE_ALONG_AXIS, INDEXED_PUT -> true;
                 case INDEXED_ADD -> MetalIndexing.updates(t, true);
             };
-            case SortOp s -> false;
+            case SortOp s -> true; // MslSort: keys from the bits, every dtype
             case CreationOp c -> switch (c) {
                 case IOTA -> t != DType.PRED && (t == DType.U32 || emits("cast->" + t.shortName(), DType.U32, () -> ElementwiseKernel.cast(DType.U32, t, FOUR))); // MetalMovement.iota: a counter, then a cast
                 case FULL, EYE, ARANGE, LINSPACE -> false; // composites of other ops

@@ -161,6 +161,11 @@ final class MetalChecks {
         axes(op, sorted, rank);
     }
 
+    /** {@code axis} is an axis of {@code rank}. */
+    static void axis(String op, int axis, int rank) {
+        if (axis < 0 || axis >= rank) throw new JBurnException(op, "axis " + axis + " of rank " + rank);
+    }
+
     /** {@code axis} is {@code -1} (the whole tensor) or an axis of {@code rank}. */
     static void axisOrAll(String op, int axis, int rank) {
         if (axis < -1 || axis >= rank) throw new JBurnException(op, "axis " + axis + " of rank " + rank + " (-1: all)");
