@@ -2,7 +2,6 @@ package dev.jburn.metal;
 
 import dev.jburn.DType;
 import dev.jburn.Shape;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class MetalDotHostRunTest {
     @BeforeAll
-    static void needsClang() { Assumptions.assumeTrue(Clang.present(), Clang.missing()); }
+    static void needsClangOrAMac() { SpiRun.assumeRunnable(); }
 
     /** One dot: its label, operand shapes, contracted and batch axes. */
     private record Dot(String label, Shape a, int[] contractA, int[] batchA, Shape b, int[] contractB, int[] batchB) {}
@@ -49,9 +48,9 @@ class MetalDotHostRunTest {
                             (b, xs) -> b.dot(xs.get(0), d.contractA(), d.batchA(), xs.get(1), d.contractB(), d.batchB(), t));
                 }
             }
-            System.out.println("metal dots on clang: " + r.runs + " calls, " + r.gpu.compiled + " kernels compiled, fallbacks " + r.metal.fallbackCounts());
+            System.out.println("metal dots " + r.where() + ": " + r.runs + " calls, fallbacks " + r.metal.fallbackCounts());
             assertEquals(0, r.mismatches, "mismatches printed above");
-            assertEquals(Map.of(), r.metal.fallbackCounts());
+            if (r.metal.features().simdgroupMatrix()) assertEquals(Map.of(), r.metal.fallbackCounts()); // on a Mac, its GPU decides
         }
     }
 

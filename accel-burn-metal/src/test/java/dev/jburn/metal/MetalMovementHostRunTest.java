@@ -2,7 +2,6 @@ package dev.jburn.metal;
 
 import dev.jburn.DType;
 import dev.jburn.Shape;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +23,7 @@ class MetalMovementHostRunTest {
     private static final List<DType> TYPES = List.of(DType.F32, DType.U8, DType.PRED, DType.S16, DType.F16, DType.BF16, DType.S64, DType.F64);
 
     @BeforeAll
-    static void needsClang() { Assumptions.assumeTrue(Clang.present(), Clang.missing()); }
+    static void needsClangOrAMac() { SpiRun.assumeRunnable(); }
 
     private static Shape anyShape(Random rnd) {
         int rank = rnd.nextInt(4);
@@ -95,7 +94,7 @@ class MetalMovementHostRunTest {
                     r.compare("iota " + t + s + " axis " + axis, List.of(), (b, xs) -> b.iota(s, t, axis));
                 }
             }
-            System.out.println("metal movement on clang: " + r.runs + " calls, " + r.gpu.compiled + " kernels compiled, fallbacks "
+            System.out.println("metal movement " + r.where() + ": " + r.runs + " calls, fallbacks "
                     + r.metal.fallbackCounts());
             assertEquals(0, r.mismatches, "mismatches printed above");
             // iota of pred and f64 (a cast MSL cannot write) are the cpu engine's

@@ -2,7 +2,6 @@ package dev.jburn.metal;
 
 import dev.jburn.DType;
 import dev.jburn.Shape;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class MetalSortHostRunTest {
     @BeforeAll
-    static void needsClang() { Assumptions.assumeTrue(Clang.present(), Clang.missing()); }
+    static void needsClangOrAMac() { SpiRun.assumeRunnable(); }
 
     @Test
     void sortsMatchTheCpuEngineBitForBit() throws Exception {
@@ -44,7 +43,7 @@ class MetalSortHostRunTest {
                     r.compare("argsort " + label + " -> " + it, List.of(x), (b, xs) -> b.argsort(xs.get(0), axis, descending, it));
                 }
             }
-            System.out.println("metal sorts on clang: " + r.runs + " calls, " + r.gpu.compiled + " kernels compiled, fallbacks " + r.metal.fallbackCounts());
+            System.out.println("metal sorts " + r.where() + ": " + r.runs + " calls, fallbacks " + r.metal.fallbackCounts());
             assertEquals(0, r.mismatches, "mismatches printed above");
             assertEquals(Map.of(), r.metal.fallbackCounts());
         }

@@ -15,14 +15,17 @@ import java.util.Random;
 import java.util.function.BiFunction;
 
 /**
- * One backend call run on a {@link MetalBackend} over {@link FakeObjc} whose dispatches run the MSL on
- * the CPU ({@link ClangGpu}) and on the cpu engine, with the same input bits, the outputs compared bit
- * for bit: the checks of the hand-written kernels (movement, indexing, arg-reductions), at the SPI, so
- * every dtype and edge shape (empty, rank 0) is reachable without the front end. Close it to release
+ * One backend call run on a {@link MetalBackend} and on the cpu engine, with the same input bits, the
+ * outputs compared bit for bit (or within a tolerance): the checks of the hand-written kernels
+ * (movement, indexing, arg-reductions, windows, scans, sorts, dots), at the SPI, so every dtype and edge
+ * shape (empty, rank 0) is reachable without the front end. On Linux the backend runs over
+ * {@link FakeObjc}, whose dispatches run the MSL on the CPU ({@link ClangGpu}); on a Mac it is the real
+ * engine on the GPU, so the same tests are the hand-written kernels' first real run. Close it to release
  * the backend and the compiled kernels.
  */
 final class SpiRun implements AutoCloseable {
-    final FakeObjc fake = new FakeObjc();
+    /** The fake runtime and its CPU "GPU"; null on a Mac. */
+    final FakeObjc fake;
     final ClangGpu gpu;
     final MetalBackend metal;
     final Backend cpu = Engine.select("cpu").backend();
@@ -30,10 +33,18 @@ final class SpiRun implements AutoCloseable {
     /** Calls run, and those whose bits differed (each printed). */
     int runs, mismatches;
 
+    /** The real GPU on a Mac; the fake over clang elsewhere. */
     SpiRun() throws java.io.IOException { this(null); }
 
-    /** On a GPU of the {@code MTLGPUFamily} values {@code families} (null: the fake's default, an M1-class GPU). */
+    /** On a fake GPU of the {@code MTLGPUFamily} values {@code families} (null: the fake's default, an M1-class GPU; or, on a Mac, the real one). */
     SpiRun(java.util.Set<Long> families) throws java.io.IOException {
+        if (onMac() && families == null) {
+            fake = null;
+            gpu = null;
+            metal = new MetalBackend(new Objc(Natives.system()));
+            return;
+        }
+        fake = new FakeObjc();
         gpu = new ClangGpu();
         fake.gpu = gpu;
         if (families != null) {
@@ -42,6 +53,19 @@ final class SpiRun implements AutoCloseable {
         }
         metal = new MetalBackend(new Objc(fake));
     }
+
+    static boolean onMac() { return System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).startsWith("mac"); }
+
+    /** Skips a test that has neither a Mac nor clang. */
+    static void assumeRunnable() {
+        if (!onMac()) org.junit.jupiter.api.Assumptions.assumeTrue(Clang.present(), Clang.missing());
+    }
+
+    /** Where the kernels ran, for the tests' summaries. */
+    String where() { return gpu == null ? "on " + metal.deviceName() : "on clang (" + gpu.compiled + " kernels compiled)"; }
+
+    /** How many calls ran on the cpu engine instead. */
+    long fallbacks() { return metal.fallbackCounts().values().stream().mapToLong(Long::longValue).sum(); }
 
     /** An input: its dtype, shape and bits (edge values, then random ones, as the kernel checks use). */
     record Input(DType type, Shape shape, MemorySegment bits) {}
@@ -148,7 +172,7 @@ final class SpiRun implements AutoCloseable {
     @Override
     public void close() throws java.io.IOException {
         metal.close();
-        gpu.close();
+        if (gpu != null) gpu.close();
         arena.close();
     }
 }
