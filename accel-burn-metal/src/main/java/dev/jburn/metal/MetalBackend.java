@@ -13,6 +13,7 @@ import dev.jburn.op.UnaryOp;
 import dev.jburn.op.WindowOp;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Capabilities;
+import dev.jburn.spi.ConvSpec;
 import dev.jburn.spi.Operand;
 import dev.jburn.spi.WindowSpec;
 
@@ -48,6 +49,7 @@ public final class MetalBackend extends HostFallbackBackend {
     private final MetalDots dots;
     private final MetalScans scans;
     private final MetalSorts sorts;
+    private final MetalConvs convs;
     private final Capabilities capabilities;
     private final MetalFeatures features;
     private volatile boolean closed;
@@ -70,6 +72,7 @@ public final class MetalBackend extends HostFallbackBackend {
         this.dots = new MetalDots(this, kernels, movement);
         this.scans = new MetalScans(this, kernels);
         this.sorts = new MetalSorts(this, kernels);
+        this.convs = new MetalConvs(this, kernels);
         this.capabilities = new MetalCapabilities(kernels, features);
     }
 
@@ -296,6 +299,17 @@ public final class MetalBackend extends HostFallbackBackend {
         if (!indexType.isInteger()) throw new JBurnException("argsort", "positions are integers, not " + indexType.shortName());
         Buffer r = sorts.sort(x, axis, descending, indexType);
         return r != null ? r : super.argsort(x, axis, descending, indexType);
+    }
+
+    // ---- convolution: hand-written MSL (MetalConvs) ---------------------------------------------
+
+    /** Direct convolution on the GPU (f32; f16 and bf16 through f32); f64 and more than six spatial axes on the cpu engine. */
+    @Override
+    public Buffer conv(Operand input, Operand kernel, ConvSpec spec, DType out) {
+        MetalChecks.operands("conv", List.of(input, kernel));
+        MetalChecks.conv("conv", input.shape(), kernel.shape(), spec);
+        Buffer r = convs.conv(input, kernel, spec, out);
+        return r != null ? r : super.conv(input, kernel, spec, out);
     }
 
     // ---- windows: hand-written MSL (MetalWindows); window reductions are decomposed by the front end ----

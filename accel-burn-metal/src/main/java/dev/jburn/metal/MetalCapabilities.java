@@ -92,7 +92,7 @@ final class MetalCapabilities implements Capabilities {
                 case WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> MetalWindows.supports(t); // overlapping float windows fall back at run time
                 case WINDOW_SUM, WINDOW_PRODUCT, WINDOW_MAX, WINDOW_MIN -> false; // decomposed into slices and element-wise ops
             };
-            case ConvOp c -> false;
+            case ConvOp c -> MetalConvs.supports(t); // MslConv, direct; f16/bf16 through f32
             case LinalgOp l -> false;
         };
     }

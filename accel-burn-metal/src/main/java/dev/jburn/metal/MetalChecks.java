@@ -4,6 +4,7 @@ import dev.jburn.DType;
 import dev.jburn.JBurnException;
 import dev.jburn.Shape;
 import dev.jburn.op.UnaryOp;
+import dev.jburn.spi.ConvSpec;
 import dev.jburn.spi.Operand;
 
 import java.util.Arrays;
@@ -217,6 +218,25 @@ final class MetalChecks {
             throw new JBurnException(op, "windows " + Arrays.toString(spec.dims()) + " (strides " + Arrays.toString(spec.strides()) + ", padding "
                     + Arrays.toString(spec.padLow()) + "/" + Arrays.toString(spec.padHigh()) + ", dilations " + Arrays.toString(spec.dilations())
                     + ") over " + x.shape() + " do not give a source of " + source.shape());
+        }
+    }
+
+    /**
+     * {@link dev.jburn.spi.Backend#conv}'s contract: input {@code [N, C, s...]} and kernel {@code [O, C/featureGroups, k...]} of
+     * one spatial rank, the spec's arrays of that rank, strides and dilations at least 1, the group counts dividing what they split.
+     */
+    static void conv(String op, Shape input, Shape kernel, ConvSpec spec) {
+        int r = spec.spatialRank();
+        boolean ok = input.rank() == r + 2 && kernel.rank() == r + 2 && spec.padLow().length == r && spec.padHigh().length == r
+                && spec.inputDilation().length == r && spec.kernelDilation().length == r
+                && spec.featureGroups() >= 1 && spec.batchGroups() >= 1 && (spec.featureGroups() == 1 || spec.batchGroups() == 1);
+        int groups = Math.max(spec.featureGroups(), spec.batchGroups());
+        ok = ok && kernel.dim(0) % groups == 0 && input.dim(1) == (long) kernel.dim(1) * spec.featureGroups()
+                && input.dim(0) % spec.batchGroups() == 0;
+        for (int d = 0; ok && d < r; d++) ok = spec.strides()[d] >= 1 && spec.inputDilation()[d] >= 1 && spec.kernelDilation()[d] >= 1;
+        if (!ok) {
+            throw new JBurnException(op, "input " + input + " and kernel " + kernel + " do not fit the convolution (strides "
+                    + Arrays.toString(spec.strides()) + ", feature groups " + spec.featureGroups() + ", batch groups " + spec.batchGroups() + ")");
         }
     }
 }
