@@ -83,7 +83,7 @@ final class MetalConvs {
         if (pipeline == null) return null;
         List<MetalBuffer> temps = new ArrayList<>();
         try {
-            Operand x = widened(input, temps), k = widened(kernel, temps);
+            Operand x = kernels.widened(input, temps), k = kernels.widened(kernel, temps);
             if (x == null || k == null) return null;
             MetalBuffer y = kernels.produce("conv", pipeline, List.of(x, k), words, 4 * size, size, false);
             if (out == DType.F32) return y;
@@ -92,14 +92,5 @@ final class MetalConvs {
         } finally {
             for (MetalBuffer t : temps) t.release();
         }
-    }
-
-    /** {@code x} as F32 (an exact cast for F16/BF16); null when the cast cannot run here. */
-    private Operand widened(Operand x, List<MetalBuffer> temps) {
-        if (x.dtype() == DType.F32) return x;
-        MetalBuffer wide = kernels.cast(x, DType.F32);
-        if (wide == null) return null;
-        temps.add(wide);
-        return new Operand(wide, DType.F32, x.shape());
     }
 }

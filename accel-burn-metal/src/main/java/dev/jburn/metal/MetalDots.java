@@ -63,14 +63,8 @@ final class MetalDots {
 
     /** {@code x} as the GEMM reads it: widened to F32, then permuted by {@code perm} (when not null); null when a step cannot run here. */
     private Operand operand(Operand x, int[] perm, List<MetalBuffer> temps) {
-        Operand r = x;
-        if (x.dtype() != DType.F32) {
-            MetalBuffer wide = kernels.cast(x, DType.F32);
-            if (wide == null) return null;
-            temps.add(wide);
-            r = new Operand(wide, DType.F32, x.shape());
-        }
-        if (perm != null) {
+        Operand r = kernels.widened(x, temps);
+        if (r != null && perm != null) {
             MetalBuffer moved = movement.transpose(r, perm);
             if (moved == null) return null;
             temps.add(moved);

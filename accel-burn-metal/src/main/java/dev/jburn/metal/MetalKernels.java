@@ -228,6 +228,19 @@ final class MetalKernels {
         }
     }
 
+    /**
+     * {@code x} as F32: itself, or an exact cast of F16/BF16 (its buffer added to {@code temps}, which the
+     * caller releases); null when the cast cannot run here. The hand-written kernels compute F16 and BF16
+     * this way, as the cpu engine does, and round once at the end.
+     */
+    Operand widened(Operand x, List<MetalBuffer> temps) {
+        if (x.dtype() == DType.F32) return x;
+        MetalBuffer wide = cast(x, DType.F32);
+        if (wide == null) return null;
+        temps.add(wide);
+        return new Operand(wide, DType.F32, x.shape());
+    }
+
     /** A buffer holding {@code words}, a hand-written kernel's shape parameters; the caller releases it. */
     MetalBuffer parameters(String op, int[] words) {
         MetalBuffer b = backend.uninitialized(op, 4L * words.length);
