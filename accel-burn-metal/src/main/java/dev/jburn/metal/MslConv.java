@@ -9,8 +9,9 @@ import java.util.List;
 /**
  * Direct convolution in canonical layout (input {@code [N, C, s...]}, kernel {@code [O, C/G, k...]},
  * output {@code [N/batchGroups, O, o...]}) in MSL, f32: one thread per output element sums its group's
- * channels and kernel taps (channel-major, taps row-major, the cpu engine's oracle order) in float,
- * skipping taps on padding or between dilated input elements. Strides, padding (negative too), input
+ * channels and kernel taps (channel-major, taps row-major, the cpu engine's oracle order) in float;
+ * a tap on padding or between dilated input elements multiplies a zero (so an infinite weight there
+ * gives NaN, as Nx's pad-then-convolve does). Strides, padding (negative too), input
  * and kernel dilation, feature and batch groups, up to {@link #MAX_RANK} spatial axes. No im2col and
  * no shared-memory tiling: correct first, a tuned kernel is future work.
  *
@@ -65,7 +66,10 @@ final class MslConv {
                           else off += (at / dil) * step;
                           step *= p[a];
                         }
-                        if (inside) acc += in0[inBase + uint(off)] * in1[kBase + t];
+                        // a tap on padding or between dilated elements reads a zero that still multiplies (Nx pads,
+                        // then convolves): an infinite or NaN weight there gives NaN, as on the cpu engine
+                        float xv = inside ? in0[inBase + uint(off)] : 0.0f;
+                        acc += xv * in1[kBase + t];
                       }
                     }
                     out[i] = acc;

@@ -3,6 +3,7 @@ package dev.jburn.metal;
 import dev.jburn.DType;
 import dev.jburn.Shape;
 import dev.jburn.spi.ConvSpec;
+import dev.jburn.spi.HostElements;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Convolutions on the metal backend ({@link MslConv} run on the CPU by clang, or on the GPU on a Mac,
  * {@link SpiRun}) against the cpu engine within a tolerance (float sums in another order than its
  * GEMMs'): 1 to 3 spatial axes, strides, negative and positive padding, input and kernel dilation,
- * feature and batch groups, f32, f16 and bf16, empty outputs and empty sums; only f64 falls back.
+ * feature and batch groups, f32, f16 and bf16, infinite and NaN weights (taps on padding multiply a zero:
+ * NaN, as on the cpu engine), empty outputs and empty sums; only f64 falls back.
  */
 class MetalConvHostRunTest {
     @BeforeAll
@@ -50,9 +52,16 @@ class MetalConvHostRunTest {
                 ConvSpec spec = new ConvSpec(strides, lo, hi, inDil, kDil, fg, bg);
                 if (t == DType.F64) expected++;
                 double tol = t == DType.F32 ? 1e-5 : t == DType.F16 ? 2e-3 : 1.6e-2;
-                r.compareClose("conv " + t + " " + Shape.of(in) + " * " + Shape.of(k) + " strides " + java.util.Arrays.toString(strides)
-                                + " pad " + java.util.Arrays.toString(lo) + "/" + java.util.Arrays.toString(hi) + " groups " + fg + "/" + bg,
-                        List.of(r.uniform(t, Shape.of(in), rnd), r.uniform(t, Shape.of(k), rnd)), t, tol,
+                SpiRun.Input kernel = r.uniform(t, Shape.of(k), rnd);
+                boolean special = c % 4 == 2 && kernel.shape().size() > 1;
+                if (special) { // weights that turn the zeros of padding and dilation holes into NaN
+                    HostElements.setDouble(kernel.bits(), t, 0, Double.POSITIVE_INFINITY);
+                    HostElements.setDouble(kernel.bits(), t, kernel.shape().size() - 1, Double.NaN);
+                }
+                r.compareClose("conv " + t + " " + Shape.of(in) + " * " + Shape.of(k) + (special ? " (Inf, NaN weights)" : "") + " strides "
+                                + java.util.Arrays.toString(strides) + " pad " + java.util.Arrays.toString(lo) + "/" + java.util.Arrays.toString(hi)
+                                + " groups " + fg + "/" + bg,
+                        List.of(r.uniform(t, Shape.of(in), rnd), kernel), t, tol,
                         (b, xs) -> b.conv(xs.get(0), xs.get(1), spec, t));
             }
             System.out.println("metal convolutions " + r.where() + ": " + r.runs + " calls, fallbacks " + r.metal.fallbackCounts());

@@ -94,7 +94,8 @@ final class SpiRun implements AutoCloseable {
         return compare(label, inputs, op, (want, got) -> {
             for (long i = 0; i < want.byteSize() / out.byteSize(); i++) {
                 double w = dev.jburn.spi.HostElements.getDouble(want, out, i), g = dev.jburn.spi.HostElements.getDouble(got, out, i);
-                if (!(Math.abs(w - g) <= tolerance * Math.max(1, Math.abs(w)))) return "at " + i + ": cpu " + w + ", metal " + g;
+                boolean same = w == g || (Double.isNaN(w) && Double.isNaN(g)); // infinities and NaN exactly
+                if (!same && !(Math.abs(w - g) <= tolerance * Math.max(1, Math.abs(w)))) return "at " + i + ": cpu " + w + ", metal " + g;
             }
             return null;
         });
