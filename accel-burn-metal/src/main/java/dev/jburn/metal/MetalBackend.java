@@ -183,6 +183,7 @@ public final class MetalBackend extends HostFallbackBackend {
         MetalChecks.operand("transpose", x);
         MetalChecks.permutation("transpose", perm, x.shape().rank());
         Buffer r = kernels.transpose(x, perm);
+        if (r == null) r = movement.transpose(x, perm); // what the emitter refuses (f64): bits moved by the strided copy
         return r != null ? r : super.transpose(x, perm);
     }
 
@@ -191,6 +192,7 @@ public final class MetalBackend extends HostFallbackBackend {
         MetalChecks.operand("broadcast", x);
         MetalChecks.broadcastAxes("broadcast", x.shape(), outShape, axes);
         Buffer r = kernels.broadcast(x, outShape, axes);
+        if (r == null) r = movement.broadcast(x, outShape, axes); // what the emitter refuses (f64): bits moved by the strided copy
         return r != null ? r : super.broadcast(x, outShape, axes);
     }
 

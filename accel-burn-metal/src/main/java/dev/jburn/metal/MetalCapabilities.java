@@ -69,8 +69,8 @@ final class MetalCapabilities implements Capabilities {
             };
             case ShapeOp s -> switch (s) {
                 case RESHAPE, SQUEEZE, NEW_AXIS -> true; // views
-                case TRANSPOSE, BROADCAST -> emits("transpose", t, () -> ElementwiseKernel.transpose(t, Shape.of(2, 2), new int[] {1, 0}));
-                case SLICE, PUT_SLICE, CONCATENATE, STACK, PAD, REVERSE, TILE -> true; // MslMovement moves bits: f64 too
+                // the emitter's strided loads, or MslMovement's strided copy for what they refuse: bits moved, f64 too
+                case TRANSPOSE, BROADCAST, SLICE, PUT_SLICE, CONCATENATE, STACK, PAD, REVERSE, TILE -> true;
             };
             case ContractionOp c -> switch (c) {
                 // MPSMatrixMultiplication for plain f32/f16 products; the rest of f32/f16/bf16 on simdgroup matrices (Apple7+)

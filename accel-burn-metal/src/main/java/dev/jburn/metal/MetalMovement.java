@@ -35,6 +35,11 @@ final class MetalMovement {
         return copy("transpose", x, null, CopyPlan.transpose(x.shape(), perm), x.size());
     }
 
+    /** Input axis {@code i} to output axis {@code axes[i]}, as {@link #transpose} one pipeline for every shape. */
+    MetalBuffer broadcast(Operand x, Shape outShape, int[] axes) {
+        return copy("broadcast", x, null, CopyPlan.broadcast(x.shape(), outShape, axes), outShape.size());
+    }
+
     MetalBuffer reverse(Operand x, int[] axes) {
         return copy("reverse", x, null, CopyPlan.reverse(x.shape(), axes), x.size());
     }

@@ -14,7 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Slice, pad, reverse, concatenate, put-slice and iota on the metal backend ({@link MslMovement}'s
+ * Slice, pad, reverse, concatenate, put-slice, transpose and broadcast (f64: the strided copy; other
+ * dtypes: the emitter's strided loads) and iota on the metal backend ({@link MslMovement}'s
  * kernels run on the CPU by clang, {@link SpiRun}) against the cpu engine, bit for bit, over every
  * element width and generated shapes with rank 0, empty axes, crops and interior padding; and that
  * none of them fell back.
@@ -34,12 +35,12 @@ class MetalMovementHostRunTest {
     void movementMatchesTheCpuEngineBitForBit() throws Exception {
         Random rnd = new Random(1803);
         try (SpiRun r = new SpiRun()) {
-            for (int c = 0; c < 160; c++) {
+            for (int c = 0; c < 224; c++) {
                 DType t = TYPES.get(c % TYPES.size());
                 Shape s = anyShape(rnd);
                 int rank = s.rank();
                 SpiRun.Input x = r.edges(t, s, rnd);
-                switch (c % 5) {
+                switch (c % 7) {
                     case 0 -> {
                         int[] st = new int[rank], len = new int[rank], step = new int[rank];
                         for (int k = 0; k < rank; k++) {
@@ -75,6 +76,23 @@ class MetalMovementHostRunTest {
                             parts.add(r.edges(t, Shape.of(d), rnd));
                         }
                         r.compare("concatenate " + parts.size() + " along " + axis + " " + t + s, parts, (b, xs) -> b.concatenate(xs, axis));
+                    }
+                    case 5 -> {
+                        List<Integer> p = new ArrayList<>();
+                        for (int k = 0; k < rank; k++) p.add(k);
+                        java.util.Collections.shuffle(p, rnd);
+                        int[] perm = p.stream().mapToInt(Integer::intValue).toArray();
+                        r.compare("transpose " + t + s + " " + java.util.Arrays.toString(perm), List.of(x), (b, xs) -> b.transpose(xs.get(0), perm));
+                    }
+                    case 6 -> {
+                        // a new leading axis, and axes of size 1 expanded
+                        int[] out = new int[rank + 1], axes = new int[rank];
+                        out[0] = 1 + rnd.nextInt(3);
+                        for (int k = 0; k < rank; k++) {
+                            axes[k] = k + 1;
+                            out[k + 1] = s.dim(k) == 1 ? 1 + rnd.nextInt(3) : s.dim(k);
+                        }
+                        r.compare("broadcast " + t + s + " to " + Shape.of(out), List.of(x), (b, xs) -> b.broadcast(xs.get(0), Shape.of(out), axes));
                     }
                     default -> {
                         int[] u = new int[rank], at = new int[rank];
