@@ -9,6 +9,7 @@ import dev.jburn.spi.HostElements;
 import dev.jburn.spi.Operand;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -108,28 +109,24 @@ final class MetalIndexing {
         long rows = x.size() / len;
         String name = op.opName();
         if (rows == 0) return backend.uninitialized(name, 0);
-        Operand src = x;
-        MetalBuffer widened = null, moved = null;
+        List<MetalBuffer> temps = new ArrayList<>();
         try {
-            if (x.dtype() == DType.F16 || x.dtype() == DType.BF16) {
-                widened = kernels.cast(x, DType.F32);
-                if (widened == null) return null;
-                src = new Operand(widened, DType.F32, x.shape());
-            }
+            Operand src = x.dtype() == DType.F16 || x.dtype() == DType.BF16 ? kernels.widened(x, temps) : x;
+            if (src == null) return null;
             if (axis >= 0 && axis != rank - 1) {
                 int[] perm = new int[rank];
                 for (int d = 0, k = 0; d < rank; d++) if (d != axis) perm[k++] = d;
                 perm[rank - 1] = axis;
-                moved = movement.transpose(src, perm);
+                MetalBuffer moved = movement.transpose(src, perm);
                 if (moved == null) return null;
+                temps.add(moved);
                 src = new Operand(moved, src.dtype(), Shape.of(rows, len));
             }
             MemorySegment pipeline = kernels.pipeline(MslIndexing.argReduce(src.dtype(), out, op == ReduceOp.ARGMAX, high));
             if (pipeline == null) return null;
             return kernels.produce(name, pipeline, List.of(src), new int[] {(int) len}, out.byteSize(rows), rows, true);
         } finally {
-            if (widened != null) widened.release();
-            if (moved != null) moved.release();
+            for (MetalBuffer t : temps) t.release();
         }
     }
 }

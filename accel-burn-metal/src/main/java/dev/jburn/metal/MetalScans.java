@@ -6,6 +6,7 @@ import dev.jburn.op.CumulativeOp;
 import dev.jburn.spi.Operand;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -33,15 +34,15 @@ final class MetalScans {
         if (!supports(t) || x.size() >= Integer.MAX_VALUE) return null;
         if (x.size() == 0) return backend.uninitialized(op.opName(), 0);
         if (t == DType.F16 || t == DType.BF16) {
-            MetalBuffer wide = kernels.cast(x, DType.F32);
-            if (wide == null) return null;
-            MetalBuffer sums = null;
+            List<MetalBuffer> temps = new ArrayList<>();
             try {
-                sums = scan(op, new Operand(wide, DType.F32, x.shape()), axis, reverse);
-                return sums == null ? null : kernels.cast(new Operand(sums, DType.F32, x.shape()), t);
+                Operand wide = kernels.widened(x, temps);
+                MetalBuffer sums = wide == null ? null : scan(op, wide, axis, reverse);
+                if (sums == null) return null;
+                temps.add(sums);
+                return kernels.cast(new Operand(sums, DType.F32, x.shape()), t);
             } finally {
-                wide.release();
-                if (sums != null) sums.release();
+                for (MetalBuffer b : temps) b.release();
             }
         }
         Shape s = x.shape();
