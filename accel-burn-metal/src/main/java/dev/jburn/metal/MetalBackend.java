@@ -339,8 +339,8 @@ public final class MetalBackend extends HostFallbackBackend {
     /**
      * A plain matrix product {@code a[m,k] · b[k,n]} of f32 or f16 through {@code MPSMatrixMultiplication};
      * every other f32, f16 or bf16 dot (batched, contracting other axes, stored transposed) as one batched
-     * GEMM on simdgroup matrices ({@link MetalDots}) where the GPU has them; the rest (other dtypes, older
-     * GPUs) on the cpu engine, counted.
+     * GEMM on simdgroup matrices ({@link MetalDots}) where the GPU has them, integer dots as a plain exact
+     * kernel; the rest (pred, f64, floats on older GPUs) on the cpu engine, counted.
      */
     @Override
     public Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) {

@@ -73,7 +73,7 @@ final class MetalCapabilities implements Capabilities {
                 case TRANSPOSE, BROADCAST, SLICE, PUT_SLICE, CONCATENATE, STACK, PAD, REVERSE, TILE -> true;
             };
             case ContractionOp c -> switch (c) {
-                // MPSMatrixMultiplication for plain f32/f16 products; the rest of f32/f16/bf16 on simdgroup matrices (Apple7+)
+                // MPSMatrixMultiplication for plain f32/f16 products; the rest of f32/f16/bf16 on simdgroup matrices (Apple7+); integers exact
                 case DOT -> t == DType.F32 || t == DType.F16 || MetalDots.supports(t, features);
             };
             case CumulativeOp c -> MetalScans.supports(t);

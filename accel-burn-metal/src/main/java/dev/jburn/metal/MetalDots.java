@@ -14,8 +14,9 @@ import java.util.List;
  * dots, operands stored transposed or with their axes in another order ({@link DotPlan}: used in place
  * when they are {@code [batch, m, k]} or {@code [batch, k, m]}, permuted first otherwise), and BF16 (F16
  * and BF16 operands are widened exactly to F32, the f32 result rounded once back, as the cpu engine
- * accumulates them in f32). Needs GPU family Apple7 ({@link MetalFeatures#simdgroupMatrix()}); returns
- * {@code null} (the cpu engine runs it, counted) without it, for other dtypes, or past 32-bit indices.
+ * accumulates them in f32): floats need GPU family Apple7 ({@link MetalFeatures#simdgroupMatrix()}).
+ * Integer dots (every integer dtype, any GPU) run {@link MslGemm#integer}, exact. Returns {@code null}
+ * (the cpu engine runs it, counted) for PRED and F64, floats without Apple7, or past 32-bit indices.
  */
 final class MetalDots {
     private static final long LIMIT = Integer.MAX_VALUE;
@@ -30,9 +31,9 @@ final class MetalDots {
         this.movement = movement;
     }
 
-    /** Whether dots of {@code t} can run here. */
+    /** Whether dots of {@code t} can run here: integers on any GPU, floats on simdgroup matrices. */
     static boolean supports(DType t, MetalFeatures f) {
-        return f.simdgroupMatrix() && (t == DType.F32 || t == DType.F16 || t == DType.BF16);
+        return (t.isInteger() && t != DType.PRED) || f.simdgroupMatrix() && (t == DType.F32 || t == DType.F16 || t == DType.BF16);
     }
 
     MetalBuffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) {
@@ -43,6 +44,7 @@ final class MetalDots {
         if (a.size() >= LIMIT || b.size() >= LIMIT || cells >= LIMIT || plan.batch() * tilesM * tilesN >= LIMIT) return null;
         if (cells == 0) return backend.uninitialized("dot", 0);
         if (plan.k() == 0) return (MetalBuffer) backend.allocate(out.byteSize(cells)); // empty sums: zeros
+        if (out.isInteger()) return integer(a, b, plan, out, cells);
         MemorySegment pipeline = kernels.pipeline(MslGemm.source());
         if (pipeline == null) return null;
         List<MetalBuffer> temps = new ArrayList<>();
@@ -61,17 +63,36 @@ final class MetalDots {
         }
     }
 
+    /** An integer dot ({@link MslGemm#integer}): one thread per element of the result. */
+    private MetalBuffer integer(Operand a, Operand b, DotPlan plan, DType out, long cells) {
+        MemorySegment pipeline = kernels.pipeline(MslGemm.integer(out));
+        if (pipeline == null) return null;
+        List<MetalBuffer> temps = new ArrayList<>();
+        try {
+            Operand da = permuted(a, plan.permA(), temps), db = permuted(b, plan.permB(), temps);
+            if (da == null || db == null) return null;
+            boolean aT = plan.permA() == null && plan.aTransposed(), bT = plan.permB() == null && plan.bTransposed();
+            int[] words = {(int) plan.m(), (int) plan.n(), (int) plan.k(), aT ? 1 : 0, bT ? 1 : 0};
+            return kernels.produce("dot", pipeline, List.of(da, db), words, out.byteSize(cells), cells, false);
+        } finally {
+            for (MetalBuffer t : temps) t.release();
+        }
+    }
+
     /** {@code x} as the GEMM reads it: widened to F32, then permuted by {@code perm} (when not null); null when a step cannot run here. */
     private Operand operand(Operand x, int[] perm, List<MetalBuffer> temps) {
         Operand r = kernels.widened(x, temps);
-        if (r != null && perm != null) {
-            MetalBuffer moved = movement.transpose(r, perm);
-            if (moved == null) return null;
-            temps.add(moved);
-            int[] dims = new int[perm.length];
-            for (int i = 0; i < perm.length; i++) dims[i] = r.shape().dim(perm[i]);
-            r = new Operand(moved, DType.F32, Shape.of(dims));
-        }
-        return r;
+        return r == null ? null : permuted(r, perm, temps);
+    }
+
+    /** {@code x} permuted by {@code perm} (itself when null); null when the copy cannot run here. */
+    private Operand permuted(Operand x, int[] perm, List<MetalBuffer> temps) {
+        if (perm == null) return x;
+        MetalBuffer moved = movement.transpose(x, perm);
+        if (moved == null) return null;
+        temps.add(moved);
+        int[] dims = new int[perm.length];
+        for (int i = 0; i < perm.length; i++) dims[i] = x.shape().dim(perm[i]);
+        return new Operand(moved, x.dtype(), Shape.of(dims));
     }
 }

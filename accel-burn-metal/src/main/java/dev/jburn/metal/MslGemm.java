@@ -1,6 +1,7 @@
 package dev.jburn.metal;
 
 import dev.jburn.DType;
+import dev.jburn.kernels.Dialect;
 import dev.jburn.kernels.KernelSource;
 
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.List;
  * simdgroups of 32, Apple GPUs' width) computes a 32×32 tile of C: each simdgroup two 8×8 blocks, K
  * in steps of 32 through threadgroup memory, zero-filled past the edges, so any M, N, K work.
  * Accumulation is in f32 in the hardware's order (the tests compare with a tolerance, as for MPS).
+ * Integer products have their own plain kernel ({@link #integer}).
  *
  * <p>Inputs: 0 A ({@code [batch, M, K]}, or {@code [batch, K, M]} when {@code aT}), 1 B
  * ({@code [batch, K, N]}, or {@code [batch, N, K]} when {@code bT}), 2 the parameter words
@@ -23,6 +25,36 @@ final class MslGemm {
 
     /** Rows and columns of C per threadgroup. */
     static final int TILE = 32;
+
+    /**
+     * A batched integer product, one thread per element of C walking K in order: the sum wraps in the
+     * unsigned type of the element width, which keeps the low bits the cpu engine's 64-bit sum keeps.
+     * Inputs as {@link #source()}'s, with the parameter words {@code [M, N, K, aT, bT]}; {@code n} is the
+     * size of C; C is written as the unsigned type of its width (the same bits).
+     */
+    static KernelSource integer(DType t) {
+        String st = Dialect.METAL.storageType(t);
+        DType bits = MslMovement.bits(t.byteSize());
+        String acc = t.byteSize() == 8 ? "ulong" : "uint";
+        String entry = "jb_gemm_" + t.shortName();
+        List<DType> in = List.of(t, t, DType.S32);
+        String code = MslMovement.HEADER + "// jburn batched " + t.shortName() + " GEMM: one thread per element, wrapping sums\n"
+                + Dialect.METAL.open(entry, in, bits) + """
+                    device const int* p = in2;
+                    uint M = uint(p[0]), N = uint(p[1]), K = uint(p[2]);
+                    bool aT = p[3] != 0, bT = p[4] != 0;
+                    uint col = i %% N, row = (i / N) %% M, batch = i / (M * N);
+                    uint aOff = batch * M * K, bOff = batch * K * N;
+                    %1$s sum = 0;
+                    for (uint k = 0u; k < K; k++) {
+                      %1$s a = %1$s(in0[aOff + (aT ? k * M + row : row * K + k)]);
+                      %1$s b = %1$s(in1[bOff + (bT ? col * K + k : k * N + col)]);
+                      sum = sum + a * b;
+                    }
+                    out[i] = %2$s(sum);
+                """.formatted(acc, Dialect.METAL.storageType(bits)) + Dialect.METAL.close();
+        return new KernelSource(entry, code, in, bits);
+    }
 
     static KernelSource source() {
         String entry = "jb_gemm_f32_simdgroup";

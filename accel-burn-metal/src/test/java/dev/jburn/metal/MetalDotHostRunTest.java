@@ -16,7 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * by clang, {@link SpiRun}) against the cpu engine within a tolerance (the sums' order differs):
  * batched, stored transposed, contracted axes apart (permuted first), f32, f16 and bf16, sizes on
  * both sides of the 32-wide tiles and of K's steps of 32, and empty ones; none fell back. Without
- * simdgroup matrices (an older GPU family) they fall back, counted.
+ * simdgroup matrices (an older GPU family) they fall back, counted. Integer dots ({@link MslGemm#integer})
+ * bit for bit, on edge values whose sums wrap.
  */
 class MetalDotHostRunTest {
     @BeforeAll
@@ -51,6 +52,26 @@ class MetalDotHostRunTest {
             System.out.println("metal dots " + r.where() + ": " + r.runs + " calls, fallbacks " + r.metal.fallbackCounts());
             assertEquals(0, r.mismatches, "mismatches printed above");
             if (r.metal.features().simdgroupMatrix()) assertEquals(Map.of(), r.metal.fallbackCounts()); // on a Mac, its GPU decides
+        }
+    }
+
+    @Test
+    void integerDotsMatchTheCpuEngineBitForBit() throws Exception {
+        Random rnd = new Random(1811);
+        try (SpiRun r = new SpiRun()) {
+            for (DType t : List.of(DType.S32, DType.U8, DType.S8, DType.S16, DType.U16, DType.U32, DType.S64, DType.U64)) {
+                for (Dot d : dots()) {
+                    // edge values: the sums wrap, and must keep the low bits the cpu engine's 64-bit sums keep
+                    r.compare(d.label() + " " + t, List.of(r.edges(t, d.a(), rnd), r.edges(t, d.b(), rnd)),
+                            (b, xs) -> b.dot(xs.get(0), d.contractA(), d.batchA(), xs.get(1), d.contractB(), d.batchB(), t));
+                }
+                Shape a = Shape.of(5, 7), b = Shape.of(7, 3); // a plain product: no MPS for integers
+                r.compare("plain " + t, List.of(r.edges(t, a, rnd), r.edges(t, b, rnd)),
+                        (be, xs) -> be.dot(xs.get(0), new int[] {1}, new int[0], xs.get(1), new int[] {0}, new int[0], t));
+            }
+            System.out.println("metal integer dots " + r.where() + ": " + r.runs + " calls, fallbacks " + r.metal.fallbackCounts());
+            assertEquals(0, r.mismatches, "mismatches printed above");
+            assertEquals(Map.of(), r.metal.fallbackCounts());
         }
     }
 
