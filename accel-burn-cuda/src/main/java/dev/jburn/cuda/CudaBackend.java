@@ -4,6 +4,7 @@ import dev.jburn.DType;
 import dev.jburn.Shape;
 import dev.jburn.graph.Graph;
 import dev.jburn.graph.Interpreter;
+import dev.jburn.kernels.DotPlan;
 import dev.jburn.kernels.HostFallbackBackend;
 import dev.jburn.op.BinaryOp;
 import dev.jburn.op.CumulativeOp;

@@ -1,6 +1,7 @@
 package dev.jburn.cuda;
 
 import dev.jburn.DType;
+import dev.jburn.kernels.DotPlan;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
 

@@ -29,8 +29,8 @@ import java.util.function.Supplier;
  * What runs natively on the metal engine, op × dtype: the answer is the emitter's own check on a
  * representative kernel ({@link MetalKernels#source}), so it follows the dialect (no F64, no
  * {@code expm1}, ...). Everything else runs on the cpu engine, counted in {@code fallbackCounts()}.
- * Shape-dependent limits (a dot that is not a plain matrix product, more than 2^31 elements) still
- * fall back at run time and are counted.
+ * Shape-dependent limits (more than 2^31 elements, overlapping float windows of a window scatter)
+ * still fall back at run time and are counted.
  *
  * <pre>{@code
  * Engine.select("metal").capabilities().supports(UnaryOp.EXP, DType.F64); // false: MSL has no double
@@ -40,10 +40,14 @@ final class MetalCapabilities implements Capabilities {
     private static final Shape FOUR = Shape.of(4);
 
     private final MetalKernels kernels;
+    private final MetalFeatures features;
     /** Answers by {@code "op:dtype"}: the emitter runs once per pair. */
     private final Map<String, Boolean> answers = new ConcurrentHashMap<>();
 
-    MetalCapabilities(MetalKernels kernels) { this.kernels = kernels; }
+    MetalCapabilities(MetalKernels kernels, MetalFeatures features) {
+        this.kernels = kernels;
+        this.features = features;
+    }
 
     @Override
     public boolean supports(Op op, DType t) {
@@ -60,23 +64,35 @@ final class MetalCapabilities implements Capabilities {
             case ReduceOp r -> switch (r) {
                 case SUM, PRODUCT, REDUCE_MAX, REDUCE_MIN, ALL, ANY -> reduces(r, t);
                 case MEAN -> reduces(ReduceOp.SUM, t) && supports(BinaryOp.DIVIDE, t.toFloating());
-                case ARGMAX, ARGMIN, LOG_SUM_EXP -> false;
+                case ARGMAX, ARGMIN -> MetalIndexing.argReduces(t, DType.S32); // the index type of Tensor.argmax
+                case LOG_SUM_EXP -> false;
             };
             case ShapeOp s -> switch (s) {
                 case RESHAPE, SQUEEZE, NEW_AXIS -> true; // views
-                case TRANSPOSE, BROADCAST -> emits("transpose", t, () -> ElementwiseKernel.transpose(t, Shape.of(2, 2), new int[] {1, 0}));
-                case SLICE, PUT_SLICE, CONCATENATE, STACK, PAD, REVERSE, TILE -> false;
+                // the emitter's strided loads, or MslMovement's strided copy for what they refuse: bits moved, f64 too
+                case TRANSPOSE, BROADCAST, SLICE, PUT_SLICE, CONCATENATE, STACK, PAD, REVERSE, TILE -> true;
             };
             case ContractionOp c -> switch (c) {
-                case DOT -> t == DType.F32 || t == DType.F16; // MPSMatrixMultiplication; batched or transposed dots fall back
+                // MPSMatrixMultiplication for plain f32/f16 products; the rest of f32/f16/bf16 on simdgroup matrices (Apple7+); integers exact
+                case DOT -> t == DType.F32 || t == DType.F16 || MetalDots.supports(t, features);
             };
-            case CumulativeOp c -> false;
-            case IndexOp i -> false;
-            case SortOp s -> false;
-            case CreationOp c -> false;
+            case CumulativeOp c -> MetalScans.supports(t);
+            case IndexOp i -> switch (i) {
+                // t is the gathered tensor's dtype (bits moved: every one); the index type is checked per call
+                case GATHER, TAKE, TAKE_ALONG_AXIS, INDEXED_PUT -> true;
+                case INDEXED_ADD -> MetalIndexing.updates(t, true);
+            };
+            case SortOp s -> true; // MslSort: keys from the bits, every dtype
+            case CreationOp c -> switch (c) {
+                case IOTA -> t != DType.PRED && (t == DType.U32 || emits("cast->" + t.shortName(), DType.U32, () -> ElementwiseKernel.cast(DType.U32, t, FOUR))); // MetalMovement.iota: a counter, then a cast
+                case FULL, EYE, ARANGE, LINSPACE -> false; // composites of other ops
+            };
             case RandomOp r -> false;
-            case WindowOp w -> false;
-            case ConvOp c -> false;
+            case WindowOp w -> switch (w) {
+                case WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> MetalWindows.supports(t); // overlapping float windows fall back at run time
+                case WINDOW_SUM, WINDOW_PRODUCT, WINDOW_MAX, WINDOW_MIN -> false; // decomposed into slices and element-wise ops
+            };
+            case ConvOp c -> MetalConvs.supports(t); // MslConv, direct; f16/bf16 through f32
             case LinalgOp l -> false;
         };
     }

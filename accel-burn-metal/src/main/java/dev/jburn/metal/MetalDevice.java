@@ -74,6 +74,12 @@ final class MetalDevice implements AutoCloseable {
         }
     }
 
+    /** Whether the GPU belongs to {@code family}, an {@code MTLGPUFamily} value ({@code supportsFamily:}, macOS 10.15+). */
+    boolean supportsFamily(long family) {
+        requireOpen("supportsFamily");
+        return (boolean) objc.send(device, Sel.SUPPORTS_FAMILY, family);
+    }
+
     /**
      * A shared-storage buffer of {@code bytes} (at least one byte: Metal refuses empty buffers),
      * readable and writable through {@link SharedBuffer#contents()}.

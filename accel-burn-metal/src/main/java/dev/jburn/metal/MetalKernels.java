@@ -174,19 +174,77 @@ final class MetalKernels {
      */
     private MetalBuffer dispatch(String op, KernelSource src, List<Operand> inputs, long n, DType outType, long groups) {
         if (n == 0) return backend.uninitialized(op, 0);
-        MetalDevice gpu = backend.device();
-        MemorySegment pipeline = gpu.pipeline(src);
-        if (gpu.maxThreads(pipeline) < GROUP) return null;
+        MemorySegment pipeline = pipeline(src);
+        if (pipeline == null) return null;
         MetalBuffer out = backend.uninitialized(op, outType.byteSize(n));
         try {
             List<MetalDevice.SharedBuffer> bound = new ArrayList<>(inputs.size() + 1);
             for (Operand x : inputs) bound.add(MetalChecks.operand(op, x).shared());
             bound.add(out.shared());
-            gpu.dispatch(op, pipeline, bound, (int) n, groups, GROUP);
+            backend.device().dispatch(op, pipeline, bound, (int) n, groups, GROUP);
             return out;
         } catch (RuntimeException e) {
             out.release();
             throw e;
         }
+    }
+
+    /**
+     * {@code src}'s pipeline, compiled once; {@code null} when Metal allows it fewer threads per threadgroup
+     * than {@link #GROUP}, which every dispatch of the engine uses (the reductions' tree needs all of them).
+     */
+    MemorySegment pipeline(KernelSource src) {
+        MetalDevice gpu = backend.device();
+        MemorySegment pipeline = gpu.pipeline(src);
+        return gpu.maxThreads(pipeline) < GROUP ? null : pipeline;
+    }
+
+    /** Runs {@code pipeline} over {@code n} threads in groups of {@link #GROUP}, with {@code bound} at buffer indices 0... */
+    void launch(String op, MemorySegment pipeline, List<MetalDevice.SharedBuffer> bound, long n) {
+        backend.device().dispatch(op, pipeline, bound, (int) n, (n + GROUP - 1) / GROUP, GROUP);
+    }
+
+    /**
+     * A new output of {@code outBytes} written by a hand-written kernel's {@code pipeline}: {@code inputs}
+     * bound at 0.., then a buffer of {@code words} (its shape parameters), then the output, and the count
+     * {@code n}; {@code n} threads in groups of {@link #GROUP}, or {@code n} whole groups when {@code perGroup}.
+     * The output is released when the dispatch fails.
+     */
+    MetalBuffer produce(String op, MemorySegment pipeline, List<Operand> inputs, int[] words, long outBytes, long n, boolean perGroup) {
+        MetalBuffer out = backend.uninitialized(op, outBytes);
+        MetalBuffer params = parameters(op, words);
+        try {
+            List<MetalDevice.SharedBuffer> bound = new ArrayList<>(inputs.size() + 2);
+            for (Operand x : inputs) bound.add(MetalChecks.operand(op, x).shared());
+            bound.add(params.shared());
+            bound.add(out.shared());
+            backend.device().dispatch(op, pipeline, bound, (int) n, perGroup ? n : (n + GROUP - 1) / GROUP, GROUP);
+            return out;
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        } finally {
+            params.release();
+        }
+    }
+
+    /**
+     * {@code x} as F32: itself, or an exact cast of F16/BF16 (its buffer added to {@code temps}, which the
+     * caller releases); null when the cast cannot run here. The hand-written kernels compute F16 and BF16
+     * this way, as the cpu engine does, and round once at the end.
+     */
+    Operand widened(Operand x, List<MetalBuffer> temps) {
+        if (x.dtype() == DType.F32) return x;
+        MetalBuffer wide = cast(x, DType.F32);
+        if (wide == null) return null;
+        temps.add(wide);
+        return new Operand(wide, DType.F32, x.shape());
+    }
+
+    /** A buffer holding {@code words}, a hand-written kernel's shape parameters; the caller releases it. */
+    MetalBuffer parameters(String op, int[] words) {
+        MetalBuffer b = backend.uninitialized(op, 4L * words.length);
+        b.contents().copyFrom(MemorySegment.ofArray(words));
+        return b;
     }
 }

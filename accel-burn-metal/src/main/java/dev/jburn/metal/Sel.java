@@ -30,6 +30,7 @@ enum Sel {
     NEW_BUFFER("newBufferWithLength:options:", ADDRESS, JAVA_LONG, JAVA_LONG),
     NEW_LIBRARY("newLibraryWithSource:options:error:", ADDRESS, ADDRESS, ADDRESS, ADDRESS),
     NEW_PIPELINE("newComputePipelineStateWithFunction:error:", ADDRESS, ADDRESS, ADDRESS),
+    SUPPORTS_FAMILY("supportsFamily:", JAVA_BOOLEAN, JAVA_LONG),
     // MTLCompileOptions, MTLLibrary, MTLComputePipelineState, MTLBuffer
     SET_FAST_MATH("setFastMathEnabled:", null, JAVA_BOOLEAN),
     NEW_FUNCTION("newFunctionWithName:", ADDRESS, ADDRESS),

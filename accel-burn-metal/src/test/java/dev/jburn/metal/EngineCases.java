@@ -3,6 +3,7 @@ package dev.jburn.metal;
 import dev.jburn.DType;
 import dev.jburn.Engine;
 import dev.jburn.Tensor;
+import dev.jburn.WindowOptions;
 import dev.jburn.graph.CompiledFunction;
 import dev.jburn.graph.Jit;
 
@@ -17,8 +18,9 @@ import java.util.function.Function;
  * Eager ops and Jit functions run on the metal engine and on the cpu engine, compared: the same cases
  * on Linux ({@link MetalBackendHostRunTest}, kernels run by clang on the CPU) and on a Mac
  * ({@link MetalOnMacTest}, on the GPU). Broadcasts of every kind, a rank-0 operand, s32, f16, select,
- * contiguous, strided and full reductions, a transpose, two fused groups, a matrix product, and one
- * f64 op that the cpu engine runs ({@link #FALLBACKS}).
+ * contiguous, strided and full reductions, a transpose, two fused groups, a matrix product, movement
+ * (concatenate, pad, slice, reverse), an argmax, a take, a max pool and its gradient, and one f64 op
+ * that the cpu engine runs ({@link #FALLBACKS}).
  */
 final class EngineCases {
     /** What the cases hand to the cpu engine: the f64 add, once. */
@@ -55,7 +57,17 @@ final class EngineCases {
                 new Case("jit sum(max(a-b, 0), 1)", xs -> fusedSum.apply(xs).getFirst(), List.of(a, b)),
                 // MPS on a Mac; on Linux ClangGpu.multiply stands in for it (the backend's wiring, not MPS, is what it checks)
                 new Case("matmul", xs -> xs.get(0).matmul(xs.get(1)), List.of(a, random(rnd, 4, 3))),
-                new Case("f64 add (the cpu engine's)", xs -> xs.get(0).add(xs.get(0)), List.of(d)));
+                new Case("f64 add (the cpu engine's)", xs -> xs.get(0).add(xs.get(0)), List.of(d)),
+                // hand-written MSL: movement, indexing, arg-reductions, windows (and the window max the front end decomposes into slices)
+                new Case("concatenate, pad, slice, reverse", xs -> Tensor.concatenate(0, xs.get(0), xs.get(1)).pad(0.5, new int[][] {{1, -1, 1}, {0, 2, 0}})
+                        .slice(new int[] {1, 0}, new int[] {8, 5}, new int[] {2, 1}).reverse(1), List.of(a, b)),
+                new Case("argmax along axis 1, ties high", xs -> xs.get(0).argmax(1, false, true).asType(DType.F32), List.of(cube)),
+                new Case("take rows", xs -> xs.get(0).take(Tensor.of(2, 0, 2).to(xs.get(0).engine()), 0), List.of(a)),
+                new Case("max pool 2x2 and its gradient", xs -> {
+                    WindowOptions pool = WindowOptions.defaults().withStrides(2, 2);
+                    return dev.jburn.autodiff.Autodiff.grad((Tensor t) -> t.windowMax(new int[] {2, 2}, pool).multiply(t.windowMax(new int[] {2, 2}, pool)).sum())
+                            .apply(xs.get(0));
+                }, List.of(random(rnd, 4, 6))));
     }
 
     /**

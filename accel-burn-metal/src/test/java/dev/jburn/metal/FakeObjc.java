@@ -76,6 +76,9 @@ final class FakeObjc implements Natives {
         int n;
     }
 
+    /** The {@code MTLGPUFamily} values {@code supportsFamily:} says yes to: an M1-class GPU (Apple7, which has Apple6's, and Metal3). */
+    java.util.Set<Long> families = new java.util.HashSet<>(java.util.Set.of(MetalFeatures.APPLE6, MetalFeatures.APPLE7, MetalFeatures.METAL3));
+
     /** What {@code maxTotalThreadsPerThreadgroup} answers for every pipeline. */
     long maxThreads = 1024;
     /** When set, {@code MTLCreateSystemDefaultDevice} returns nil (a Mac without a Metal GPU). */
@@ -219,6 +222,7 @@ final class FakeObjc implements Natives {
                 yield b;
             }
             case "contents" -> obj(a[0]).memory;
+            case "supportsFamily:" -> families.contains((long) a[2]);
             case "setFastMathEnabled:" -> {
                 obj(a[0]).value = a[2];
                 yield null;

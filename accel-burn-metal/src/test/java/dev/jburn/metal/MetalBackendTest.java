@@ -56,14 +56,15 @@ class MetalBackendTest {
             int first = fake.calls.size();
             Buffer r1 = b.binary(BinaryOp.ADD, x, y, Shape.of(5), DType.F32);
             List<String> seq = sequence(fake, first);
-            assertEquals(List.of("objc_getClass", "alloc", "init", "objc_autoreleasePoolPush",
-                    "setFastMathEnabled:", "objc_getClass", "stringWithUTF8String:", "newLibraryWithSource:options:error:",
+            // (the classes were looked up when the engine started, compiling its bfloat probe)
+            assertEquals(List.of("alloc", "init", "objc_autoreleasePoolPush",
+                    "setFastMathEnabled:", "stringWithUTF8String:", "newLibraryWithSource:options:error:",
                     "stringWithUTF8String:", "newFunctionWithName:", "newComputePipelineStateWithFunction:error:",
                     "objc_autoreleasePoolPop", "release", "release", "release", "maxTotalThreadsPerThreadgroup",
                     "newBufferWithLength:options:", "contents"), seq.subList(0, seq.size() - DISPATCH.size()),
                     "the pipeline compiled from MSL (its function, library and options released), its thread limit, then the output buffer");
             assertEquals(DISPATCH, seq.subList(seq.size() - DISPATCH.size(), seq.size()));
-            String msl = fake.calls.stream().filter(c -> "stringWithUTF8String:".equals(c.selector())).map(c -> (String) c.args().getFirst())
+            String msl = fake.calls.subList(first, fake.calls.size()).stream().filter(c -> "stringWithUTF8String:".equals(c.selector())).map(c -> (String) c.args().getFirst())
                     .filter(s -> s.contains("kernel void")).findFirst()
                     .orElseThrow(() -> new AssertionError("no MSL source sent"));
             assertTrue(msl.contains("#include <metal_stdlib>") && msl.contains("device const float* in0"), msl);
@@ -87,6 +88,28 @@ class MetalBackendTest {
         }
         assertEquals(List.of(), fake.leaks(), "every buffer, pipeline, the queue and the device released on close");
         assertEquals(0, fake.openPools());
+    }
+
+    @Test
+    void theGpuFamilyAndABfloatProbeDecideSimdgroupMatricesAndBfloat() {
+        FakeObjc fake = new FakeObjc();
+        try (MetalBackend b = new MetalBackend(new Objc(fake))) {
+            assertEquals(new MetalFeatures(true, true), b.features(), "an M1-class GPU whose compiler speaks MSL 3.1");
+            assertTrue(fake.calls.stream().anyMatch(c -> "stringWithUTF8String:".equals(c.selector()) && c.args().getFirst().toString().contains("bfloat* out")));
+        }
+        fake = new FakeObjc();
+        fake.compileError = "unknown type name 'bfloat'"; // a compiler before MSL 3.1
+        try (MetalBackend b = new MetalBackend(new Objc(fake))) {
+            assertEquals(new MetalFeatures(true, false), b.features());
+        }
+        assertEquals(List.of(), fake.leaks());
+        fake = new FakeObjc();
+        fake.families.clear(); // a GPU of an older family (or an Intel Mac's)
+        int from = fake.calls.size();
+        try (MetalBackend b = new MetalBackend(new Objc(fake))) {
+            assertEquals(MetalFeatures.NONE, b.features());
+            assertEquals(0, count(fake, from, "newLibraryWithSource:options:error:"), "no probe without a family that has bfloat");
+        }
     }
 
     @Test
@@ -180,6 +203,19 @@ class MetalBackendTest {
             bad.put("predicate is pred", () -> b.select(x, x, x, Shape.of(6)));
             bad.put("contracted sizes differ", () -> b.dot(new Operand(x.buffer(), DType.F32, Shape.of(2, 3)), new int[] {1}, new int[0],
                     new Operand(x.buffer(), DType.F32, Shape.of(2, 3)), new int[] {0}, new int[0], DType.F32));
+            Operand m = new Operand(x.buffer(), DType.F32, Shape.of(2, 3));
+            bad.put("do not select a window", () -> b.slice(m, new int[] {1, 2}, new int[] {1, 2}, new int[] {1, 1}));
+            bad.put("pad value is one element", () -> b.pad(m, x, new int[] {0, 0}, new int[] {1, 1}, new int[] {0, 0}));
+            bad.put("cropped below 0", () -> b.pad(m, new Operand(x.buffer(), DType.F32, Shape.of()), new int[] {-2, 0}, new int[] {-1, 0}, new int[] {0, 0}));
+            bad.put("does not fit", () -> b.putSlice(m, new int[] {1, 0}, m));
+            bad.put("differ off axis 0", () -> b.concatenate(List.of(m, new Operand(x.buffer(), DType.F32, Shape.of(3, 2))), 0));
+            bad.put("sorted, unique", () -> b.reverse(m, new int[] {1, 1}));
+            bad.put("axis 2 of rank 2", () -> b.iota(Shape.of(2, 3), DType.F32, 2));
+            Operand ix = new Operand(x.buffer(), DType.S32, Shape.of(3, 2));
+            bad.put("indices are integers", () -> b.gather(m, new Operand(x.buffer(), DType.F32, Shape.of(3, 1)), new int[] {0}));
+            bad.put("one column per axis", () -> b.gather(m, ix, new int[] {0}));
+            bad.put("[3, 3] expected", () -> b.indexedUpdate(m, new Operand(x.buffer(), DType.S32, Shape.of(3, 1)), m, new int[] {0}, true));
+            bad.put("axis 3 of rank 2", () -> b.argReduce(ReduceOp.ARGMAX, m, 3, false, DType.S32));
             for (var c : bad.entrySet()) {
                 JBurnException e = assertThrows(JBurnException.class, c.getValue()::run, c.getKey());
                 assertTrue(e.getMessage().contains(c.getKey()), c.getKey() + ": " + e.getMessage());
@@ -195,6 +231,7 @@ class MetalBackendTest {
     @Test
     void reductionsTransposesAndPlainMatrixProductsStayOnTheDevice() {
         FakeObjc fake = new FakeObjc();
+        fake.families.remove(MetalFeatures.APPLE7); // no simdgroup matrices: a batched dot has no kernel
         try (MetalBackend b = new MetalBackend(new Objc(fake))) {
             Operand m = new Operand(f32(b, 1, 2, 3, 4, 5, 6).buffer(), DType.F32, Shape.of(2, 3));
             int from = fake.calls.size();
@@ -208,7 +245,7 @@ class MetalBackendTest {
             assertEquals(1, count(fake, from, "encodeToCommandBuffer:leftMatrix:rightMatrix:resultMatrix:"), "the product through MPS");
             Buffer batched = b.dot(new Operand(m.buffer(), DType.F32, Shape.of(1, 2, 3)), new int[] {2}, new int[] {0},
                     new Operand(t, DType.F32, Shape.of(1, 3, 2)), new int[] {1}, new int[] {0}, DType.F32);
-            assertEquals(Map.of("dot:f32", 1L), b.fallbackCounts(), "a batched dot is no plain matrix product: the cpu engine runs it");
+            assertEquals(Map.of("dot:f32", 1L), b.fallbackCounts(), "a batched dot is no plain matrix product, and this GPU has no simdgroup matrices: the cpu engine runs it");
             for (Buffer buf : List.of(s, t, p, batched, m.buffer())) buf.release();
         }
         assertEquals(List.of(), fake.leaks());

@@ -23,7 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * few eager ops and Jit functions against the cpu engine. Skipped elsewhere; never yet run (no Apple
  * hardware where this was written).
  *
- * <p>On a Mac: {@code ./mvnw -B -pl accel-burn-metal -am verify -Dtest=MetalOnMacTest -Dsurefire.failIfNoSpecifiedTests=false}
+ * <p>On a Mac: {@code ./mvnw -B -pl accel-burn-metal -am verify -Dtest=MetalOnMacTest -Dsurefire.failIfNoSpecifiedTests=false}.
+ * The hand-written kernels (movement, indexing, windows, scans, sorts, the simdgroup GEMM) have their
+ * own tests, which run on the GPU on a Mac ({@link SpiRun}): {@code -Dtest='MetalOnMacTest,Metal*HostRunTest'}.
  */
 class MetalOnMacTest {
     @Test

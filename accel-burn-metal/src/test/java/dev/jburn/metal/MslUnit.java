@@ -94,7 +94,8 @@ final class MslUnit {
         StringBuilder args = new StringBuilder();
         List<DType> ins = c.source().inputTypes();
         for (int k = 0; k < ins.size(); k++) {
-            args.append("(device const ").append(Dialect.METAL.storageType(ins.get(k))).append("*)b[").append(k).append("], ");
+            // not const: a kernel's scratch buffers are inputs it writes (a non-const pointer passes to a const parameter too)
+            args.append("(device ").append(Dialect.METAL.storageType(ins.get(k))).append("*)b[").append(k).append("], ");
         }
         args.append("(device ").append(Dialect.METAL.storageType(c.source().outType())).append("*)b[").append(ins.size()).append("], nn");
         StringBuilder s = new StringBuilder("extern \"C\" void run_").append(i).append("(void** b, unsigned n, unsigned groups) {\n");

@@ -1,6 +1,7 @@
 package dev.jburn.vulkan;
 
 import dev.jburn.DType;
+import dev.jburn.kernels.SliceLayout;
 import dev.jburn.spi.Operand;
 
 import java.util.List;
@@ -29,7 +30,7 @@ final class IndexUpdateKernels {
         String op = accumulate ? "indexedAdd" : "indexedPut";
         if (!supports(t, accumulate) || !GatherKernels.supportsIndex(indices.dtype())) return null;
         long rows = indices.shape().dim(0);
-        GatherKernels.SliceLayout layout = GatherKernels.SliceLayout.of(target.shape(), axes);
+        SliceLayout layout = SliceLayout.of(target.shape(), axes);
         long lim = Integer.MAX_VALUE;
         if (target.size() >= lim || updates.size() >= lim || indices.size() >= lim) return null;
         long bytes = t.byteSize(target.size());

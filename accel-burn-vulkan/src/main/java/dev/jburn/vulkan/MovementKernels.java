@@ -1,6 +1,7 @@
 package dev.jburn.vulkan;
 
 import dev.jburn.DType;
+import dev.jburn.kernels.CopyPlan;
 import dev.jburn.Shape;
 import dev.jburn.spi.Operand;
 

@@ -1,5 +1,7 @@
 package dev.jburn.vulkan;
 
+import dev.jburn.kernels.CopyPlan;
+
 /**
  * One GLSL shader for every data movement: each element of an iteration space is read from the
  * source through a per-axis affine map (or replaced by a pad value) and written through per-axis
@@ -15,10 +17,10 @@ package dev.jburn.vulkan;
 final class StridedCopyShader {
     private StridedCopyShader() {}
 
-    /** Words of the parameter block before the per-axis records. */
-    static final int HEADER = 4;
+    /** Words of the parameter block before the per-axis records ({@link CopyPlan#params()}). */
+    static final int HEADER = CopyPlan.HEADER;
     /** Words per axis: dim, mul, add, div, srcDim, srcStride, dstStride. */
-    static final int PER_AXIS = 7;
+    static final int PER_AXIS = CopyPlan.PER_AXIS;
     static final int GROUP = 256;
 
     /** The GLSL type a shader moves elements of {@code bytes} bytes as (bit patterns, whatever the dtype). */

@@ -1,6 +1,7 @@
 package dev.jburn.vulkan;
 
 import dev.jburn.DType;
+import dev.jburn.kernels.WindowScatterPlan;
 import dev.jburn.op.WindowOp;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
@@ -49,8 +50,8 @@ final class WindowScatterKernels {
         if (t == DType.F16 || t == DType.BF16) return widens(t) ? viaF64(op, x, source, init, spec) : null;
         VulkanFeatures f = b.dev.features;
         ArgReduceShader.Reader reader = ArgReduceShader.reader(x.dtype(), f);
-        WindowScatterShader.Accumulator acc = WindowScatterShader.accumulator(t, f, WindowScatterShader.disjoint(spec));
-        int[] params = WindowScatterShader.params(x.shape(), source.shape(), spec);
+        WindowScatterShader.Accumulator acc = WindowScatterShader.accumulator(t, f, WindowScatterPlan.disjoint(spec));
+        int[] params = WindowScatterPlan.params(x.shape(), source.shape(), spec);
         if (reader == null || acc == null || params == null || !b.movement.supports(x.dtype()) || !b.movement.supports(t)) return null;
         long n = x.size(), windows = params[1];
         long outBytes = t.byteSize(n);

@@ -1,8 +1,7 @@
 package dev.jburn.vulkan;
 
 import dev.jburn.DType;
-import dev.jburn.Shape;
-import dev.jburn.spi.WindowSpec;
+import dev.jburn.kernels.WindowScatterPlan;
 
 /**
  * Nx {@code window_scatter_max/min} (max-pool's gradient) in two shaders, the CUDA engine's design with
@@ -14,18 +13,14 @@ import dev.jburn.spi.WindowSpec;
  * and the cpu's order. Floats add in double and round once, as on the cpu (f32 adds in float only where
  * no two windows share an element, so at most one add each, which rounds the same); integers wrap.
  *
- * <p>Parameters (32-bit words): {@code [rank, windows, n, windowSize]}, then per axis {@code [in, out,
- * window, stride, dilation, padLow]}. Index arithmetic is 32-bit: {@link #params} refuses geometries
- * past {@link #LIMIT}.
+ * <p>Parameters: {@link WindowScatterPlan#params}.
  */
 final class WindowScatterShader {
     private WindowScatterShader() {}
 
     static final int GROUP = 64;
-    static final int MAX_RANK = 8;
-    private static final int HEADER = 4, PER_AXIS = 6;
-    /** Bound on every index quantity, with headroom for the signed sums of the shaders' walks. */
-    private static final long LIMIT = 1L << 29;
+    static final int MAX_RANK = WindowScatterPlan.MAX_RANK;
+    private static final int HEADER = WindowScatterPlan.HEADER, PER_AXIS = WindowScatterPlan.PER_AXIS;
 
     /**
      * How the scatter adds sources of one dtype.
@@ -56,46 +51,6 @@ final class WindowScatterShader {
             case PRED -> f.storage8() ? new Accumulator("uint8_t", ext8, "uint", "uint8_t(acc != 0u ? 1u : 0u)") : null;
             case F16, BF16 -> null;
         };
-    }
-
-    /** Whether no two windows share an element: along every axis a window ends before the next one starts. */
-    static boolean disjoint(WindowSpec spec) {
-        for (int i = 0; i < spec.rank(); i++) {
-            if (spec.strides()[i] < (spec.dims()[i] - 1L) * spec.dilations()[i] + 1) return false;
-        }
-        return true;
-    }
-
-    /**
-     * The shaders' parameters for {@code x} under {@code spec}, with {@code windows} the source's shape (the
-     * windows per axis); {@code null} past {@link #MAX_RANK} or 32-bit indexing.
-     */
-    static int[] params(Shape x, Shape windows, WindowSpec spec) {
-        int rank = x.rank();
-        if (rank > MAX_RANK) return null;
-        int[] out = windows.dims();
-        long windowSize = 1;
-        for (int i = 0; i < rank; i++) {
-            windowSize *= spec.dims()[i];
-            long in = x.dim(i), win = spec.dims()[i], st = spec.strides()[i], dil = spec.dilations()[i], lo = spec.padLow()[i];
-            if (in + lo >= LIMIT || win * dil >= LIMIT || st >= LIMIT || (long) out[i] * st >= LIMIT || windowSize >= LIMIT) return null;
-        }
-        if (x.size() >= LIMIT || windows.size() >= LIMIT) return null;
-        int[] p = new int[HEADER + PER_AXIS * rank];
-        p[0] = rank;
-        p[1] = (int) windows.size();
-        p[2] = (int) x.size();
-        p[3] = (int) windowSize;
-        for (int i = 0; i < rank; i++) {
-            int a = HEADER + PER_AXIS * i;
-            p[a] = x.dim(i);
-            p[a + 1] = out[i];
-            p[a + 2] = spec.dims()[i];
-            p[a + 3] = spec.strides()[i];
-            p[a + 4] = spec.dilations()[i];
-            p[a + 5] = spec.padLow()[i];
-        }
-        return p;
     }
 
     /** Bindings: 0 x, 1 selected offsets (int, one per window), 2 parameters. */

@@ -1,4 +1,4 @@
-package dev.jburn.vulkan;
+package dev.jburn.kernels;
 
 import dev.jburn.Shape;
 import org.junit.jupiter.api.Test;
@@ -16,7 +16,7 @@ class CopyPlanTest {
             int rem = i, so = w[2], dof = w[3];
             boolean pad = false;
             for (int k = rank - 1; k >= 0; k--) {
-                int b = StridedCopyShader.HEADER + k * StridedCopyShader.PER_AXIS;
+                int b = CopyPlan.HEADER + k * CopyPlan.PER_AXIS;
                 int c = rem % w[b];
                 rem /= w[b];
                 int t = c * w[b + 1] + w[b + 2];

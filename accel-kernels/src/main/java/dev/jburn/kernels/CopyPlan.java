@@ -1,12 +1,29 @@
-package dev.jburn.vulkan;
+package dev.jburn.kernels;
 
 import dev.jburn.Shape;
 
 /**
- * The parameters of one {@link StridedCopyShader} dispatch, built per movement op. Pure index
- * arithmetic (no device), so it is unit tested against hand-computed layouts.
+ * The parameters of one strided-copy dispatch (Vulkan's {@code StridedCopyShader}, Metal's
+ * {@code MslMovement}), built per movement op: transpose, broadcast, slice, reverse, pad and the
+ * placement of a part (concatenate, put-slice) are all instances. Pure index arithmetic (no
+ * device), shared by the engines whose kernels read it, and unit tested against hand-computed layouts.
+ *
+ * <p>Per axis {@code k} (innermost last), with iteration coordinate {@code c}:
+ * {@code t = c*mul + add}; the element is padding when {@code t < 0}, {@code t % div != 0} or
+ * {@code t/div >= srcDim}; otherwise it reads at {@code srcBase + sum((t/div)*srcStride)}; it
+ * writes at {@code dstBase + sum(c*dstStride)}.
+ *
+ * <pre>{@code
+ * CopyPlan p = CopyPlan.slice(Shape.of(4, 6), new int[] {1, 0}, new int[] {2, 6}, new int[] {1, 2}); // [2, 3]
+ * int[] words = p.params(); // what the kernel reads
+ * }</pre>
  */
-final class CopyPlan {
+public final class CopyPlan {
+    /** Words of the parameter block before the per-axis records: count, rank, source base, destination base. */
+    public static final int HEADER = 4;
+    /** Words per axis: dim, mul, add, div, srcDim, srcStride, dstStride. */
+    public static final int PER_AXIS = 7;
+
     final long[] dims;
     final long[] mul;
     final long[] add;
@@ -28,14 +45,14 @@ final class CopyPlan {
         dstStride = new long[rank];
     }
 
-    long count() {
+    public long count() {
         long n = 1;
         for (long d : dims) n *= d;
         return n;
     }
 
     /** Row-major strides of {@code shape}, in elements. */
-    static long[] strides(Shape shape) {
+    public static long[] strides(Shape shape) {
         long[] s = new long[shape.rank()];
         long acc = 1;
         for (int i = shape.rank() - 1; i >= 0; i--) {
@@ -60,7 +77,7 @@ final class CopyPlan {
         return p;
     }
 
-    static CopyPlan transpose(Shape in, int[] perm) {
+    public static CopyPlan transpose(Shape in, int[] perm) {
         long[] is = strides(in);
         int r = perm.length;
         CopyPlan p = new CopyPlan(r);
@@ -79,7 +96,7 @@ final class CopyPlan {
         return p;
     }
 
-    static CopyPlan broadcast(Shape in, Shape out, int[] axes) {
+    public static CopyPlan broadcast(Shape in, Shape out, int[] axes) {
         CopyPlan p = identity(out);
         long[] is = strides(in);
         java.util.Arrays.fill(p.srcStride, 0);
@@ -87,7 +104,7 @@ final class CopyPlan {
         return p;
     }
 
-    static CopyPlan slice(Shape in, int[] starts, int[] lengths, int[] strides) {
+    public static CopyPlan slice(Shape in, int[] starts, int[] lengths, int[] strides) {
         int r = in.rank();
         long[] is = strides(in);
         CopyPlan p = new CopyPlan(r);
@@ -107,7 +124,7 @@ final class CopyPlan {
         return p;
     }
 
-    static CopyPlan reverse(Shape in, int[] axes) {
+    public static CopyPlan reverse(Shape in, int[] axes) {
         CopyPlan p = identity(in);
         for (int a : axes) {
             p.mul[a] = -1;
@@ -117,7 +134,7 @@ final class CopyPlan {
     }
 
     /** Output dims of a pad; lo/hi may be negative (crop). */
-    static long[] padDims(Shape in, int[] lo, int[] hi, int[] interior) {
+    public static long[] padDims(Shape in, int[] lo, int[] hi, int[] interior) {
         long[] d = new long[in.rank()];
         for (int k = 0; k < d.length; k++) {
             long n = in.dim(k);
@@ -126,7 +143,7 @@ final class CopyPlan {
         return d;
     }
 
-    static CopyPlan pad(Shape in, int[] lo, int[] hi, int[] interior) {
+    public static CopyPlan pad(Shape in, int[] lo, int[] hi, int[] interior) {
         int r = in.rank();
         long[] is = strides(in);
         CopyPlan p = new CopyPlan(r);
@@ -149,7 +166,7 @@ final class CopyPlan {
     }
 
     /** Writes all of {@code part} into {@code out} (row-major {@code outShape}) starting at {@code starts}. */
-    static CopyPlan place(Shape part, Shape outShape, long[] starts) {
+    public static CopyPlan place(Shape part, Shape outShape, long[] starts) {
         CopyPlan p = identity(part);
         long[] os = strides(outShape);
         long base = 0;
@@ -162,7 +179,7 @@ final class CopyPlan {
     }
 
     /** Whether every index the shader computes fits its 32-bit arithmetic. */
-    boolean fitsInt32(long srcElements, long dstElements) {
+    public boolean fitsInt32(long srcElements, long dstElements) {
         long lim = Integer.MAX_VALUE;
         if (count() >= lim || srcElements >= lim || dstElements >= lim) return false;
         for (int k = 0; k < dims.length; k++) {
@@ -172,15 +189,15 @@ final class CopyPlan {
     }
 
     /** The parameter words the shader reads. */
-    int[] params() {
+    public int[] params() {
         int r = dims.length;
-        int[] w = new int[StridedCopyShader.HEADER + r * StridedCopyShader.PER_AXIS];
+        int[] w = new int[HEADER + r * PER_AXIS];
         w[0] = (int) count();
         w[1] = r;
         w[2] = (int) srcBase;
         w[3] = (int) dstBase;
         for (int k = 0; k < r; k++) {
-            int b = StridedCopyShader.HEADER + k * StridedCopyShader.PER_AXIS;
+            int b = HEADER + k * PER_AXIS;
             w[b] = (int) dims[k];
             w[b + 1] = (int) mul[k];
             w[b + 2] = (int) add[k];

@@ -1,4 +1,4 @@
-package dev.jburn.cuda;
+package dev.jburn.kernels;
 
 import dev.jburn.Shape;
 
@@ -9,16 +9,18 @@ import java.util.List;
  * How a general dot becomes one (batched) GEMM {@code [batch, m, k]·[batch, k, n]}: each operand is
  * used in place when its axes are already {@code batch ++ free ++ contract} (A) or
  * {@code batch ++ contract ++ free} (B), or the other way round (then cuBLAS reads it transposed);
- * otherwise it is first permuted into that order. Pure function, tested without a GPU.
+ * otherwise it is first permuted into that order. Pure function, tested without a GPU; shared by the
+ * CUDA engine (cuBLAS) and the metal engine ({@code MslGemm}).
  *
  * @param permA       permutation making A {@code [batch, m, k]}, or null when A is used in place
  * @param aTransposed A (as used) is stored {@code [batch, k, m]}
  * @param permB       permutation making B {@code [batch, k, n]}, or null when B is used in place
  * @param bTransposed B (as used) is stored {@code [batch, n, k]}
  */
-record DotPlan(int[] permA, boolean aTransposed, int[] permB, boolean bTransposed, long batch, long m, long n, long k) {
+public record DotPlan(int[] permA, boolean aTransposed, int[] permB, boolean bTransposed, long batch, long m, long n, long k) {
 
-    static DotPlan of(Shape a, int[] contractA, int[] batchA, Shape b, int[] contractB, int[] batchB) {
+    /** The plan for {@code dot(a, contractA, batchA, b, contractB, batchB)}. */
+    public static DotPlan of(Shape a, int[] contractA, int[] batchA, Shape b, int[] contractB, int[] batchB) {
         int[] freeA = free(a.rank(), contractA, batchA), freeB = free(b.rank(), contractB, batchB);
         long batch = product(a, batchA), m = product(a, freeA), k = product(a, contractA), n = product(b, freeB);
         int[] permA = null, permB = null;
@@ -42,7 +44,7 @@ record DotPlan(int[] permA, boolean aTransposed, int[] permB, boolean bTranspose
     }
 
     /** Axes that are neither contracted nor batch, ascending. */
-    static int[] free(int rank, int[] contract, int[] batch) {
+    public static int[] free(int rank, int[] contract, int[] batch) {
         List<Integer> f = new ArrayList<>();
         outer:
         for (int i = 0; i < rank; i++) {

@@ -1,4 +1,4 @@
-package dev.jburn.cuda;
+package dev.jburn.kernels;
 
 import dev.jburn.Shape;
 import org.junit.jupiter.api.Test;
