@@ -11,7 +11,7 @@ import java.util.Set;
 /** PeerBench's command line (see {@link #USAGE}). */
 public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, Set<String> peers, Plan plan,
                            Path python, Path workDir, List<String> forwarded) {
-    public static final List<String> GROUPS = List.of("gemm", "conv", "pool", "cholesky", "models");
+    public static final List<String> GROUPS = List.of("gemm", "conv", "pool", "cholesky", "models", "cnn");
     public static final List<String> PEERS = List.of("numpy", "numpy-haswell", "torch", "djl");
 
     public static final String USAGE = """
@@ -19,7 +19,8 @@ public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, S
                              [--warmup N] [--min-sample SECONDS] [--pause SECONDS] [--python PATH] [--work-dir DIR]
               --quick        3 rounds of 1 sample after 1 warm-up, 0.05 s samples, 0.1 s pauses, GEMM up to 1024,
                              Cholesky 512 only
-              --only         workload groups: gemm, conv, pool, cholesky, models (default: all)
+              --only         workload groups: gemm, conv, pool, cholesky, models, cnn (the small CNN's conv kernels,
+                             forward and backward) (default: all)
               --peers        peers beside JBurn: numpy (OPENBLAS_CORETYPE unset), numpy-haswell (=Haswell), torch,
                              djl (default: all)
               --rounds       rounds per workload: each runtime in turn takes one burst a round (default 5); a ratio
@@ -77,6 +78,7 @@ public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, S
         for (ModelInferenceWorkload.Arch a : ModelInferenceWorkload.Arch.values()) {
             for (int b : new int[] {1, 32, 256}) all.add(new ModelInferenceWorkload(a, b));
         }
+        all.addAll(CnnConvWorkload.all());
         return all.stream().filter(w -> only.contains(w.group())).toList();
     }
 
