@@ -93,6 +93,13 @@ final class ChannelsLastConvF32 {
                     for (TapGroup g : groups) { // in order: a group's last tile spills into the next group's rows
                         int bBase = (blk * nTaps + g.tapFrom) * c * W, end = g.to - 1;
                         for (int q0 = g.from; q0 < g.to; q0 += R) {
+                            if (g.to - q0 <= ChannelsLastTile.TAIL_ROWS) {
+                                for (int q = q0; q < g.to; q++) {
+                                    ChannelsLastTile.runRow(a, rowBase[q], g.tapOffsets, g.tapOffsets.length, c, 1, w, bBase, W, y,
+                                            q * o + blk * W, false, bv, blk * W, reluTile);
+                                }
+                                break;
+                            }
                             ChannelsLastTile.run(a, rowBase[q0], rowBase[Math.min(q0 + 1, end)], rowBase[Math.min(q0 + 2, end)],
                                     rowBase[Math.min(q0 + 3, end)], rowBase[Math.min(q0 + 4, end)], rowBase[Math.min(q0 + 5, end)],
                                     g.tapOffsets, g.tapOffsets.length, c, 1, w, bBase, W, y, q0 * o + blk * W, o, false, bv, blk * W,

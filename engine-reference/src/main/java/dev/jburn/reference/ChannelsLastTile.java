@@ -99,6 +99,36 @@ final class ChannelsLastTile {
         a51.intoArray(acc, p5 + L);
     }
 
+    /** Rows at the end of a run that one-row tiles take instead of a whole tile (which would compute six). */
+    static final int TAIL_ROWS = 2;
+
+    /**
+     * Row {@code r0} of {@link #run} alone, with the same fma sequence, so the same bits: for the last one or two rows
+     * of a run of rows, where a whole tile would compute up to five rows for nothing (a 121-position conv output is
+     * twenty tiles and one row).
+     */
+    static void runRow(float[] a, int r0, int[] segOff, int segments, int runLength, int aStep, float[] b, int bBase, int bStride,
+                       float[] acc, int accBase, boolean accumulate, float[] bias, int biasBase, boolean relu) {
+        FloatVector z = FloatVector.zero(S);
+        FloatVector a00 = accumulate ? FloatVector.fromArray(S, acc, accBase) : z;
+        FloatVector a01 = accumulate ? FloatVector.fromArray(S, acc, accBase + L) : z;
+        int bi = bBase;
+        for (int sg = 0; sg < segments; sg++) {
+            int o = segOff[sg];
+            for (int j = 0; j < runLength; j++, o += aStep, bi += bStride) {
+                FloatVector x = FloatVector.broadcast(S, a[r0 + o]);
+                a00 = x.fma(FloatVector.fromArray(S, b, bi), a00);
+                a01 = x.fma(FloatVector.fromArray(S, b, bi + L), a01);
+            }
+        }
+        if (bias != null || relu) {
+            a00 = finish(a00, bias != null ? FloatVector.fromArray(S, bias, biasBase) : z, relu, z);
+            a01 = finish(a01, bias != null ? FloatVector.fromArray(S, bias, biasBase + L) : z, relu, z);
+        }
+        a00.intoArray(acc, accBase);
+        a01.intoArray(acc, accBase + L);
+    }
+
     /**
      * {@code v + bias}, then with {@code relu} {@code <= 0 ? +0 : ·} per lane: -0 becomes +0, NaN stays (the scalar
      * {@code if (y <= 0f) y = 0f}). Without a bias the bias is +0, which changes only a -0 sum into +0, and only with
