@@ -5,12 +5,17 @@ import dev.jburn.bench.peer.DjlPeer;
 import dev.jburn.bench.peer.DjlWorker;
 import dev.jburn.bench.peer.JBurnPeer;
 import dev.jburn.bench.peer.PeerColumn;
+import dev.jburn.bench.peer.PeerSession;
 import dev.jburn.bench.peer.PeerWorkload;
 import dev.jburn.bench.peer.PythonPeer;
 import dev.jburn.bench.peer.ResultTable;
+import dev.jburn.bench.peer.Rounds;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
@@ -22,8 +27,8 @@ import java.util.List;
  * The peer benchmark: the same f32 work (GEMM, a ResNet 3×3 conv, a 3×3/2 max-pool, Cholesky), in one run, on JBurn's
  * {@code cpu} engine (this JVM), numpy and PyTorch ({@code /usr/bin/python3}, one process each) and DJL's PyTorch
  * engine (a child JVM, offline), printed as one Markdown table of JBurn time ÷ peer time (below 1: JBurn is faster).
- * Each figure is the median of several samples after warm-up calls. A peer that is not installed is skipped with
- * the reason. Run it with {@code bench/peers.sh}; see bench/README.md.
+ * The runtimes take turns in short bursts, several rounds per workload ({@link Rounds}); each ratio is the median of
+ * the rounds' ratios, with its spread. A peer that is not installed is skipped with the reason. Run it with {@code bench/peers.sh}; see bench/README.md.
  */
 public final class PeerBench {
     private PeerBench() {}
@@ -40,40 +45,50 @@ public final class PeerBench {
         }
         List<PeerWorkload> workloads = o.workloads();
         if (o.djlWorker()) {
-            DjlWorker.run(workloads, o.plan(), System.out);
+            DjlWorker.run(workloads, o.plan(), new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)),
+                    System.out);
             return;
         }
         PrintStream progress = System.err;
         Files.createDirectories(o.workDir());
         progress.println("PeerBench: " + workloads.size() + " workloads, " + o.plan() + "; peers " + o.peers());
-        PeerColumn jburn = JBurnPeer.run(workloads, o.plan(), progress);
-        List<PeerColumn> peers = new ArrayList<>();
-        for (String peer : o.peers()) {
-            progress.println("PeerBench: " + peer + " ...");
-            peers.add(switch (peer) {
-                case "numpy" -> PythonPeer.numpy().run(o.python(), workloads, o.plan(), o.workDir(), progress);
-                case "torch" -> PythonPeer.torch().run(o.python(), workloads, o.plan(), o.workDir(), progress);
-                case "djl" -> DjlPeer.run(o.forwarded(), workloads, o.workDir(), progress);
-                default -> throw new IllegalStateException("unknown peer " + peer);
-            });
-            if (!peers.getLast().available()) progress.println("  " + peer + " skipped: " + peers.getLast().unavailable());
+        List<PeerSession> sessions = new ArrayList<>(List.of(JBurnPeer.start(o.plan())));
+        try {
+            for (String peer : o.peers()) {
+                progress.println("PeerBench: starting " + peer + " ...");
+                sessions.add(switch (peer) {
+                    case "numpy" -> PythonPeer.numpy().start(o.python(), workloads, o.plan(), o.workDir());
+                    case "numpy-haswell" -> PythonPeer.numpyHaswell().start(o.python(), workloads, o.plan(), o.workDir());
+                    case "torch" -> PythonPeer.torch().start(o.python(), workloads, o.plan(), o.workDir());
+                    case "djl" -> DjlPeer.start(o.forwarded(), o.workDir());
+                    default -> throw new IllegalStateException("unknown peer " + peer);
+                });
+                PeerSession s = sessions.getLast();
+                progress.println("  " + peer + (s.unavailable() != null ? " skipped: " + s.unavailable() : ": " + s.library()));
+            }
+            List<PeerColumn> columns = Rounds.run(workloads, sessions, o.plan(), progress);
+            String table = ResultTable.render(header(o), workloads, columns.getFirst(), columns.subList(1, columns.size()));
+            System.out.print(table);
+            Path saved = o.workDir().resolve("results.md");
+            Files.writeString(saved, table);
+            progress.println("PeerBench: table also in " + saved);
+        } finally {
+            for (PeerSession s : sessions) s.close();
         }
-        String table = ResultTable.render(header(o), workloads, jburn, peers);
-        System.out.print(table);
-        Path saved = o.workDir().resolve("results.md");
-        Files.writeString(saved, table);
-        progress.println("PeerBench: table also in " + saved);
     }
 
     private static String header(BenchOptions o) {
         return "### Peer benchmark, " + ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z"))
                 + "\n\nCells: **JBurn time ÷ peer time** (below 1: JBurn is faster; above 1: the peer is faster), then the"
                 + " peer's own median time. Machine: " + cpu() + ", " + Runtime.getRuntime().availableProcessors()
-                + " cores, " + System.getProperty("os.name") + " " + System.getProperty("os.version") + ". Each time is"
-                + " the median of " + o.plan().reps() + " samples after at least " + o.plan().warmups() + " warm-up"
-                + " call(s) lasting at least " + o.plan().warmupSeconds() + " s; a sample repeats the call for at least "
-                + o.plan().minSampleSeconds() + " s. JBurn uses every core; the peers 2 threads. Other jobs may share"
-                + " the machine: when they do, rerun before trusting a figure.\n";
+                + " cores, " + System.getProperty("os.name") + " " + System.getProperty("os.version") + ". The runtimes"
+                + " alternate: after at least " + o.plan().warmups() + " warm-up call(s) lasting at least "
+                + o.plan().warmupSeconds() + " s each, " + o.plan().rounds() + " rounds in which every runtime in turn"
+                + " takes a burst of " + o.plan().reps() + " sample(s), after a " + o.plan().pauseSeconds() + " s pause;"
+                + " a sample repeats the call for at least " + o.plan().minSampleSeconds() + " s. A ratio is the median"
+                + " of the rounds' ratios (each round: the medians of its two bursts), with the lowest and highest"
+                + " round in brackets; a time is the median of all samples. JBurn uses every core; the peers 2 threads."
+                + " Other jobs may share the machine: a wide bracket says one did.\n";
     }
 
     private static String cpu() {

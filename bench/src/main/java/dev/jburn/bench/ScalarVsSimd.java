@@ -25,7 +25,7 @@ public final class ScalarVsSimd {
     private record Workload(String name, Shape shape, int operands, Function<Tensor[], Tensor> op) {}
 
     public static void main(String[] args) {
-        Plan plan = new Plan(5, 2, 0.2);
+        Plan plan = Plan.single(5, 2, 0.2);
         EngineProvider cpu = java.util.ServiceLoader.load(EngineProvider.class).stream().map(java.util.ServiceLoader.Provider::get)
                 .filter(p -> p.name().equals("cpu")).findFirst().orElseThrow();
         Engine simd = Engine.create(cpu, EngineConfig.defaults());

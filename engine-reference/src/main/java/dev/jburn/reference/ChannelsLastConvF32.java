@@ -51,6 +51,12 @@ final class ChannelsLastConvF32 {
      */
     static List<Buffer> forward(MemorySegment x, Shape xs, MemorySegment k, Shape ks, MemorySegment bias, boolean relu, boolean mask,
                                 ConvSpec spec, Parallel parallel) {
+        return forward(x, xs, k, ks, bias, relu, mask, spec, parallel, true);
+    }
+
+    /** {@link #forward}; {@code skipPadding}: whether taps that read only padding may be skipped ({@link TapGroup}; tests compare both). */
+    static List<Buffer> forward(MemorySegment x, Shape xs, MemorySegment k, Shape ks, MemorySegment bias, boolean relu, boolean mask,
+                                ConvSpec spec, Parallel parallel, boolean skipPadding) {
         int sr = spec.spatialRank();
         int n = xs.dim(0), c = xs.dim(sr + 1), o = ks.dim(0);
         int[] kDims = spatial(ks, 2, sr);
@@ -64,7 +70,10 @@ final class ChannelsLastConvF32 {
         int[] tapOff = offsets(kDims, spec.kernelDilation(), img);
         int[] rowBase = offsets(out, spec.strides(), img);
         float[] w = pack(k, o, c, (int) taps, blocks);
-        float[] bv = bias == null ? null : bias.toArray(FL);
+        // the bias padded to whole blocks: a partial block's tile adds it past O too (into rows that get overwritten)
+        float[] bv = bias == null ? null : java.util.Arrays.copyOf(bias.toArray(FL), blocks * W);
+        boolean reluTile = relu && !mask; // with the mask kept, the pass below makes both
+        List<TapGroup> groups = skipPadding && finite(w) ? tapGroups(img, out, kDims, spec, tapOff) : List.of(new TapGroup(0, (int) outPlane, 0, tapOff));
         int plane = (int) outPlane, kc = (int) kCount, nTaps = (int) taps;
         HostBuffer result = HostBuffer.uninitialized((long) n * outPlane * o * Float.BYTES);
         boolean keepMask = relu && mask;
@@ -77,20 +86,26 @@ final class ChannelsLastConvF32 {
             // full blocks overwrite the spill (and the rows past the plane land in the slack).
             float[] y = new float[(plane + R) * o + W];
             byte[] masks = keepMask ? new byte[plane * o] : null;
-            int last = plane - 1;
             for (long b = lo; b < hi; b++) {
                 img.fill(x, b, a);
                 for (int i = 0; i < blocks; i++) {
                     int blk = (i + blocks - 1) % blocks;
-                    int bBase = blk * kc * W;
-                    for (int q0 = 0; q0 < plane; q0 += R) {
-                        ChannelsLastTile.run(a, rowBase[q0], rowBase[Math.min(q0 + 1, last)], rowBase[Math.min(q0 + 2, last)],
-                                rowBase[Math.min(q0 + 3, last)], rowBase[Math.min(q0 + 4, last)], rowBase[Math.min(q0 + 5, last)],
-                                tapOff, nTaps, c, 1, w, bBase, W, y, q0 * o + blk * W, o, false);
+                    for (TapGroup g : groups) { // in order: a group's last tile spills into the next group's rows
+                        int bBase = (blk * nTaps + g.tapFrom) * c * W, end = g.to - 1;
+                        for (int q0 = g.from; q0 < g.to; q0 += R) {
+                            if (g.to - q0 <= ChannelsLastTile.TAIL_ROWS) {
+                                for (int q = q0; q < g.to; q++) {
+                                    ChannelsLastTile.runRow(a, rowBase[q], g.tapOffsets, g.tapOffsets.length, c, 1, w, bBase, W, y,
+                                            q * o + blk * W, false, bv, blk * W, reluTile);
+                                }
+                                break;
+                            }
+                            ChannelsLastTile.run(a, rowBase[q0], rowBase[Math.min(q0 + 1, end)], rowBase[Math.min(q0 + 2, end)],
+                                    rowBase[Math.min(q0 + 3, end)], rowBase[Math.min(q0 + 4, end)], rowBase[Math.min(q0 + 5, end)],
+                                    g.tapOffsets, g.tapOffsets.length, c, 1, w, bBase, W, y, q0 * o + blk * W, o, false, bv, blk * W,
+                                    reluTile);
+                        }
                     }
-                }
-                if (bv != null) {
-                    for (int q = 0; q < plane; q++) for (int f = 0, at = q * o; f < o; f++) y[at + f] += bv[f];
                 }
                 if (keepMask) {
                     for (int i = 0; i < plane * o; i++) {
@@ -99,8 +114,6 @@ final class ChannelsLastConvF32 {
                         if (off) y[i] = 0f;
                     }
                     MemorySegment.copy(masks, 0, maskDst, ValueLayout.JAVA_BYTE, b * plane * o, plane * o);
-                } else if (relu) {
-                    for (int i = 0; i < plane * o; i++) if (y[i] <= 0f) y[i] = 0f; // max(z, 0): NaN stays, -0 becomes +0
                 }
                 MemorySegment.copy(y, 0, dst, FL, b * plane * o * Float.BYTES, plane * o);
             }
@@ -149,7 +162,8 @@ final class ChannelsLastConvF32 {
                         for (int r0 = 0; r0 < nr; r0 += R) {
                             ChannelsLastTile.run(a, rowOff[r0], rowOff[Math.min(r0 + 1, last)], rowOff[Math.min(r0 + 2, last)],
                                     rowOff[Math.min(r0 + 3, last)], rowOff[Math.min(r0 + 4, last)], rowOff[Math.min(r0 + 5, last)],
-                                    rowStarts, rowStarts.length, uLast, uStep, gb, blk * W, o, acc, r0 * pitch + blk * W, pitch, true);
+                                    rowStarts, rowStarts.length, uLast, uStep, gb, blk * W, o, acc, r0 * pitch + blk * W, pitch, true, null, 0,
+                                    false);
                         }
                     }
                 }
@@ -166,6 +180,51 @@ final class ChannelsLastConvF32 {
         HostBuffer result = HostBuffer.uninitialized((long) sum.length * Float.BYTES);
         MemorySegment.copy(sum, 0, result.segment(), FL, 0, sum.length);
         return result;
+    }
+
+    /**
+     * Output positions {@code [from, to)} (a run of whole rows of the first spatial axis) whose taps outside
+     * {@code [tapFrom, tapFrom + tapOffsets.length)} read only zero padding on that axis; the tiles skip those taps (the
+     * input cotangent of a valid conv pads by the kernel's size less one: a quarter of its taps read padding on a small
+     * image). Adding a zero product changes no sum's bits, except a -0 sum (products that underflowed to zero) into +0,
+     * so skipping them keeps every bit but the sign of such a zero. Only with finite weights: an infinite or NaN
+     * weight on padding gives NaN, as the oracle's.
+     */
+    private record TapGroup(int from, int to, int tapFrom, int[] tapOffsets) {}
+
+    private static List<TapGroup> tapGroups(PaddedImage img, int[] out, int[] kDims, ConvSpec spec, int[] tapOff) {
+        int inner = tapOff.length / kDims[0], rowPlane = (int) (product(out) / out[0]);
+        int real = Math.max(0, img.lo[0]), realEnd = Math.min(img.padded[0], img.lo[0] + img.in[0]); // unpadded rows
+        int stride = spec.strides()[0], dil = spec.kernelDilation()[0];
+        List<TapGroup> groups = new java.util.ArrayList<>();
+        int start = 0, prevFrom = -1, prevTo = -1;
+        for (int i = 0; i <= out[0]; i++) {
+            int from = 0, to = 0;
+            if (i < out[0]) {
+                from = kDims[0];
+                for (int t = 0; t < kDims[0]; t++) {
+                    int at = i * stride + t * dil;
+                    if (at >= real && at < realEnd) {
+                        from = Math.min(from, t);
+                        to = t + 1;
+                    }
+                }
+                if (to == 0) from = 0;
+            }
+            if (i > 0 && (i == out[0] || from != prevFrom || to != prevTo)) {
+                groups.add(new TapGroup(start * rowPlane, i * rowPlane, prevFrom * inner,
+                        java.util.Arrays.copyOfRange(tapOff, prevFrom * inner, prevTo * inner)));
+                start = i;
+            }
+            prevFrom = from;
+            prevTo = to;
+        }
+        return groups;
+    }
+
+    private static boolean finite(float[] w) {
+        for (float v : w) if (!Float.isFinite(v)) return false;
+        return true;
     }
 
     /** Per axis, how many positions a window of {@code window} elements {@code dilation} apart takes in the padded image at {@code stride}. */

@@ -127,6 +127,94 @@ class ChannelsLastConvTest {
         assertSame(f.graph(), off.rewrite(f.graph()));
     }
 
+    /**
+     * The bias and the ReLU that the tiles apply before their store give the bits of the conv, then an F32 add, then
+     * {@code z <= 0 ? +0 : z} (NaN stays): filter counts with a partial last block, one to 19 channels, padding, -0.0,
+     * NaN and infinite bias values.
+     */
+    @Test
+    void theTilesBiasAndReluHaveTheBitsOfSeparatePasses() {
+        Random rnd = new Random(43);
+        Parallel one = new Parallel(1, Long.MAX_VALUE);
+        for (int trial = 0; trial < 30; trial++) {
+            int n = 1 + rnd.nextInt(3), h = 3 + rnd.nextInt(7), w = 3 + rnd.nextInt(7), c = new int[] {1, 3, 8, 19}[rnd.nextInt(4)];
+            int o = new int[] {1, 5, 16, 17, 33, 64}[rnd.nextInt(6)], pad = rnd.nextInt(2);
+            dev.jburn.spi.ConvSpec spec = new dev.jburn.spi.ConvSpec(new int[] {1, 1}, new int[] {pad, pad}, new int[] {pad, 0},
+                    new int[] {1, 1}, new int[] {1, 1}, 1, 1);
+            java.lang.foreign.MemorySegment x = floats(rnd, n * h * w * c), k = floats(rnd, o * c * 9), bias = floats(rnd, o);
+            if (o > 2) {
+                bias.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, 0, -0.0f);
+                bias.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, 1, Float.NaN);
+                bias.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, 2, trial % 2 == 0 ? Float.NEGATIVE_INFINITY : 1e30f);
+            }
+            dev.jburn.Shape xs = dev.jburn.Shape.of(n, h, w, c), ks = dev.jburn.Shape.of(o, c, 3, 3);
+            float[] plain = values(ChannelsLastConvF32.forward(x, xs, k, ks, null, false, false, spec, one).getFirst());
+            float[] b = bias.toArray(java.lang.foreign.ValueLayout.JAVA_FLOAT);
+            float[] added = plain.clone(), relu = plain.clone();
+            for (int i = 0; i < plain.length; i++) {
+                added[i] = plain[i] + b[i % o];
+                relu[i] = added[i] <= 0f ? 0f : added[i];
+            }
+            String what = "n " + n + ", " + h + "x" + w + ", c " + c + ", o " + o + ", pad " + pad;
+            assertArrayEquals(bits(added), bits(values(ChannelsLastConvF32.forward(x, xs, k, ks, bias, false, false, spec, one).getFirst())),
+                    what + ": bias");
+            assertArrayEquals(bits(relu), bits(values(ChannelsLastConvF32.forward(x, xs, k, ks, bias, true, false, spec, one).getFirst())),
+                    what + ": bias, relu");
+            assertArrayEquals(bits(relu), bits(values(ChannelsLastConvF32.forward(x, xs, k, ks, bias, true, true, spec, one).get(1))),
+                    what + ": bias, relu with its mask");
+        }
+    }
+
+    /**
+     * Skipping the taps that read only padding (the input cotangent's wide padding) keeps every bit, and an infinite
+     * or NaN weight turns the skipping off, so that it still meets the padding's zeros and gives NaN there, as the oracle.
+     */
+    @Test
+    void skippingTapsOnPaddingKeepsTheBits() {
+        Random rnd = new Random(44);
+        Parallel one = new Parallel(1, Long.MAX_VALUE);
+        for (int trial = 0; trial < 30; trial++) {
+            int n = 1 + rnd.nextInt(2), h = 1 + rnd.nextInt(8), w = 1 + rnd.nextInt(8), c = new int[] {1, 3, 8}[rnd.nextInt(3)];
+            int o = new int[] {1, 5, 16, 17, 33}[rnd.nextInt(5)], kh = 1 + rnd.nextInt(4), kw = 1 + rnd.nextInt(3);
+            int[] lo = {rnd.nextInt(kh + 1) - (rnd.nextInt(6) == 0 ? 1 : 0), rnd.nextInt(kw)}, hi = {rnd.nextInt(kh + 1), rnd.nextInt(kw)};
+            int[] strides = {1 + rnd.nextInt(2), 1}, dil = {1 + (rnd.nextInt(4) == 0 ? 1 : 0), 1};
+            dev.jburn.spi.ConvSpec spec = new dev.jburn.spi.ConvSpec(strides, lo, hi, new int[] {1, 1}, dil, 1, 1);
+            java.lang.foreign.MemorySegment x = floats(rnd, n * h * w * c), k = floats(rnd, o * c * kh * kw), bias = floats(rnd, o);
+            dev.jburn.Shape xs = dev.jburn.Shape.of(n, h, w, c), ks = dev.jburn.Shape.of(o, c, kh, kw);
+            String what = "n " + n + ", " + h + "x" + w + ", c " + c + ", o " + o + ", kernel " + kh + "x" + kw + ", pads "
+                    + java.util.Arrays.toString(lo) + java.util.Arrays.toString(hi) + ", strides " + strides[0] + ", dilation " + dil[0];
+            List<dev.jburn.spi.Buffer> all = ChannelsLastConvF32.forward(x, xs, k, ks, bias, false, false, spec, one, false);
+            if (all == null) continue; // no output
+            assertArrayEquals(bits(values(all.getFirst())), bits(values(ChannelsLastConvF32.forward(x, xs, k, ks, bias, false, false, spec,
+                    one, true).getFirst())), what);
+        }
+        // an infinite weight on the first tap, which reads padding for the first output rows: NaN there, as without skipping
+        java.lang.foreign.MemorySegment x = floats(rnd, 4 * 4), k = floats(rnd, 9);
+        k.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, 0, Float.POSITIVE_INFINITY);
+        dev.jburn.spi.ConvSpec pad2 = new dev.jburn.spi.ConvSpec(new int[] {1, 1}, new int[] {2, 2}, new int[] {2, 2}, new int[] {1, 1},
+                new int[] {1, 1}, 1, 1);
+        dev.jburn.Shape xs = dev.jburn.Shape.of(1, 4, 4, 1), ks = dev.jburn.Shape.of(1, 1, 3, 3);
+        float[] y = values(ChannelsLastConvF32.forward(x, xs, k, ks, null, false, false, pad2, one).getFirst());
+        assertTrue(Float.isNaN(y[0]), "0 x inf on the padding gives NaN: " + java.util.Arrays.toString(y));
+        assertArrayEquals(bits(values(ChannelsLastConvF32.forward(x, xs, k, ks, null, false, false, pad2, one, false).getFirst())), bits(y));
+    }
+
+    private static java.lang.foreign.MemorySegment floats(Random rnd, int count) {
+        java.lang.foreign.MemorySegment m = HostBuffer.uninitialized((long) count * Float.BYTES).segment();
+        for (int i = 0; i < count; i++) m.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i, rnd.nextFloat() * 2 - 1);
+        return m;
+    }
+
+    private static float[] values(dev.jburn.spi.Buffer b) {
+        return HostBuffer.of(b).toArray(java.lang.foreign.ValueLayout.JAVA_FLOAT);
+    }
+
+    private static int[] bits(float[] v) {
+        int[] b = new int[v.length];
+        for (int i = 0; i < v.length; i++) b[i] = Float.floatToRawIntBits(v[i]);
+        return b;
+    }
+
     /** Fused nodes the rewrite makes out of {@code g}'s convs. */
     private static int groups(Graph g) {
         Graph r = new ChannelsLastConvs(new Parallel(1, Long.MAX_VALUE), true).rewrite(g);

@@ -11,18 +11,25 @@ import java.util.Set;
 /** PeerBench's command line (see {@link #USAGE}). */
 public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, Set<String> peers, Plan plan,
                            Path python, Path workDir, List<String> forwarded) {
-    public static final List<String> GROUPS = List.of("gemm", "conv", "pool", "cholesky", "models");
-    public static final List<String> PEERS = List.of("numpy", "torch", "djl");
+    public static final List<String> GROUPS = List.of("gemm", "conv", "pool", "cholesky", "models", "cnn");
+    public static final List<String> PEERS = List.of("numpy", "numpy-haswell", "torch", "djl");
 
     public static final String USAGE = """
-            usage: PeerBench [--quick] [--only GROUP[,GROUP...]] [--peers PEER[,PEER...]] [--reps N] [--warmup N]
-                             [--min-sample SECONDS] [--python PATH] [--work-dir DIR]
-              --quick        3 samples after 1 warm-up, 0.05 s samples, GEMM up to 1024, Cholesky 512 only
-              --only         workload groups: gemm, conv, pool, cholesky, models (default: all)
-              --peers        peers beside JBurn: numpy, torch, djl (default: all)
-              --reps         samples per workload (default 5; the figure is their median)
-              --warmup       warm-up calls before the samples (default 2; they go on for at least 2 × min-sample s)
+            usage: PeerBench [--quick] [--only GROUP[,GROUP...]] [--peers PEER[,PEER...]] [--rounds N] [--reps N]
+                             [--warmup N] [--min-sample SECONDS] [--pause SECONDS] [--python PATH] [--work-dir DIR]
+              --quick        3 rounds of 1 sample after 1 warm-up, 0.05 s samples, 0.1 s pauses, GEMM up to 1024,
+                             Cholesky 512 only
+              --only         workload groups: gemm, conv, pool, cholesky, models, cnn (the small CNN's conv kernels,
+                             forward and backward) (default: all)
+              --peers        peers beside JBurn: numpy (OPENBLAS_CORETYPE unset), numpy-haswell (=Haswell), torch,
+                             djl (default: all)
+              --rounds       rounds per workload: each runtime in turn takes one burst a round (default 5); a ratio
+                             is the median of the rounds' ratios
+              --reps         samples per burst (default 3; a round's figure is their median)
+              --warmup       warm-up calls before the rounds (default 2; they go on for at least 2 × min-sample s)
               --min-sample   a sample repeats the call until it lasts at least this long (default 0.2)
+              --pause        seconds of pause before each burst, while the last runtime's threads stop spinning
+                             (default 0.2)
               --python       the Python with numpy and torch (default /usr/bin/python3)
               --work-dir     where the generated scripts and peer logs go (default bench/target/peers)
             """;
@@ -30,8 +37,8 @@ public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, S
     public static BenchOptions parse(String... args) {
         boolean worker = false, quick = false;
         Set<String> only = new LinkedHashSet<>(GROUPS), peers = new LinkedHashSet<>(PEERS);
-        Integer reps = null, warmup = null;
-        Double minSample = null;
+        Integer rounds = null, reps = null, warmup = null;
+        Double minSample = null, pause = null;
         Path python = Path.of("/usr/bin/python3");
         Path workDir = Files.isDirectory(Path.of("bench")) ? Path.of("bench", "target", "peers") : Path.of("target", "peers");
         List<String> forwarded = new ArrayList<>();
@@ -43,9 +50,11 @@ public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, S
                 case "--quick" -> quick = true;
                 case "--only" -> only = pick(value(args, ++i, a), GROUPS, a);
                 case "--peers" -> peers = pick(value(args, ++i, a), PEERS, a);
+                case "--rounds" -> rounds = Integer.parseInt(value(args, ++i, a));
                 case "--reps" -> reps = Integer.parseInt(value(args, ++i, a));
                 case "--warmup" -> warmup = Integer.parseInt(value(args, ++i, a));
                 case "--min-sample" -> minSample = Double.parseDouble(value(args, ++i, a));
+                case "--pause" -> pause = Double.parseDouble(value(args, ++i, a));
                 case "--python" -> python = Path.of(value(args, ++i, a));
                 case "--work-dir" -> workDir = Path.of(value(args, ++i, a));
                 case "-h", "--help" -> throw new IllegalArgumentException("");
@@ -53,8 +62,9 @@ public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, S
             }
             forwarded.addAll(Arrays.asList(args).subList(start, i + 1)); // the option and its value, for the DJL worker
         }
-        Plan plan = new Plan(reps != null ? reps : quick ? 3 : 5, warmup != null ? warmup : quick ? 1 : 2,
-                minSample != null ? minSample : quick ? 0.05 : 0.2);
+        Plan plan = new Plan(rounds != null ? rounds : quick ? 3 : 5, reps != null ? reps : quick ? 1 : 3,
+                warmup != null ? warmup : quick ? 1 : 2, minSample != null ? minSample : quick ? 0.05 : 0.2,
+                pause != null ? pause : quick ? 0.1 : 0.2);
         return new BenchOptions(worker, quick, only, peers, plan, python, workDir, forwarded);
     }
 
@@ -68,6 +78,7 @@ public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, S
         for (ModelInferenceWorkload.Arch a : ModelInferenceWorkload.Arch.values()) {
             for (int b : new int[] {1, 32, 256}) all.add(new ModelInferenceWorkload(a, b));
         }
+        all.addAll(CnnConvWorkload.all());
         return all.stream().filter(w -> only.contains(w.group())).toList();
     }
 

@@ -1,6 +1,5 @@
 package dev.jburn.bench.peer;
 
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +25,7 @@ public final class DjlPeer {
             "-Dai.djl.pytorch.num_interop_threads=1",
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
 
-    public static PeerColumn run(List<String> benchArgs, List<PeerWorkload> workloads, Path workDir, PrintStream progress) {
+    public static PeerSession start(List<String> benchArgs, Path workDir) {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
@@ -35,6 +34,6 @@ public final class DjlPeer {
         command.addAll(benchArgs);
         Map<String, String> env = Map.of("OPT_OUT_TRACKING", "true", "DJL_OFFLINE", "true", "OMP_NUM_THREADS", "2",
                 "MKL_NUM_THREADS", "2");
-        return PeerProcess.run("djl", command, env, workDir.resolve("peer_djl.log"), workloads, Map.of(), progress);
+        return ChildSession.start("djl", command, env, List.of(), workDir.resolve("peer_djl.log"), Map.of());
     }
 }

@@ -5,19 +5,25 @@ import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 
-/** The DJL side, in the worker JVM that {@link DjlPeer} starts: prints the same JSON lines as {@code harness.py}. */
+/** The DJL side, in the worker JVM that {@link DjlPeer} starts: the same command loop as {@code harness.py}'s. */
 public final class DjlWorker {
     private DjlWorker() {}
 
-    public static void run(List<PeerWorkload> workloads, Plan plan, PrintStream out) {
+    /** Answers {@link ChildSession}'s commands on {@code in} until it ends. */
+    public static void run(List<PeerWorkload> workloads, Plan plan, BufferedReader in, PrintStream out)
+            throws IOException {
         Engine engine;
         try {
             engine = Engine.getEngine("PyTorch");
@@ -29,29 +35,52 @@ public final class DjlWorker {
             return;
         }
         out.println("{\"info\": " + Json.quote(describe(engine)) + "}");
+        out.flush();
+        Map<String, PeerWorkload> byName = new HashMap<>();
+        for (PeerWorkload w : workloads) byName.put(w.name(), w);
         try (NDManager manager = engine.newBaseManager(Device.cpu())) {
-            for (PeerWorkload w : workloads) {
-                String line;
-                try (NDManager sub = manager.newSubManager(); TimedCase<NDArray> c = w.djl(sub)) {
-                    Timing t = Timing.measure(c, plan);
-                    line = "{\"name\": " + Json.quote(w.name()) + ", \"median_s\": " + t.medianSeconds()
-                            + ", \"samples\": " + samples(t) + ", \"inner\": " + t.inner() + ", \"check\": "
-                            + Json.quote(t.check()) + "}";
-                } catch (PeerUnavailable e) {
-                    line = "{\"name\": " + Json.quote(w.name()) + ", \"unavailable\": " + Json.quote(e.getMessage()) + "}";
-                } catch (RuntimeException e) {
-                    line = "{\"name\": " + Json.quote(w.name()) + ", \"error\": " + Json.quote(e.toString()) + "}";
+            NDManager sub = null;
+            WarmCase<NDArray> warm = null;
+            for (String line; (line = in.readLine()) != null; ) {
+                String command = line.strip(), arg = "";
+                int space = command.indexOf(' ');
+                if (space > 0) {
+                    arg = command.substring(space + 1);
+                    command = command.substring(0, space);
                 }
-                out.println(line);
+                String answer;
+                try {
+                    switch (command) {
+                        case "prepare" -> {
+                            if (sub != null) sub.close();
+                            sub = manager.newSubManager(); // frees the workload's arrays at finish
+                            warm = null;
+                            try {
+                                warm = WarmCase.warmUp(byName.get(arg).djl(sub), plan);
+                                answer = "{\"name\": " + Json.quote(arg) + ", \"inner\": " + warm.inner() + "}";
+                            } catch (PeerUnavailable e) {
+                                answer = "{\"name\": " + Json.quote(arg) + ", \"unavailable\": "
+                                        + Json.quote(e.getMessage()) + "}";
+                            }
+                        }
+                        case "burst" -> answer = "{\"samples\": " + Arrays.toString(warm.burst(Integer.parseInt(arg)))
+                                + "}";
+                        case "finish" -> {
+                            answer = "{\"check\": " + Json.quote(warm.finish()) + "}";
+                            sub.close();
+                            sub = null;
+                            warm = null;
+                        }
+                        default -> answer = "{\"error\": " + Json.quote("unknown command " + line) + "}";
+                    }
+                } catch (RuntimeException e) {
+                    answer = "{\"name\": " + Json.quote(arg) + ", \"error\": " + Json.quote(e.toString()) + "}";
+                }
+                out.println(answer);
                 out.flush();
             }
+            if (sub != null) sub.close();
         }
-    }
-
-    private static String samples(Timing t) {
-        StringBuilder b = new StringBuilder("[");
-        for (double s : t.samples()) b.append(b.length() > 1 ? ", " : "").append(s);
-        return b.append(']').toString();
     }
 
     private static String describe(Engine engine) {

@@ -6,7 +6,8 @@ import java.util.Locale;
 
 /**
  * The one table PeerBench prints (Markdown): per workload, JBurn's median time and, per peer, JBurn time ÷ peer time
- * with the peer's own time; GFLOP/s where the work has a FLOP count. Reasons (n/a, errors, failed checks) are
+ * (the median of the rounds' ratios, and their range) with the peer's own time; GFLOP/s where the work has a FLOP
+ * count. Reasons (n/a, errors, failed checks) are
  * footnotes, so the table stays narrow.
  */
 public final class ResultTable {
@@ -57,14 +58,28 @@ public final class ResultTable {
         if (theirs == null) return "–";
         return switch (theirs) {
             case Cell.Measured m -> {
-                String r = mine instanceof Cell.Measured j
-                        ? "**" + fmt(j.timing().medianSeconds() / m.timing().medianSeconds()) + "**"
-                        : "–";
-                yield r + " (" + timeAndRate(m.timing(), w) + ")" + checkMark(m.timing(), peer, w);
+                String r = mine instanceof Cell.Measured j ? roundRatios(j.timing(), m.timing()) : "– (";
+                yield r + timeAndRate(m.timing(), w) + ")" + checkMark(m.timing(), peer, w);
             }
             case Cell.NotApplicable n -> "n/a" + note(peer + ": " + n.reason());
             case Cell.Failed f -> "error" + note(peer + " " + w.name() + ": " + f.error());
         };
+    }
+
+    /**
+     * The median of the per-round ratios in bold, then an opened bracket with the lowest and highest round's ratio:
+     * each round's ratio compares two bursts taken seconds apart, so a phase of outside load moves a round, not the
+     * median.
+     */
+    static String roundRatios(Timing mine, Timing theirs) {
+        double[] a = mine.roundSeconds(), b = theirs.roundSeconds();
+        int n = Math.min(a.length, b.length);
+        if (n == 0) return "**" + fmt(mine.medianSeconds() / theirs.medianSeconds()) + "** (";
+        double[] ratios = new double[n];
+        for (int i = 0; i < n; i++) ratios[i] = a[i] / b[i];
+        java.util.Arrays.sort(ratios);
+        String median = "**" + fmt(Timing.median(ratios)) + "** (";
+        return n == 1 ? median : median + fmt(ratios[0]) + "–" + fmt(ratios[n - 1]) + "; ";
     }
 
     private String checkMark(Timing t, String peer, PeerWorkload w) {

@@ -1,10 +1,10 @@
-# PeerBench's Python harness: PeerBench prepends the settings (PEER, REPS, WARMUP, MIN_SAMPLE) and appends one
-# bench(name, make) call per workload. Every line it prints on stdout is one JSON object: first {"info": ...}
-# (or {"fatal": ...} when the peer cannot run), then one {"name": ...} per workload with the median seconds per call.
+# PeerBench's Python harness: PeerBench prepends the settings (PEER, WARMUP, MIN_SAMPLE) and appends one
+# register(name, make) call per workload, then serve(). Every line it prints on stdout is one JSON object: first
+# {"info": ...} (or {"fatal": ...} when the peer cannot run), then one answer per command read on stdin
+# (ChildSession's protocol: "prepare NAME", "burst N", "finish"; end of input ends the process).
 import json
 import math
 import os
-import statistics
 import sys
 import time
 
@@ -45,21 +45,37 @@ except Exception as e:  # an import error is a skipped peer, not a crash
     sys.exit(3)
 
 
+def openblas_core():
+    """Which kernels OpenBLAS runs: its core name (it honours OPENBLAS_CORETYPE when set), and that variable."""
+    libs = loaded_libraries(("openblas",))
+    core = "no OpenBLAS loaded"
+    if libs:
+        try:
+            import ctypes
+            lib = ctypes.CDLL(libs[0])
+            lib.openblas_get_corename.restype = ctypes.c_char_p
+            core = lib.openblas_get_corename().decode()
+        except Exception as e:  # another BLAS, or an OpenBLAS without the call
+            core = "unknown (%s)" % e
+    return "OpenBLAS core %s (OPENBLAS_CORETYPE=%s, OPENBLAS_L2_SIZE=%s)" % (
+        core, os.environ.get("OPENBLAS_CORETYPE", "unset"), os.environ.get("OPENBLAS_L2_SIZE", "unset"))
+
+
 def describe():
     if PEER == "numpy":
         np.dot(np.ones((64, 64), np.float32), np.ones((64, 64), np.float32))  # make sure BLAS is mapped
         libs = loaded_libraries(BLAS_WORDS)
-        return "numpy %s, python %s; BLAS/LAPACK loaded: %s; OPENBLAS_NUM_THREADS=%s" % (
+        return "numpy %s, python %s; BLAS/LAPACK loaded: %s; OPENBLAS_NUM_THREADS=%s; %s" % (
             np.__version__, sys.version.split()[0], ", ".join(libs) or "none found",
-            os.environ.get("OPENBLAS_NUM_THREADS", "unset"))
+            os.environ.get("OPENBLAS_NUM_THREADS", "unset"), openblas_core())
     config = torch.__config__.show()
     blas = [p.split("=", 1)[1] for p in config.replace(",", "\n").split() if p.startswith(("BLAS_INFO=", "LAPACK_INFO="))]
     a = torch.ones(64, 64)
     a @ a  # make sure BLAS is mapped
     libs = loaded_libraries(BLAS_WORDS)
-    return "torch %s (BLAS_INFO/LAPACK_INFO=%s, mkldnn=%s), %d threads; loaded: %s" % (
+    return "torch %s (BLAS_INFO/LAPACK_INFO=%s, mkldnn=%s), %d threads; loaded: %s; %s" % (
         torch.__version__, "/".join(blas) or "?", torch.backends.mkldnn.is_available(), torch.get_num_threads(),
-        ", ".join(libs) or "none found")
+        ", ".join(libs) or "none found", openblas_core())
 
 
 def npy(value):
@@ -69,32 +85,61 @@ def npy(value):
     return np.asarray(value)
 
 
-def bench(name, make):
-    """Warm-up calls (at least WARMUP, and at least 2 * MIN_SAMPLE s), then REPS samples of `inner` calls each
-    (inner chosen so that a sample lasts >= MIN_SAMPLE s): the same procedure as the Java side's Timing.measure."""
-    try:
-        run, check = make()
-        result = None
+WORKLOADS = {}
+
+
+def register(name, make):
+    WORKLOADS[name] = make
+
+
+class Prepared:
+    """One workload being timed in bursts: warm-up calls (at least WARMUP, and at least 2 * MIN_SAMPLE s), whose
+    last call picks `inner` so that a sample lasts >= MIN_SAMPLE s; then bursts of samples; then the check. The same
+    procedure as the Java side's WarmCase."""
+
+    def __init__(self, make):
+        self.run, self.check = make()
+        self.result = None
         last = warm = 0.0
         calls = 0
         while calls < max(1, WARMUP) or warm < 2 * MIN_SAMPLE:
-            result = None  # let the previous result go before the next call, as the Java side does
+            self.result = None  # let the previous result go before the next call, as the Java side does
             t0 = time.perf_counter()
-            result = run()
+            self.result = self.run()
             last = time.perf_counter() - t0
             warm += last
             calls += 1
-        inner = max(1, min(100000, int(math.ceil(MIN_SAMPLE / max(last, 1e-9)))))
+        self.inner = max(1, min(100000, int(math.ceil(MIN_SAMPLE / max(last, 1e-9)))))
+
+    def burst(self, reps):
         samples = []
-        for _ in range(REPS):
+        for _ in range(reps):
             t0 = time.perf_counter()
-            for _ in range(inner):
-                result = run()
-            samples.append((time.perf_counter() - t0) / inner)
-        emit({"name": name, "median_s": statistics.median(samples), "samples": samples, "inner": inner,
-              "check": check(result)})
-    except Exception as e:
-        emit({"name": name, "error": "%s: %s" % (type(e).__name__, e)})
+            for _ in range(self.inner):
+                self.result = self.run()
+            samples.append((time.perf_counter() - t0) / self.inner)
+        return samples
+
+
+def serve():
+    prepared = None
+    for line in sys.stdin:
+        command, _, arg = line.strip().partition(" ")
+        try:
+            if command == "prepare":
+                prepared = None
+                prepared = Prepared(WORKLOADS[arg])
+                emit({"name": arg, "inner": prepared.inner})
+            elif command == "burst":
+                emit({"samples": prepared.burst(int(arg))})
+            elif command == "finish":
+                check = prepared.check(prepared.result)
+                prepared = None
+                emit({"check": check})
+            else:
+                emit({"error": "unknown command %r" % line})
+        except Exception as e:
+            emit({"name": arg, "error": "%s: %s" % (type(e).__name__, e)})
 
 
 def close_to(got, want, scale, tol, what):
