@@ -12,9 +12,18 @@ import java.nio.file.Path;
  * @param cacheDir      where SPIR-V binaries and the pipeline cache are stored; {@code null} disables the disk cache
  * @param forceStaging  copy through a host-visible staging buffer even when device memory is host
  *                      visible (exercises the discrete-GPU transfer path on integrated/CPU devices)
+ * @param coopMatrix    use {@code VK_KHR_cooperative_matrix} for f16/bf16 GEMMs where the device offers it
+ *                      ({@code -Djburn.vulkan.coopMatrix}, default true; false leaves the extension off, and
+ *                      those dots run on the cpu as on a device without it)
  */
-public record VulkanConfig(String device, Path cacheDir, boolean forceStaging) {
-    /** {@code -Djburn.vulkan.device}, {@code -Djburn.vulkan.cacheDir} (default {@code ~/.cache/jburn/vulkan}; {@code none} disables), {@code -Djburn.vulkan.forceStaging}. */
+public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix) {
+    /** The defaults for the settings not given: cooperative matrices on. */
+    public VulkanConfig(String device, Path cacheDir, boolean forceStaging) { this(device, cacheDir, forceStaging, true); }
+
+    /**
+     * {@code -Djburn.vulkan.device}, {@code -Djburn.vulkan.cacheDir} (default {@code ~/.cache/jburn/vulkan}; {@code none} disables),
+     * {@code -Djburn.vulkan.forceStaging}, {@code -Djburn.vulkan.coopMatrix}.
+     */
     public static VulkanConfig fromSystemProperties() {
         String device = System.getProperty("jburn.vulkan.device");
         if (device != null && device.isBlank()) device = null;
@@ -25,12 +34,15 @@ public record VulkanConfig(String device, Path cacheDir, boolean forceStaging) {
         } else {
             cache = dir.equalsIgnoreCase("none") ? null : Path.of(dir);
         }
-        return new VulkanConfig(device == null ? null : device.trim(), cache, Boolean.getBoolean("jburn.vulkan.forceStaging"));
+        return new VulkanConfig(device == null ? null : device.trim(), cache, Boolean.getBoolean("jburn.vulkan.forceStaging"),
+                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.coopMatrix", "true").trim()));
     }
 
-    public VulkanConfig withDevice(String d) { return new VulkanConfig(d, cacheDir, forceStaging); }
+    public VulkanConfig withDevice(String d) { return new VulkanConfig(d, cacheDir, forceStaging, coopMatrix); }
 
-    public VulkanConfig withCacheDir(Path p) { return new VulkanConfig(device, p, forceStaging); }
+    public VulkanConfig withCacheDir(Path p) { return new VulkanConfig(device, p, forceStaging, coopMatrix); }
 
-    public VulkanConfig withForceStaging(boolean on) { return new VulkanConfig(device, cacheDir, on); }
+    public VulkanConfig withForceStaging(boolean on) { return new VulkanConfig(device, cacheDir, on, coopMatrix); }
+
+    public VulkanConfig withCoopMatrix(boolean on) { return new VulkanConfig(device, cacheDir, forceStaging, on); }
 }
