@@ -12,7 +12,8 @@
 #                 benchmark's f32/f16/bf16 GEMMs with their correctness check against the cpu engine
 #                 (--check: 1x1x1, 17x33x65, 129x40x136 and n^3), each line naming the kernel that ran
 #                 ("gemm-coopmat-f16-16x16x16-wide", "gemm-f32-wide", ...), and torch's GEMMs of the same
-#                 sizes and dtypes; no exit probes, no kit. Look for "GEMM CHECK PASSED".
+#                 sizes and dtypes; then the f32 GEMM again with -Djburn.vulkan.gemmDoubleBuffer=true
+#                 ("gemm-f32-db8-wide"); no exit probes, no kit. Look for "GEMM CHECK PASSED" (twice).
 # environment overrides (for trying it elsewhere, e.g. on lavapipe):
 #   JBURN_GPU_JAVA   java to use (default .gpu/jdk/bin/java)
 #   VK_DRIVER_FILES  ICD manifest (default /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json)
@@ -141,6 +142,12 @@ if [ "$BENCH" = 1 ]; then
   [ "$GEMM_ONLY" = 1 ] && SIZES+=(--check --gemm-only)
   timeout -k 5 "${BENCH_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" ${BENCH_JAVA_OPTS:-} -cp "$CP" dev.jburn.vulkan.VulkanBench "${SIZES[@]}" > "$OUT/vulkan-bench.log" 2>&1 || STATUS=1
   cat "$OUT/vulkan-bench.log"
+  if [ "$GEMM_ONLY" = 1 ]; then
+    echo "== the double-buffered f32 GEMM (-Djburn.vulkan.gemmDoubleBuffer=true; log: $OUT/vulkan-bench-db8.log)"
+    timeout -k 5 "${BENCH_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" -Djburn.vulkan.gemmDoubleBuffer=true ${BENCH_JAVA_OPTS:-} -cp "$CP" dev.jburn.vulkan.VulkanBench \
+        "${SIZES[@]}" --gemm-dtypes f32 > "$OUT/vulkan-bench-db8.log" 2>&1 || STATUS=1
+    cat "$OUT/vulkan-bench-db8.log"
+  fi
   if [ "$SMALL" = 0 ] && command -v python3 >/dev/null && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
     echo "== torch, same work, same call (log: $OUT/vulkan-torch.log)"
     timeout 60 python3 "$ROOT/accel-burn-vulkan/gpu/torch_peer.py" 4096 16777216 "${GEMM_DTYPES:-f32,f16,bf16}" > "$OUT/vulkan-torch.log" 2>&1 || STATUS=1

@@ -54,6 +54,9 @@ final class DotKernels {
         }
         boolean f64 = t == DType.F64, wide = !f64 && GemmShader.wideLoads(k, n);
         int tile = GemmShader.tile(f64);
+        if (!f64 && b.config().gemmDoubleBuffer()) {
+            return new Gemm("gemm-f32-db8" + (wide ? "-wide" : ""), GemmShaderDoubleBuffered.source(wide), tile, tile);
+        }
         return new Gemm("gemm-" + t.shortName() + (wide ? "-wide" : ""), GemmShader.source(f64, wide), tile, tile);
     }
 
@@ -81,25 +84,29 @@ final class DotKernels {
             if (!isIdentity(permB) && bt == null) return null;
             DeviceBuffer da = at != null ? at : VulkanBackend.device(a.buffer(), "dot");
             DeviceBuffer db = bt != null ? bt : VulkanBackend.device(bb.buffer(), "dot");
-            DeviceBuffer c = b.memory.allocateUninitialized("dot", outElements * es);
-            try {
-                Gemm g = gemm(out, k, n);
-                Pipelines.Pipeline p = b.pipelines.get("dot", g.name(), g.source(), 4, true);
-                int[] params = {(int) batch, (int) m, (int) n, (int) k};
-                int gx = (int) ((n + g.tileN() - 1) / g.tileN()), gy = (int) ((m + g.tileM() - 1) / g.tileM());
-                if (gx > b.dev.features.maxWorkGroupCountX() || gy > 65535) {
-                    c.release();
-                    return null;
-                }
-                b.queue.submit("dot", r -> r.dispatch("dot", p, List.of(da, db, c), params, gx, gy, (int) batch));
-                return c;
-            } catch (RuntimeException e) {
-                c.release();
-                throw e;
-            }
+            return run(gemm(out, k, n), da, db, batch, m, n, k, es);
         } finally {
             if (at != null) at.release();
             if (bt != null) bt.release();
+        }
+    }
+
+    /**
+     * Dispatches {@code g} on contiguous {@code da [batch, m, k]} and {@code db [batch, k, n]}: the new
+     * {@code [batch, m, n]} result of {@code es}-byte elements, or {@code null} when the grid exceeds the device's.
+     */
+    DeviceBuffer run(Gemm g, DeviceBuffer da, DeviceBuffer db, long batch, long m, long n, long k, int es) {
+        int gx = (int) ((n + g.tileN() - 1) / g.tileN()), gy = (int) ((m + g.tileM() - 1) / g.tileM());
+        if (gx > b.dev.features.maxWorkGroupCountX() || gy > 65535) return null;
+        Pipelines.Pipeline p = b.pipelines.get("dot", g.name(), g.source(), 4, true);
+        int[] params = {(int) batch, (int) m, (int) n, (int) k};
+        DeviceBuffer c = b.memory.allocateUninitialized("dot", batch * m * n * es);
+        try {
+            b.queue.submit("dot", r -> r.dispatch("dot", p, List.of(da, db, c), params, gx, gy, (int) batch));
+            return c;
+        } catch (RuntimeException e) {
+            c.release();
+            throw e;
         }
     }
 

@@ -35,14 +35,6 @@ final class ShaderCompiler {
     /** How many came from the disk cache. */
     final AtomicLong diskHits = new AtomicLong();
 
-    /**
-     * A line a shader puts in its source to be compiled without spirv-opt: with both loops around
-     * {@link CoopMatGemmShader}'s {@code coopMatMulAdd} marked {@code [[unroll]]}, shaderc at the
-     * performance level grew past 2.5 GB (a test JVM was killed) while level zero compiles it at once;
-     * the driver's compiler still sees the loops' {@code Unroll} hints. Part of the source, so of the cache key too.
-     */
-    static final String NO_SPIRV_OPT = "// jburn: compiled without spirv-opt (ShaderCompiler.NO_SPIRV_OPT)";
-
     ShaderCompiler(Path cacheDir) {
         this.cacheDir = cacheDir;
         this.compilerVersion = shadercVersion();
@@ -94,8 +86,7 @@ final class ShaderCompiler {
         long options = shaderc_compile_options_initialize();
         try {
             shaderc_compile_options_set_target_env(options, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_2);
-            shaderc_compile_options_set_optimization_level(options,
-                    source.contains(NO_SPIRV_OPT) ? shaderc_optimization_level_zero : shaderc_optimization_level_performance);
+            shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_performance);
             long result = shaderc_compile_into_spv(compiler, source, shaderc_compute_shader, name + ".comp", "main", options);
             if (result == 0) throw new JBurnException(op, "shaderc returned no result for " + name);
             try {

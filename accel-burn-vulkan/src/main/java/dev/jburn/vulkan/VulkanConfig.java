@@ -15,14 +15,16 @@ import java.nio.file.Path;
  * @param coopMatrix    use {@code VK_KHR_cooperative_matrix} for f16/bf16 GEMMs where the device offers it
  *                      ({@code -Djburn.vulkan.coopMatrix}, default true; false leaves the extension off, and
  *                      those dots run on the cpu as on a device without it)
+ * @param gemmDoubleBuffer f32 GEMMs run {@code GemmShaderDoubleBuffered} (K steps of 8, two shared buffers) instead of {@code GemmShader}
+ *                      ({@code -Djburn.vulkan.gemmDoubleBuffer}, default false until the H200 says it is faster)
  */
-public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix) {
-    /** The defaults for the settings not given: cooperative matrices on. */
-    public VulkanConfig(String device, Path cacheDir, boolean forceStaging) { this(device, cacheDir, forceStaging, true); }
+public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix, boolean gemmDoubleBuffer) {
+    /** The defaults for the settings not given: cooperative matrices on, the single-buffered f32 GEMM. */
+    public VulkanConfig(String device, Path cacheDir, boolean forceStaging) { this(device, cacheDir, forceStaging, true, false); }
 
     /**
      * {@code -Djburn.vulkan.device}, {@code -Djburn.vulkan.cacheDir} (default {@code ~/.cache/jburn/vulkan}; {@code none} disables),
-     * {@code -Djburn.vulkan.forceStaging}, {@code -Djburn.vulkan.coopMatrix}.
+     * {@code -Djburn.vulkan.forceStaging}, {@code -Djburn.vulkan.coopMatrix}, {@code -Djburn.vulkan.gemmDoubleBuffer}.
      */
     public static VulkanConfig fromSystemProperties() {
         String device = System.getProperty("jburn.vulkan.device");
@@ -35,14 +37,17 @@ public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, b
             cache = dir.equalsIgnoreCase("none") ? null : Path.of(dir);
         }
         return new VulkanConfig(device == null ? null : device.trim(), cache, Boolean.getBoolean("jburn.vulkan.forceStaging"),
-                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.coopMatrix", "true").trim()));
+                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.coopMatrix", "true").trim()),
+                Boolean.getBoolean("jburn.vulkan.gemmDoubleBuffer"));
     }
 
-    public VulkanConfig withDevice(String d) { return new VulkanConfig(d, cacheDir, forceStaging, coopMatrix); }
+    public VulkanConfig withDevice(String d) { return new VulkanConfig(d, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer); }
 
-    public VulkanConfig withCacheDir(Path p) { return new VulkanConfig(device, p, forceStaging, coopMatrix); }
+    public VulkanConfig withCacheDir(Path p) { return new VulkanConfig(device, p, forceStaging, coopMatrix, gemmDoubleBuffer); }
 
-    public VulkanConfig withForceStaging(boolean on) { return new VulkanConfig(device, cacheDir, on, coopMatrix); }
+    public VulkanConfig withForceStaging(boolean on) { return new VulkanConfig(device, cacheDir, on, coopMatrix, gemmDoubleBuffer); }
 
-    public VulkanConfig withCoopMatrix(boolean on) { return new VulkanConfig(device, cacheDir, forceStaging, on); }
+    public VulkanConfig withCoopMatrix(boolean on) { return new VulkanConfig(device, cacheDir, forceStaging, on, gemmDoubleBuffer); }
+
+    public VulkanConfig withGemmDoubleBuffer(boolean on) { return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, on); }
 }

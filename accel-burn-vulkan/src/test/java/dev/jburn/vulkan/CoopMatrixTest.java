@@ -74,6 +74,10 @@ class CoopMatrixTest {
         assertEquals(128, g.bn());
         assertEquals(32, g.bk());
         assertTrue(g.sharedBytes() <= 32 * 1024, "fits NVIDIA's 48 KB with room: " + g.sharedBytes());
+        // The shader declares what the tiling says (it once declared the 64-row subgroup block as TM: 64x64 matrices).
+        String src = CoopMatGemmShader.source(DType.F16, g, 32, true);
+        assertTrue(src.contains("const uint LM = 16u, LN = 16u, LK = 16u, TM = 4u, TN = 4u, BK = 32u;"), src);
+        assertTrue(src.contains("local_size_x = 128"), src);
         assertTrue(CoopMatGemmShader.wideLoads(4096, 4096));
         assertFalse(CoopMatGemmShader.wideLoads(65, 33));
         assertFalse(CoopMatGemmShader.wideLoads(4, 8));
