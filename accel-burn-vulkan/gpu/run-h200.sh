@@ -6,8 +6,14 @@
 #   .gpu/vulkan   the unpacked libvulkan1 package (also from collect-jars.sh)
 # Logs go to $OUT/vulkan-*.log (OUT defaults to ./out).
 #
-# usage: accel-burn-vulkan/gpu/run-h200.sh [--small] [--skip-kit] [--skip-bench]
+# usage: accel-burn-vulkan/gpu/run-h200.sh [--small] [--skip-kit] [--skip-bench] [--gemm-only]
 #   --small       benchmark sizes for a CPU driver (GEMM 512, fused 1M elements)
+#   --gemm-only   only the GEMM work (issue 17): the GEMM tests (VulkanCoopGemmTest, CoopMatrixTest), then the
+#                 benchmark's f32/f16/bf16 GEMMs with their correctness check against the cpu engine
+#                 (--check: 1x1x1, 17x33x65, 129x40x136 and n^3), each line naming the kernel that ran
+#                 ("gemm-coopmat-f16-16x16x16-wide", "gemm-f32-wide", ...), and torch's GEMMs of the same
+#                 sizes and dtypes; then the f32 GEMM again with -Djburn.vulkan.gemmDoubleBuffer=true
+#                 ("gemm-f32-db8-wide"); no exit probes, no kit. Look for "GEMM CHECK PASSED" (twice).
 # environment overrides (for trying it elsewhere, e.g. on lavapipe):
 #   JBURN_GPU_JAVA   java to use (default .gpu/jdk/bin/java)
 #   VK_DRIVER_FILES  ICD manifest (default /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json)
@@ -21,10 +27,11 @@ cd "$ROOT"
 OUT="${OUT:-$ROOT/out}"
 mkdir -p "$OUT"
 
-SMALL=0; KIT=1; BENCH=1
+SMALL=0; KIT=1; BENCH=1; GEMM_ONLY=0
 for a in "$@"; do
   case "$a" in
     --small) SMALL=1 ;;
+    --gemm-only) GEMM_ONLY=1; KIT=0 ;;
     --skip-kit) KIT=0 ;;
     --skip-bench) BENCH=0 ;;
     *) echo "unknown argument: $a" >&2; exit 2 ;;
@@ -88,8 +95,17 @@ if ! grep -q '^PROBE true' "$OUT/vulkan-probe.log"; then
   exit 1
 fi
 
-echo "== exit (a JVM that used the device must end cleanly)"
-for mode in ${EXIT_MODES:-plain close close-other-thread}; do
+if [ "$GEMM_ONLY" = 1 ]; then
+  echo "== GEMM tests (log: $OUT/vulkan-gemm-tests.log)"
+  timeout -s QUIT -k 10 "${TESTS_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" -jar "$CONSOLE" execute -cp "$CP" \
+      --select-class dev.jburn.vulkan.VulkanCoopGemmTest --select-class dev.jburn.vulkan.CoopMatrixTest \
+      --details=tree --details-theme=ascii --disable-banner \
+      --reports-dir "$OUT/vulkan-junit-gemm" > "$OUT/vulkan-gemm-tests.log" 2>&1 || STATUS=1
+  tail -n 25 "$OUT/vulkan-gemm-tests.log"
+fi
+
+[ "$GEMM_ONLY" = 1 ] || echo "== exit (a JVM that used the device must end cleanly)"
+[ "$GEMM_ONLY" = 1 ] || for mode in ${EXIT_MODES:-plain close close-other-thread}; do
   timeout -k 5 60 "$JAVA" "${JVM[@]}" -cp "$CP" dev.jburn.vulkan.ExitProbe $mode > "$OUT/vulkan-exit-$mode.log" 2>&1
   echo "$mode: exit status $?; $(grep -h 'EXIT PROBE\|after close' "$OUT/vulkan-exit-$mode.log" | cut -c1-60,150-260 | tr '\n' ' ') $(grep -c SIGSEGV "$OUT/vulkan-exit-$mode.log") SIGSEGV lines"
 done
@@ -120,11 +136,21 @@ fi
 if [ "$BENCH" = 1 ]; then
   echo "== benchmark (log: $OUT/vulkan-bench.log)"
   if [ "$SMALL" = 1 ]; then SIZES=(--gemm 512 --fused 1048576 --runs 3 --warmup 1); else SIZES=(--gemm 4096 --fused 16777216 --runs 31 --warmup 200); fi
+  # f16/bf16 run on cooperative matrices where the device offers them (the line names the kernel; on a device
+  # without them they fall back to the cpu engine, slowly: --small has them only with a CPU driver's small sizes).
+  SIZES+=(--gemm-dtypes "${GEMM_DTYPES:-f32,f16,bf16}")
+  [ "$GEMM_ONLY" = 1 ] && SIZES+=(--check --gemm-only)
   timeout -k 5 "${BENCH_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" ${BENCH_JAVA_OPTS:-} -cp "$CP" dev.jburn.vulkan.VulkanBench "${SIZES[@]}" > "$OUT/vulkan-bench.log" 2>&1 || STATUS=1
   cat "$OUT/vulkan-bench.log"
+  if [ "$GEMM_ONLY" = 1 ]; then
+    echo "== the double-buffered f32 GEMM (-Djburn.vulkan.gemmDoubleBuffer=true; log: $OUT/vulkan-bench-db8.log)"
+    timeout -k 5 "${BENCH_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" -Djburn.vulkan.gemmDoubleBuffer=true ${BENCH_JAVA_OPTS:-} -cp "$CP" dev.jburn.vulkan.VulkanBench \
+        "${SIZES[@]}" --gemm-dtypes f32 > "$OUT/vulkan-bench-db8.log" 2>&1 || STATUS=1
+    cat "$OUT/vulkan-bench-db8.log"
+  fi
   if [ "$SMALL" = 0 ] && command -v python3 >/dev/null && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
     echo "== torch, same work, same call (log: $OUT/vulkan-torch.log)"
-    timeout 60 python3 "$ROOT/accel-burn-vulkan/gpu/torch_peer.py" 4096 16777216 > "$OUT/vulkan-torch.log" 2>&1 || STATUS=1
+    timeout 60 python3 "$ROOT/accel-burn-vulkan/gpu/torch_peer.py" 4096 16777216 "${GEMM_DTYPES:-f32,f16,bf16}" > "$OUT/vulkan-torch.log" 2>&1 || STATUS=1
     cat "$OUT/vulkan-torch.log"
   fi
 fi

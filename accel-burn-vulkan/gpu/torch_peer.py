@@ -1,6 +1,7 @@
 """The torch side of accel-burn-vulkan's H200 benchmark (run by run-h200.sh right after VulkanBench):
-GEMM f32 4096 (TF32 off, as the Vulkan GEMM computes in f32) and a*b+c on 16M f32, median after warm-up,
-timed with synchronization like VulkanBench. Usage: python3 torch_peer.py [gemm_n] [fused_n]"""
+GEMM 4096 in f32 (TF32 off, as the Vulkan GEMM computes in f32), f16 and bf16 (f32 accumulation, as the
+Vulkan cooperative-matrix GEMM), and a*b+c on 16M f32, median after warm-up, timed with synchronization
+like VulkanBench. Usage: python3 torch_peer.py [gemm_n] [fused_n] [gemm dtypes, default f32,f16,bf16]"""
 import statistics
 import sys
 import time
@@ -24,12 +25,18 @@ def median_seconds(work, warm=20, reps=31):
 def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 4096
     m = int(sys.argv[2]) if len(sys.argv) > 2 else 16 << 20
+    dtypes = (sys.argv[3] if len(sys.argv) > 3 else "f32,f16,bf16").split(",")
     torch.backends.cuda.matmul.allow_tf32 = False
+    # cuBLAS may accumulate f16 products in f16 when allowed; the Vulkan GEMM accumulates in f32.
+    torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+    torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
     print("torch", torch.__version__, torch.cuda.get_device_name(0), flush=True)
-    a = torch.rand(n, n, device="cuda") - 0.5
-    b = torch.rand(n, n, device="cuda") - 0.5
-    s = median_seconds(lambda: a @ b)
-    print(f"torch gemm f32 {n}x{n}: median {s * 1e3:.3f} ms, {2.0 * n ** 3 / s * 1e-9:.1f} GFLOP/s", flush=True)
+    names = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+    for d in dtypes:
+        a = (torch.rand(n, n, device="cuda") - 0.5).to(names[d])
+        b = (torch.rand(n, n, device="cuda") - 0.5).to(names[d])
+        s = median_seconds(lambda: a @ b)
+        print(f"torch gemm {d} {n}x{n}: median {s * 1e3:.3f} ms, {2.0 * n ** 3 / s * 1e-9:.1f} GFLOP/s", flush=True)
     x, y, z = (torch.rand(m, device="cuda") for _ in range(3))
     s = median_seconds(lambda: x * y + z)
     print(f"torch a*b+c f32[{m}] (two kernels): median {s * 1e3:.3f} ms, {16.0 * m / s * 1e-9:.1f} GB/s", flush=True)

@@ -5,13 +5,16 @@ import dev.jburn.Shape;
 import dev.jburn.spi.Operand;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * General {@code dot} as a batched GEMM: each operand is first made contiguous in the layout the
  * GEMM wants ({@code a -> [batch..., free..., contract...]}, {@code b -> [batch..., contract...,
  * free...]}) with one device transpose when its axes are not already in that order, then one
  * {@link GemmShader} dispatch computes {@code [batch, M, N]}, which is exactly the result layout
- * (batch axes, a's free axes, b's free axes).
+ * (batch axes, a's free axes, b's free axes). f32 and f64 run {@link GemmShader}; f16 and bf16 run
+ * {@link CoopMatGemmShader} where the device offers cooperative matrices for them (f32 accumulation),
+ * and fall back to the cpu otherwise.
  */
 final class DotKernels {
     private final VulkanBackend b;
@@ -23,7 +26,38 @@ final class DotKernels {
     }
 
     boolean supports(DType t) {
-        return t == DType.F32 || t == DType.F64 && b.dev.features.float64();
+        return t == DType.F32 || t == DType.F64 && b.dev.features.float64() || coopConfig(t).isPresent();
+    }
+
+    /**
+     * The cooperative-matrix configuration a GEMM of {@code t} uses, if any: the shader also needs
+     * the f16 type, 16-bit buffers and 16-bit integers (its loads and stores move raw 16-bit words).
+     */
+    Optional<CoopMatrixSupport.Config> coopConfig(DType t) {
+        VulkanFeatures f = b.dev.features;
+        if (!f.float16() || !f.storage16() || !f.int16()) return Optional.empty();
+        return b.dev.coopMatrix.gemmConfig(t);
+    }
+
+    /** The kernel a product of {@code t} with these {@code K} and {@code N} runs: its name says which path, and its tile of C. */
+    record Gemm(String name, String source, int tileM, int tileN) {}
+
+    /** The GEMM for {@code t} (one {@link #supports} accepts). */
+    Gemm gemm(DType t, long k, long n) {
+        Optional<CoopMatrixSupport.Config> coop = coopConfig(t);
+        if (coop.isPresent()) {
+            CoopMatrixSupport.Config c = coop.get();
+            CoopMatGemmShader.Tiling g = CoopMatGemmShader.Tiling.of(c);
+            boolean wide = CoopMatGemmShader.wideLoads(k, n);
+            return new Gemm("gemm-coopmat-" + t.shortName() + "-" + c.m() + "x" + c.n() + "x" + c.k() + (wide ? "-wide" : ""),
+                    CoopMatGemmShader.source(t, g, b.dev.coopMatrix.subgroupSize(), wide), g.bm(), g.bn());
+        }
+        boolean f64 = t == DType.F64, wide = !f64 && GemmShader.wideLoads(k, n);
+        int tile = GemmShader.tile(f64);
+        if (!f64 && b.config().gemmDoubleBuffer()) {
+            return new Gemm("gemm-f32-db8" + (wide ? "-wide" : ""), GemmShaderDoubleBuffered.source(wide), tile, tile);
+        }
+        return new Gemm("gemm-" + t.shortName() + (wide ? "-wide" : ""), GemmShader.source(f64, wide), tile, tile);
     }
 
     /** The result, or {@code null} when this case must fall back. */
@@ -50,26 +84,29 @@ final class DotKernels {
             if (!isIdentity(permB) && bt == null) return null;
             DeviceBuffer da = at != null ? at : VulkanBackend.device(a.buffer(), "dot");
             DeviceBuffer db = bt != null ? bt : VulkanBackend.device(bb.buffer(), "dot");
-            DeviceBuffer c = b.memory.allocateUninitialized("dot", outElements * es);
-            try {
-                boolean wide = GemmShader.wideLoads(k, n);
-                Pipelines.Pipeline p = b.pipelines.get("dot", "gemm-" + out.shortName() + (wide ? "-wide" : ""), GemmShader.source(out == DType.F64, wide), 4, true);
-                int[] params = {(int) batch, (int) m, (int) n, (int) k};
-                int tile = GemmShader.tile(out == DType.F64);
-                int gx = (int) ((n + tile - 1) / tile), gy = (int) ((m + tile - 1) / tile);
-                if (gx > b.dev.features.maxWorkGroupCountX() || gy > 65535) {
-                    c.release();
-                    return null;
-                }
-                b.queue.submit("dot", r -> r.dispatch("dot", p, List.of(da, db, c), params, gx, gy, (int) batch));
-                return c;
-            } catch (RuntimeException e) {
-                c.release();
-                throw e;
-            }
+            return run(gemm(out, k, n), da, db, batch, m, n, k, es);
         } finally {
             if (at != null) at.release();
             if (bt != null) bt.release();
+        }
+    }
+
+    /**
+     * Dispatches {@code g} on contiguous {@code da [batch, m, k]} and {@code db [batch, k, n]}: the new
+     * {@code [batch, m, n]} result of {@code es}-byte elements, or {@code null} when the grid exceeds the device's.
+     */
+    DeviceBuffer run(Gemm g, DeviceBuffer da, DeviceBuffer db, long batch, long m, long n, long k, int es) {
+        int gx = (int) ((n + g.tileN() - 1) / g.tileN()), gy = (int) ((m + g.tileM() - 1) / g.tileM());
+        if (gx > b.dev.features.maxWorkGroupCountX() || gy > 65535) return null;
+        Pipelines.Pipeline p = b.pipelines.get("dot", g.name(), g.source(), 4, true);
+        int[] params = {(int) batch, (int) m, (int) n, (int) k};
+        DeviceBuffer c = b.memory.allocateUninitialized("dot", batch * m * n * es);
+        try {
+            b.queue.submit("dot", r -> r.dispatch("dot", p, List.of(da, db, c), params, gx, gy, (int) batch));
+            return c;
+        } catch (RuntimeException e) {
+            c.release();
+            throw e;
         }
     }
 

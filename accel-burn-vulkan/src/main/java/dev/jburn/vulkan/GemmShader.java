@@ -19,7 +19,7 @@ final class GemmShader {
      * The start of both kernels' {@code main}: sizes from the parameters, this invocation's place in
      * its 16×16 work group, the work group's tile of C ({@code T} square) and the batch's offsets.
      */
-    private static final String TILE_COORDINATES = """
+    static final String TILE_COORDINATES = """
                 uint M = p[1], N = p[2], K = p[3];
                 uint batch = gl_WorkGroupID.z;
                 uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
@@ -96,14 +96,7 @@ final class GemmShader {
                 #extension GL_EXT_control_flow_attributes : require
                 // jburn tiled GEMM, float, 8x8 per invocation as 2x2 blocks of 4x4, vec4 shared reads%1$s
                 layout(local_size_x = 16, local_size_y = 16) in;
-                layout(std430, binding = 0) readonly buffer A { float a[]; };
-                layout(std430, binding = 1) readonly buffer B { float b[]; };
-                layout(std430, binding = 0) readonly buffer A4 { vec4 a4[]; };
-                layout(std430, binding = 1) readonly buffer B4 { vec4 b4[]; };
-                layout(std430, binding = 2) writeonly buffer C { float c[]; };
-                layout(std430, binding = 3) readonly buffer Params { uint p[]; };
-                const uint T = 128u;
-                shared vec4 As[16][T / 4u + 1u];
+%6$s                shared vec4 As[16][T / 4u + 1u];
                 shared vec4 Bs[16][T / 4u];
                 void main() {
                 %2$s
@@ -111,9 +104,22 @@ final class GemmShader {
                     [[unroll]] for (uint i = 0u; i < 8u; i++) { acc[i][0] = vec4(0.0); acc[i][1] = vec4(0.0); }
                     for (uint k0 = 0u; k0 < K; k0 += 16u) {
                 %3$s        barrier();
-                        [[unroll]] for (uint kk = 0u; kk < 16u; kk++) {
-                            vec4 a0 = As[kk][ty], a1 = As[kk][16u + ty];
-                            vec4 b0 = Bs[kk][tx], b1 = Bs[kk][16u + tx];
+%4$s                        barrier();
+                    }
+%5$s                }
+                """.formatted(wideLoads ? ", vec4 global loads" : "", TILE_COORDINATES, wideLoads ? vectorLoads : scalarLoads,
+                multiplyVec4Blocks(16, "As", "Bs"), STORE_VEC4_BLOCKS, F32_BINDINGS);
+    }
+
+    /**
+     * One K step of the vec4-block kernels: {@code depth} rank-1 updates of the 8×8 accumulators from
+     * the shared tiles {@code as[k][m/4]} and {@code bs[k][n/4]} (names that may index a buffer, {@code "As[buf]"}).
+     */
+    static String multiplyVec4Blocks(int depth, String as, String bs) {
+        return """
+                        [[unroll]] for (uint kk = 0u; kk < %1$du; kk++) {
+                            vec4 a0 = %2$s[kk][ty], a1 = %2$s[kk][16u + ty];
+                            vec4 b0 = %3$s[kk][tx], b1 = %3$s[kk][16u + tx];
                             [[unroll]] for (uint i = 0u; i < 4u; i++) {
                                 acc[i][0] += a0[i] * b0;
                                 acc[i][1] += a0[i] * b1;
@@ -121,8 +127,22 @@ final class GemmShader {
                                 acc[4u + i][1] += a1[i] * b1;
                             }
                         }
-                        barrier();
-                    }
+                """.formatted(depth, as, bs);
+    }
+
+    /** The f32 vec4-block kernels' bindings (A and B also as {@code vec4}s for wide loads) and their tile size. */
+    static final String F32_BINDINGS = """
+                layout(std430, binding = 0) readonly buffer A { float a[]; };
+                layout(std430, binding = 1) readonly buffer B { float b[]; };
+                layout(std430, binding = 0) readonly buffer A4 { vec4 a4[]; };
+                layout(std430, binding = 1) readonly buffer B4 { vec4 b4[]; };
+                layout(std430, binding = 2) writeonly buffer C { float c[]; };
+                layout(std430, binding = 3) readonly buffer Params { uint p[]; };
+                const uint T = 128u;
+            """;
+
+    /** The vec4-block kernels' bounds-checked stores of their 8×8 accumulators. */
+    static final String STORE_VEC4_BLOCKS = """
                     [[unroll]] for (uint i = 0u; i < 8u; i++) {
                         uint r = row0 + (i < 4u ? 4u * ty + i : 64u + 4u * ty + (i - 4u));
                         if (r >= M) continue;
@@ -133,9 +153,7 @@ final class GemmShader {
                             }
                         }
                     }
-                }
-                """.formatted(wideLoads ? ", vec4 global loads" : "", TILE_COORDINATES, wideLoads ? vectorLoads : scalarLoads);
-    }
+            """;
 
     /** The original layout: each invocation's R×R block strided by 16 (f64 uses it: R = 4). */
     private static String strided(boolean f64) {

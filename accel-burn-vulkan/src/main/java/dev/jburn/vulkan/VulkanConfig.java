@@ -12,9 +12,20 @@ import java.nio.file.Path;
  * @param cacheDir      where SPIR-V binaries and the pipeline cache are stored; {@code null} disables the disk cache
  * @param forceStaging  copy through a host-visible staging buffer even when device memory is host
  *                      visible (exercises the discrete-GPU transfer path on integrated/CPU devices)
+ * @param coopMatrix    use {@code VK_KHR_cooperative_matrix} for f16/bf16 GEMMs where the device offers it
+ *                      ({@code -Djburn.vulkan.coopMatrix}, default true; false leaves the extension off, and
+ *                      those dots run on the cpu as on a device without it)
+ * @param gemmDoubleBuffer f32 GEMMs run {@code GemmShaderDoubleBuffered} (K steps of 8, two shared buffers) instead of {@code GemmShader}
+ *                      ({@code -Djburn.vulkan.gemmDoubleBuffer}, default false until the H200 says it is faster)
  */
-public record VulkanConfig(String device, Path cacheDir, boolean forceStaging) {
-    /** {@code -Djburn.vulkan.device}, {@code -Djburn.vulkan.cacheDir} (default {@code ~/.cache/jburn/vulkan}; {@code none} disables), {@code -Djburn.vulkan.forceStaging}. */
+public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix, boolean gemmDoubleBuffer) {
+    /** The defaults for the settings not given: cooperative matrices on, the single-buffered f32 GEMM. */
+    public VulkanConfig(String device, Path cacheDir, boolean forceStaging) { this(device, cacheDir, forceStaging, true, false); }
+
+    /**
+     * {@code -Djburn.vulkan.device}, {@code -Djburn.vulkan.cacheDir} (default {@code ~/.cache/jburn/vulkan}; {@code none} disables),
+     * {@code -Djburn.vulkan.forceStaging}, {@code -Djburn.vulkan.coopMatrix}, {@code -Djburn.vulkan.gemmDoubleBuffer}.
+     */
     public static VulkanConfig fromSystemProperties() {
         String device = System.getProperty("jburn.vulkan.device");
         if (device != null && device.isBlank()) device = null;
@@ -25,12 +36,18 @@ public record VulkanConfig(String device, Path cacheDir, boolean forceStaging) {
         } else {
             cache = dir.equalsIgnoreCase("none") ? null : Path.of(dir);
         }
-        return new VulkanConfig(device == null ? null : device.trim(), cache, Boolean.getBoolean("jburn.vulkan.forceStaging"));
+        return new VulkanConfig(device == null ? null : device.trim(), cache, Boolean.getBoolean("jburn.vulkan.forceStaging"),
+                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.coopMatrix", "true").trim()),
+                Boolean.getBoolean("jburn.vulkan.gemmDoubleBuffer"));
     }
 
-    public VulkanConfig withDevice(String d) { return new VulkanConfig(d, cacheDir, forceStaging); }
+    public VulkanConfig withDevice(String d) { return new VulkanConfig(d, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer); }
 
-    public VulkanConfig withCacheDir(Path p) { return new VulkanConfig(device, p, forceStaging); }
+    public VulkanConfig withCacheDir(Path p) { return new VulkanConfig(device, p, forceStaging, coopMatrix, gemmDoubleBuffer); }
 
-    public VulkanConfig withForceStaging(boolean on) { return new VulkanConfig(device, cacheDir, on); }
+    public VulkanConfig withForceStaging(boolean on) { return new VulkanConfig(device, cacheDir, on, coopMatrix, gemmDoubleBuffer); }
+
+    public VulkanConfig withCoopMatrix(boolean on) { return new VulkanConfig(device, cacheDir, forceStaging, on, gemmDoubleBuffer); }
+
+    public VulkanConfig withGemmDoubleBuffer(boolean on) { return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, on); }
 }

@@ -42,6 +42,8 @@ final class VulkanDevice implements AutoCloseable {
     final int queueFamily;
     final long allocator;
     final VulkanFeatures features;
+    /** {@code VK_KHR_cooperative_matrix}: enabled or not, and the configurations the driver lists. */
+    final CoopMatrixSupport coopMatrix;
     final String name;
     final int deviceType;
     final int vendorId;
@@ -52,7 +54,7 @@ final class VulkanDevice implements AutoCloseable {
     final boolean timestamps;
 
     private VulkanDevice(VulkanInstance vk, VkPhysicalDevice physical, VkDevice device, VkQueue queue, int queueFamily,
-                         long allocator, VulkanFeatures features, VkPhysicalDeviceProperties props) {
+                         long allocator, VulkanFeatures features, CoopMatrixSupport coopMatrix, VkPhysicalDeviceProperties props) {
         this.vk = vk;
         this.physical = physical;
         this.device = device;
@@ -60,6 +62,7 @@ final class VulkanDevice implements AutoCloseable {
         this.queueFamily = queueFamily;
         this.allocator = allocator;
         this.features = features;
+        this.coopMatrix = coopMatrix;
         this.name = props.deviceNameString();
         this.deviceType = props.deviceType();
         this.vendorId = props.vendorID();
@@ -88,7 +91,7 @@ final class VulkanDevice implements AutoCloseable {
             DeviceChoice.Result choice = DeviceChoice.choose(vk.candidates(), config.device());
             if (choice.device().isEmpty()) throw new JBurnException("vulkan", choice.reason());
             VkPhysicalDevice pd = vk.physicalDevices().get(choice.device().get().index());
-            return create(vk, pd);
+            return create(vk, pd, config.coopMatrix());
         } catch (RuntimeException e) {
             vk.close();
             throw e;
@@ -101,7 +104,7 @@ final class VulkanDevice implements AutoCloseable {
         return (int) Math.min(limit, Integer.MAX_VALUE);
     }
 
-    private static VulkanDevice create(VulkanInstance vk, VkPhysicalDevice pd) {
+    private static VulkanDevice create(VulkanInstance vk, VkPhysicalDevice pd, boolean coopMatrixWanted) {
         try (MemoryStack stack = MemoryStack.stackPush()) {
             VkPhysicalDevice16BitStorageFeatures q16 = VkPhysicalDevice16BitStorageFeatures.calloc(stack).sType$Default();
             VkPhysicalDevice8BitStorageFeatures q8 = VkPhysicalDevice8BitStorageFeatures.calloc(stack).sType$Default();
@@ -137,11 +140,15 @@ final class VulkanDevice implements AutoCloseable {
                     .shaderFloat16(f.float16()).shaderInt8(f.int8());
             VkPhysicalDeviceFeatures2 enable = VkPhysicalDeviceFeatures2.calloc(stack).sType$Default().pNext(e16).pNext(e8).pNext(ef16);
             enable.features().shaderFloat64(f.float64()).shaderInt64(f.int64()).shaderInt16(f.int16());
+            // f16 matrices also need the f16 type and 16-bit buffers; without them the GEMM never picks coopmat, so leave it off.
+            CoopMatrixSupport coop = f.float16() && f.storage16() ? CoopMatrixQuery.query(pd, coopMatrixWanted) : CoopMatrixSupport.NONE;
+            CoopMatrixQuery.enable(enable, coop, stack);
 
             int family = VulkanInstance.computeQueueFamily(pd);
             VkDeviceQueueCreateInfo.Buffer qci = VkDeviceQueueCreateInfo.calloc(1, stack).sType$Default()
                     .queueFamilyIndex(family).pQueuePriorities(stack.floats(1f));
-            VkDeviceCreateInfo dci = VkDeviceCreateInfo.calloc(stack).sType$Default().pQueueCreateInfos(qci);
+            VkDeviceCreateInfo dci = VkDeviceCreateInfo.calloc(stack).sType$Default().pQueueCreateInfos(qci)
+                    .ppEnabledExtensionNames(CoopMatrixQuery.names(CoopMatrixQuery.extensionNames(coop), stack));
             dci.pNext(enable.address());
             PointerBuffer p = stack.mallocPointer(1);
             VulkanErrors.check(vkCreateDevice(pd, dci, null, p), "vulkan", "vkCreateDevice");
@@ -157,7 +164,7 @@ final class VulkanDevice implements AutoCloseable {
                 vkDestroyDevice(device, null);
                 throw VulkanErrors.error(r, "vulkan", "vmaCreateAllocator", "");
             }
-            return new VulkanDevice(vk, pd, device, queue, family, p.get(0), f, props);
+            return new VulkanDevice(vk, pd, device, queue, family, p.get(0), f, coop, props);
         }
     }
 

@@ -50,5 +50,7 @@ class ShaderCacheTest {
         assertTrue(c.spirv("test", "gemm-f32", GemmShader.source(false, false)).length > 0);
         assertTrue(c.spirv("test", "gemm-f32-wide", GemmShader.source(false, true)).length > 0);
         assertTrue(c.spirv("test", "gemm-f64", GemmShader.source(true, false)).length > 0);
+        assertTrue(c.spirv("test", "gemm-f32-db8", GemmShaderDoubleBuffered.source(false)).length > 0);
+        assertTrue(c.spirv("test", "gemm-f32-db8-wide", GemmShaderDoubleBuffered.source(true)).length > 0);
     }
 }

@@ -1,5 +1,6 @@
 package dev.jburn.vulkan;
 
+import dev.jburn.DType;
 import dev.jburn.Engine;
 import dev.jburn.Tensor;
 import dev.jburn.graph.CompiledFunction;
@@ -10,13 +11,14 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * A small benchmark of the Vulkan engine: f32 GEMM ({@code n×n·n×n}) and a Jit-compiled fused
- * {@code a*b+c} over {@code m} f32 elements; median of several runs after warm-up. Every op waits
- * for its fence, so a timed call includes the whole kernel. Not a test (no assertions): run it as
- * a main class.
+ * A small benchmark of the Vulkan engine: GEMM ({@code n×n·n×n}, f32 and optionally f16/bf16, each
+ * line naming the kernel that ran) and a Jit-compiled fused {@code a*b+c} over {@code m} f32 elements;
+ * median of several runs after warm-up. Every op waits for its fence, so a timed call includes the
+ * whole kernel. {@code --check} first compares each GEMM dtype with the cpu engine ({@link GemmCheck}).
+ * Not a test: run it as a main class.
  *
  * <pre>
- * java ... dev.jburn.vulkan.VulkanBench [--gemm 4096] [--fused 16777216] [--runs 7] [--warmup 2]
+ * java ... dev.jburn.vulkan.VulkanBench [--gemm 4096] [--gemm-dtypes f32,f16,bf16] [--check] [--gemm-only] [--fused 16777216] [--runs 7] [--warmup 2]
  * </pre>
  */
 public final class VulkanBench {
@@ -26,18 +28,29 @@ public final class VulkanBench {
         int n = 4096;
         long m = 1L << 24;
         int runs = 7, warmup = 2;
+        List<DType> gemmTypes = List.of(DType.F32);
+        boolean check = false, gemmOnly = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--gemm" -> n = Integer.parseInt(args[++i]);
                 case "--fused" -> m = Long.parseLong(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--gemm-dtypes" -> gemmTypes = Arrays.stream(args[++i].split(",")).map(VulkanBench::dtype).toList();
+                case "--check" -> check = true;
+                case "--gemm-only" -> gemmOnly = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
         Engine vk = Engine.select("vulkan");
         VulkanBackend b = (VulkanBackend) vk.backend();
         System.out.println("device: " + b.deviceDescription() + (vk.backend().capabilities().flushesF32Subnormals() ? ", flushes f32 subnormals" : ""));
+        System.out.println("cooperative matrices: " + b.dev.coopMatrix.describe());
+        if (check) {
+            boolean ok = true;
+            for (DType t : gemmTypes) ok &= GemmCheck.run(vk, t, n);
+            System.out.println("GEMM CHECK " + (ok ? "PASSED" : "FAILED"));
+        }
 
         // The JVM compiles the dispatch path after thousands of calls; time what a long-running program sees.
         CompiledFunction fma = Jit.compileList(in -> List.of(in.get(0).multiply(in.get(1)).add(in.get(2))));
@@ -51,15 +64,26 @@ public final class VulkanBench {
             System.out.printf("warm-up: 20000 eager adds and Jit calls on f32[8] in %.2f s%n", (System.nanoTime() - t0) / 1e9);
         }
 
-        try (Tensor a0 = random(vk, n * (long) n, 1); Tensor c0 = random(vk, n * (long) n, 2);
-             Tensor a = a0.reshape(n, n); Tensor c = c0.reshape(n, n)) {
-            double s = median(warmup, runs, () -> a.dot(c));
-            double flops = 2.0 * n * n * n;
-            System.out.printf("gemm f32 %dx%d·%dx%d: median %.3f ms, %.1f GFLOP/s%n", n, n, n, n, s * 1e3, flops / s / 1e9);
-            double dev = breakdown(b, runs, () -> a.dot(c));
-            System.out.printf("  device time per call (GPU timestamps): %.3f ms, %.1f GFLOP/s%n", dev * 1e3, flops / dev / 1e9);
+        for (DType t : gemmTypes) {
+            try (Tensor a0 = random(vk, n * (long) n, 1); Tensor c0 = random(vk, n * (long) n, 2);
+                 Tensor a = a0.reshape(n, n).asType(t); Tensor c = c0.reshape(n, n).asType(t)) {
+                if (!b.dots.supports(t)) {
+                    System.out.printf("gemm %s: no kernel on this device (it would time the cpu engine); skipped%n", t.shortName());
+                    continue;
+                }
+                String path = b.dots.gemm(t, n, n).name();
+                double s = median(warmup, runs, () -> a.dot(c));
+                double flops = 2.0 * n * n * n;
+                System.out.printf("gemm %s %dx%d·%dx%d [%s]: median %.3f ms, %.1f GFLOP/s%n", t.shortName(), n, n, n, n, path, s * 1e3, flops / s / 1e9);
+                double dev = breakdown(b, runs, () -> a.dot(c));
+                System.out.printf("  device time per call (GPU timestamps): %.3f ms, %.1f GFLOP/s%n", dev * 1e3, flops / dev / 1e9);
+            }
         }
 
+        if (gemmOnly) {
+            System.out.println("fallbacks: " + vk.fallbackCounts());
+            return;
+        }
         try (Tensor x = random(vk, m, 3); Tensor y = random(vk, m, 4); Tensor z = random(vk, m, 5)) {
             long before = b.stats().dispatches();
             try (Tensor r = fma.apply(List.of(x, y, z)).getFirst()) {
@@ -96,17 +120,14 @@ public final class VulkanBench {
         System.out.println("memory: " + b.memoryStats());
     }
 
+    private static DType dtype(String name) {
+        return Arrays.stream(DType.values()).filter(d -> d.shortName().equalsIgnoreCase(name.trim())).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown dtype " + name));
+    }
+
     /** A device tensor of {@code size} pseudo-random f32 values in [-1, 1). */
     private static Tensor random(Engine vk, long size, int seed) {
-        float[] v = new float[Math.toIntExact(size)];
-        long s = 0x9E3779B97F4A7C15L * seed;
-        for (int i = 0; i < v.length; i++) {
-            s ^= s << 13;
-            s ^= s >>> 7;
-            s ^= s << 17;
-            v[i] = (s >>> 40) / (float) (1 << 23) - 1f;
-        }
-        Tensor t = Tensor.of(v);
+        Tensor t = Tensor.of(GemmCheck.values(Math.toIntExact(size), seed));
         if (t.engine() == vk) return t;
         try (t) {
             return t.to(vk);
