@@ -67,7 +67,8 @@ NATIVES="${TMPDIR:-/tmp}/jburn-lwjgl-$$"
 JVM=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss8m
      "-Dorg.lwjgl.system.SharedLibraryExtractPath=$NATIVES"
      "-Djburn.vulkan.cacheDir=$ROOT/.gpu/cache"
-     "-XX:ErrorFile=$OUT/hs_err_%p.log" -XX:ErrorLogTimeout=20)
+     "-XX:ErrorFile=$OUT/hs_err_%p.log" -XX:ErrorLogTimeout=20
+     "-Djburn.vulkan.coopMatrix=${COOP:-true}")  # the cooperative-matrix kernel is opt-in; this runner tests it (COOP=false: not)
 # SPIR-V compiled elsewhere (collect-jars.sh packs this machine's cache, ~160 KB compressed): shaderc output
 # depends only on the GLSL source and shaderc's version, so every source the GPU's kernels share with the
 # packing machine's is a cache hit here, instead of ~1,700 compilations of ~0.2 s on a cold cache.

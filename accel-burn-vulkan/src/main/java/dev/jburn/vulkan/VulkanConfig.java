@@ -13,14 +13,14 @@ import java.nio.file.Path;
  * @param forceStaging  copy through a host-visible staging buffer even when device memory is host
  *                      visible (exercises the discrete-GPU transfer path on integrated/CPU devices)
  * @param coopMatrix    use {@code VK_KHR_cooperative_matrix} for f16/bf16 GEMMs where the device offers it
- *                      ({@code -Djburn.vulkan.coopMatrix}, default true; false leaves the extension off, and
- *                      those dots run on the cpu as on a device without it)
+ *                      ({@code -Djburn.vulkan.coopMatrix=true}; off by default until a GPU run has checked the kernel:
+ *                      it has run only emulated on lavapipe; off, those dots run on the cpu as on a device without it)
  * @param gemmDoubleBuffer f32 GEMMs run {@code GemmShaderDoubleBuffered} (K steps of 8, two shared buffers) instead of {@code GemmShader}
  *                      ({@code -Djburn.vulkan.gemmDoubleBuffer}, default false until the H200 says it is faster)
  */
 public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix, boolean gemmDoubleBuffer) {
-    /** The defaults for the settings not given: cooperative matrices on, the single-buffered f32 GEMM. */
-    public VulkanConfig(String device, Path cacheDir, boolean forceStaging) { this(device, cacheDir, forceStaging, true, false); }
+    /** The defaults for the settings not given: cooperative matrices off, the single-buffered f32 GEMM. */
+    public VulkanConfig(String device, Path cacheDir, boolean forceStaging) { this(device, cacheDir, forceStaging, false, false); }
 
     /**
      * {@code -Djburn.vulkan.device}, {@code -Djburn.vulkan.cacheDir} (default {@code ~/.cache/jburn/vulkan}; {@code none} disables),
@@ -37,7 +37,7 @@ public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, b
             cache = dir.equalsIgnoreCase("none") ? null : Path.of(dir);
         }
         return new VulkanConfig(device == null ? null : device.trim(), cache, Boolean.getBoolean("jburn.vulkan.forceStaging"),
-                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.coopMatrix", "true").trim()),
+                Boolean.getBoolean("jburn.vulkan.coopMatrix"),
                 Boolean.getBoolean("jburn.vulkan.gemmDoubleBuffer"));
     }
 
