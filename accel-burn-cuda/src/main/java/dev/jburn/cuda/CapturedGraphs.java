@@ -185,7 +185,6 @@ final class CapturedGraphs implements AutoCloseable {
             fixed.forEach(Buffer::release);
             constants.forEach(Buffer::release);
             if (outputs != null) outputs.forEach(Buffer::release);
-            allocator.endPool();
             allocator.releasePool(pool);
             return null;
         } finally {

@@ -60,9 +60,10 @@ final class PolyMathF32 {
 
     /** e^x, the same operations as {@link #exp(FloatVector)} on one value. */
     static float exp(float x) {
+        // The early returns stand for the vector's clamp and final blends: in range, the clamp is x itself.
         if (x > EXP_HI) return Float.POSITIVE_INFINITY;
         if (x < EXP_LO) return 0f;
-        float c = Math.min(Math.max(x, EXP_LO), EXP_HI);
+        float c = x;
         float t = Math.fma(c, LOG2E, ROUNDER);
         float n = t - ROUNDER;
         int ni = Float.floatToRawIntBits(t) - ROUNDER_BITS;
