@@ -53,6 +53,12 @@ for r in 0 1; do
 done
 nvidia-smi --query-gpu=name,memory.used --format=csv,noheader 2>&1 | tee -a "$OUT/nccl-device.log"
 
+echo "== (d) every GPU of the machine as an engine of one JVM (cuda:0, cuda:1, ...), one replica thread per GPU"
+NCCL_DEBUG=WARN timeout -s QUIT -k 10 "${DEVICES_TIMEOUT:-90}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -cp "$cp" \
+    dev.jburn.cuda.NcclCheck devices > "$OUT/nccl-devices.log" 2>&1
+echo "devices exit code $?"
+grep -E "^(ok|FAIL)|nccl check|^devices|^fallbacks|Exception" "$OUT/nccl-devices.log" | cut -c1-300
+
 echo "== (c) what the split step costs: fused graph vs gradient graph + all-reduce + apply graph (MLP 784-256-10, Adam, batch 128)"
 timeout -s QUIT -k 10 "${COST_TIMEOUT:-80}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -cp "$cp" \
     dev.jburn.cuda.DataParallelCost 30720 3 1 > "$OUT/nccl-cost.log" 2>&1

@@ -10,7 +10,7 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 MVN="${MVN:-mvn}"
-OFFLINE="${MVN_OFFLINE:--o}"   # set MVN_OFFLINE= to let Maven download
+OFFLINE="${MVN_OFFLINE--o}"   # set MVN_OFFLINE= to let Maven download
 LIB=.gpu/lib
 CONSOLE_VERSION=1.11.4
 

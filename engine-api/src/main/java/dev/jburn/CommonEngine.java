@@ -52,6 +52,6 @@ final class CommonEngine {
     }
 
     private static String describe(Engine e) {
-        return "'" + e.name() + "'@" + Integer.toHexString(System.identityHashCode(e));
+        return "'" + e.label() + "'@" + Integer.toHexString(System.identityHashCode(e));
     }
 }

@@ -123,7 +123,14 @@ final class Decompositions {
             perm[0] = 1;
             perm[1] = 0;
             for (int i = 2; i < r; i++) perm[i] = i;
+            int pn = 1;
+            for (int i = 0; i < sr; i++) pn *= out.dim(i + 2);
             try (Tensor padded = in.pad(0L, config)) {
+                if (pn < kn) {
+                    try (Tensor nout = perOutputPosition(padded, k, spec, out, pn)) {
+                        return nout.asType(type);
+                    }
+                }
                 Tensor acc = null;
                 int[] j = new int[sr];
                 for (int m = 0; m < kn; m++) {
@@ -164,6 +171,58 @@ final class Decompositions {
                     return result.asType(type);
                 }
             }
+        }
+    }
+
+    /**
+     * The convolution of {@link #conv} as one contraction per output position instead of one per kernel position:
+     * {@code out[:, :, p] = (input window at p, [N, C, k...]) · kernel} over {@code C} and the kernel's axes, the
+     * positions joined along the spatial axes. Chosen when the output has fewer positions than the kernel: a kernel
+     * gradient, whose "kernel" is the cotangent (26x26 positions against 3x3 outputs: 9 contractions instead of 676).
+     * {@code C} (there the batch) is a batch axis of each contraction, summed afterwards: one long contraction over
+     * {@code C·k} (86,528 for the small CNN's first layer) would leave a GPU's matrix kernel a handful of outputs to
+     * compute serially; {@code C} products over {@code k} run side by side.
+     */
+    private static Tensor perOutputPosition(Tensor padded, Tensor k, dev.jburn.spi.ConvSpec spec, Shape out, int pn) {
+        int sr = spec.spatialRank(), r = sr + 2;
+        int n = padded.shape().dim(0), c = padded.shape().dim(1), o = k.shape().dim(0);
+        int[] swap = new int[r];
+        swap[0] = 1;
+        swap[1] = 0;
+        for (int i = 2; i < r; i++) swap[i] = i;
+        int[] contract = new int[sr];
+        for (int i = 0; i < sr; i++) contract[i] = i + 2;
+        int[] batch = {0};
+        java.util.List<Tensor> columns = new java.util.ArrayList<>(pn);
+        try (Tensor cn = padded.transpose(swap); Tensor co = k.transpose(swap)) {
+            int[] p = new int[sr];
+            for (int q = 0; q < pn; q++) {
+                int rest = q;
+                for (int i = sr - 1; i >= 0; i--) {
+                    p[i] = rest % out.dim(i + 2);
+                    rest /= out.dim(i + 2);
+                }
+                int[] starts = new int[r], lengths = new int[r], strides = new int[r];
+                lengths[0] = c;
+                lengths[1] = n;
+                strides[0] = strides[1] = 1;
+                for (int i = 0; i < sr; i++) {
+                    starts[i + 2] = p[i] * spec.strides()[i];
+                    lengths[i + 2] = (k.shape().dim(i + 2) - 1) * spec.kernelDilation()[i] + 1;
+                    strides[i + 2] = spec.kernelDilation()[i];
+                }
+                try (Tensor window = cn.slice(starts, lengths, strides);
+                     Tensor cno = window.dot(contract, batch, co, contract, batch);
+                     Tensor no = cno.sum(batch)) {
+                    columns.add(no.reshape(n, o, 1));
+                }
+            }
+            int[] dims = out.dims().clone();
+            try (Tensor joined = Tensor.concatenate(columns, 2)) {
+                return joined.reshape(dims);
+            }
+        } finally {
+            columns.forEach(Tensor::close);
         }
     }
 

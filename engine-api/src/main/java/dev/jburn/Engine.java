@@ -23,7 +23,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * Tensor t = Tensor.of(1f, 2f, 3f).to(cpu);
  * }</pre>
  *
- * One engine instance exists per name per process.
+ * One engine instance exists per name and device per process. An engine that drives several devices (the cuda
+ * engine on a machine with several GPUs) gives one engine per device: {@code Engine.select("cuda:1")}; the plain name
+ * is its default device ({@code -Djburn.cuda.device}, else 0). Tensors move between devices with {@link Tensor#to}.
+ *
+ * <pre>{@code
+ * List<Engine> gpus = List.of(Engine.select("cuda:0"), Engine.select("cuda:1"));   // one replica per GPU
+ * trainer.fit(state, train, Fit.epochs(5).batchSize(256).dataParallel(DataParallel.threads(gpus)));
+ * }</pre>
  */
 public final class Engine {
     private static final System.Logger LOG = System.getLogger("dev.jburn.Engine");
@@ -38,23 +45,25 @@ public final class Engine {
     private static final ThreadLocal<Engine> THREAD_DEFAULT = new ThreadLocal<>();
 
     private final String name;
+    private final int device;
     private final int priority;
     private final Backend backend;
     private final boolean tracing;
 
-    private Engine(String name, int priority, Backend backend) {
-        this(name, priority, backend, false);
+    private Engine(String name, int device, int priority, Backend backend) {
+        this(name, device, priority, backend, false);
     }
 
-    private Engine(String name, int priority, Backend backend, boolean tracing) {
+    private Engine(String name, int device, int priority, Backend backend, boolean tracing) {
         this.name = name;
+        this.device = device;
         this.priority = priority;
         this.backend = backend;
         this.tracing = tracing;
     }
 
     /** An uncached engine whose backend records a graph instead of computing (the compiler's tracer). */
-    static Engine tracing(String name, Backend backend) { return new Engine(name, -1, backend, true); }
+    static Engine tracing(String name, Backend backend) { return new Engine(name, 0, -1, backend, true); }
 
     /** Whether this engine records a trace (the tensors on it are symbolic). */
     boolean isTracing() { return tracing; }
@@ -67,8 +76,14 @@ public final class Engine {
         return previous;
     }
 
-    /** The engine's name, e.g. {@code "cpu"}. */
+    /** The engine's name, e.g. {@code "cpu"}; the same for every device of one engine. */
     public String name() { return name; }
+
+    /** The device this engine instance drives ({@code 1} for {@code Engine.select("cuda:1")}); 0 for one-device engines. */
+    public int device() { return device; }
+
+    /** The name with the device where it is not 0, e.g. {@code "cuda:1"}; what messages call this engine. */
+    public String label() { return device == 0 ? name : name + ":" + device; }
 
     /** The provider's priority. */
     public int priority() { return priority; }
@@ -86,15 +101,18 @@ public final class Engine {
     public Capabilities capabilities() { return backend.capabilities(); }
 
     /**
-     * The engine called {@code name} (case-insensitive).
+     * The engine called {@code name} (case-insensitive), on its default device; {@code "name:N"} picks device N of an
+     * engine that drives several ({@link EngineProvider#deviceCount()}).
      *
      * <pre>{@code
-     * Engine gpu = Engine.select("cuda");   // needs dev.jburn:accel-burn-cuda on the class path and a GPU
+     * Engine gpu = Engine.select("cuda");     // needs dev.jburn:accel-burn-cuda on the class path and a GPU
+     * Engine second = Engine.select("cuda:1"); // the second GPU
      * }</pre>
      *
      * @throws JBurnException when no available provider has that name: it says why that engine is
      *                        unavailable (or, for an engine JBurn ships, which artifact to add) and
-     *                        lists the engines that are available
+     *                        lists the engines that are available; or when the device is not a number below the
+     *                        engine's device count
      */
     public static Engine select(String name) {
         choseOrListedEngines = true;
@@ -102,9 +120,11 @@ public final class Engine {
     }
 
     private static Engine selectNamed(String name) {
-        String wanted = name == null ? "" : name.trim().toLowerCase(java.util.Locale.ROOT);
-        Engine e = CREATED.get(wanted);
+        String spec = name == null ? "" : name.trim().toLowerCase(java.util.Locale.ROOT);
+        Engine e = CREATED.get(spec);
         if (e != null) return e;
+        int colon = spec.lastIndexOf(':');
+        String wanted = colon < 0 ? spec : spec.substring(0, colon);
         List<EngineProvider> providers = providers();
         for (EngineProvider p : providers) {
             if (!p.name().equals(wanted)) continue;
@@ -112,7 +132,7 @@ public final class Engine {
             if (!a.available()) {
                 throw new JBurnException("engine", "engine '" + wanted + "' is unavailable: " + a.reason() + ". " + describe(providers, wanted));
             }
-            return create(p);
+            return colon < 0 ? create(p) : create(p, device(p, spec.substring(colon + 1), spec));
         }
         String hint = ShippedEngines.named(wanted).map(ShippedEngines::howToAdd)
                 .orElse("no provider of that name is on the class path or module path");
@@ -150,7 +170,7 @@ public final class Engine {
     public static Engine create(EngineProvider provider, EngineConfig config) {
         Availability a = probe(provider);
         if (!a.available()) throw new JBurnException("engine", "engine '" + provider.name() + "' is unavailable: " + a.reason());
-        return new Engine(provider.name(), provider.priority(), provider.create(config));
+        return new Engine(provider.name(), provider.defaultDevice(), provider.priority(), provider.create(config));
     }
 
     /** Every provider found, with availability and reason, highest priority first. */
@@ -194,16 +214,49 @@ public final class Engine {
         return choseOrListedEngines ? System.Logger.Level.DEBUG : System.Logger.Level.INFO;
     }
 
+    /** The provider's default device; its engine is cached under the plain name and under {@code name:device}. */
     private static Engine create(EngineProvider p) {
-        return CREATED.computeIfAbsent(p.name(), n -> {
+        Engine e = CREATED.get(p.name());
+        if (e != null) return e;
+        e = create(p, p.defaultDevice());
+        Engine raced = CREATED.putIfAbsent(p.name(), e);
+        return raced != null ? raced : e;
+    }
+
+    private static Engine create(EngineProvider p, int device) {
+        return CREATED.computeIfAbsent(p.name() + ":" + device, key -> {
             try {
-                return new Engine(n, p.priority(), p.create(EngineConfig.fromSystemProperties()));
+                return new Engine(p.name(), device, p.priority(), p.create(EngineConfig.fromSystemProperties(), device));
             } catch (JBurnException ex) {
                 throw ex;
             } catch (RuntimeException | LinkageError ex) {
-                throw new JBurnException("engine", "engine '" + n + "' failed to start: " + ex, ex);
+                throw new JBurnException("engine", "engine '" + key + "' failed to start: " + ex, ex);
             }
         });
+    }
+
+    /** The device number of {@code "name:N"}, checked against the provider's device count. */
+    private static int device(EngineProvider p, String digits, String spec) {
+        int n;
+        try {
+            n = Integer.parseInt(digits);
+        } catch (NumberFormatException ex) {
+            n = -1;
+        }
+        if (n < 0 || digits.startsWith("+")) {
+            throw new JBurnException("engine", "'" + spec + "': the device after ':' must be a number >= 0, as in '" + p.name() + ":1'");
+        }
+        int count;
+        try {
+            count = p.deviceCount();
+        } catch (RuntimeException | LinkageError ex) {
+            throw new JBurnException("engine", "engine '" + p.name() + "' could not count its devices: " + ex, ex);
+        }
+        if (n >= count) {
+            throw new JBurnException("engine", "engine '" + p.name() + "' has " + count + (count == 1 ? " device" : " devices")
+                    + " (" + p.name() + ":0" + (count > 1 ? " to " + p.name() + ":" + (count - 1) : "") + "); there is no '" + spec + "'");
+        }
+        return n;
     }
 
     private static Availability probe(EngineProvider p) {
@@ -247,5 +300,5 @@ public final class Engine {
     }
 
     @Override
-    public String toString() { return "Engine[" + name + "]"; }
+    public String toString() { return "Engine[" + label() + "]"; }
 }

@@ -483,7 +483,7 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     /** {@code Tensor<f32[2,3] cpu>} followed by the values, nested by axis; large tensors are elided. */
     @Override
     public String toString() {
-        if (closed) return "Tensor<" + dtype.shortName() + shape + " " + engine.name() + " closed>";
+        if (closed) return "Tensor<" + dtype.shortName() + shape + " " + engine.label() + " closed>";
         if (engine.isTracing()) return "Tensor<" + dtype.shortName() + shape + " traced>";
         try (Arena arena = Arena.ofConfined()) {
             return TensorFormat.format(this, HostArrays.download(this, arena));

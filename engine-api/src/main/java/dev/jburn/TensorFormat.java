@@ -19,7 +19,7 @@ final class TensorFormat {
     static String format(Tensor t, MemorySegment host) {
         StringBuilder sb = new StringBuilder();
         sb.append("Tensor<").append(t.dtype().shortName()).append(t.shape().toString().replace(" ", ""))
-                .append(' ').append(t.engine().name()).append(">\n");
+                .append(' ').append(t.engine().label()).append(">\n");
         int[] dims = t.shape().dims();
         long[] strides = t.shape().strides();
         boolean elide = t.size() > ELIDE_ABOVE;

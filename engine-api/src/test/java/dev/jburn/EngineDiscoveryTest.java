@@ -69,6 +69,33 @@ class EngineDiscoveryTest {
     }
 
     @Test
+    void aDeviceSuffixPicksOneEnginePerDevice() {
+        Engine plain = Engine.select("fakehost");
+        assertEquals(1, plain.device(), "the plain name is the provider's default device");
+        assertSame(plain, Engine.select("fakehost:1"));
+        Engine two = Engine.select(" FakeHost:2 ");
+        assertNotSame(plain, two);
+        assertEquals("fakehost", two.name());
+        assertEquals(2, two.device());
+        assertEquals("fakehost:2", two.label());
+        assertEquals("Engine[fakehost:2]", two.toString());
+        assertSame(two, Engine.select("fakehost:2"));
+        assertEquals("fakehost", Engine.select("fakehost:0").label(), "device 0 is labelled by the name alone");
+
+        JBurnException over = assertThrows(JBurnException.class, () -> Engine.select("fakehost:3"));
+        assertTrue(over.getMessage().contains("has 3 devices (fakehost:0 to fakehost:2); there is no 'fakehost:3'"), over.getMessage());
+        for (String bad : List.of("fakehost:", "fakehost:x", "fakehost:-1", "fakehost:+1")) {
+            JBurnException e = assertThrows(JBurnException.class, () -> Engine.select(bad), bad);
+            assertTrue(e.getMessage().contains("must be a number >= 0"), e.getMessage());
+        }
+        JBurnException missing = assertThrows(JBurnException.class, () -> Engine.select("fakegpu:1"));
+        assertTrue(missing.getMessage().contains("engine 'fakegpu' is unavailable"), missing.getMessage());
+        JBurnException one = assertThrows(JBurnException.class,
+                () -> new FakeProviders.Unavailable().create(dev.jburn.spi.EngineConfig.defaults(), 1));
+        assertTrue(one.getMessage().contains("drives one device (0); device 1 was asked for"), one.getMessage());
+    }
+
+    @Test
     void theFallbackLineIsDebugOnceTheProgramSelectedAnEngineByName() {
         Engine.select("fakehost");
         assertEquals(System.Logger.Level.DEBUG, Engine.fallbackLineLevel(), "the program had chosen its engine: the fallback is not news");

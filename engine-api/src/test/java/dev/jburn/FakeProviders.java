@@ -19,12 +19,15 @@ final class FakeProviders {
         @Override public Backend create(EngineConfig config) { throw new AssertionError("must not be created"); }
     }
 
-    /** Available, with a backend that only knows its name. */
+    /** Available, with three devices (default: device 1) and a backend that only knows its name. */
     public static final class Host implements EngineProvider {
         @Override public String name() { return "fakehost"; }
         @Override public int priority() { return 5; }
         @Override public Availability availability() { return Availability.yes("a fake host engine"); }
-        @Override public Backend create(EngineConfig config) {
+        @Override public int deviceCount() { return 3; }
+        @Override public int defaultDevice() { return 1; }
+        @Override public Backend create(EngineConfig config) { return create(config, defaultDevice()); }
+        @Override public Backend create(EngineConfig config, int device) {
             return (Backend) Proxy.newProxyInstance(Backend.class.getClassLoader(), new Class<?>[] {Backend.class},
                     (proxy, method, args) -> switch (method.getName()) {
                         case "name" -> "fakehost";

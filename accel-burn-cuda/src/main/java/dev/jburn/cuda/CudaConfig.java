@@ -39,6 +39,8 @@ public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs
         }
     }
 
+    public CudaConfig withDevice(int ordinal) { return new CudaConfig(ordinal, tf32, cacheDir, graphs); }
+
     public CudaConfig withTf32(boolean on) { return new CudaConfig(device, on, cacheDir, graphs); }
 
     public CudaConfig withGraphs(boolean on) { return new CudaConfig(device, tf32, cacheDir, on); }

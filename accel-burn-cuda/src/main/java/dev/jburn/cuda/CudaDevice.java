@@ -9,8 +9,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * the engine safe from several threads.
  *
  * <p>A CUDA context is current per OS thread. {@link #enter()} takes the lock and makes the
- * context current on the calling thread if this thread has not done so yet (a thread-local check,
- * no driver call after the first time). A virtual thread may move between carrier threads, so for
+ * context current on the calling thread unless this device was the last the thread entered (a thread-local check, no
+ * driver call while one thread keeps to one device; a thread that alternates between the engines of two GPUs,
+ * {@code cuda:0} and {@code cuda:1}, switches the context at each change). A virtual thread may move between carrier threads, so for
  * virtual threads the context is set on every entry; the calls inside an entry do not block, so the
  * thread stays on its carrier until it leaves. Keeping CUDA work on platform threads is cheaper.
  */
@@ -22,8 +23,11 @@ final class CudaDevice implements AutoCloseable {
     private final MemorySegment context;
     final MemorySegment stream;
     private final ReentrantLock lock = new ReentrantLock();
-    /** Per engine instance, so a later engine on a re-retained context sets it again. */
-    private final ThreadLocal<Boolean> currentHere = new ThreadLocal<>();
+    /**
+     * The device whose context this thread made current last. Per device instance, not per context handle: a later
+     * engine on a re-retained primary context (same handle, perhaps) sets it again.
+     */
+    private static final ThreadLocal<CudaDevice> CURRENT = new ThreadLocal<>();
     private boolean closed;
 
     CudaDevice(CudaDriver driver, int ordinal) {
@@ -34,7 +38,7 @@ final class CudaDevice implements AutoCloseable {
         this.name = driver.deviceName(device);
         this.context = driver.primaryContextRetain(device);
         driver.setCurrent(context);
-        currentHere.set(Boolean.TRUE);
+        CURRENT.set(this);
         this.stream = driver.streamCreate();
     }
 
@@ -51,9 +55,9 @@ final class CudaDevice implements AutoCloseable {
         try {
             if (closed) throw new dev.jburn.JBurnException("cuda", "the cuda engine is closed");
             Thread t = Thread.currentThread();
-            if (t.isVirtual() || currentHere.get() == null) {
+            if (t.isVirtual() || CURRENT.get() != this) {
                 driver.setCurrent(context);
-                if (!t.isVirtual()) currentHere.set(Boolean.TRUE);
+                if (!t.isVirtual()) CURRENT.set(this);
             }
             return new Entry();
         } catch (RuntimeException e) {
@@ -75,6 +79,7 @@ final class CudaDevice implements AutoCloseable {
         driver.streamSynchronize(stream, "close");
         driver.streamDestroy(stream);
         driver.primaryContextRelease(device);
+        if (CURRENT.get() == this) CURRENT.remove();
         closed = true;
     }
 }

@@ -34,6 +34,10 @@ import java.util.Locale;
  *   <li>{@code ranks}: one of the processes {@code Launcher} starts ({@code RANK}, {@code WORLD_SIZE}, ...):
  *       all-reduce and broadcast across the ranks, then the data-parallel fit, which rank 0 compares with one
  *       replica on the combined batch.</li>
+ *   <li>{@code devices}: every GPU of this process as an engine of its own ({@code cuda:0}, {@code cuda:1}, ...):
+ *       the names and their errors, one thread alternating between engines (the context follows), tensors moved
+ *       between devices, and a threaded data-parallel fit with one replica per device (NCCL between them) against
+ *       one replica; with one GPU, two replicas on it through {@code ThreadCommunicator} instead.</li>
  * </ul>
  * Prints one line per check ({@code ok ...} / {@code FAIL ...}) and exits 1 when one fails. A second argument names
  * another engine ({@code ranks cpu}: the same launch through the store communicator, to try the script without a GPU).
@@ -48,6 +52,7 @@ public final class NcclCheck {
         Engine gpu = Engine.select(args.length > 1 ? args[1] : "cuda");
         System.out.println("nccl provider: " + new NcclProvider().availability());
         if (mode.equals("one")) one(gpu);
+        else if (mode.equals("devices")) devices();
         else ranks(gpu);
         System.out.println(failures == 0 ? "nccl check " + mode + ": all ok" : "nccl check " + mode + ": " + failures + " FAILED");
         System.exit(failures == 0 ? 0 : 1);
@@ -68,7 +73,7 @@ public final class NcclCheck {
             expectFailure("a cpu tensor", () -> c.allReduce(Tensor.of(1f).to(Engine.select("cpu")), ReduceOp.SUM), "cpu");
             expectFailure("average of s32", () -> c.allReduce(i, ReduceOp.AVERAGE), "AVERAGE");
             expectFailure("broadcast root 1 of 1", () -> c.broadcast(List.of(f), 1), "root");
-            fitCheck(gpu, c, 1);
+            fitCheck(gpu, DataParallel.of(c), 0, c.size() + " rank(s)");
         }
     }
 
@@ -85,12 +90,48 @@ public final class NcclCheck {
             float[] b = c.broadcast(List.of(Tensor.of(10f * r.rank()).to(gpu)), n - 1).getFirst().toFloatArray();
             check("broadcast from the last rank", b[0] == 10f * (n - 1), "got " + b[0]);
             c.barrier();
-            fitCheck(gpu, c, r.rank());
+            fitCheck(gpu, DataParallel.of(c), r.rank(), c.size() + " rank(s)");
         }
     }
 
-    /** A data-parallel fit over {@code c} against one replica on the combined batch (rank 0 compares). */
-    private static void fitCheck(Engine gpu, Communicator c, int rank) {
+    private static void devices() {
+        int count = new CudaProvider().deviceCount();
+        Engine first = Engine.select("cuda:0");
+        System.out.println("devices: " + count + "; cuda:0 = " + first + " on " + ((CudaBackend) first.backend()).device().name);
+        check("'cuda:0' is the plain 'cuda' engine (default device 0)", first == Engine.select("cuda"), "");
+        expectFailure("'cuda:" + count + "' (past the last device)", () -> Engine.select("cuda:" + count), "there is no 'cuda:" + count + "'");
+        List<Engine> gpus = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) gpus.add(Engine.select("cuda:" + i));
+        // A second engine on device 0 (its own stream and allocator): one thread alternates between the two.
+        Engine twin = Engine.create(new CudaProvider(), dev.jburn.spi.EngineConfig.fromSystemProperties());
+        List<Engine> alternate = count >= 2 ? gpus : List.of(first, twin);
+        Tensor x = Tensor.arange(0, 4096, 1, DType.F32).divide(512.0);
+        double[] want = x.exp().multiply(3.0).toDoubleArray();
+        boolean ok = true;
+        Tensor moving = x.to(alternate.getFirst());
+        for (int round = 0; round < 6; round++) {
+            Engine e = alternate.get(round % alternate.size());
+            Tensor here = moving.to(e);
+            Tensor y = here.exp().multiply(3.0);
+            ok &= java.util.Arrays.equals(want, y.toDoubleArray()) || maxDiff(want, y.toDoubleArray()) < 1e-6;
+            moving = here;
+        }
+        check("one thread alternating between " + alternate + ", moving a tensor each time: exp·3 right every time", ok, "");
+        twin.backend().close();
+        // Threads, one replica per device (NCCL between them); on one GPU two replicas on it (ThreadCommunicator).
+        List<Engine> replicas = count >= 2 ? gpus : List.of(first, first);
+        fitCheck(first, DataParallel.threads(replicas), 0, "threads on " + replicas);
+        System.out.println("fallbacks: " + gpus.stream().map(g -> g + "=" + g.fallbackCounts()).toList());
+    }
+
+    private static double maxDiff(double[] a, double[] b) {
+        double worst = 0;
+        for (int i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]) / Math.max(1, Math.abs(a[i])));
+        return worst;
+    }
+
+    /** A data-parallel fit ({@code dp}) against one replica on the combined batch (rank 0 compares). */
+    private static void fitCheck(Engine gpu, DataParallel dp, int rank, String what) {
         Model m = Model.input("x", Shape.of(-1, 64)).dense(256, Activation.RELU).dense(10).named("mlp");
         Tensor x = Prng.normal(Prng.key(7), Shape.of(3840, 64), DType.F32, 0, 1).values();
         Tensor y = x.slice(new int[] {0, 0}, new int[] {3840, 10}).argmax(1).asType(DType.S32);
@@ -98,16 +139,16 @@ public final class NcclCheck {
         Trainer t = Trainer.of(m, Losses.softmaxCrossEntropy(), Optimizers.sgd(0.1, 0.9, false)).metrics(Metrics.accuracy());
         Fit f = Fit.epochs(1).batchSize(192).shuffle(3).quiet(); // 20 steps
         long t0 = System.nanoTime();
-        FitResult dp = t.fit(m.init(Prng.key(1)).to(gpu), d, f.dataParallel(DataParallel.of(c)));
+        FitResult parallel = t.fit(m.init(Prng.key(1)).to(gpu), d, f.dataParallel(dp));
         double dpSeconds = (System.nanoTime() - t0) / 1e9;
         if (rank != 0) return;
         t0 = System.nanoTime();
         FitResult one = t.fit(m.init(Prng.key(1)).to(gpu), d, f);
         double oneSeconds = (System.nanoTime() - t0) / 1e9;
-        double worst = maxRelativeDifference(one.state().model(), dp.state().model());
-        check(String.format(Locale.ROOT, "data-parallel fit over %d rank(s) = one replica on the combined batch, 20 steps (max rel. diff %.2e; loss %.5f vs %.5f; accuracy %.4f vs %.4f)",
-                c.size(), worst, dp.history().last("loss"), one.history().last("loss"), dp.history().last("accuracy"), one.history().last("accuracy")),
-                worst < 1e-4 && Math.abs(dp.history().last("accuracy") - one.history().last("accuracy")) < 1e-6, "");
+        double worst = maxRelativeDifference(one.state().model(), parallel.state().model());
+        check(String.format(Locale.ROOT, "data-parallel fit over %s = one replica on the combined batch, 20 steps (max rel. diff %.2e; loss %.5f vs %.5f; accuracy %.4f vs %.4f)",
+                what, worst, parallel.history().last("loss"), one.history().last("loss"), parallel.history().last("accuracy"), one.history().last("accuracy")),
+                worst < 1e-4 && Math.abs(parallel.history().last("accuracy") - one.history().last("accuracy")) < 1e-6, "");
         System.out.printf(Locale.ROOT, "time (first epoch, compiles included): data-parallel %.2f s, one replica %.2f s%n", dpSeconds, oneSeconds);
     }
 

@@ -66,26 +66,36 @@ final class CoopMatrixQuery {
     private static List<String> extensions(VkPhysicalDevice pd, MemoryStack stack) {
         IntBuffer n = stack.mallocInt(1);
         if (vkEnumerateDeviceExtensionProperties(pd, (String) null, n, null) != VK_SUCCESS) return List.of();
-        VkExtensionProperties.Buffer props = VkExtensionProperties.malloc(n.get(0), stack);
-        if (vkEnumerateDeviceExtensionProperties(pd, (String) null, n, props) != VK_SUCCESS) return List.of();
-        List<String> names = new ArrayList<>();
-        for (int i = 0; i < n.get(0); i++) names.add(props.get(i).extensionNameString());
-        return names;
+        // On the heap, not the stack: NVIDIA lists ~200 extensions (~52 KB), most of LWJGL's 64 KB stack.
+        VkExtensionProperties.Buffer props = VkExtensionProperties.malloc(n.get(0));
+        try {
+            if (vkEnumerateDeviceExtensionProperties(pd, (String) null, n, props) != VK_SUCCESS) return List.of();
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < n.get(0); i++) names.add(props.get(i).extensionNameString());
+            return names;
+        } finally {
+            props.free();
+        }
     }
 
     private static List<CoopMatrixSupport.Config> configs(VkPhysicalDevice pd, MemoryStack stack) {
         IntBuffer n = stack.mallocInt(1);
         if (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR(pd, n, null) != VK_SUCCESS || n.get(0) == 0) return List.of();
-        VkCooperativeMatrixPropertiesKHR.Buffer props = VkCooperativeMatrixPropertiesKHR.calloc(n.get(0), stack);
-        for (int i = 0; i < n.get(0); i++) props.get(i).sType$Default();
-        if (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR(pd, n, props) != VK_SUCCESS) return List.of();
-        List<CoopMatrixSupport.Config> out = new ArrayList<>();
-        for (int i = 0; i < n.get(0); i++) {
-            VkCooperativeMatrixPropertiesKHR p = props.get(i);
-            out.add(new CoopMatrixSupport.Config(p.MSize(), p.NSize(), p.KSize(), p.AType(), p.BType(), p.CType(), p.ResultType(),
-                    p.saturatingAccumulation(), p.scope()));
+        // On the heap: the H200's driver lists enough configurations to overflow LWJGL's stack ("Out of stack space").
+        VkCooperativeMatrixPropertiesKHR.Buffer props = VkCooperativeMatrixPropertiesKHR.calloc(n.get(0));
+        try {
+            for (int i = 0; i < n.get(0); i++) props.get(i).sType$Default();
+            if (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR(pd, n, props) != VK_SUCCESS) return List.of();
+            List<CoopMatrixSupport.Config> out = new ArrayList<>();
+            for (int i = 0; i < n.get(0); i++) {
+                VkCooperativeMatrixPropertiesKHR p = props.get(i);
+                out.add(new CoopMatrixSupport.Config(p.MSize(), p.NSize(), p.KSize(), p.AType(), p.BType(), p.CType(), p.ResultType(),
+                        p.saturatingAccumulation(), p.scope()));
+            }
+            return List.copyOf(out);
+        } finally {
+            props.free();
         }
-        return List.copyOf(out);
     }
 
     /** The device extensions to enable for {@code s} (none when it is not enabled). */

@@ -46,4 +46,32 @@ class HostFallbackBackendTest {
         String graph = f.graph().toString();
         assertTrue(!graph.contains("windowMax") && graph.contains("max"), graph);
     }
+
+    /**
+     * A conv whose kernel has more positions than its output (a kernel gradient, the cotangent as kernel) is
+     * decomposed into one contraction per output position: the values of the cpu engine's conv (strides, dilation,
+     * padding), and a compiled graph with as many dots as output positions rather than kernel positions.
+     */
+    @Test
+    void aConvWithFewerOutputsThanKernelTapsContractsOncePerOutputPosition() {
+        Engine e = Engine.create(SimulatedDevice.PROVIDER, EngineConfig.defaults());
+        Engine cpu = Engine.select("cpu");
+        Tensor img = dev.jburn.Prng.uniform(dev.jburn.Prng.key(3), dev.jburn.Shape.of(2, 3, 11, 9), dev.jburn.DType.F32, -1, 1).values();
+        Tensor kernel = dev.jburn.Prng.uniform(dev.jburn.Prng.key(4), dev.jburn.Shape.of(4, 3, 5, 6), dev.jburn.DType.F32, -1, 1).values();
+        var plain = dev.jburn.ConvOptions.defaults();                                          // out 7x4 = 28 < 30 taps
+        var strided = plain.withStrides(2, 3).withKernelDilation(2, 1);                        // out 2x2
+        var padded = plain.withPadding(dev.jburn.Padding.explicit(new int[] {1, 0}, new int[] {0, 2})).withStrides(3, 2);
+        for (var opts : java.util.List.of(plain, strided, padded)) {
+            float[] want = img.conv(kernel, opts).toFloatArray();
+            float[] got = img.to(e).conv(kernel.to(e), opts).toFloatArray();
+            assertEquals(want.length, got.length, opts.toString());
+            for (int i = 0; i < want.length; i++) assertEquals(want[i], got[i], 1e-4 * Math.max(1, Math.abs(want[i])), opts + " [" + i + "]");
+        }
+        var f = dev.jburn.graph.Jit.compile((a, b) -> a.conv(b, strided));
+        float[] compiled = f.apply(img.to(e), kernel.to(e)).toFloatArray();
+        assertArrayEquals(img.conv(kernel, strided).toFloatArray(), compiled, 1e-4f);
+        long dots = f.graph().toString().lines().filter(l -> l.contains("dot")).count();
+        assertEquals(4, dots, "one contraction per output position (2x2), not per kernel position (30):\n" + f.graph());
+        assertTrue(cpu.fallbackCounts().isEmpty());
+    }
 }

@@ -57,7 +57,8 @@ final class TrainCommand implements Callable<Integer> {
             + "over all the training steps (Optax cosine_decay_schedule); auto: constant for mlp, cosine for cnn. Default: ${DEFAULT-VALUE}.")
     String lrSchedule;
 
-    @Option(names = "--engine", description = "cpu, cuda or vulkan (default: the best available engine).")
+    @Option(names = "--engine", description = "cpu, cuda or vulkan (default: the best available engine); cuda:1 for a given GPU; "
+            + "a comma-separated list (cuda:0,cuda:1) trains one data-parallel replica per engine, as threads of this process.")
     String engine;
 
     @Option(names = "--data", description = "A directory with the four Fashion-MNIST IDX files (plain or .gz).")
@@ -105,6 +106,10 @@ final class TrainCommand implements Callable<Integer> {
 
     @Override public Integer call() {
         if (nproc < 1) throw new dev.jburn.JBurnException("train", "--nproc must be >= 1, got " + nproc);
+        if (nproc > 1 && engine != null && engine.contains(",")) {
+            throw new dev.jburn.JBurnException("train", "--nproc " + nproc + " and several engines (--engine " + engine
+                    + ") do not go together: choose processes (--nproc, one GPU each) or replica threads (--engine a,b)");
+        }
         boolean member = System.getenv("RANK") != null && System.getenv("WORLD_SIZE") != null;
         if (nproc > 1 && !member) return launch();
         if (!member) return train(null);
@@ -130,11 +135,13 @@ final class TrainCommand implements Callable<Integer> {
         Precision policy = precision(precision);
         boolean lead = group == null || group.rank() == 0;
         PrintStream o = lead ? Main.out(spec) : new PrintStream(java.io.OutputStream.nullOutputStream());
-        Engine e = engine == null ? Engine.defaultEngine() : Engine.select(engine);
+        List<Engine> engines = engine == null ? List.of(Engine.defaultEngine())
+                : java.util.Arrays.stream(engine.split(",", -1)).map(String::trim).map(Engine::select).toList();
+        Engine e = engines.getFirst();
         Model m = Architectures.of(model);
         String schedule = lrSchedule.equalsIgnoreCase("auto") ? Architectures.defaultSchedule(model) : lrSchedule;
         o.println("jburn train: model " + m.name() + " (" + String.format(Locale.ROOT, "%,d", m.parameterCount()) + " parameters), engine "
-                + e.name() + ", Adam lr " + lr + (schedule.equalsIgnoreCase("constant") ? "" : " (" + schedule + " decay)") + ", batch " + batchSize + ", " + epochs + " epochs, seed " + seed
+                + engines.stream().map(Engine::label).collect(java.util.stream.Collectors.joining(",")) + ", Adam lr " + lr + (schedule.equalsIgnoreCase("constant") ? "" : " (" + schedule + " decay)") + ", batch " + batchSize + ", " + epochs + " epochs, seed " + seed
                 + (policy.isFull() ? "" : ", " + policy.describe()));
         DataSource src = DataSource.resolve(data, System.getenv("JBURN_DATA"));
         o.println("data: " + src.description());
@@ -151,7 +158,10 @@ final class TrainCommand implements Callable<Integer> {
         Fit fit = Fit.epochs(epochs).batchSize(batchSize).shuffle(seed).output(o).precision(policy);
         if (validationSplit > 0) fit = fit.validationSplit(validationSplit);
         FitResult r;
-        if (group == null) {
+        if (group == null && engines.size() > 1) {
+            o.println("data-parallel: " + engines.size() + " replica threads, one per engine");
+            r = trainer.fit(m.init(Prng.key(seed).to(e)), train, fit.dataParallel(DataParallel.threads(engines)));
+        } else if (group == null) {
             r = trainer.fit(m.init(Prng.key(seed).to(e)), train, fit);
         } else {
             try (Communicator c = Communicators.create(e, group)) {
@@ -165,8 +175,10 @@ final class TrainCommand implements Callable<Integer> {
         o.println(String.format(Locale.ROOT, "test: loss %.4f, accuracy %.4f (%d images)", t.get("loss"), t.get("accuracy"), test.size()));
         o.println(String.format(Locale.ROOT, "time: %.1f s for %d epochs, %.0f training samples/s (validation included in the time)",
                 secs, r.history().epochs().size(), trainedRows * (double) r.history().epochs().size() / secs));
-        if (!e.fallbackCounts().isEmpty()) {
-            o.println("engine " + e.name() + " ran these primitives on the cpu engine (op:dtype=count), which costs speed: " + e.fallbackCounts());
+        for (Engine used : new java.util.LinkedHashSet<>(engines)) {
+            if (!used.fallbackCounts().isEmpty()) {
+                o.println("engine " + used.label() + " ran these primitives on the cpu engine (op:dtype=count), which costs speed: " + used.fallbackCounts());
+            }
         }
         Path modelFile = out.resolve(m.name() + ".jburn"), csv = out.resolve("history.csv"), png = out.resolve("history.png");
         try {

@@ -42,6 +42,20 @@ class TrainCommandTest {
     }
 
     @Test
+    void aListOfEnginesTrainsOneReplicaThreadPerEngine(@TempDir Path out) {
+        String s = MainTest.run(0, "train", "--engine", "cpu, cpu:0", "--limit", "640", "--epochs", "1", "--batch-size", "64",
+                "--validation-split", "0", "--out", out.toString());
+        assertTrue(s.contains("engine cpu,cpu,") && s.contains("data-parallel: 2 replica threads, one per engine"), s);
+        double acc = Double.parseDouble(s.replaceAll("(?s).*test: loss [0-9.]+, accuracy ([0-9.]+).*", "$1"));
+        assertTrue(acc > 0.5, "one data-parallel epoch on 640 images learns: " + acc + "\n" + s);
+        s = MainTest.run(1, "train", "--engine", "cpu:1", "--out", out.toString());
+        assertTrue(s.contains("engine 'cpu' drives one device (0); device 1 was asked for")
+                || s.contains("engine 'cpu' has 1 device (cpu:0); there is no 'cpu:1'"), s);
+        s = MainTest.run(1, "train", "--engine", "cpu,cpu", "--nproc", "2", "--out", out.toString());
+        assertTrue(s.contains("do not go together"), s);
+    }
+
+    @Test
     void theEmbeddedSubsetLoadsAndBadOptionsAreClearErrors(@TempDir Path out) {
         DataSource d = DataSource.embedded();
         assertEquals(3000, d.data().train().size());

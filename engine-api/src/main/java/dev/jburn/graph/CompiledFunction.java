@@ -106,8 +106,8 @@ public final class CompiledFunction {
         for (Tensor t : in) if (ACCESS.isTracing(t.engine())) return null;
         for (int i = 1; i < in.size(); i++) {
             if (in.get(i).engine() != e) {
-                throw new JBurnException("jit", "inputs live on different engines: input 0 on '" + e.name() + "', input " + i + " on '"
-                        + in.get(i).engine().name() + "'; move them with to(engine)");
+                throw new JBurnException("jit", "inputs live on different engines: input 0 on '" + e.label() + "', input " + i + " on '"
+                        + in.get(i).engine().label() + "'; move them with to(engine)");
             }
         }
         return e;

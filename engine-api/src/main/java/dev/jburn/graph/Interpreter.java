@@ -47,7 +47,7 @@ public final class Interpreter {
             }
             if (t.engine() != engine) {
                 if (!acc.isTracing(engine)) {
-                    throw new JBurnException("jit", "input " + i + " lives on engine '" + t.engine().name() + "', not '" + engine.name()
+                    throw new JBurnException("jit", "input " + i + " lives on engine '" + t.engine().label() + "', not '" + engine.label()
                             + "'; move it with to(engine)");
                 }
                 t = t.to(engine);

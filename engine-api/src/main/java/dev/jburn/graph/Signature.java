@@ -21,7 +21,7 @@ public record Signature(Engine engine, List<TensorType> inputs) {
     static String change(Signature previous, Signature next) {
         if (previous == null) return "first call, for " + next;
         List<String> why = new ArrayList<>();
-        if (previous.engine != next.engine) why.add("engine changed from " + previous.engine.name() + " to " + next.engine.name());
+        if (previous.engine != next.engine) why.add("engine changed from " + previous.engine.label() + " to " + next.engine.label());
         if (previous.inputs.size() != next.inputs.size()) {
             why.add("number of inputs changed from " + previous.inputs.size() + " to " + next.inputs.size());
         } else {
@@ -37,6 +37,6 @@ public record Signature(Engine engine, List<TensorType> inputs) {
     /** {@code cpu(f32[32,784], s32[32])}. */
     @Override
     public String toString() {
-        return engine.name() + "(" + inputs.stream().map(TensorType::toString).collect(Collectors.joining(", ")) + ")";
+        return engine.label() + "(" + inputs.stream().map(TensorType::toString).collect(Collectors.joining(", ")) + ")";
     }
 }

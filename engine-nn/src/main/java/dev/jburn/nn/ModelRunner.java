@@ -147,8 +147,8 @@ final class ModelRunner {
 
     private void checkEngine(String op, Engine e, Tensor t) {
         if (e != null && t.engine() != e && !Jit.isTraced(t) && !Jit.isTraced(t)) {
-            throw new JBurnException(op, "the inputs are on engine '" + e.name() + "' but the state of model '" + name
-                    + "' is on '" + t.engine().name() + "'; move one with state.to(engine) or tensor.to(engine)");
+            throw new JBurnException(op, "the inputs are on engine '" + e.label() + "' but the state of model '" + name
+                    + "' is on '" + t.engine().label() + "'; move one with state.to(engine) or tensor.to(engine)");
         }
     }
 

@@ -20,8 +20,11 @@ import java.util.List;
  * statistics are averaged after each step.
  *
  * <pre>{@code
- * // one JVM, one thread per replica (here 4 replicas on the cpu engine; or one per GPU: threads(List.of(gpu0, gpu1)))
+ * // one JVM, one thread per replica (here 4 replicas on the cpu engine)
  * trainer.fit(state, train, Fit.epochs(5).batchSize(256).dataParallel(DataParallel.threads(4)));
+ * // one JVM, one thread per GPU (NCCL between them)
+ * List<Engine> gpus = List.of(Engine.select("cuda:0"), Engine.select("cuda:1"));
+ * trainer.fit(state, train, Fit.epochs(5).batchSize(256).dataParallel(DataParallel.threads(gpus)));
  *
  * // one process per GPU, started by Launcher (or torchrun, or a scheduler) with RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT
  * try (Rendezvous r = Rendezvous.fromEnvironment(); Communicator c = Communicators.create(Engine.select("cuda"), r)) {
@@ -55,12 +58,12 @@ public final class DataParallel {
     }
 
     /**
-     * One replica per engine (one per GPU: {@code Engine.select("cuda")} of each device), as threads of this JVM.
-     * They talk through the engines' native communicator (NCCL) when all are of one engine that has one, else
-     * through {@link ThreadCommunicator} (copies through the host).
+     * One replica per engine (one per GPU: {@code Engine.select("cuda:0")}, {@code "cuda:1"}, ...), as threads of this
+     * JVM. They talk through the engines' native communicator (NCCL) when all are devices of one engine that has one,
+     * each a different device, else through {@link ThreadCommunicator} (copies through the host).
      */
     public static DataParallel threads(List<Engine> devices) {
-        if (devices == null || devices.isEmpty() || devices.contains(null)) throw new JBurnException("dataParallel", "needs a non-empty list of engines");
+        if (devices == null || devices.isEmpty() || devices.stream().anyMatch(java.util.Objects::isNull)) throw new JBurnException("dataParallel", "needs a non-empty list of engines");
         return new DataParallel(devices.size(), List.copyOf(devices), null, GradientBuckets.DEFAULT_CAP_BYTES);
     }
 
@@ -93,7 +96,9 @@ public final class DataParallel {
 
     /** A fresh group for one threaded fit. */
     Group group() {
-        boolean sameEngine = engines != null && engines.stream().map(Engine::name).distinct().count() == 1;
+        // NCCL takes one rank per device in a process: the native communicator only for one engine on distinct devices.
+        boolean sameEngine = engines != null && engines.stream().map(Engine::name).distinct().count() == 1
+                && engines.stream().map(Engine::label).distinct().count() == engines.size();
         if (sameEngine && Communicators.provider(engines.getFirst().name()).map(p -> p.availability().available()).orElse(false)) {
             Store store = Store.inMemory();
             return r -> Communicators.create(engines.get(r), r, replicas, store);

@@ -62,6 +62,30 @@ class DataParallelTest {
         assertNotEquals(MLP.init(Prng.key(1)).get("dense_0.kernel").toFloatArray()[0], one.state().model().get("dense_0.kernel").toFloatArray()[0]);
     }
 
+    /**
+     * One replica per engine (as one per GPU: {@code threads(List.of(cuda:0, cuda:1))}), here two distinct cpu engine
+     * instances: the state and the batches move to each replica's engine and rank 0's result comes back on its own.
+     */
+    @Test
+    void oneReplicaPerEngineInstanceMatchesOneReplica() {
+        dev.jburn.Engine home = dev.jburn.Engine.select("cpu");
+        dev.jburn.Engine other = dev.jburn.Engine.create(new dev.jburn.reference.ReferenceProvider(), dev.jburn.spi.EngineConfig.defaults());
+        try {
+            TensorDataset d = data(600);
+            Optimizer adam = Optimizers.adam(0.01);
+            FitResult one = fit(adam, MLP.init(Prng.key(6)), d, 30, null);
+            FitResult two = fit(adam, MLP.init(Prng.key(6)), d, 30, DataParallel.threads(List.of(home, other)));
+            assertSameParams(one.state().model(), two.state().model(), 2e-5, "replicas on two engines");
+            assertSame(home, two.state().model().get("dense_0.kernel").engine(), "rank 0's state stays on its engine");
+            assertEquals(one.history().last("accuracy"), two.history().last("accuracy"), 1e-6, "merged accuracy");
+            // the other way round: rank 0 on the second engine, the state given on the first
+            FitResult swapped = fit(adam, MLP.init(Prng.key(6)), d, 30, DataParallel.threads(List.of(other, home)));
+            assertSameParams(one.state().model(), swapped.state().model(), 2e-5, "rank 0 on the other engine");
+        } finally {
+            other.backend().close();
+        }
+    }
+
     @Test
     void aShortLastBatchLeavesAReplicaOnlyPaddingAndStillMatches() {
         TensorDataset d = data(590); // the 20th batch has 20 real rows: shards of 8, 8, 4 and 0
