@@ -27,22 +27,25 @@ final class ChannelsLastTile {
 
     /**
      * Runs one tile ({@code segments · runLength} reduction steps) and writes it to {@code acc} (row {@code i} at {@code accBase + i·accPitch}), adding to
-     * what is there when {@code accumulate}. Before the store, {@code bias[biasBase ..]} (when not null) is added to each
-     * row's rounded sums, then with {@code relu} each value {@code v <= 0} becomes +0 (NaN stays): the same bits as a
-     * later pass over the stored rows, without that pass (a scalar loop over the output took more time than the
-     * arithmetic of a one-channel conv).
+     * what is there when {@code accumulate}. Then {@code bias[biasBase ..]} (when not null) is added to each stored row's
+     * rounded sums and with {@code relu} each value {@code v <= 0} becomes +0 (NaN stays), by {@link #finishRow} while the
+     * rows are in L1: the same bits as a later pass over the output, without that pass (a scalar loop over the output
+     * took more time than the arithmetic of a one-channel conv).
      */
     static void run(float[] a, int r0, int r1, int r2, int r3, int r4, int r5, int[] segOff, int segments, int runLength, int aStep,
                     float[] b, int bBase, int bStride, float[] acc, int accBase, int accPitch, boolean accumulate, float[] bias,
                     int biasBase, boolean relu) {
         FloatVector z = FloatVector.zero(S);
         int p0 = accBase, p1 = p0 + accPitch, p2 = p1 + accPitch, p3 = p2 + accPitch, p4 = p3 + accPitch, p5 = p4 + accPitch;
-        FloatVector a00 = accumulate ? FloatVector.fromArray(S, acc, p0) : z, a01 = accumulate ? FloatVector.fromArray(S, acc, p0 + L) : z;
-        FloatVector a10 = accumulate ? FloatVector.fromArray(S, acc, p1) : z, a11 = accumulate ? FloatVector.fromArray(S, acc, p1 + L) : z;
-        FloatVector a20 = accumulate ? FloatVector.fromArray(S, acc, p2) : z, a21 = accumulate ? FloatVector.fromArray(S, acc, p2 + L) : z;
-        FloatVector a30 = accumulate ? FloatVector.fromArray(S, acc, p3) : z, a31 = accumulate ? FloatVector.fromArray(S, acc, p3 + L) : z;
-        FloatVector a40 = accumulate ? FloatVector.fromArray(S, acc, p4) : z, a41 = accumulate ? FloatVector.fromArray(S, acc, p4 + L) : z;
-        FloatVector a50 = accumulate ? FloatVector.fromArray(S, acc, p5) : z, a51 = accumulate ? FloatVector.fromArray(S, acc, p5 + L) : z;
+        FloatVector a00 = z, a01 = z, a10 = z, a11 = z, a20 = z, a21 = z, a30 = z, a31 = z, a40 = z, a41 = z, a50 = z, a51 = z;
+        if (accumulate) { // one branch (not one per accumulator): C2's inlining budget goes to the loop
+            a00 = FloatVector.fromArray(S, acc, p0); a01 = FloatVector.fromArray(S, acc, p0 + L);
+            a10 = FloatVector.fromArray(S, acc, p1); a11 = FloatVector.fromArray(S, acc, p1 + L);
+            a20 = FloatVector.fromArray(S, acc, p2); a21 = FloatVector.fromArray(S, acc, p2 + L);
+            a30 = FloatVector.fromArray(S, acc, p3); a31 = FloatVector.fromArray(S, acc, p3 + L);
+            a40 = FloatVector.fromArray(S, acc, p4); a41 = FloatVector.fromArray(S, acc, p4 + L);
+            a50 = FloatVector.fromArray(S, acc, p5); a51 = FloatVector.fromArray(S, acc, p5 + L);
+        }
         int bi = bBase;
         for (int sg = 0; sg < segments; sg++) {
             // a run of the reduction: a and b indices linear in j, so the JIT hoists their range checks
@@ -69,22 +72,6 @@ final class ChannelsLastTile {
                 a51 = x.fma(w1, a51);
             }
         }
-        if (bias != null || relu) {
-            FloatVector b0 = bias != null ? FloatVector.fromArray(S, bias, biasBase) : z;
-            FloatVector b1 = bias != null ? FloatVector.fromArray(S, bias, biasBase + L) : z;
-            a00 = finish(a00, b0, relu, z);
-            a01 = finish(a01, b1, relu, z);
-            a10 = finish(a10, b0, relu, z);
-            a11 = finish(a11, b1, relu, z);
-            a20 = finish(a20, b0, relu, z);
-            a21 = finish(a21, b1, relu, z);
-            a30 = finish(a30, b0, relu, z);
-            a31 = finish(a31, b1, relu, z);
-            a40 = finish(a40, b0, relu, z);
-            a41 = finish(a41, b1, relu, z);
-            a50 = finish(a50, b0, relu, z);
-            a51 = finish(a51, b1, relu, z);
-        }
         a00.intoArray(acc, p0);
         a01.intoArray(acc, p0 + L);
         a10.intoArray(acc, p1);
@@ -97,6 +84,11 @@ final class ChannelsLastTile {
         a41.intoArray(acc, p4 + L);
         a50.intoArray(acc, p5);
         a51.intoArray(acc, p5 + L);
+        if (bias != null || relu) {
+            // a row's own columns only: with a pitch below COLS, a row's spill is the next row's result (all stored by now)
+            int width = Math.min(COLS, accPitch);
+            for (int i = 0; i < ROWS; i++) finishRow(acc, accBase + i * accPitch, width, bias, biasBase, relu);
+        }
     }
 
     /** Rows at the end of a run that one-row tiles take instead of a whole tile (which would compute six). */
@@ -121,22 +113,31 @@ final class ChannelsLastTile {
                 a01 = x.fma(FloatVector.fromArray(S, b, bi + L), a01);
             }
         }
-        if (bias != null || relu) {
-            a00 = finish(a00, bias != null ? FloatVector.fromArray(S, bias, biasBase) : z, relu, z);
-            a01 = finish(a01, bias != null ? FloatVector.fromArray(S, bias, biasBase + L) : z, relu, z);
-        }
         a00.intoArray(acc, accBase);
         a01.intoArray(acc, accBase + L);
+        if (bias != null || relu) finishRow(acc, accBase, COLS, bias, biasBase, relu);
     }
 
     /**
-     * {@code v + bias}, then with {@code relu} {@code <= 0 ? +0 : ·} per lane: -0 becomes +0, NaN stays (the scalar
-     * {@code if (y <= 0f) y = 0f}). Without a bias the bias is +0, which changes only a -0 sum into +0, and only with
-     * {@code relu}, which makes it +0 anyway. (Not a store helper taking a nullable bias vector: C2 then boxed the
-     * vectors, and the one-channel conv ran 2.6 times as long.)
+     * The first {@code width} values of a stored row of a tile, {@code acc[at ..]}: {@code v + bias}, then with {@code relu} {@code <= 0 ? +0 : ·}
+     * per lane: -0 becomes +0, NaN stays (the scalar {@code if (y <= 0f) y = 0f}). Without a bias the bias is +0, which
+     * changes only a -0 sum into +0, and only with {@code relu}, which makes it +0 anyway. A pass over the stored row
+     * (in L1) rather than on the accumulators before the store keeps {@link #run} small enough for C2: with that
+     * epilogue inlined, C2 reached its inlining node cutoff ({@code NodeCountInliningCutoff}) and, once other shapes
+     * had run through the tile, compiled some of the loop's vector ops as calls to the Vector API's boxed Java
+     * fallbacks (JFR showed them under the tile): the CNN's convs ran ten times slower on AVX2 (2026-12-02).
      */
-    private static FloatVector finish(FloatVector v, FloatVector bias, boolean relu, FloatVector zero) {
-        FloatVector r = v.add(bias);
-        return relu ? r.blend(zero, r.compare(jdk.incubator.vector.VectorOperators.LE, zero)) : r;
+    static void finishRow(float[] acc, int at, int width, float[] bias, int biasBase, boolean relu) {
+        FloatVector zero = FloatVector.zero(S);
+        int v = 0;
+        for (; v + L <= width; v += L) {
+            FloatVector r = FloatVector.fromArray(S, acc, at + v).add(bias != null ? FloatVector.fromArray(S, bias, biasBase + v) : zero);
+            if (relu) r = r.blend(zero, r.compare(jdk.incubator.vector.VectorOperators.LE, zero));
+            r.intoArray(acc, at + v);
+        }
+        for (; v < width; v++) {
+            float r = acc[at + v] + (bias != null ? bias[biasBase + v] : 0f);
+            acc[at + v] = relu && r <= 0f ? 0f : r;
+        }
     }
 }
