@@ -69,7 +69,7 @@ public final class MetalBackend extends HostFallbackBackend {
         this.movement = new MetalMovement(this, kernels);
         this.indexing = new MetalIndexing(this, kernels);
         this.windows = new MetalWindows(this, kernels);
-        this.dots = new MetalDots(this, kernels, movement);
+        this.dots = new MetalDots(this, kernels);
         this.scans = new MetalScans(this, kernels);
         this.sorts = new MetalSorts(this, kernels);
         this.convs = new MetalConvs(this, kernels);
@@ -82,6 +82,9 @@ public final class MetalBackend extends HostFallbackBackend {
 
     /** What the GPU offers beyond MSL 2.4 (simdgroup matrices, {@code bfloat}), asked when the engine started. */
     MetalFeatures features() { return features; }
+
+    /** The strided copies (slice, transpose, ...), which other kernels use to lay their operands out. */
+    MetalMovement movement() { return movement; }
 
     /** The GPU's name ({@code "Apple M2"}). */
     public String deviceName() { return gpu.name(); }
@@ -271,7 +274,7 @@ public final class MetalBackend extends HostFallbackBackend {
     public Buffer argReduce(ReduceOp op, Operand x, int axis, boolean tieBreakHigh, DType out) {
         MetalChecks.operand(op.opName(), x);
         MetalChecks.axisOrAll(op.opName(), axis, x.shape().rank());
-        Buffer r = indexing.argReduce(op, x, axis, tieBreakHigh, out, movement);
+        Buffer r = indexing.argReduce(op, x, axis, tieBreakHigh, out);
         return r != null ? r : super.argReduce(op, x, axis, tieBreakHigh, out);
     }
 

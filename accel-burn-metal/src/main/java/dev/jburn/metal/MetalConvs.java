@@ -6,7 +6,6 @@ import dev.jburn.spi.ConvSpec;
 import dev.jburn.spi.Operand;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -81,16 +80,10 @@ final class MetalConvs {
         if ((long) words[3] * words[8] == 0) return (MetalBuffer) backend.allocate(out.byteSize(size)); // empty sums: zeros
         MemorySegment pipeline = kernels.pipeline(MslConv.source());
         if (pipeline == null) return null;
-        List<MetalBuffer> temps = new ArrayList<>();
-        try {
-            Operand x = kernels.widened(input, temps), k = kernels.widened(kernel, temps);
+        try (MetalScratch s = kernels.scratch("conv")) {
+            Operand x = s.widened(input), k = s.widened(kernel);
             if (x == null || k == null) return null;
-            MetalBuffer y = kernels.produce("conv", pipeline, List.of(x, k), words, 4 * size, size, false);
-            if (out == DType.F32) return y;
-            temps.add(y);
-            return kernels.cast(new Operand(y, DType.F32, Shape.of(size)), out);
-        } finally {
-            for (MetalBuffer t : temps) t.release();
+            return s.converted(kernels.produce("conv", pipeline, List.of(x, k), words, 4 * size, size, false), DType.F32, Shape.of(size), out);
         }
     }
 }

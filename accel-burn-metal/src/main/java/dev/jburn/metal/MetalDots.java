@@ -6,7 +6,6 @@ import dev.jburn.kernels.DotPlan;
 import dev.jburn.spi.Operand;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -23,12 +22,10 @@ final class MetalDots {
 
     private final MetalBackend backend;
     private final MetalKernels kernels;
-    private final MetalMovement movement;
 
-    MetalDots(MetalBackend backend, MetalKernels kernels, MetalMovement movement) {
+    MetalDots(MetalBackend backend, MetalKernels kernels) {
         this.backend = backend;
         this.kernels = kernels;
-        this.movement = movement;
     }
 
     /** Whether dots of {@code t} can run here: integers on any GPU, floats on simdgroup matrices. */
@@ -47,19 +44,13 @@ final class MetalDots {
         if (out.isInteger()) return integer(a, b, plan, out, cells);
         MemorySegment pipeline = kernels.pipeline(MslGemm.source());
         if (pipeline == null) return null;
-        List<MetalBuffer> temps = new ArrayList<>();
-        try {
-            Operand da = operand(a, plan.permA(), temps), db = operand(b, plan.permB(), temps);
+        try (MetalScratch s = kernels.scratch("dot")) {
+            Operand da = s.permuted(s.widened(a), plan.permA()), db = s.permuted(s.widened(b), plan.permB());
             if (da == null || db == null) return null;
             boolean aT = plan.permA() == null && plan.aTransposed(), bT = plan.permB() == null && plan.bTransposed();
             int[] words = {(int) plan.m(), (int) plan.n(), (int) plan.k(), aT ? 1 : 0, bT ? 1 : 0, (int) tilesM, (int) tilesN};
             long groups = plan.batch() * tilesM * tilesN;
-            MetalBuffer c = kernels.produce("dot", pipeline, List.of(da, db), words, 4 * cells, groups, true);
-            if (out == DType.F32) return c;
-            temps.add(c);
-            return kernels.cast(new Operand(c, DType.F32, Shape.of(cells)), out);
-        } finally {
-            for (MetalBuffer t : temps) t.release();
+            return s.converted(kernels.produce("dot", pipeline, List.of(da, db), words, 4 * cells, groups, true), DType.F32, Shape.of(cells), out);
         }
     }
 
@@ -67,32 +58,12 @@ final class MetalDots {
     private MetalBuffer integer(Operand a, Operand b, DotPlan plan, DType out, long cells) {
         MemorySegment pipeline = kernels.pipeline(MslGemm.integer(out));
         if (pipeline == null) return null;
-        List<MetalBuffer> temps = new ArrayList<>();
-        try {
-            Operand da = permuted(a, plan.permA(), temps), db = permuted(b, plan.permB(), temps);
+        try (MetalScratch s = kernels.scratch("dot")) {
+            Operand da = s.permuted(a, plan.permA()), db = s.permuted(b, plan.permB());
             if (da == null || db == null) return null;
             boolean aT = plan.permA() == null && plan.aTransposed(), bT = plan.permB() == null && plan.bTransposed();
             int[] words = {(int) plan.m(), (int) plan.n(), (int) plan.k(), aT ? 1 : 0, bT ? 1 : 0};
             return kernels.produce("dot", pipeline, List.of(da, db), words, out.byteSize(cells), cells, false);
-        } finally {
-            for (MetalBuffer t : temps) t.release();
         }
-    }
-
-    /** {@code x} as the GEMM reads it: widened to F32, then permuted by {@code perm} (when not null); null when a step cannot run here. */
-    private Operand operand(Operand x, int[] perm, List<MetalBuffer> temps) {
-        Operand r = kernels.widened(x, temps);
-        return r == null ? null : permuted(r, perm, temps);
-    }
-
-    /** {@code x} permuted by {@code perm} (itself when null); null when the copy cannot run here. */
-    private Operand permuted(Operand x, int[] perm, List<MetalBuffer> temps) {
-        if (perm == null) return x;
-        MetalBuffer moved = movement.transpose(x, perm);
-        if (moved == null) return null;
-        temps.add(moved);
-        int[] dims = new int[perm.length];
-        for (int i = 0; i < perm.length; i++) dims[i] = x.shape().dim(perm[i]);
-        return new Operand(moved, x.dtype(), Shape.of(dims));
     }
 }

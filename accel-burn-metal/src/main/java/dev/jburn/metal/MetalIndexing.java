@@ -9,7 +9,6 @@ import dev.jburn.spi.HostElements;
 import dev.jburn.spi.Operand;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -77,12 +76,9 @@ final class MetalIndexing {
         try {
             out.contents().copyFrom(MetalChecks.operand(op, target).contents().asSlice(0, bytes));
             if (!work) return out;
-            MetalBuffer words = kernels.parameters(op, layout.params((int) layout.sliceSize(), (int) rows));
-            try {
+            try (MetalScratch s = kernels.scratch(op)) {
                 kernels.launch(op, pipeline, List.of(MetalChecks.operand(op, updates).shared(), MetalChecks.operand(op, indices).shared(),
-                        words.shared(), out.shared()), layout.sliceSize());
-            } finally {
-                words.release();
+                        s.parameters(layout.params((int) layout.sliceSize(), (int) rows)), out.shared()), layout.sliceSize());
             }
             return out;
         } catch (RuntimeException e) {
@@ -100,7 +96,7 @@ final class MetalIndexing {
      * One threadgroup per row after the axis is moved last ({@link MetalMovement}); F16/BF16 compare as
      * their exact F32 values (the shared cast). An empty axis (the cpu engine's answer) falls back.
      */
-    MetalBuffer argReduce(ReduceOp op, Operand x, int axis, boolean high, DType out, MetalMovement movement) {
+    MetalBuffer argReduce(ReduceOp op, Operand x, int axis, boolean high, DType out) {
         if (op != ReduceOp.ARGMAX && op != ReduceOp.ARGMIN) return null;
         if (!argReduces(x.dtype(), out)) return null;
         int rank = x.shape().rank();
@@ -109,24 +105,18 @@ final class MetalIndexing {
         long rows = x.size() / len;
         String name = op.opName();
         if (rows == 0) return backend.uninitialized(name, 0);
-        List<MetalBuffer> temps = new ArrayList<>();
-        try {
-            Operand src = x.dtype() == DType.F16 || x.dtype() == DType.BF16 ? kernels.widened(x, temps) : x;
-            if (src == null) return null;
-            if (axis >= 0 && axis != rank - 1) {
+        try (MetalScratch s = kernels.scratch(name)) {
+            Operand src = x.dtype() == DType.F16 || x.dtype() == DType.BF16 ? s.widened(x) : x;
+            if (src != null && axis >= 0 && axis != rank - 1) {
                 int[] perm = new int[rank];
                 for (int d = 0, k = 0; d < rank; d++) if (d != axis) perm[k++] = d;
                 perm[rank - 1] = axis;
-                MetalBuffer moved = movement.transpose(src, perm);
-                if (moved == null) return null;
-                temps.add(moved);
-                src = new Operand(moved, src.dtype(), Shape.of(rows, len));
+                src = s.permuted(src, perm);
             }
+            if (src == null) return null;
             MemorySegment pipeline = kernels.pipeline(MslIndexing.argReduce(src.dtype(), out, op == ReduceOp.ARGMAX, high));
             if (pipeline == null) return null;
             return kernels.produce(name, pipeline, List.of(src), new int[] {(int) len}, out.byteSize(rows), rows, true);
-        } finally {
-            for (MetalBuffer t : temps) t.release();
         }
     }
 }

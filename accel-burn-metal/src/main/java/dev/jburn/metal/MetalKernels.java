@@ -12,7 +12,6 @@ import dev.jburn.kernels.ReductionKernel;
 import dev.jburn.op.BinaryOp;
 import dev.jburn.op.ReduceOp;
 import dev.jburn.op.UnaryOp;
-import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
 
 import java.lang.foreign.MemorySegment;
@@ -123,8 +122,7 @@ final class MetalKernels {
         if (n > MAX_ELEMENTS) return null;
         List<Operand> operands = new ArrayList<>(in.size());
         List<Shape> shapes = new ArrayList<>(in.size());
-        List<Buffer> temps = new ArrayList<>();
-        try {
+        try (MetalScratch s = scratch(op)) {
             for (Operand x : in) {
                 if (x.size() == n) {
                     operands.add(x);
@@ -135,16 +133,13 @@ final class MetalKernels {
                 } else {
                     int[] axes = new int[x.shape().rank()];
                     for (int i = 0; i < axes.length; i++) axes[i] = i + outShape.rank() - axes.length;
-                    MetalBuffer full = broadcast(x, outShape, axes);
+                    MetalBuffer full = s.hold(broadcast(x, outShape, axes));
                     if (full == null) return null;
-                    temps.add(full);
                     operands.add(new Operand(full, x.dtype(), Shape.of(n)));
                     shapes.add(Shape.of(n));
                 }
             }
             return run(op, kernel.apply(shapes), operands);
-        } finally {
-            for (Buffer t : temps) t.release();
         }
     }
 
@@ -212,36 +207,23 @@ final class MetalKernels {
      */
     MetalBuffer produce(String op, MemorySegment pipeline, List<Operand> inputs, int[] words, long outBytes, long n, boolean perGroup) {
         MetalBuffer out = backend.uninitialized(op, outBytes);
-        MetalBuffer params = parameters(op, words);
-        try {
+        try (MetalScratch s = scratch(op)) {
             List<MetalDevice.SharedBuffer> bound = new ArrayList<>(inputs.size() + 2);
             for (Operand x : inputs) bound.add(MetalChecks.operand(op, x).shared());
-            bound.add(params.shared());
+            bound.add(s.parameters(words));
             bound.add(out.shared());
             backend.device().dispatch(op, pipeline, bound, (int) n, perGroup ? n : (n + GROUP - 1) / GROUP, GROUP);
             return out;
         } catch (RuntimeException e) {
             out.release();
             throw e;
-        } finally {
-            params.release();
         }
     }
 
-    /**
-     * {@code x} as F32: itself, or an exact cast of F16/BF16 (its buffer added to {@code temps}, which the
-     * caller releases); null when the cast cannot run here. The hand-written kernels compute F16 and BF16
-     * this way, as the cpu engine does, and round once at the end.
-     */
-    Operand widened(Operand x, List<MetalBuffer> temps) {
-        if (x.dtype() == DType.F32) return x;
-        MetalBuffer wide = cast(x, DType.F32);
-        if (wide == null) return null;
-        temps.add(wide);
-        return new Operand(wide, DType.F32, x.shape());
-    }
+    /** A scratch scope for {@code op}: buffers it needs while it runs, released together when it ends. */
+    MetalScratch scratch(String op) { return new MetalScratch(backend, this, op); }
 
-    /** A buffer holding {@code words}, a hand-written kernel's shape parameters; the caller releases it. */
+    /** A buffer holding {@code words}, a hand-written kernel's shape parameters; the caller releases it ({@link MetalScratch#parameters}). */
     MetalBuffer parameters(String op, int[] words) {
         MetalBuffer b = backend.uninitialized(op, 4L * words.length);
         b.contents().copyFrom(MemorySegment.ofArray(words));

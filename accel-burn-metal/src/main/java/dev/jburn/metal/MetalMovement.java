@@ -62,12 +62,9 @@ final class MetalMovement {
     /** One dispatch of the strided copy: {@code src} (padding from {@code pad}) through {@code plan} into {@code out}. */
     private void run(String op, MemorySegment pipeline, Operand src, Operand pad, CopyPlan plan, MetalBuffer out) {
         if (plan.count() == 0) return;
-        MetalBuffer words = kernels.parameters(op, plan.params());
-        try {
+        try (MetalScratch s = kernels.scratch(op)) {
             kernels.launch(op, pipeline, List.of(MetalChecks.operand(op, src).shared(), MetalChecks.operand(op, pad).shared(),
-                    words.shared(), out.shared()), plan.count());
-        } finally {
-            words.release();
+                    s.parameters(plan.params()), out.shared()), plan.count());
         }
     }
 
@@ -140,12 +137,9 @@ final class MetalMovement {
         }
         MemorySegment pipeline = kernels.pipeline(MslMovement.iota());
         if (pipeline == null) return null;
-        MetalBuffer counter = kernels.produce("iota", pipeline, List.of(), new int[] {(int) dim, (int) stride}, 4 * n, n, false);
-        if (dtype == DType.U32) return counter;
-        try {
-            return kernels.cast(new Operand(counter, DType.U32, Shape.of(n)), dtype);
-        } finally {
-            counter.release();
+        try (MetalScratch s = kernels.scratch("iota")) {
+            return s.converted(kernels.produce("iota", pipeline, List.of(), new int[] {(int) dim, (int) stride}, 4 * n, n, false),
+                    DType.U32, Shape.of(n), dtype);
         }
     }
 }

@@ -6,7 +6,6 @@ import dev.jburn.op.CumulativeOp;
 import dev.jburn.spi.Operand;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -34,15 +33,9 @@ final class MetalScans {
         if (!supports(t) || x.size() >= Integer.MAX_VALUE) return null;
         if (x.size() == 0) return backend.uninitialized(op.opName(), 0);
         if (t == DType.F16 || t == DType.BF16) {
-            List<MetalBuffer> temps = new ArrayList<>();
-            try {
-                Operand wide = kernels.widened(x, temps);
-                MetalBuffer sums = wide == null ? null : scan(op, wide, axis, reverse);
-                if (sums == null) return null;
-                temps.add(sums);
-                return kernels.cast(new Operand(sums, DType.F32, x.shape()), t);
-            } finally {
-                for (MetalBuffer b : temps) b.release();
+            try (MetalScratch s = kernels.scratch(op.opName())) {
+                Operand wide = s.widened(x);
+                return s.converted(wide == null ? null : scan(op, wide, axis, reverse), DType.F32, x.shape(), t);
             }
         }
         Shape s = x.shape();

@@ -32,14 +32,12 @@ final class MetalSorts {
         for (int d = axis + 1; d < s.rank(); d++) inner *= s.dim(d);
         MemorySegment pipeline = kernels.pipeline(MslSort.sort(x.dtype(), descending, index));
         if (pipeline == null) return null;
-        MetalBuffer keys = backend.uninitialized(op, 16 * x.size()), positions = backend.uninitialized(op, 8 * x.size());
-        try {
+        try (MetalScratch scratch = kernels.scratch(op)) {
+            MetalBuffer keys = scratch.hold(backend.uninitialized(op, 16 * x.size()));
+            MetalBuffer positions = scratch.hold(backend.uninitialized(op, 8 * x.size()));
             return kernels.produce(op, pipeline, List.of(x, new Operand(keys, DType.S64, Shape.of(2 * x.size())),
                     new Operand(positions, DType.S32, Shape.of(2 * x.size()))), new int[] {(int) len, (int) inner}, out.byteSize(x.size()),
                     x.size() / len, false);
-        } finally {
-            keys.release();
-            positions.release();
         }
     }
 }

@@ -43,12 +43,9 @@ final class MetalWindows {
         if ((t == DType.F16 || t == DType.BF16) && disjoint) return viaF32(max, x, source, init, spec);
         if (MslWindows.accumulator(t, disjoint) == null) return null;
         if (x.dtype() == DType.F16 || x.dtype() == DType.BF16) {
-            MetalBuffer wide = kernels.cast(x, DType.F32);
-            if (wide == null) return null;
-            try {
-                return scatter(max, new Operand(wide, DType.F32, x.shape()), source, init, spec);
-            } finally {
-                wide.release();
+            try (MetalScratch s = kernels.scratch(op.opName())) {
+                Operand wide = s.widened(x);
+                return wide == null ? null : scatter(max, wide, source, init, spec);
             }
         }
         return scatter(max, x, source, init, spec);
@@ -65,38 +62,24 @@ final class MetalWindows {
         MemorySegment select = kernels.pipeline(MslWindows.select(x.dtype(), max)), scatter = kernels.pipeline(MslWindows.scatter(acc));
         if (select == null || scatter == null) return null;
         MetalBuffer out = backend.uninitialized(name, source.dtype().byteSize(n));
-        MetalBuffer sel = backend.uninitialized(name, 4 * Math.max(1, windows));
-        MetalBuffer words = kernels.parameters(name, params);
-        try {
-            if (windows > 0) kernels.launch(name, select, List.of(MetalChecks.operand(name, x).shared(), words.shared(), sel.shared()), windows);
+        try (MetalScratch s = kernels.scratch(name)) {
+            MetalDevice.SharedBuffer sel = s.space(4 * Math.max(1, windows)), words = s.parameters(params);
+            if (windows > 0) kernels.launch(name, select, List.of(MetalChecks.operand(name, x).shared(), words, sel), windows);
             kernels.launch(name, scatter, List.of(MetalChecks.operand(name, source).shared(), MetalChecks.operand(name, init).shared(),
-                    sel.shared(), words.shared(), out.shared()), n);
+                    sel, words, out.shared()), n);
             return out;
         } catch (RuntimeException e) {
             out.release();
             throw e;
-        } finally {
-            sel.release();
-            words.release();
         }
     }
 
     /** An F16/BF16 scatter (disjoint windows) as the F32 one between exact widening casts and one rounding cast back. */
     private MetalBuffer viaF32(boolean max, Operand x, Operand source, Operand init, WindowSpec spec) {
-        MetalBuffer s32 = null, i32 = null, x32 = null, r = null;
-        try {
-            s32 = kernels.cast(source, DType.F32);
-            i32 = s32 == null ? null : kernels.cast(init, DType.F32);
-            Operand xs = x;
-            if (i32 != null && (x.dtype() == DType.F16 || x.dtype() == DType.BF16)) {
-                x32 = kernels.cast(x, DType.F32);
-                xs = x32 == null ? null : new Operand(x32, DType.F32, x.shape());
-            }
-            r = i32 == null || xs == null ? null
-                    : scatter(max, xs, new Operand(s32, DType.F32, source.shape()), new Operand(i32, DType.F32, init.shape()), spec);
-            return r == null ? null : kernels.cast(new Operand(r, DType.F32, x.shape()), source.dtype());
-        } finally {
-            for (MetalBuffer b : new MetalBuffer[] {s32, i32, x32, r}) if (b != null) b.release();
+        try (MetalScratch s = kernels.scratch(max ? "windowScatterMax" : "windowScatterMin")) {
+            Operand s32 = s.widened(source), i32 = s32 == null ? null : s.widened(init);
+            Operand xs = i32 == null ? null : x.dtype() == DType.F16 || x.dtype() == DType.BF16 ? s.widened(x) : x;
+            return s.converted(xs == null ? null : scatter(max, xs, s32, i32, spec), DType.F32, x.shape(), source.dtype());
         }
     }
 }

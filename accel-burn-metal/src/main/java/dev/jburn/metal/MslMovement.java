@@ -4,6 +4,7 @@ import dev.jburn.DType;
 import dev.jburn.kernels.CopyPlan;
 import dev.jburn.kernels.Dialect;
 import dev.jburn.kernels.KernelSource;
+import dev.jburn.kernels.StridedCopyBody;
 
 import java.util.List;
 
@@ -13,7 +14,8 @@ import java.util.List;
  * put-slice's update), and iota's counter. They move bits, so one kernel serves every dtype of a
  * width, and read their shape from a parameter buffer, so one pipeline serves every shape. The
  * shared emitter writes arithmetic; these are the Metal twins of Vulkan's {@code StridedCopyShader}
- * and {@code IotaKernels}, with the same parameter words (the plan is shared). Their signatures are
+ * and {@code IotaKernels}, with the same parameter words (the plan is shared) and, for the copy, the
+ * same body ({@link StridedCopyBody}: MSL writes only the frame around it). Their signatures are
  * the dialect's ({@link Dialect#open}): inputs {@code in0..}, then {@code out} and the count {@code n}.
  */
 final class MslMovement {
@@ -42,29 +44,11 @@ final class MslMovement {
         String entry = "jb_copy" + bytes;
         List<DType> in = List.of(t, t, DType.S32);
         String code = HEADER + "// jburn strided copy, " + bytes + "-byte elements (CopyPlan's parameters)\n"
-                + Dialect.METAL.open(entry, in, t) + """
-                    device const int* p = in2;
-                    int rank = p[1];
-                    uint rem = i;
-                    int so = p[2], dof = p[3];
-                    bool pad = false;
-                    for (int k = rank - 1; k >= 0; k--) {
-                      int b = %d + k * %d;
-                      uint dim = uint(p[b]);
-                      int c = int(rem %% dim);
-                      rem /= dim;
-                      int t = c * p[b + 1] + p[b + 2];
-                      int div = p[b + 3];
-                      if (t < 0 || t %% div != 0) {
-                        pad = true;
-                      } else {
-                        int u = t / div;
-                        if (u >= p[b + 4]) pad = true; else so += u * p[b + 5];
-                      }
-                      dof += c * p[b + 6];
-                    }
-                    out[dof] = pad ? in1[0] : in0[so];
-                """.formatted(CopyPlan.HEADER, CopyPlan.PER_AXIS) + Dialect.METAL.close();
+                + Dialect.METAL.open(entry, in, t)
+                + "    device const int* p = in2;\n"
+                + StridedCopyBody.locate("p", "i", "    ")
+                + "    out[dof] = pad ? in1[0] : in0[so];\n"
+                + Dialect.METAL.close();
         return new KernelSource(entry, code, in, t);
     }
 

@@ -1,14 +1,10 @@
 package dev.jburn.metal;
 
-import dev.jburn.JBurnException;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Where the bridge's native functions come from: each call site asks for one symbol with one exact
@@ -38,25 +34,6 @@ interface Natives {
 
     /** The real libraries, opened on first use and kept for the process (they are never unloaded on macOS anyway). */
     static Natives system() {
-        return new Natives() {
-            private final Map<Library, SymbolLookup> open = new HashMap<>();
-            private final Linker linker = Linker.nativeLinker();
-
-            private synchronized SymbolLookup lookup(Library library) {
-                if (library != Library.OBJC && !open.containsKey(Library.CORE_GRAPHICS)) {
-                    open.put(Library.CORE_GRAPHICS, SymbolLookup.libraryLookup(Library.CORE_GRAPHICS.path, Arena.global()));
-                }
-                return open.computeIfAbsent(library, l -> SymbolLookup.libraryLookup(l.path, Arena.global()));
-            }
-
-            @Override
-            public MethodHandle downcall(Library library, String symbol, FunctionDescriptor descriptor) {
-                return linker.downcallHandle(lookup(library).find(symbol)
-                        .orElseThrow(() -> new JBurnException("metal", "no symbol " + symbol + " in " + library.path)), descriptor);
-            }
-
-            @Override
-            public void load(Library library) { lookup(library); }
-        };
+        return new SystemNatives(Linker.nativeLinker(), path -> SymbolLookup.libraryLookup(path, Arena.global()));
     }
 }

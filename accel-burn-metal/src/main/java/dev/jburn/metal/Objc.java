@@ -34,7 +34,8 @@ final class Objc {
 
     private final Natives natives;
     private final MethodHandle getClass, registerName, poolPush, poolPop;
-    private final Map<Sel, MethodHandle> sends = new EnumMap<>(Sel.class);
+    /** {@code objc_msgSend} bound once per exact C signature: selectors that share a signature share its handle. */
+    private final Map<FunctionDescriptor, MethodHandle> sends = new HashMap<>();
     private final Map<Sel, MemorySegment> selectors = new EnumMap<>(Sel.class);
     private final Map<String, MemorySegment> classes = new HashMap<>();
 
@@ -82,7 +83,7 @@ final class Objc {
     }
 
     private synchronized MethodHandle sender(Sel s) {
-        return sends.computeIfAbsent(s, k -> natives.downcall(Natives.Library.OBJC, "objc_msgSend", k.descriptor));
+        return sends.computeIfAbsent(s.descriptor, d -> natives.downcall(Natives.Library.OBJC, "objc_msgSend", d));
     }
 
     /**

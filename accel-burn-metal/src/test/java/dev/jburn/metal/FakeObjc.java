@@ -100,11 +100,18 @@ final class FakeObjc implements Natives {
     /** Libraries loaded for their classes. */
     final List<Library> loaded = new ArrayList<>();
 
+    /** One downcall handle the bridge asked for. */
+    record Binding(Library library, String symbol, FunctionDescriptor descriptor) {}
+
+    /** Every downcall handle the bridge asked for, in order. */
+    final List<Binding> bindings = new ArrayList<>();
+
     @Override
     public void load(Library library) { loaded.add(library); }
 
     @Override
     public MethodHandle downcall(Library library, String symbol, FunctionDescriptor descriptor) {
+        bindings.add(new Binding(library, symbol, descriptor));
         MethodType type = descriptor.toMethodType();
         MethodHandle h = MethodHandles.insertArguments(CALL.bindTo(this), 0, symbol, descriptor)
                 .asCollector(Object[].class, type.parameterCount());

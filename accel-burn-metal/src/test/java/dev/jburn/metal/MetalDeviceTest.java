@@ -8,11 +8,16 @@ import dev.jburn.kernels.ElementwiseKernel;
 import dev.jburn.kernels.Emitter;
 import dev.jburn.kernels.KernelSource;
 import dev.jburn.op.UnaryOp;
+import dev.jburn.spi.Operand;
 import org.junit.jupiter.api.Test;
 
+import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -37,6 +42,33 @@ class MetalDeviceTest {
             assertEquals(colons + 2, args.size(), s.selector);
             assertEquals(ValueLayout.ADDRESS, args.get(0), s.selector + ": receiver");
             assertEquals(ValueLayout.ADDRESS, args.get(1), s.selector + ": selector");
+        }
+    }
+
+    /**
+     * A whole engine's work (its probes, a pipeline, element-wise and GEMM dispatches) binds {@code objc_msgSend} once per
+     * distinct C signature, each handle with exactly its selector's descriptor; {@link Natives} takes no linker options,
+     * so no handle can be variadic.
+     */
+    @Test
+    void objcMsgSendIsBoundOncePerExactSignature() {
+        FakeObjc fake = new FakeObjc();
+        try (MetalBackend b = new MetalBackend(new Objc(fake))) {
+            Operand x = new Operand(b.upload(MemorySegment.ofArray(new float[] {1, 2, 3, 4})), DType.F32, Shape.of(2, 2));
+            b.unary(UnaryOp.EXP, x, DType.F32).release();
+            b.dot(x, new int[] {1}, new int[0], x, new int[] {0}, new int[0], DType.F32).release();
+        }
+        List<FunctionDescriptor> sends = fake.bindings.stream().filter(c -> c.symbol().equals("objc_msgSend"))
+                .map(FakeObjc.Binding::descriptor).toList();
+        assertEquals(sends.stream().distinct().toList(), sends, "a signature bound twice");
+        List<FunctionDescriptor> used = fake.calls.stream().filter(c -> c.selector() != null).map(FakeObjc.Call::descriptor)
+                .distinct().toList();
+        assertEquals(Set.copyOf(used), Set.copyOf(sends), "every handle bound was used, with its selector's descriptor");
+        long selectors = fake.calls.stream().filter(c -> c.selector() != null).map(FakeObjc.Call::selector).distinct().count();
+        assertTrue(sends.size() < selectors, sends.size() + " handles for " + selectors + " selectors: selectors sharing a signature share one");
+        for (FakeObjc.Call c : fake.calls) {
+            if (c.selector() != null) assertEquals(Arrays.stream(Sel.values()).filter(s -> s.selector.equals(c.selector()))
+                    .findFirst().orElseThrow().descriptor, c.descriptor(), c.selector());
         }
     }
 

@@ -1,9 +1,7 @@
 package dev.jburn.vulkan;
 
-import org.lwjgl.PointerBuffer;
 import org.lwjgl.system.MemoryStack;
 import org.lwjgl.vulkan.VkCooperativeMatrixPropertiesKHR;
-import org.lwjgl.vulkan.VkExtensionProperties;
 import org.lwjgl.vulkan.VkPhysicalDevice;
 import org.lwjgl.vulkan.VkPhysicalDeviceCooperativeMatrixFeaturesKHR;
 import org.lwjgl.vulkan.VkPhysicalDeviceCooperativeMatrixPropertiesKHR;
@@ -22,7 +20,6 @@ import static org.lwjgl.vulkan.KHRCooperativeMatrix.vkGetPhysicalDeviceCooperati
 import static org.lwjgl.vulkan.KHRShaderBfloat16.VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME;
 import static org.lwjgl.vulkan.VK10.VK_SHADER_STAGE_COMPUTE_BIT;
 import static org.lwjgl.vulkan.VK10.VK_SUCCESS;
-import static org.lwjgl.vulkan.VK10.vkEnumerateDeviceExtensionProperties;
 import static org.lwjgl.vulkan.VK11.vkGetPhysicalDeviceFeatures2;
 import static org.lwjgl.vulkan.VK11.vkGetPhysicalDeviceProperties2;
 
@@ -39,7 +36,7 @@ final class CoopMatrixQuery {
     static CoopMatrixSupport query(VkPhysicalDevice pd, boolean wanted) {
         if (!wanted) return CoopMatrixSupport.NONE;
         try (MemoryStack stack = MemoryStack.stackPush()) {
-            List<String> ext = extensions(pd, stack);
+            List<String> ext = VulkanExtensions.device(pd);
             if (!ext.contains(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME)) return CoopMatrixSupport.NONE;
             boolean bfExt = ext.contains(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME);
             VkPhysicalDeviceCooperativeMatrixFeaturesKHR coop = VkPhysicalDeviceCooperativeMatrixFeaturesKHR.calloc(stack).sType$Default();
@@ -60,21 +57,6 @@ final class CoopMatrixQuery {
         } catch (RuntimeException e) {
             // A loader without the physical-device entry point (LWJGL then finds no function): no coopmat, not no engine.
             return CoopMatrixSupport.NONE;
-        }
-    }
-
-    private static List<String> extensions(VkPhysicalDevice pd, MemoryStack stack) {
-        IntBuffer n = stack.mallocInt(1);
-        if (vkEnumerateDeviceExtensionProperties(pd, (String) null, n, null) != VK_SUCCESS) return List.of();
-        // On the heap, not the stack: NVIDIA lists ~200 extensions (~52 KB), most of LWJGL's 64 KB stack.
-        VkExtensionProperties.Buffer props = VkExtensionProperties.malloc(n.get(0));
-        try {
-            if (vkEnumerateDeviceExtensionProperties(pd, (String) null, n, props) != VK_SUCCESS) return List.of();
-            List<String> names = new ArrayList<>();
-            for (int i = 0; i < n.get(0); i++) names.add(props.get(i).extensionNameString());
-            return names;
-        } finally {
-            props.free();
         }
     }
 
@@ -114,13 +96,5 @@ final class CoopMatrixQuery {
             enable.pNext(VkPhysicalDeviceShaderBfloat16FeaturesKHR.calloc(stack).sType$Default()
                     .shaderBFloat16Type(true).shaderBFloat16CooperativeMatrix(true));
         }
-    }
-
-    /** {@code names} as the null-terminated strings {@code ppEnabledExtensionNames} wants, or {@code null} for none. */
-    static PointerBuffer names(List<String> names, MemoryStack stack) {
-        if (names.isEmpty()) return null;
-        PointerBuffer p = stack.mallocPointer(names.size());
-        for (String n : names) p.put(stack.UTF8(n));
-        return p.flip();
     }
 }

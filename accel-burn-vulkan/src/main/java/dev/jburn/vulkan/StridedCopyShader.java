@@ -1,13 +1,15 @@
 package dev.jburn.vulkan;
 
 import dev.jburn.kernels.CopyPlan;
+import dev.jburn.kernels.StridedCopyBody;
 
 /**
  * One GLSL shader for every data movement: each element of an iteration space is read from the
  * source through a per-axis affine map (or replaced by a pad value) and written through per-axis
  * destination strides. Transpose, broadcast, slice, reverse, pad, concatenate and put-slice are all
  * instances ({@link CopyPlan}); the shader depends only on the element width, so four shaders
- * cover every dtype.
+ * cover every dtype. The body that places an element is shared with the Metal engine's copy
+ * ({@link StridedCopyBody}); this class writes the GLSL frame around it.
  *
  * <p>Per axis {@code k} (innermost last), with iteration coordinate {@code c}:
  * {@code t = c*mul + add}; the element is padding when {@code t < 0}, {@code t % div != 0} or
@@ -17,10 +19,6 @@ import dev.jburn.kernels.CopyPlan;
 final class StridedCopyShader {
     private StridedCopyShader() {}
 
-    /** Words of the parameter block before the per-axis records ({@link CopyPlan#params()}). */
-    static final int HEADER = CopyPlan.HEADER;
-    /** Words per axis: dim, mul, add, div, srcDim, srcStride, dstStride. */
-    static final int PER_AXIS = CopyPlan.PER_AXIS;
     static final int GROUP = 256;
 
     /** The GLSL type a shader moves elements of {@code bytes} bytes as (bit patterns, whatever the dtype). */
@@ -59,36 +57,16 @@ final class StridedCopyShader {
                 layout(std430, binding = 3) readonly buffer Params { int p[]; };
                 void main() {
                     uint n = uint(p[0]);
-                    int rank = p[1];
                     uint step = gl_NumWorkGroups.x * %du;
                     for (uint i = gl_GlobalInvocationID.x; i < n; i += step) {
-                        uint rem = i;
-                        int so = p[2];
-                        int dof = p[3];
-                        bool pad = false;
-                        for (int k = rank - 1; k >= 0; k--) {
-                            int b = %d + k * %d;
-                            uint dim = uint(p[b]);
-                            int c = int(rem %% dim);
-                            rem /= dim;
-                            int t = c * p[b + 1] + p[b + 2];
-                            int div = p[b + 3];
-                            if (t < 0 || (t %% div) != 0) {
-                                pad = true;
-                            } else {
-                                int u = t / div;
-                                if (u >= p[b + 4]) pad = true; else so += u * p[b + 5];
-                            }
-                            dof += c * p[b + 6];
-                        }
-                        if (pad) {
+                %s                        if (pad) {
                             dst[dof] = %s;
                         } else {
                             dst[dof] = %s;
                         }
                     }
                 }
-                """.formatted(ext, elementBytes, GROUP, type, type, type, GROUP, HEADER, PER_AXIS,
+                """.formatted(ext, elementBytes, GROUP, type, type, type, GROUP, StridedCopyBody.locate("p", "i", "        "),
                 load.formatted("padValue[0]"), load.formatted("src[so]"));
     }
 }

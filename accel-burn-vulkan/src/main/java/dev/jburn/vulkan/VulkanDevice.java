@@ -22,6 +22,7 @@ import org.lwjgl.vulkan.VkPhysicalDeviceProperties;
 import org.lwjgl.vulkan.VkPhysicalDeviceShaderFloat16Int8Features;
 import org.lwjgl.vulkan.VkQueue;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.lwjgl.util.vma.Vma.*;
@@ -44,6 +45,8 @@ final class VulkanDevice implements AutoCloseable {
     final VulkanFeatures features;
     /** {@code VK_KHR_cooperative_matrix}: enabled or not, and the configurations the driver lists. */
     final CoopMatrixSupport coopMatrix;
+    /** Whether the device is a portability implementation (MoltenVK), with {@code VK_KHR_portability_subset} enabled. */
+    final boolean portabilitySubset;
     final String name;
     final int deviceType;
     final int vendorId;
@@ -54,7 +57,8 @@ final class VulkanDevice implements AutoCloseable {
     final boolean timestamps;
 
     private VulkanDevice(VulkanInstance vk, VkPhysicalDevice physical, VkDevice device, VkQueue queue, int queueFamily,
-                         long allocator, VulkanFeatures features, CoopMatrixSupport coopMatrix, VkPhysicalDeviceProperties props) {
+                         long allocator, VulkanFeatures features, CoopMatrixSupport coopMatrix, boolean portabilitySubset,
+                         VkPhysicalDeviceProperties props) {
         this.vk = vk;
         this.physical = physical;
         this.device = device;
@@ -63,6 +67,7 @@ final class VulkanDevice implements AutoCloseable {
         this.allocator = allocator;
         this.features = features;
         this.coopMatrix = coopMatrix;
+        this.portabilitySubset = portabilitySubset;
         this.name = props.deviceNameString();
         this.deviceType = props.deviceType();
         this.vendorId = props.vendorID();
@@ -147,8 +152,10 @@ final class VulkanDevice implements AutoCloseable {
             int family = VulkanInstance.computeQueueFamily(pd);
             VkDeviceQueueCreateInfo.Buffer qci = VkDeviceQueueCreateInfo.calloc(1, stack).sType$Default()
                     .queueFamilyIndex(family).pQueuePriorities(stack.floats(1f));
+            List<String> extensions = new ArrayList<>(CoopMatrixQuery.extensionNames(coop));
+            extensions.addAll(Portability.deviceExtensions(VulkanExtensions.device(pd)));
             VkDeviceCreateInfo dci = VkDeviceCreateInfo.calloc(stack).sType$Default().pQueueCreateInfos(qci)
-                    .ppEnabledExtensionNames(CoopMatrixQuery.names(CoopMatrixQuery.extensionNames(coop), stack));
+                    .ppEnabledExtensionNames(VulkanExtensions.pointers(extensions, stack));
             dci.pNext(enable.address());
             PointerBuffer p = stack.mallocPointer(1);
             VulkanErrors.check(vkCreateDevice(pd, dci, null, p), "vulkan", "vkCreateDevice");
@@ -164,7 +171,7 @@ final class VulkanDevice implements AutoCloseable {
                 vkDestroyDevice(device, null);
                 throw VulkanErrors.error(r, "vulkan", "vmaCreateAllocator", "");
             }
-            return new VulkanDevice(vk, pd, device, queue, family, p.get(0), f, coop, props);
+            return new VulkanDevice(vk, pd, device, queue, family, p.get(0), f, coop, extensions.contains(Portability.SUBSET), props);
         }
     }
 
@@ -206,7 +213,7 @@ final class VulkanDevice implements AutoCloseable {
             case VK_PHYSICAL_DEVICE_TYPE_CPU -> "CPU";
             default -> "device";
         };
-        return name + " (" + type + ", Vulkan, features: " + features.describe() + ")";
+        return name + " (" + type + ", Vulkan" + (portabilitySubset ? " portability subset (never tested on a Mac)" : "") + ", features: " + features.describe() + ")";
     }
 
     @Override

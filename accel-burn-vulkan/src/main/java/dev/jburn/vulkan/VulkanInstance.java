@@ -14,6 +14,7 @@ import org.lwjgl.vulkan.VkQueueFamilyProperties;
 import java.nio.IntBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import static org.lwjgl.vulkan.VK10.*;
 import static org.lwjgl.vulkan.VK11.VK_API_VERSION_1_1;
@@ -26,18 +27,24 @@ import static org.lwjgl.vulkan.VK12.VK_API_VERSION_1_2;
 final class VulkanInstance implements AutoCloseable {
     final VkInstance instance;
     final int apiVersion;
+    /** Whether the instance enumerates portability drivers (MoltenVK through the loader): {@link Portability}. */
+    final boolean portabilityEnumeration;
 
-    private VulkanInstance(VkInstance instance, int apiVersion) {
+    private VulkanInstance(VkInstance instance, int apiVersion, boolean portabilityEnumeration) {
         this.instance = instance;
         this.apiVersion = apiVersion;
+        this.portabilityEnumeration = portabilityEnumeration;
     }
 
-    /** Loads libvulkan and creates an instance for Vulkan 1.2 (or what the loader supports, at least 1.1). */
+    /**
+     * Loads libvulkan and creates an instance for Vulkan 1.2 (or what the loader supports, at least 1.1),
+     * enumerating portability drivers where the loader offers that ({@link Portability}).
+     */
     static VulkanInstance open() {
         try {
             VK.getFunctionProvider(); // VK's static initializer loads libvulkan
         } catch (Throwable t) {
-            throw new JBurnException("vulkan", "no Vulkan loader (libvulkan.so.1): " + rootMessage(t));
+            throw new JBurnException("vulkan", "no Vulkan loader (" + loaderName() + "): " + rootMessage(t));
         }
         int loaderVersion = VK.getInstanceVersionSupported();
         if (loaderVersion < VK_API_VERSION_1_1) {
@@ -47,15 +54,23 @@ final class VulkanInstance implements AutoCloseable {
         try (MemoryStack stack = MemoryStack.stackPush()) {
             VkApplicationInfo app = VkApplicationInfo.calloc(stack).sType$Default()
                     .pApplicationName(stack.UTF8("jburn")).pEngineName(stack.UTF8("jburn")).apiVersion(api);
-            VkInstanceCreateInfo ci = VkInstanceCreateInfo.calloc(stack).sType$Default().pApplicationInfo(app);
+            List<String> extensions = Portability.instanceExtensions(VulkanExtensions.instance());
+            VkInstanceCreateInfo ci = VkInstanceCreateInfo.calloc(stack).sType$Default().pApplicationInfo(app)
+                    .flags(Portability.instanceFlags(extensions)).ppEnabledExtensionNames(VulkanExtensions.pointers(extensions, stack));
             PointerBuffer p = stack.mallocPointer(1);
             int result = vkCreateInstance(ci, null, p);
             if (result == VK_ERROR_INCOMPATIBLE_DRIVER) {
                 throw new JBurnException("vulkan", VulkanDrivers.incompatibleDriverReason(VulkanInstance.version(api)));
             }
             VulkanErrors.check(result, "vulkan", "vkCreateInstance");
-            return new VulkanInstance(new VkInstance(p.get(0), ci), api);
+            return new VulkanInstance(new VkInstance(p.get(0), ci), api, extensions.contains(Portability.ENUMERATION));
         }
+    }
+
+    /** The library LWJGL loads: MoltenVK (bundled in LWJGL's macOS natives) or the SDK's loader on macOS, the loader elsewhere. */
+    static String loaderName() {
+        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("mac")
+                ? "libMoltenVK.dylib or libvulkan.1.dylib" : "libvulkan.so.1";
     }
 
     /** Every physical device, in the loader's order. */
