@@ -94,6 +94,8 @@ final class CommandQueue implements AutoCloseable {
     private final long queryPool;
     final AtomicLong dispatches = new AtomicLong();
     final AtomicLong submissions = new AtomicLong();
+    /** {@link #waitIdle} calls that found work still queued: each stalls the host until the device has drained. */
+    final AtomicLong hostWaits = new AtomicLong();
     /**
      * Device time of the submissions made while {@link #timing} is on, from a timestamp at each
      * one's start and end (off by default: on lavapipe the query costs about as much as a small dispatch).
@@ -399,6 +401,7 @@ final class CommandQueue implements AutoCloseable {
     void waitIdle(String op) {
         lock.lock();
         try {
+            if (recorded > completed) hostWaits.incrementAndGet();
             flush(op);
             for (int k = 1; k <= FRAMES; k++) {
                 Frame f = frames[(nextFrame + k - 1) % FRAMES]; // oldest first

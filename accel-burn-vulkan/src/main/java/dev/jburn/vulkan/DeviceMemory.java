@@ -32,6 +32,8 @@ final class DeviceMemory {
     private final CommandQueue queue;
     private final boolean forceStaging;
     final AtomicLong liveBuffers = new AtomicLong();
+    /** Copies between host and device memory ({@link #upload}, {@link #download}): what a replayed step must not make. */
+    final AtomicLong transfers = new AtomicLong();
     /**
      * Bytes (as allocated: size classes) of the buffers not yet freed: added when a buffer is handed
      * out (new or from the cache), taken off when it is released or cleaned. Cached and deferred
@@ -145,6 +147,7 @@ final class DeviceMemory {
     DeviceBuffer upload(String op, MemorySegment host) {
         DeviceBuffer b = allocateUninitialized(op, host.byteSize());
         if (host.byteSize() == 0) return b;
+        transfers.incrementAndGet();
         if (b.alloc.hostVisible && !forceStaging) {
             withMapping(op, b.alloc, m -> MemorySegment.copy(host, 0, m, 0, host.byteSize()), true);
         } else {
@@ -169,6 +172,7 @@ final class DeviceMemory {
         }
         if (n == 0) return;
         if (!src.isAlive()) throw new JBurnException(op, "download from a freed buffer");
+        transfers.incrementAndGet();
         if (src.alloc.hostReadable && !forceStaging) {
             queue.waitIdle(op); // a queued kernel may still be writing it
             withMapping(op, src.alloc, m -> MemorySegment.copy(m, offset, dst, 0, n), false);
