@@ -20,7 +20,8 @@ import static org.lwjgl.vulkan.VK10.*;
  * Tensor memory through VMA (sub-allocated from a few large {@code VkDeviceMemory} blocks, not one
  * allocation per tensor), with freed buffers kept for reuse by size class ({@link BufferCache}), and
  * the copies between it and the host. Memory that happens to be host
- * visible (integrated GPUs, lavapipe) is mapped and copied directly; otherwise the copy goes
+ * visible (integrated GPUs, lavapipe) is mapped and copied directly; otherwise an upload of at most
+ * 64 KiB is carried in the command buffer ({@code vkCmdUpdateBuffer}, no wait), and larger copies go
  * through a temporary host-visible staging buffer and a transfer command.
  */
 final class DeviceMemory {
@@ -150,6 +151,13 @@ final class DeviceMemory {
         transfers.incrementAndGet();
         if (b.alloc.hostVisible && !forceStaging) {
             withMapping(op, b.alloc, m -> MemorySegment.copy(host, 0, m, 0, host.byteSize()), true);
+        } else if (host.byteSize() <= CommandQueue.MAX_INLINE_UPLOAD) {
+            // Small data (a batch's labels, a key, a scalar) rides in the command buffer: a staged copy would
+            // wait for the whole queue to drain, once per upload.
+            queue.submit(op, r -> {
+                r.keep(b);
+                r.update(b.handle(), host);
+            });
         } else {
             try (Staging s = new Staging(op, host.byteSize())) {
                 MemorySegment.copy(host, 0, s.mapped, 0, host.byteSize());
