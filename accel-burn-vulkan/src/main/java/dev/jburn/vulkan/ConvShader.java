@@ -5,7 +5,8 @@ import dev.jburn.kernels.DirectConvPlan;
 /**
  * Direct convolution in GLSL, f32, in two forms over the same parameter block as Metal's {@code MslConv}
  * ({@link DirectConvPlan}): {@link #perOutput} gives each output element one invocation, which sums its
- * group's channels and kernel taps (channel-major, taps row-major: the cpu engine's order);
+ * group's channels and kernel taps, tap-major (a tap's coordinates are worked out once for all channels:
+ * per product they were most of the kernel's work; the cpu engine sums channel-major, so results differ in rounding);
  * {@link #perGroup} gives each output element a work group whose invocations sum strided shares of those
  * products and then add their partial sums in a tree: for a weight gradient, whose few outputs each sum
  * batch × output-plane products (the small CNN's first one: 288 outputs of 86,528 products at batch 128),
@@ -31,9 +32,17 @@ final class ConvShader {
                     uint step = gl_NumWorkGroups.x * %1$du;
                     for (uint i = gl_GlobalInvocationID.x; i < n; i += step) {
                         locate(i);
+                        uint cg = uint(p[3]), taps = uint(p[8]), cStride = uint(p[9]);
+                        uint inBase = (image * uint(p[4]) + channel0) * cStride, kBase = o * cg * taps;
                         precise float acc = 0.0;
-                        for (uint c = 0u; c < uint(p[3]); c++) {
-                            for (uint t = 0u; t < uint(p[8]); t++) acc = acc + term(c, t);
+                        for (uint t = 0u; t < taps; t++) {
+                            int off;
+                            bool inside = tap(t, off); // once per tap, not per product
+                            for (uint c = 0u; c < cg; c++) {
+                                float xv = inside ? x[inBase + c * cStride + uint(off)] : 0.0;
+                                precise float product = xv * w[kBase + c * taps + t];
+                                acc = acc + product;
+                            }
                         }
                         y[i] = acc;
                     }
@@ -69,9 +78,10 @@ final class ConvShader {
     }
 
     /**
-     * Bindings, the parameter decoding and two helpers: {@code locate(i)} finds output element {@code i}'s
-     * image, first channel and spatial coordinates; {@code term(c, t)} is its product for channel {@code c}
-     * of its group and tap {@code t}.
+     * Bindings, the parameter decoding and three helpers: {@code locate(i)} finds output element {@code i}'s
+     * image, first channel and spatial coordinates; {@code tap(t, off)} whether its tap {@code t} reads the input
+     * (not padding or a dilation hole) and where in a channel's plane; {@code term(c, t)} its product for channel
+     * {@code c} of its group and tap {@code t}.
      */
     private static String common() {
         return """
@@ -99,11 +109,11 @@ final class ConvShader {
                         rest /= od;
                     }
                 }
-                float term(uint c, uint t) {
-                    uint inBase = (image * uint(p[4]) + channel0 + c) * uint(p[9]), kBase = (o * uint(p[3]) + c) * uint(p[8]);
+                bool tap(uint t, out int off) {
                     uint rt = t;
-                    int off = 0, stride = 1;
+                    int stride = 1;
                     bool inside = true;
+                    off = 0;
                     for (int d = p[0] - 1; d >= 0; d--) {
                         int a = %3$d + %4$d * d;
                         int k = int(rt %% uint(p[a + 1]));
@@ -114,7 +124,12 @@ final class ConvShader {
                         else off += (at / dil) * stride;
                         stride *= p[a];
                     }
-                    float xv = inside ? x[inBase + uint(off)] : 0.0;
+                    return inside;
+                }
+                float term(uint c, uint t) {
+                    uint inBase = (image * uint(p[4]) + channel0 + c) * uint(p[9]), kBase = (o * uint(p[3]) + c) * uint(p[8]);
+                    int off;
+                    float xv = tap(t, off) ? x[inBase + uint(off)] : 0.0;
                     precise float product = xv * w[kBase + t];
                     return product;
                 }
