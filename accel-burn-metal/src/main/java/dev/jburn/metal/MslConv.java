@@ -2,6 +2,7 @@ package dev.jburn.metal;
 
 import dev.jburn.DType;
 import dev.jburn.kernels.Dialect;
+import dev.jburn.kernels.DirectConvPlan;
 import dev.jburn.kernels.KernelSource;
 
 import java.util.List;
@@ -15,18 +16,18 @@ import java.util.List;
  * and kernel dilation, feature and batch groups, up to {@link #MAX_RANK} spatial axes. No im2col and
  * no shared-memory tiling: correct first, a tuned kernel is future work.
  *
- * <p>Inputs: 0 input, 1 kernel, 2 the parameter words (see {@link MetalConvs#params}); the output is
+ * <p>Inputs: 0 input, 1 kernel, 2 the parameter words (see {@link DirectConvPlan}); the output is
  * the convolution; {@code n} is its size.
  */
 final class MslConv {
     private MslConv() {}
 
     /** The most spatial axes the kernel walks. */
-    static final int MAX_RANK = 6;
-    /** Words before the per-axis records: rank, O, og, cg, C, outBatch, batch grouped, feature grouped, taps, inPlane, outPlane. */
-    static final int HEADER = 11;
-    /** Words per spatial axis: in, kernel, out, stride, kernel dilation, input dilation, padLow. */
-    static final int PER_AXIS = 7;
+    static final int MAX_RANK = DirectConvPlan.MAX_RANK;
+    /** Words before the per-axis records ({@link DirectConvPlan}). */
+    static final int HEADER = DirectConvPlan.HEADER;
+    /** Words per spatial axis. */
+    static final int PER_AXIS = DirectConvPlan.PER_AXIS;
 
     static KernelSource source() {
         String entry = "jb_conv_f32_direct";

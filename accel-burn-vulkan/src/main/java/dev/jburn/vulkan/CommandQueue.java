@@ -57,6 +57,8 @@ import static org.lwjgl.vulkan.VK10.*;
 final class CommandQueue implements AutoCloseable {
     /** Bytes of kernel parameters one submission may use. */
     static final long PARAM_BYTES = 1 << 16;
+    /** The most bytes {@link Recorder#update} writes: {@code vkCmdUpdateBuffer}'s limit. */
+    static final int MAX_INLINE_UPLOAD = 65536;
     /** Submissions that may be in flight at once. */
     static final int FRAMES = 4;
     /** Descriptor sets (dispatches) one frame may hold. */
@@ -94,6 +96,8 @@ final class CommandQueue implements AutoCloseable {
     private final long queryPool;
     final AtomicLong dispatches = new AtomicLong();
     final AtomicLong submissions = new AtomicLong();
+    /** {@link #waitIdle} calls that found work still queued: each stalls the host until the device has drained. */
+    final AtomicLong hostWaits = new AtomicLong();
     /**
      * Device time of the submissions made while {@link #timing} is on, from a timestamp at each
      * one's start and end (off by default: on lavapipe the query costs about as much as a small dispatch).
@@ -275,6 +279,26 @@ final class CommandQueue implements AutoCloseable {
             }
         }
 
+        /**
+         * Writes {@code host}'s bytes (at most {@link #MAX_INLINE_UPLOAD}) at the start of {@code dst}, carried in
+         * the command buffer itself ({@code vkCmdUpdateBuffer}): no staging buffer, and no wait for the copy.
+         * The length is rounded up to 4 bytes (buffers are allocated in size classes of at least 256 bytes).
+         */
+        void update(long dst, MemorySegment host) {
+            long n = (host.byteSize() + 3) & ~3L;
+            if (n == 0) return;
+            if (n > MAX_INLINE_UPLOAD) throw new IllegalStateException("inline upload of " + n + " bytes, more than " + MAX_INLINE_UPLOAD);
+            barrier();
+            java.nio.ByteBuffer data = org.lwjgl.system.MemoryUtil.memCalloc((int) n);
+            try {
+                MemorySegment.copy(host, 0, MemorySegment.ofBuffer(data), 0, host.byteSize());
+                vkCmdUpdateBuffer(cmd, dst, 0, data); // copied into the command buffer here
+            } finally {
+                org.lwjgl.system.MemoryUtil.memFree(data);
+            }
+            frame.work += n >>> 10;
+        }
+
         /** Fills a whole buffer with zero bytes. */
         void zero(long buffer) {
             barrier();
@@ -399,6 +423,7 @@ final class CommandQueue implements AutoCloseable {
     void waitIdle(String op) {
         lock.lock();
         try {
+            if (recorded > completed) hostWaits.incrementAndGet();
             flush(op);
             for (int k = 1; k <= FRAMES; k++) {
                 Frame f = frames[(nextFrame + k - 1) % FRAMES]; // oldest first

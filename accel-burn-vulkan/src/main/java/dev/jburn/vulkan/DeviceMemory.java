@@ -20,7 +20,8 @@ import static org.lwjgl.vulkan.VK10.*;
  * Tensor memory through VMA (sub-allocated from a few large {@code VkDeviceMemory} blocks, not one
  * allocation per tensor), with freed buffers kept for reuse by size class ({@link BufferCache}), and
  * the copies between it and the host. Memory that happens to be host
- * visible (integrated GPUs, lavapipe) is mapped and copied directly; otherwise the copy goes
+ * visible (integrated GPUs, lavapipe) is mapped and copied directly; otherwise an upload of at most
+ * 64 KiB is carried in the command buffer ({@code vkCmdUpdateBuffer}, no wait), and larger copies go
  * through a temporary host-visible staging buffer and a transfer command.
  */
 final class DeviceMemory {
@@ -32,6 +33,8 @@ final class DeviceMemory {
     private final CommandQueue queue;
     private final boolean forceStaging;
     final AtomicLong liveBuffers = new AtomicLong();
+    /** Copies between host and device memory ({@link #upload}, {@link #download}): what a replayed step must not make. */
+    final AtomicLong transfers = new AtomicLong();
     /**
      * Bytes (as allocated: size classes) of the buffers not yet freed: added when a buffer is handed
      * out (new or from the cache), taken off when it is released or cleaned. Cached and deferred
@@ -145,8 +148,16 @@ final class DeviceMemory {
     DeviceBuffer upload(String op, MemorySegment host) {
         DeviceBuffer b = allocateUninitialized(op, host.byteSize());
         if (host.byteSize() == 0) return b;
+        transfers.incrementAndGet();
         if (b.alloc.hostVisible && !forceStaging) {
             withMapping(op, b.alloc, m -> MemorySegment.copy(host, 0, m, 0, host.byteSize()), true);
+        } else if (host.byteSize() <= CommandQueue.MAX_INLINE_UPLOAD) {
+            // Small data (a batch's labels, a key, a scalar) rides in the command buffer: a staged copy would
+            // wait for the whole queue to drain, once per upload.
+            queue.submit(op, r -> {
+                r.keep(b);
+                r.update(b.handle(), host);
+            });
         } else {
             try (Staging s = new Staging(op, host.byteSize())) {
                 MemorySegment.copy(host, 0, s.mapped, 0, host.byteSize());
@@ -169,6 +180,7 @@ final class DeviceMemory {
         }
         if (n == 0) return;
         if (!src.isAlive()) throw new JBurnException(op, "download from a freed buffer");
+        transfers.incrementAndGet();
         if (src.alloc.hostReadable && !forceStaging) {
             queue.waitIdle(op); // a queued kernel may still be writing it
             withMapping(op, src.alloc, m -> MemorySegment.copy(m, offset, dst, 0, n), false);

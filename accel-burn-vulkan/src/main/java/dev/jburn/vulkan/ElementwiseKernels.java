@@ -193,16 +193,39 @@ final class ElementwiseKernels {
             moved = b.movement.transpose(x, perm);
             if (moved == null) return null;
         }
-        java.lang.foreign.MemorySegment colsWord = java.lang.foreign.MemorySegment.ofArray(new int[] {(int) cols});
-        DeviceBuffer colsBuf = b.memory.upload(op.opName(), colsWord);
+        DeviceBuffer colsBuf = columnCount(op.opName(), cols);
         try {
             Operand src = moved != null ? new Operand(moved, x.dtype(), x.shape()) : x;
             Pipelines.Pipeline p = pipelineFor(op.opName(), List.of("rows", op, x.dtype(), out), 3,
                     () -> ReductionEmitter.emitRows(op, x.dtype(), out, Dialect.GLSL, features));
             return dispatch(op.opName(), p, List.of(src, new Operand(colsBuf, DType.U32, Shape.of(1))), outBytes, rows, rows);
         } finally {
-            colsBuf.release();
             if (moved != null) moved.release();
+        }
+    }
+
+    /** Distinct column counts whose buffers {@link #columnCounts} keeps; past it the cache starts again. */
+    private static final int MAX_COLUMN_COUNTS = 256;
+    /**
+     * The row reduction's column count as a one-word device buffer, uploaded once per count: an upload per
+     * reduction would be a host transfer per reduction, and on a GPU whose memory the host cannot map (a
+     * discrete one) each is a staged copy that waits for the queue to drain.
+     */
+    private final Map<Long, DeviceBuffer> columnCounts = new ConcurrentHashMap<>();
+
+    private DeviceBuffer columnCount(String op, long cols) {
+        DeviceBuffer buf = columnCounts.get(cols);
+        if (buf != null && buf.isAlive()) return buf;
+        synchronized (columnCounts) {
+            buf = columnCounts.get(cols);
+            if (buf != null && buf.isAlive()) return buf;
+            if (columnCounts.size() >= MAX_COLUMN_COUNTS) {
+                columnCounts.values().forEach(DeviceBuffer::release); // frees are deferred past the submissions that bind them
+                columnCounts.clear();
+            }
+            buf = b.memory.upload(op, java.lang.foreign.MemorySegment.ofArray(new int[] {(int) cols}));
+            columnCounts.put(cols, buf);
+            return buf;
         }
     }
 

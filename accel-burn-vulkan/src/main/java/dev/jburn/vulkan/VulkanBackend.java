@@ -12,6 +12,7 @@ import dev.jburn.op.UnaryOp;
 import dev.jburn.op.WindowOp;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Capabilities;
+import dev.jburn.spi.ConvSpec;
 import dev.jburn.spi.Operand;
 import dev.jburn.spi.WindowSpec;
 
@@ -39,6 +40,7 @@ public final class VulkanBackend extends HostFallbackBackend {
     final ElementwiseKernels elementwise;
     final IotaKernels iotas;
     final WindowScatterKernels windowScatters;
+    final ConvKernels convs;
     private final FusedGraphs fused;
     /** Answers from the kernels' own checks (stateless, so one instance serves every call). */
     private final Capabilities capabilities = new VulkanCapabilities(this);
@@ -85,6 +87,7 @@ public final class VulkanBackend extends HostFallbackBackend {
             this.fused = new FusedGraphs(elementwise);
             this.iotas = new IotaKernels(this);
             this.windowScatters = new WindowScatterKernels(this);
+            this.convs = new ConvKernels(this);
             this.flushesF32Subnormals = SubnormalProbe.flushes(elementwise, memory);
         } catch (RuntimeException e) {
             close();
@@ -111,7 +114,7 @@ public final class VulkanBackend extends HostFallbackBackend {
     public Stats stats() {
         return new Stats(queue.dispatches.get(), queue.submissions.get(), pipelines.created.get(), pipelines.live(), compiler.compiled.get(),
                 compiler.diskHits.get(), memory.liveBuffers.get(), memory.liveBytes.get(), queue.deviceNanos.get(),
-                queue.submitWaitNanos.get());
+                queue.submitWaitNanos.get(), queue.hostWaits.get(), memory.transfers.get());
     }
 
     /**
@@ -182,9 +185,12 @@ public final class VulkanBackend extends HostFallbackBackend {
      *                          ({@link MemoryStats#cachedBytes()}) are not counted
      * @param deviceNanos       device time of the submissions made while {@link #measureDeviceTime} was on (GPU timestamps)
      * @param submitWaitNanos   host time spent in {@code vkQueueSubmit} and waiting on those submissions' fences
+     * @param hostWaits         times the host waited for the queue to drain (a read of device data, a staged upload)
+     * @param transfers         copies between host and device memory (uploads and downloads)
      */
     public record Stats(long dispatches, long submissions, long pipelinesCreated, long livePipelines, long shadersCompiled,
-                        long shaderDiskHits, long liveBuffers, long liveBytes, long deviceNanos, long submitWaitNanos) {}
+                        long shaderDiskHits, long liveBuffers, long liveBytes, long deviceNanos, long submitWaitNanos,
+                        long hostWaits, long transfers) {}
 
     // ---- memory -----------------------------------------------------------------------------
 
@@ -327,6 +333,13 @@ public final class VulkanBackend extends HostFallbackBackend {
     public Buffer windowScatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) {
         Buffer r = windowScatters.scatter(op, x, source, init, spec);
         return r != null ? r : super.windowScatter(op, x, source, init, spec);
+    }
+
+    /** Direct convolution on the device, f32 ({@link ConvShader}): one dispatch, where the decomposition made one per kernel tap. */
+    @Override
+    public Buffer conv(Operand input, Operand kernel, ConvSpec spec, DType out) {
+        Buffer r = convs.conv(input, kernel, spec, out);
+        return r != null ? r : super.conv(input, kernel, spec, out);
     }
 
     @Override

@@ -75,7 +75,7 @@ final class VulkanCapabilities implements Capabilities {
                 case WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> b.windowScatters.supports(dtype);
                 case WINDOW_SUM, WINDOW_PRODUCT, WINDOW_MAX, WINDOW_MIN -> false; // decomposed into slices and element-wise ops
             };
-            case ConvOp c -> false;
+            case ConvOp c -> ConvKernels.supports(dtype); // ConvShader, direct, f32
             case LinalgOp l -> false;
         };
     }

@@ -10,8 +10,9 @@ import java.nio.file.Path;
  *                      virtual, then CPU), otherwise a device index ({@code "0"}) or a
  *                      case-insensitive substring of the device name ({@code "llvmpipe"})
  * @param cacheDir      where SPIR-V binaries and the pipeline cache are stored; {@code null} disables the disk cache
- * @param forceStaging  copy through a host-visible staging buffer even when device memory is host
- *                      visible (exercises the discrete-GPU transfer path on integrated/CPU devices)
+ * @param forceStaging  copy as to memory the host cannot map (small uploads inline in the command buffer, the rest
+ *                      through a host-visible staging buffer) even when device memory is host visible
+ *                      (exercises the discrete-GPU transfer path on integrated/CPU devices)
  * @param coopMatrix    use {@code VK_KHR_cooperative_matrix} for f16/bf16 GEMMs where the device offers it
  *                      ({@code -Djburn.vulkan.coopMatrix=true}; off by default until a GPU run has checked the kernel:
  *                      it has run only emulated on lavapipe; off, those dots run on the cpu as on a device without it)

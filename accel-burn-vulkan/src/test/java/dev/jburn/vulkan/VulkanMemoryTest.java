@@ -202,6 +202,14 @@ class VulkanMemoryTest {
                 float[] t = xt.toFloatArray();
                 assertEquals(v[3 * 100 + 42], t[42 * 10 + 3]);
             }
+            // Past the 64 KiB carried in the command buffer, a staging buffer; an odd length is rounded up to 4 bytes inline.
+            float[] big = new float[20_000];
+            for (int i = 0; i < big.length; i++) big[i] = i - 7.25f;
+            boolean[] odd = {true, false, true, true, false, false, true};
+            try (Tensor x = Tensor.of(big).to(e); Tensor y = Tensor.of(odd).to(e)) {
+                assertArrayEquals(big, x.toFloatArray());
+                assertArrayEquals(odd, y.toBooleanArray());
+            }
         } finally {
             e.backend().close();
         }

@@ -1,0 +1,88 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.DType;
+import dev.jburn.Engine;
+import dev.jburn.Shape;
+import dev.jburn.conformance.RandomConvs;
+import dev.jburn.spi.Backend;
+import dev.jburn.spi.Buffer;
+import dev.jburn.spi.ConvSpec;
+import dev.jburn.spi.Operand;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * {@link ConvShader}'s two forms against the cpu engine, through the backend (f32 sums in another order than
+ * the cpu engine's GEMMs, so within a tolerance): 1 to 3 spatial axes, strides, negative and positive padding,
+ * input and kernel dilation, feature and batch groups, infinite and NaN weights, empty sums; and weight-gradient
+ * shaped convolutions (a kernel as large as the input plane, the batch as channels) whose long sums take the
+ * work-group form ({@link ConvKernels#LONG_SUM}). None may fall back.
+ */
+class VulkanConvTest {
+    @Test
+    void convolutionsMatchTheCpuEngine() {
+        Engine vk = TestDevice.engine();
+        Backend v = vk.backend(), cpu = Engine.select("cpu").backend();
+        long fallbacksBefore = vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum();
+        Random rnd = new Random(1810);
+        int longSums = 0;
+        for (int c = 0; c < 20; c++) {
+            RandomConvs cs = c % 5 == 4 ? weightGradient(rnd) : RandomConvs.next(rnd, c);
+            float[] xs = uniform(cs.input().size(), rnd), ks = uniform(cs.kernel().size(), rnd);
+            boolean special = c % 4 == 2 && ks.length > 1;
+            if (special) { // weights that turn the zeros of padding and dilation holes into NaN
+                ks[0] = Float.POSITIVE_INFINITY;
+                ks[ks.length - 1] = Float.NaN;
+            }
+            if (cs.productsPerOutput() >= ConvKernels.LONG_SUM) longSums++;
+            String what = "conv " + cs.describe() + (special ? " (Inf, NaN weights)" : "");
+            float[] want = conv(cpu, xs, ks, cs), got = conv(v, xs, ks, cs);
+            assertEquals(want.length, got.length, what);
+            double scale = cs.productsPerOutput(); // each output sums this many products of values in [-1, 1)
+            for (int i = 0; i < want.length; i++) {
+                boolean same = Float.isNaN(want[i]) || Float.isInfinite(want[i]) ? Float.compare(want[i], got[i]) == 0
+                        : Math.abs(want[i] - got[i]) <= 1e-6 * scale + 1e-5 * Math.abs(want[i]);
+                if (!same) fail(what + ": element " + i + " is " + got[i] + ", the cpu engine's " + want[i]);
+            }
+        }
+        assertTrue(longSums >= 4, "the work-group form ran " + longSums + " times");
+        assertEquals(fallbacksBefore, vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum(), "fallbacks: " + vk.fallbackCounts());
+    }
+
+    /** {@code [C, N, s, s] * [O, N, o, o]}: a weight gradient's shape (the batch as channels), a long sum per output. */
+    private static RandomConvs weightGradient(Random rnd) {
+        int n = 16 + rnd.nextInt(9), s = 14 + rnd.nextInt(6), o = s - 2 + rnd.nextInt(2);
+        int[] pad = {rnd.nextInt(2), rnd.nextInt(2)}, ones = {1, 1};
+        return new RandomConvs(Shape.of(1 + rnd.nextInt(3), n, s, s), Shape.of(1 + rnd.nextInt(3), n, o, o),
+                new ConvSpec(ones, pad, pad, ones, ones, 1, 1));
+    }
+
+    private static float[] uniform(long n, Random rnd) {
+        float[] a = new float[(int) n];
+        for (int i = 0; i < a.length; i++) a[i] = rnd.nextFloat() * 2 - 1;
+        return a;
+    }
+
+    private static float[] conv(Backend b, float[] x, float[] k, RandomConvs cs) {
+        Buffer xb = b.upload(MemorySegment.ofArray(x)), kb = b.upload(MemorySegment.ofArray(k));
+        Buffer out = b.conv(new Operand(xb, DType.F32, cs.input()), new Operand(kb, DType.F32, cs.kernel()), cs.spec(), DType.F32);
+        try (Arena a = Arena.ofConfined()) {
+            long n = out.byteSize() / 4;
+            MemorySegment host = a.allocate(Math.max(4, 4 * n));
+            if (n > 0) b.download(out, 0, host.asSlice(0, 4 * n));
+            return host.asSlice(0, 4 * n).toArray(ValueLayout.JAVA_FLOAT);
+        } finally {
+            xb.release();
+            kb.release();
+            out.release();
+        }
+    }
+}
