@@ -139,11 +139,7 @@ final class BatchWorker implements Runnable {
     }
 
     private void answer(Piece p, Tensor rows) {
-        boolean wasDone = p.request().future().isDone();
-        p.request().complete(p.index(), rows);
-        if (!wasDone && p.request().future().isDone() && !p.request().future().isCompletedExceptionally()) {
-            metrics.answered((System.nanoTime() - p.request().enqueuedNanos()) / 1e9);
-        }
+        p.request().complete(p.index(), rows, () -> metrics.answered((System.nanoTime() - p.request().enqueuedNanos()) / 1e9));
     }
 
     private void fail(Piece p, RuntimeException e) {

@@ -28,8 +28,12 @@ final class PendingRequest {
     /** {@link Long#MAX_VALUE} for none. */
     long deadlineNanos() { return deadlineNanos; }
 
-    /** Records piece {@code i}'s output; the last one completes the future with the parts joined in order. */
-    void complete(int i, Tensor output) {
+    /**
+     * Records piece {@code i}'s output; the last one completes the future with the parts joined in order. {@code
+     * beforeAnswer} runs just before the future completes with a result (once per request), so that what it records
+     * (the metrics) is visible to a caller as soon as its {@code get()} returns.
+     */
+    void complete(int i, Tensor output, Runnable beforeAnswer) {
         Tensor whole = null;
         List<Tensor> toClose = List.of();
         synchronized (this) {
@@ -47,7 +51,10 @@ final class PendingRequest {
             }
         }
         for (Tensor t : toClose) t.close();
-        if (whole != null && !future.complete(whole)) whole.close();
+        if (whole == null) return;
+        // a cancellation racing this line still finds the request counted as answered: its result was computed
+        beforeAnswer.run();
+        if (!future.complete(whole)) whole.close();
     }
 
     /** Fails the request (once); outputs of pieces already done are freed. */

@@ -223,8 +223,8 @@ public final class Serving implements AutoCloseable {
     private void expire(PendingRequest r) {
         if (r.future().isDone()) return;
         ServingException e = new ServingException(ServingException.Kind.TIMED_OUT, "the request to model '" + name + "' passed its deadline before it ran");
+        metrics.error(e.kind());   // counted first, so that a caller sees it once its future fails
         r.fail(e);
-        metrics.error(e.kind());
     }
 
     /**
