@@ -26,6 +26,8 @@ p.add_argument("--seed", type=int, default=0)
 p.add_argument("--precision", default="f32", choices=["f32", "bf16", "f16"])
 p.add_argument("--compile", default="", help="torch.compile the model with this mode (e.g. reduce-overhead: CUDA graphs); "
                "the optimizer step stays eager, evaluation runs the eager module")
+p.add_argument("--profile", type=int, default=0, help="after training, profile this many more steps with torch.profiler "
+               "and print the kernels' device time (to compare with jburn's -Djburn.profile.nodes.sync=true)")
 a = p.parse_args()
 torch.set_num_threads(a.threads)
 torch.manual_seed(a.seed)
@@ -89,6 +91,15 @@ def evaluate(X, Y):
     net.train()
     return total / len(X), correct / len(X)
 
+def train_step(idx_b):
+    opt.zero_grad(set_to_none=True)
+    with autocast():
+        loss = loss_fn(train_net(Xtr[idx_b]), Ytr[idx_b])
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+    return loss
+
 print(json.dumps({"info": "torch %s on %s, %d threads, model %s, %d training images, precision %s%s" % (torch.__version__, a.device, torch.get_num_threads(), a.model, n_train, a.precision, ", torch.compile mode " + a.compile if a.compile else "")}), flush=True)
 g = torch.Generator().manual_seed(a.seed)
 t_all = time.perf_counter()
@@ -98,13 +109,7 @@ for epoch in range(a.epochs):
         torch.cuda.synchronize()
     t0 = time.perf_counter()
     for i in range(0, n_train, a.batch_size):
-        idx_b = perm[i:i + a.batch_size]
-        opt.zero_grad(set_to_none=True)
-        with autocast():
-            loss = loss_fn(train_net(Xtr[idx_b]), Ytr[idx_b])
-        scaler.scale(loss).backward()
-        scaler.step(opt)
-        scaler.update()
+        loss = train_step(perm[i:i + a.batch_size])
         if sched is not None:
             sched.step()
     if dev.type == "cuda":
@@ -115,3 +120,15 @@ for epoch in range(a.epochs):
                       "val_loss": vl, "val_accuracy": va}), flush=True)
 tl, ta = evaluate(Xte, Yte)
 print(json.dumps({"test_loss": tl, "test_accuracy": ta, "wall_s": time.perf_counter() - t_all}), flush=True)
+
+if a.profile:
+    from torch.profiler import profile, ProfilerActivity
+    acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if dev.type == "cuda" else [])
+    with profile(activities=acts) as prof:
+        for i in range(0, min(n_train, a.profile * a.batch_size), a.batch_size):
+            train_step(torch.arange(i, min(i + a.batch_size, n_train), device=dev))
+        if dev.type == "cuda":
+            torch.cuda.synchronize()
+    key = "self_cuda_time_total" if dev.type == "cuda" else "self_cpu_time_total"
+    print("profile of %d steps, batch %d, sorted by %s:" % (a.profile, a.batch_size, key))
+    print(prof.key_averages().table(sort_by=key, row_limit=30, max_name_column_width=70))

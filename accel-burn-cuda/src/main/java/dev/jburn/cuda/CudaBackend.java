@@ -121,7 +121,8 @@ final class CudaBackend extends HostFallbackBackend {
     }
 
     /** Waits for every queued kernel and copy. */
-    void synchronize() {
+    @Override
+    public void synchronize() {
         try (var _ = device.enter()) { device.synchronize("synchronize"); }
     }
 

@@ -21,6 +21,8 @@ final class CudaWindows {
 
     /** Window sums, products, maxima and minima as identity padding, a strided gather of the windows and a generated reduction ({@link WindowPlan}). */
     Buffer reduce(WindowOp op, Operand x, WindowSpec spec) {
+        Buffer direct = extreme(op, x, spec);
+        if (direct != null) return direct;
         WindowPlan plan = WindowPlan.covers(op, x.dtype()) ? WindowPlan.of(x.shape(), spec) : null;
         if (plan == null) return null;
         DType t = x.dtype();
@@ -44,6 +46,35 @@ final class CudaWindows {
             for (Buffer b : new Buffer[] {identity, padded, windows}) if (b != null) b.release();
         }
         return result;
+    }
+
+    /** Window maxima and minima in one pass ({@link WindowExtremeKernels}), or null where that kernel does not apply. */
+    private Buffer extreme(WindowOp op, Operand x, WindowSpec spec) {
+        if (op != WindowOp.WINDOW_MAX && op != WindowOp.WINDOW_MIN) return null;
+        DType t = x.dtype();
+        int rank = x.shape().rank();
+        long n = x.size();
+        if (!WindowExtremeKernels.covers(t) || rank == 0 || rank > StridedView.MAX_RANK || n == 0) return null;
+        WindowGeometry g = WindowGeometry.of(x.shape(), spec);
+        long[] in = g.in(), win = g.win(), st = g.st(), dil = g.dil(), lo = g.lo(), outDims = g.outDims();
+        long windowSize = g.windowSize(), windows = g.windows();
+        if (windows == 0 || windowSize > WindowExtremeKernels.MAX_WINDOW || !g.fits32(n)) {
+            return null;
+        }
+        try (var _ = backend.device().enter(); Arena a = Arena.ofConfined()) {
+            CudaBuffer out = backend.newBuffer(t.byteSize(windows), op.opName());
+            try {
+                backend.launch(WindowExtremeKernels.source(t, op == WindowOp.WINDOW_MAX), WindowExtremeKernels.ENTRY, LineKernels.blocks(windows),
+                        LineKernels.THREADS, 0, new KernelArgs(a).pointer(CudaBackend.ptr(x)).pointer(out.pointer()).i32((int) windows).i32(rank)
+                                .ints(FastDivisors.struct(in)).ints(FastDivisors.struct(outDims)).ints(FastDivisors.struct(win))
+                                .ints(FastDivisors.ints(st)).ints(FastDivisors.ints(dil)).ints(FastDivisors.ints(lo)).i32((int) windowSize),
+                        op.opName());
+            } catch (RuntimeException ex) {
+                out.release();
+                throw ex;
+            }
+            return out;
+        }
     }
 
     /**
@@ -81,26 +112,29 @@ final class CudaWindows {
         DType t = source.dtype();
         if ((t == DType.F16 || t == DType.BF16) && rank > 0 && rank <= StridedView.MAX_RANK) return scatterViaF64(op, x, source, init, spec);
         if (!WindowScatterKernels.covers(t) || rank == 0 || rank > StridedView.MAX_RANK) return null;
-        long[] in = new long[rank], win = new long[rank], st = new long[rank], dil = new long[rank], lo = new long[rank];
-        long windowSize = 1;
-        for (int i = 0; i < rank; i++) {
-            in[i] = x.shape().dim(i);
-            win[i] = spec.dims()[i];
-            st[i] = spec.strides()[i];
-            dil[i] = spec.dilations()[i];
-            lo[i] = spec.padLow()[i];
-            windowSize *= win[i];
-        }
-        long[] outDims = WindowScatterKernels.windows(x.shape(), spec);
-        long windows = 1;
-        for (long o : outDims) windows *= o;
+        WindowGeometry g = WindowGeometry.of(x.shape(), spec);
+        long[] in = g.in(), win = g.win(), st = g.st(), dil = g.dil(), lo = g.lo(), outDims = g.outDims();
+        long windowSize = g.windowSize(), windows = g.windows();
         long n = x.size();
         try (var _ = backend.device().enter(); Arena a = Arena.ofConfined()) {
             CudaBuffer out = backend.newBuffer(t.byteSize(n), op.opName());
             if (n == 0) return out;
+            if (WindowScatterKernels.isDisjoint(win, st, dil, windowSize) && g.fits32(n)) {
+                try {
+                    backend.launch(WindowScatterKernels.disjoint(x.dtype(), t, max), WindowScatterKernels.DISJOINT_ENTRY, LineKernels.blocks(n), LineKernels.THREADS, 0,
+                            new KernelArgs(a).pointer(CudaBackend.ptr(x)).pointer(CudaBackend.ptr(source)).pointer(CudaBackend.ptr(init)).pointer(out.pointer())
+                                    .i32((int) n).i32(rank).ints(FastDivisors.struct(in)).ints(FastDivisors.ints(outDims)).ints(FastDivisors.struct(win))
+                                    .ints(FastDivisors.struct(st)).ints(FastDivisors.ints(lo)),
+                            op.opName());
+                } catch (RuntimeException ex) {
+                    out.release();
+                    throw ex;
+                }
+                return out;
+            }
             CudaBuffer sel = backend.newBuffer(windows * 8, op.opName());
             try {
-                if (WindowScatterKernels.fits32(n, windows, windowSize, in, win, st, dil, lo, outDims)) {
+                if (g.fits32(n)) {
                     if (windows > 0) {
                         backend.launch(WindowScatterKernels.select32(x.dtype(), max), WindowScatterKernels.SELECT32_ENTRY, LineKernels.blocks(windows),
                                 LineKernels.THREADS, 0, new KernelArgs(a).pointer(CudaBackend.ptr(x)).pointer(sel.pointer()).i32((int) windows).i32(rank)

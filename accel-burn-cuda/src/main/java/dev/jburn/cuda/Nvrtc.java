@@ -43,7 +43,10 @@ final class Nvrtc {
     }
 
     /** Opens NVRTC; {@link CudaUnavailableException} when no copy is on the loader path. */
-    static Nvrtc load() { return new Nvrtc(NativeLibrary.open(LIBRARY_NAMES)); }
+    static Nvrtc load() { return load(LIBRARY_NAMES); }
+
+    /** NVRTC from the first of {@code names} that opens; it needs no GPU (compile checks where there is none). */
+    static Nvrtc load(List<String> names) { return new Nvrtc(NativeLibrary.open(names)); }
 
     String libraryName() { return lib.name(); }
 

@@ -29,7 +29,9 @@ import java.util.function.Supplier;
  * the first lines of its log. The CUBINs go into the disk cache ({@code -Djburn.cuda.cacheDir}) under
  * the keys the engine uses, so a test run afterwards starts warm.
  *
- * <p>Usage: {@code java ... dev.jburn.cuda.EmitterCompileCheck}
+ * <p>Usage: {@code java ... dev.jburn.cuda.EmitterCompileCheck}; without a GPU, with NVRTC alone:
+ * {@code java [-Donly=window] ... dev.jburn.cuda.EmitterCompileCheck --nvrtc libnvrtc.so.11.2 90} ({@code -Donly}: the
+ * kernels whose names contain it).
  */
 public final class EmitterCompileCheck {
     private EmitterCompileCheck() {}
@@ -39,19 +41,34 @@ public final class EmitterCompileCheck {
             dump(Path.of(args[1]));
             return;
         }
-        CudaLibraries libs = CudaAvailability.libraries();
-        CudaDriver d = libs.driver();
-        int dev = d.device(CudaConfig.fromSystemProperties().device());
-        int major = d.attribute(CudaDriver.ATTR_COMPUTE_CAPABILITY_MAJOR, dev), minor = d.attribute(CudaDriver.ATTR_COMPUTE_CAPABILITY_MINOR, dev);
+        Nvrtc nvrtc;
+        int major, minor;
+        Path dir;
+        if (args.length == 3 && args[0].equals("--nvrtc")) {
+            // no GPU: NVRTC alone (e.g. Debian's libnvrtc11.2 from non-free) compiling for the architecture given
+            nvrtc = Nvrtc.load(List.of(args[1]));
+            major = Integer.parseInt(args[2]) / 10;
+            minor = Integer.parseInt(args[2]) % 10;
+            dir = null;
+        } else {
+            CudaLibraries libs = CudaAvailability.libraries();
+            CudaDriver d = libs.driver();
+            int dev = d.device(CudaConfig.fromSystemProperties().device());
+            major = d.attribute(CudaDriver.ATTR_COMPUTE_CAPABILITY_MAJOR, dev);
+            minor = d.attribute(CudaDriver.ATTR_COMPUTE_CAPABILITY_MINOR, dev);
+            nvrtc = libs.nvrtc();
+            dir = CudaConfig.fromSystemProperties().cacheDir();
+        }
         List<String> options = NvrtcOptions.forDevice(major, minor);
-        String version = libs.nvrtc().version(), arch = "sm_" + major + minor;
-        Path dir = CudaConfig.fromSystemProperties().cacheDir();
+        String version = nvrtc.version(), arch = "sm_" + major + minor;
+        String only = System.getProperty("only");
 
         Map<String, Supplier<KernelSource>> kernels = allKernels();
         Map<String, String> failures = new ConcurrentSkipListMap<>();
         AtomicInteger compiled = new AtomicInteger(), skipped = new AtomicInteger();
         long t0 = System.nanoTime();
         List<Map.Entry<String, Supplier<KernelSource>>> work = new ArrayList<>(kernels.entrySet());
+        if (only != null) work.removeIf(e -> !e.getKey().contains(only));
         work.parallelStream().forEach(e -> {
             KernelSource src;
             try {
@@ -65,7 +82,7 @@ public final class EmitterCompileCheck {
                 return;
             }
             try {
-                byte[] cubin = libs.nvrtc().compileToCubin(src.code(), src.entry() + ".cu", options, "check");
+                byte[] cubin = nvrtc.compileToCubin(src.code(), src.entry() + ".cu", options, "check");
                 compiled.incrementAndGet();
                 if (dir != null) {
                     Files.createDirectories(dir);
@@ -128,7 +145,12 @@ public final class EmitterCompileCheck {
             if (WindowScatterKernels.covers(t)) {
                 kernels.put("windowScatter32:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.SCATTER32_ENTRY, WindowScatterKernels.scatter32(t), List.of(), t));
             }
+            if (WindowExtremeKernels.covers(t)) {
+                kernels.put("windowExtreme max:" + t.shortName(), () -> new KernelSource(WindowExtremeKernels.ENTRY, WindowExtremeKernels.source(t, true), List.of(), t));
+                kernels.put("windowExtreme min:" + t.shortName(), () -> new KernelSource(WindowExtremeKernels.ENTRY, WindowExtremeKernels.source(t, false), List.of(), t));
+            }
             if (WindowScatterKernels.covers(t)) {
+                kernels.put("windowScatterDisjoint:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.DISJOINT_ENTRY, WindowScatterKernels.disjoint(t, t, true), List.of(), t));
                 kernels.put("windowScatter:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.SCATTER_ENTRY, WindowScatterKernels.scatter(t), List.of(), t));
             }
             kernels.put("sort:" + t.shortName(), () -> new KernelSource(RankSort.ENTRY, RankSort.source(t, true, null), List.of(), t));

@@ -24,6 +24,7 @@ import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.BiFunction;
@@ -214,8 +215,77 @@ public final class HostKernelCheck {
         int fused = fused(cxx);
         int updates = indexedUpdates(cxx);
         int scatters = windowScatters(cxx);
-        return lines < 0 || reductions < 0 || fused < 0 || updates < 0 || scatters < 0 ? -1
-                : mismatches + lines + reductions + fused + updates + scatters;
+        int extremes = windowExtremes(cxx);
+        return lines < 0 || reductions < 0 || fused < 0 || updates < 0 || scatters < 0 || extremes < 0 ? -1
+                : mismatches + lines + reductions + fused + updates + scatters + extremes;
+    }
+
+    /** {@code windowMax/Min} in one pass ({@link WindowExtremeKernels}) against the cpu engine: pooling with padding, overlapping dilated windows, gaps. */
+    private static int windowExtremes(String cxx) throws Exception {
+        record W(dev.jburn.op.WindowOp op, DType t, Shape shape, dev.jburn.spi.WindowSpec spec) {}
+        List<W> cases = new ArrayList<>();
+        Shape s4 = Shape.of(2, 2, 6, 5), s2 = Shape.of(7, 6);
+        dev.jburn.spi.WindowSpec pool = new dev.jburn.spi.WindowSpec(new int[] {1, 1, 2, 2}, new int[] {1, 1, 2, 2}, new int[4], new int[] {0, 0, 0, 1}, new int[] {1, 1, 1, 1});
+        dev.jburn.spi.WindowSpec overlap = new dev.jburn.spi.WindowSpec(new int[] {3, 2}, new int[] {1, 2}, new int[] {1, 0}, new int[] {2, 1}, new int[] {2, 1});
+        dev.jburn.spi.WindowSpec gaps = new dev.jburn.spi.WindowSpec(new int[] {2, 2}, new int[] {3, 2}, new int[] {1, 0}, new int[] {0, 1}, new int[] {1, 1});
+        for (dev.jburn.op.WindowOp op : List.of(dev.jburn.op.WindowOp.WINDOW_MAX, dev.jburn.op.WindowOp.WINDOW_MIN)) {
+            for (DType t : List.of(DType.F32, DType.F64, DType.S32, DType.U8, DType.S64, DType.U64)) {
+                for (var spec : List.of(pool, overlap, gaps)) cases.add(new W(op, t, spec == pool ? s4 : s2, spec));
+            }
+        }
+        StringBuilder cpp = new StringBuilder(SHIM);
+        for (int i = 0; i < cases.size(); i++) {
+            W c = cases.get(i);
+            cpp.append("namespace e").append(i).append(" {\n")
+                    .append(WindowExtremeKernels.source(c.t(), c.op() == dev.jburn.op.WindowOp.WINDOW_MAX).replace(WindowExtremeKernels.ENTRY, WindowExtremeKernels.ENTRY + "_" + i))
+                    .append("\n}\n");
+        }
+        Path dir = tempDir("jburn-hoste");
+        Path src = dir.resolve("extremes.cpp"), lib = dir.resolve("libextremes.so");
+        Files.writeString(src, cpp);
+        if (!compile(cxx, src, lib, "window extremes", "-std=c++17")) return -1;
+        java.lang.foreign.StructLayout divs = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(24, java.lang.foreign.ValueLayout.JAVA_INT));
+        java.lang.foreign.StructLayout ints = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(8, java.lang.foreign.ValueLayout.JAVA_INT));
+        java.lang.foreign.ValueLayout.OfInt i32 = java.lang.foreign.ValueLayout.JAVA_INT;
+        Backend cpu = Engine.select("cpu").backend();
+        Random rnd = new Random(31);
+        int mismatches = 0;
+        try (Arena arena = Arena.ofShared()) {
+            SymbolLookup lookup = SymbolLookup.libraryLookup(lib, arena);
+            java.util.function.Function<long[], MemorySegment> div32 = v -> arena.allocateFrom(i32, FastDivisors.struct(v));
+            java.util.function.Function<long[], MemorySegment> int32 = v -> arena.allocateFrom(i32, FastDivisors.ints(v));
+            for (int i = 0; i < cases.size(); i++) {
+                W c = cases.get(i);
+                int rank = c.shape().rank();
+                WindowGeometry g = WindowGeometry.of(c.shape(), c.spec());
+                long[] in = g.in(), win = g.win(), st = g.st(), dil = g.dil(), lo = g.lo(), outDims = g.outDims();
+                long windowSize = g.windowSize();
+                int windows = (int) g.windows(), n = (int) c.shape().size();
+                MemorySegment x = tiedValues(arena, c.t(), n, rnd), out = arena.allocate((long) windows * c.t().byteSize(), 8);
+                MethodHandle h = Linker.nativeLinker().downcallHandle(lookup.find(WindowExtremeKernels.ENTRY + "_" + i).orElseThrow(),
+                        FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, i32, i32, divs, divs, divs, ints, ints, ints, i32));
+                try {
+                    h.invokeWithArguments(x, out, windows, rank, div32.apply(in), div32.apply(outDims), div32.apply(win), int32.apply(st),
+                            int32.apply(dil), int32.apply(lo), (int) windowSize);
+                } catch (Throwable e) {
+                    throw new IllegalStateException(e);
+                }
+                Buffer bx = cpu.upload(x);
+                Buffer expected = cpu.windowReduce(c.op(), new Operand(bx, c.t(), c.shape()), c.spec());
+                MemorySegment exp = arena.allocate(expected.byteSize(), 8);
+                cpu.download(expected, 0, exp);
+                String label = c.op().opName() + ":" + c.t().shortName() + " " + c.shape() + " windows " + Arrays.toString(outDims);
+                String bad = compare(new Case(label, null, List.of(c.t()), c.t(), false, null), List.of(x), out, exp, windows);
+                if (bad != null) {
+                    mismatches++;
+                    System.out.println("MISMATCH " + label + ": " + bad);
+                }
+                bx.release();
+                expected.release();
+            }
+        }
+        System.out.println(cases.size() + " window maxima and minima run on the host, " + mismatches + " mismatches");
+        return mismatches;
     }
 
     /** {@code windowScatterMax/Min}: the selecting and accumulating kernels against the cpu engine, on pooling-like and overlapping windows. */
@@ -225,10 +295,13 @@ public final class HostKernelCheck {
         Shape s4 = Shape.of(2, 2, 6, 5), s2 = Shape.of(7, 6);
         dev.jburn.spi.WindowSpec pool = new dev.jburn.spi.WindowSpec(new int[] {1, 1, 2, 2}, new int[] {1, 1, 2, 2}, new int[4], new int[] {0, 0, 0, 1}, new int[] {1, 1, 1, 1});
         dev.jburn.spi.WindowSpec overlap = new dev.jburn.spi.WindowSpec(new int[] {3, 2}, new int[] {1, 2}, new int[] {1, 0}, new int[] {2, 1}, new int[] {2, 1});
+        // disjoint windows with gaps between them, padding before, and a tail no window reaches
+        dev.jburn.spi.WindowSpec gaps = new dev.jburn.spi.WindowSpec(new int[] {2, 2}, new int[] {3, 2}, new int[] {1, 0}, new int[] {0, 1}, new int[] {1, 1});
         for (dev.jburn.op.WindowOp op : List.of(dev.jburn.op.WindowOp.WINDOW_SCATTER_MAX, dev.jburn.op.WindowOp.WINDOW_SCATTER_MIN)) {
             for (DType t : List.of(DType.F32, DType.F64, DType.S32, DType.U8, DType.S64)) {
                 cases.add(new W(op, t, t, s4, pool));
                 cases.add(new W(op, t, t, s2, overlap));
+                cases.add(new W(op, t, t, s2, gaps));
             }
             cases.add(new W(op, DType.BF16, DType.F32, s2, overlap));
         }
@@ -244,6 +317,8 @@ public final class HostKernelCheck {
                     .append(WindowScatterKernels.select32(c.xt(), max).replace(WindowScatterKernels.SELECT32_ENTRY, WindowScatterKernels.SELECT32_ENTRY + "_" + i))
                     .append("\n}\nnamespace a32_").append(i).append(" {\n")
                     .append(WindowScatterKernels.scatter32(c.t()).replace(WindowScatterKernels.SCATTER32_ENTRY, WindowScatterKernels.SCATTER32_ENTRY + "_" + i))
+                    .append("\n}\nnamespace d_").append(i).append(" {\n")
+                    .append(WindowScatterKernels.disjoint(c.xt(), c.t(), max).replace(WindowScatterKernels.DISJOINT_ENTRY, WindowScatterKernels.DISJOINT_ENTRY + "_" + i))
                     .append("\n}\n");
         }
         Path dir = tempDir("jburn-hostw");
@@ -253,25 +328,15 @@ public final class HostKernelCheck {
         java.lang.foreign.StructLayout dims = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(8, JAVA_LONG));
         Backend cpu = Engine.select("cpu").backend();
         Random rnd = new Random(29);
-        int mismatches = 0;
+        int mismatches = 0, disjointRun = 0;
         try (Arena arena = Arena.ofShared()) {
             SymbolLookup lookup = SymbolLookup.libraryLookup(lib, arena);
             for (int i = 0; i < cases.size(); i++) {
                 W c = cases.get(i);
                 int rank = c.shape().rank();
-                long[] in = new long[rank], win = new long[rank], st = new long[rank], dil = new long[rank], lo = new long[rank];
-                long windowSize = 1;
-                for (int d = 0; d < rank; d++) {
-                    in[d] = c.shape().dim(d);
-                    win[d] = c.spec().dims()[d];
-                    st[d] = c.spec().strides()[d];
-                    dil[d] = c.spec().dilations()[d];
-                    lo[d] = c.spec().padLow()[d];
-                    windowSize *= win[d];
-                }
-                long[] outDims = WindowScatterKernels.windows(c.shape(), c.spec());
-                long windows = 1;
-                for (long o : outDims) windows *= o;
+                WindowGeometry g = WindowGeometry.of(c.shape(), c.spec());
+                long[] in = g.in(), win = g.win(), st = g.st(), dil = g.dil(), lo = g.lo(), outDims = g.outDims();
+                long windowSize = g.windowSize(), windows = g.windows();
                 int n = (int) c.shape().size();
                 MemorySegment x = tiedValues(arena, c.xt(), n, rnd), source = tiedValues(arena, c.t(), (int) windows, rnd);
                 MemorySegment init = values(arena, c.t(), 1, rnd);
@@ -290,17 +355,25 @@ public final class HostKernelCheck {
                         FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS, i32, i32, divs, ints, divs, divs, ints, ints, i32));
                 java.util.function.Function<long[], MemorySegment> div32 = v -> arena.allocateFrom(i32, FastDivisors.struct(v));
                 java.util.function.Function<long[], MemorySegment> int32 = v -> arena.allocateFrom(i32, FastDivisors.ints(v));
+                MethodHandle hd = Linker.nativeLinker().downcallHandle(lookup.find(WindowScatterKernels.DISJOINT_ENTRY + "_" + i).orElseThrow(),
+                        FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS, i32, i32, divs, ints, divs, divs, ints));
+                boolean disjoint = WindowScatterKernels.isDisjoint(win, st, dil, windowSize);
                 MemorySegment sel32 = arena.allocate(windows * 8, 8), out32 = arena.allocate((long) n * c.t().byteSize(), 8);
+                MemorySegment outDisjoint = arena.allocate((long) n * c.t().byteSize(), 8);
                 try {
                     hs.invokeWithArguments(x, sel, windows, rank, struct.apply(in), struct.apply(outDims), struct.apply(win), struct.apply(st),
                             struct.apply(dil), struct.apply(lo), windowSize);
                     ha.invokeWithArguments(source, init, sel, out, (long) n, rank, struct.apply(in), struct.apply(outDims), struct.apply(win),
                             struct.apply(st), struct.apply(dil), struct.apply(lo), windowSize);
-                    if (!WindowScatterKernels.fits32(n, windows, windowSize, in, win, st, dil, lo, outDims)) throw new IllegalStateException("case too large for 32 bits");
+                    if (!g.fits32(n)) throw new IllegalStateException("case too large for 32 bits");
                     hs32.invokeWithArguments(x, sel32, (int) windows, rank, div32.apply(in), div32.apply(outDims), div32.apply(win), int32.apply(st),
                             int32.apply(dil), int32.apply(lo), (int) windowSize);
                     ha32.invokeWithArguments(source, init, sel32, out32, n, rank, div32.apply(in), int32.apply(outDims), div32.apply(win),
                             div32.apply(st), int32.apply(dil), int32.apply(lo), (int) windowSize);
+                    if (disjoint) {
+                        hd.invokeWithArguments(x, source, init, outDisjoint, n, rank, div32.apply(in), int32.apply(outDims), div32.apply(win),
+                                div32.apply(st), int32.apply(lo));
+                    }
                 } catch (Throwable e) {
                     throw new IllegalStateException(e);
                 }
@@ -320,10 +393,19 @@ public final class HostKernelCheck {
                     mismatches++;
                     System.out.println("MISMATCH " + label + " (32-bit): " + bad32);
                 }
+                if (disjoint) {
+                    disjointRun++;
+                    String badD = compare(new Case(label + " (disjoint)", null, List.of(c.xt()), c.t(), false, null), List.of(x), outDisjoint, exp, n);
+                    if (badD != null) {
+                        mismatches++;
+                        System.out.println("MISMATCH " + label + " (disjoint): " + badD);
+                    }
+                }
                 for (Buffer b : List.of(bx, bs, bi, expected)) b.release();
             }
         }
-        System.out.println(cases.size() + " window scatters run on the host, " + mismatches + " mismatches");
+        if (disjointRun == 0) throw new IllegalStateException("no case ran the disjoint-window kernel");
+        System.out.println(cases.size() + " window scatters run on the host (" + disjointRun + " also in the disjoint form), " + mismatches + " mismatches");
         return mismatches;
     }
 

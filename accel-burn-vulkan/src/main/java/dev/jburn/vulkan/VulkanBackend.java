@@ -154,6 +154,7 @@ public final class VulkanBackend extends HostFallbackBackend {
      * long nanos = System.nanoTime() - t0;
      * }</pre>
      */
+    @Override
     public void synchronize() { queue.waitIdle("synchronize"); }
 
     /**

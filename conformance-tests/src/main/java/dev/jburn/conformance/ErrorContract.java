@@ -48,8 +48,14 @@ public interface ErrorContract extends EngineContract {
     @Test
     @Covers("reshape")
     default void negativeDimensionsAreRefused() {
-        Gen<int[]> dims = Generate.intArrays(Generate.range(1, 4), Generate.range(-5, 5))
-                .assuming(d -> Arrays.stream(d).anyMatch(v -> v < -1) || Arrays.stream(d).filter(v -> v == -1).count() > 1);
+        // Bad by construction, not by assumption: filtering gave up on some seeds ("found only 120 examples").
+        Gen<int[]> dims = Generate.intArrays(Generate.range(1, 4), Generate.range(-5, 5)).map(d -> {
+            boolean bad = Arrays.stream(d).anyMatch(v -> v < -1) || Arrays.stream(d).filter(v -> v == -1).count() > 1;
+            if (bad) return d;
+            int[] b = d.clone();
+            b[b.length - 1] = -2 - Math.floorMod(d[0], 4);
+            return b;
+        });
         Props.forAll(dims, d -> {
             Tensor t = TensorCase.ofLongs(DType.S32, Shape.of(6), 1, 2, 3, 4, 5, 6).on(engine());
             JBurnException e = assertThrows(JBurnException.class, () -> t.reshape(d), () -> "reshape" + Arrays.toString(d));

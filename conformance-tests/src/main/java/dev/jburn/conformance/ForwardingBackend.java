@@ -38,6 +38,7 @@ public abstract class ForwardingBackend implements Backend {
 
     @Override public String name() { return delegate.name(); }
     @Override public Capabilities capabilities() { return delegate.capabilities(); }
+    @Override public void synchronize() { delegate.synchronize(); }
     @Override public Buffer allocate(long byteSize) { return delegate.allocate(byteSize); }
     @Override public Buffer upload(MemorySegment host) { return delegate.upload(host); }
     @Override public void download(Buffer src, long offset, MemorySegment dst) { delegate.download(src, offset, dst); }

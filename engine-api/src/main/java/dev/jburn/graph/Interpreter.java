@@ -127,7 +127,10 @@ public final class Interpreter {
                     outs = runner.run(n, args, reusable);
                 }
                 if (outs == null) outs = call(backend, n.prim(), args, runner);
-                if (timed) NodeProfile.record(n, System.nanoTime() - start);
+                if (timed) {
+                    if (NodeProfile.SYNC) backend.synchronize();
+                    NodeProfile.record(n, System.nanoTime() - start);
+                }
                 if (outs.size() != n.outputs().size()) {
                     outs.forEach(Buffer::release);
                     throw new JBurnException(n.prim().name(), "the backend returned " + outs.size() + " results for " + n.outputs().size() + " outputs");

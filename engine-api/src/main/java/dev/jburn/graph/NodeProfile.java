@@ -11,7 +11,10 @@ import java.util.stream.Collectors;
  * Wall time per node of interpreted graphs, summed by what the node is (its primitive, a fused
  * group's primitives, the output types): where a compiled training step spends its time on an
  * engine that runs nodes synchronously (the cpu engine; a GPU engine's launches return before
- * their kernels finish, so there it measures host cost only). Off unless the JVM runs with
+ * their kernels finish, so there it measures host cost only, unless {@code -Djburn.profile.nodes.sync=true} makes it
+ * wait for the device after every node: then a node's time is its host cost plus its kernels, which is what a
+ * kernel-bound step needs; turn the cuda engine's graphs off with {@code -Djburn.cuda.graphs=false}, since a replayed
+ * graph runs no nodes). Off unless the JVM runs with
  * {@code -Djburn.profile.nodes=true}; then the table goes to standard error at exit, the nodes
  * that took most time first. Only the outermost graph's nodes are timed, so a fused group or a
  * loop counts once.
@@ -25,6 +28,8 @@ public final class NodeProfile {
 
     /** Whether nodes are timed ({@code -Djburn.profile.nodes=true}). */
     public static final boolean ENABLED = Boolean.getBoolean("jburn.profile.nodes");
+    /** Whether every timed node waits for its engine's device ({@code -Djburn.profile.nodes.sync=true}). */
+    public static final boolean SYNC = Boolean.getBoolean("jburn.profile.nodes.sync");
     /** Calls per node label ignored before timing starts: the warm-up of the JIT compilers. */
     private static final int SKIP = Integer.getInteger("jburn.profile.nodes.skip", 20);
 

@@ -34,6 +34,13 @@ public interface Backend extends AutoCloseable {
      */
     default java.util.Map<String, Long> fallbackCounts() { return java.util.Map.of(); }
 
+    /**
+     * Blocks until the work this engine was given so far has finished on its device. Results never need it (reading
+     * a buffer waits for its producer); timing does: {@code -Djburn.profile.nodes.sync=true} calls it after every
+     * node. The default does nothing, for engines that compute before they return.
+     */
+    default void synchronize() {}
+
     // ---- memory ---------------------------------------------------------------------------
 
     /** A new zero-filled buffer. */
