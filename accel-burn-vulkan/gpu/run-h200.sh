@@ -6,7 +6,7 @@
 #   .gpu/vulkan   the unpacked libvulkan1 package (also from collect-jars.sh)
 # Logs go to $OUT/vulkan-*.log (OUT defaults to ./out).
 #
-# usage: accel-burn-vulkan/gpu/run-h200.sh [--small] [--skip-kit] [--skip-bench] [--gemm-only]
+# usage: accel-burn-vulkan/gpu/run-h200.sh [--small] [--skip-kit] [--skip-bench] [--gemm-only] [--reductions]
 #   --small       benchmark sizes for a CPU driver (GEMM 512, fused 1M elements)
 #   --gemm-only   only the GEMM work (issue 17): the GEMM tests (VulkanCoopGemmTest, CoopMatrixTest), then the
 #                 benchmark's f32/f16/bf16 GEMMs with their correctness check against the cpu engine
@@ -14,6 +14,10 @@
 #                 ("gemm-coopmat-f16-16x16x16-wide", "gemm-f32-wide", ...), and torch's GEMMs of the same
 #                 sizes and dtypes; then the f32 GEMM again with -Djburn.vulkan.gemmDoubleBuffer=true
 #                 ("gemm-f32-db8-wide"); no exit probes, no kit. Look for "GEMM CHECK PASSED" (twice).
+#   --reductions  only the reductions: VulkanReductionPlanTest (every ReductionPlan form against the cpu engine),
+#                 then ReductionBench (batch norm's per-channel sum of f32[128,26,26,32] eagerly and as a Jit-fused
+#                 sum(x*x), a sum over the last axis, a full sum), each line with its dispatches per call;
+#                 no exit probes, no kit, no other benchmark.
 # environment overrides (for trying it elsewhere, e.g. on lavapipe):
 #   JBURN_GPU_JAVA   java to use (default .gpu/jdk/bin/java)
 #   VK_DRIVER_FILES  ICD manifest (default /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json)
@@ -27,13 +31,14 @@ cd "$ROOT"
 OUT="${OUT:-$ROOT/out}"
 mkdir -p "$OUT"
 
-SMALL=0; KIT=1; BENCH=1; GEMM_ONLY=0
+SMALL=0; KIT=1; BENCH=1; GEMM_ONLY=0; REDUCTIONS=0
 for a in "$@"; do
   case "$a" in
     --small) SMALL=1 ;;
     --gemm-only) GEMM_ONLY=1; KIT=0 ;;
     --skip-kit) KIT=0 ;;
     --skip-bench) BENCH=0 ;;
+    --reductions) REDUCTIONS=1; KIT=0; BENCH=0 ;;
     *) echo "unknown argument: $a" >&2; exit 2 ;;
   esac
 done
@@ -105,8 +110,22 @@ if [ "$GEMM_ONLY" = 1 ]; then
   tail -n 25 "$OUT/vulkan-gemm-tests.log"
 fi
 
-[ "$GEMM_ONLY" = 1 ] || echo "== exit (a JVM that used the device must end cleanly)"
-[ "$GEMM_ONLY" = 1 ] || for mode in ${EXIT_MODES:-plain close close-other-thread}; do
+if [ "$REDUCTIONS" = 1 ]; then
+  echo "== reduction tests (log: $OUT/vulkan-reduction-tests.log)"
+  timeout -s QUIT -k 10 "${TESTS_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" -jar "$CONSOLE" execute -cp "$CP" \
+      --select-class dev.jburn.vulkan.VulkanReductionPlanTest \
+      --details=tree --details-theme=ascii --disable-banner \
+      --reports-dir "$OUT/vulkan-junit-reductions" > "$OUT/vulkan-reduction-tests.log" 2>&1 || STATUS=1
+  tail -n 15 "$OUT/vulkan-reduction-tests.log"
+  echo "== reduction benchmark (log: $OUT/vulkan-reduction-bench.log)"
+  if [ "$SMALL" = 1 ]; then RUNS=(--runs 5 --warmup 2); else RUNS=(--runs 31 --warmup 20); fi
+  timeout -k 5 "${BENCH_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" ${BENCH_JAVA_OPTS:-} -cp "$CP" dev.jburn.vulkan.ReductionBench "${RUNS[@]}" \
+      > "$OUT/vulkan-reduction-bench.log" 2>&1 || STATUS=1
+  cat "$OUT/vulkan-reduction-bench.log"
+fi
+
+[ "$GEMM_ONLY" = 1 ] || [ "$REDUCTIONS" = 1 ] || echo "== exit (a JVM that used the device must end cleanly)"
+[ "$GEMM_ONLY" = 1 ] || [ "$REDUCTIONS" = 1 ] || for mode in ${EXIT_MODES:-plain close close-other-thread}; do
   timeout -k 5 60 "$JAVA" "${JVM[@]}" -cp "$CP" dev.jburn.vulkan.ExitProbe $mode > "$OUT/vulkan-exit-$mode.log" 2>&1
   echo "$mode: exit status $?; $(grep -h 'EXIT PROBE\|after close' "$OUT/vulkan-exit-$mode.log" | cut -c1-60,150-260 | tr '\n' ' ') $(grep -c SIGSEGV "$OUT/vulkan-exit-$mode.log") SIGSEGV lines"
 done

@@ -12,6 +12,8 @@ import dev.jburn.kernels.Emitter;
 import dev.jburn.kernels.KernelSource;
 import dev.jburn.kernels.ReductionEmitter;
 import dev.jburn.kernels.ReductionKernel;
+import dev.jburn.kernels.ReductionPlan;
+import dev.jburn.kernels.ReductionShape;
 import dev.jburn.op.BinaryOp;
 import dev.jburn.op.ReduceOp;
 import dev.jburn.op.UnaryOp;
@@ -164,14 +166,12 @@ final class GeneratedKernels {
     }
 
     /**
-     * {@code Backend.reduce}: the shape is first simplified (size-1 axes dropped, neighbouring axes
-     * of the same kind merged), so the kernel (whose source holds the sizes) is shared by more shapes.
-     * The simplified shape always starts with a kept axis and holds a reduced one, so the emitted
-     * kernel has the same structure for full and partial reductions (empty ones never get here).
+     * {@code Backend.reduce}: the shape is first simplified ({@link ReductionShape}), so the kernel (whose
+     * source holds the sizes) is shared by more shapes (empty ones never get here).
      */
     Buffer reduce(ReduceOp op, Operand x, int[] axes, DType out) {
         if (x.size() > Integer.MAX_VALUE || (x.dtype() == DType.PRED && !reducesPred(op))) return null;
-        Canonical c = canonical(x.shape(), axes);
+        ReductionShape c = ReductionShape.of(x.shape(), axes);
         Shape cs = c.shape();
         int[] caxes = c.axes();
         long outputs = outSize(x.shape(), axes);
@@ -183,7 +183,7 @@ final class GeneratedKernels {
         Optional<ReductionPlan> plan = reductions.computeIfAbsent(key, k -> {
             ReductionKernel rk = ReductionKernel.of(op, x.dtype(), cs, caxes, out);
             return ReductionEmitter.unsupported(rk, Dialect.CUDA, DeviceFeatures.ALL).isPresent()
-                    ? Optional.empty() : Optional.of(ReductionPlan.of(rk));
+                    ? Optional.empty() : Optional.of(ReductionPlan.of(rk, Dialect.CUDA, DeviceFeatures.ALL));
         });
         return plan.map(p -> launchReduction(p, List.of(x), outputs, out, op.opName())).orElse(null);
     }
@@ -194,32 +194,6 @@ final class GeneratedKernels {
             case REDUCE_MAX, REDUCE_MIN, ALL, ANY -> true;
             case SUM, PRODUCT, ARGMAX, ARGMIN, MEAN, LOG_SUM_EXP -> false;
         };
-    }
-
-    /** A reduction's simplified shape and reduced axes. */
-    record Canonical(Shape shape, int[] axes) {}
-
-    /** See {@link #reduce}: size-1 axes dropped, neighbours of the same kind merged, a leading kept axis, at least one reduced axis. */
-    static Canonical canonical(Shape s, int[] axes) {
-        List<Long> dims = new ArrayList<>(List.of(1L));
-        List<Boolean> reduced = new ArrayList<>(List.of(false));
-        for (int d = 0; d < s.rank(); d++) {
-            long n = s.dim(d);
-            boolean r = contains(axes, d);
-            if (n == 1) continue;
-            if (reduced.getLast() == r) {
-                dims.set(dims.size() - 1, dims.getLast() * n);
-            } else {
-                dims.add(n);
-                reduced.add(r);
-            }
-        }
-        if (!reduced.contains(true)) {
-            dims.add(1L);
-            reduced.add(true);
-        }
-        return new Canonical(Shape.of(dims.stream().mapToLong(Long::longValue).toArray()),
-                java.util.stream.IntStream.range(0, dims.size()).filter(reduced::get).toArray());
     }
 
     // ---- fused Jit groups ---------------------------------------------------------------------------
@@ -251,7 +225,7 @@ final class GeneratedKernels {
             Optional<ReductionKernel> rk = ReductionKernel.fused(body);
             if (rk.isPresent()) {
                 if (ReductionEmitter.unsupported(rk.get(), Dialect.CUDA, DeviceFeatures.ALL).isPresent()) return NONE;
-                ReductionPlan plan = ReductionPlan.of(rk.get());
+                ReductionPlan plan = ReductionPlan.of(rk.get(), Dialect.CUDA, DeviceFeatures.ALL);
                 return Optional.of(new Launchable(plan.main(), true,
                         rk.get().outShape().size(), rk.get().outType(), rk.get().inShape().size(), plan));
             }

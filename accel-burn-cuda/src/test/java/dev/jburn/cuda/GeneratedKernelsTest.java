@@ -14,7 +14,6 @@ import dev.jburn.op.SortOp;
 import dev.jburn.op.UnaryOp;
 import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,28 +31,6 @@ class GeneratedKernelsTest {
         assertTrue(small.contains("extern \"C\" __global__ void " + Emitter.CUDA_ENTRY), small);
         assertEquals(cuda(ElementwiseKernel.unary(UnaryOp.EXP, DType.F32, DType.F32, Shape.of(3))),
                 cuda(ElementwiseKernel.unary(UnaryOp.EXP, DType.F32, DType.F32, Shape.of(300000))));
-    }
-
-    @Test
-    void reductionShapesAreSimplified() {
-        GeneratedKernels.Canonical all = GeneratedKernels.canonical(Shape.of(4, 5, 6), new int[] {0, 1, 2});
-        assertEquals(Shape.of(1, 120), all.shape());
-        assertArrayEquals(new int[] {1}, all.axes());
-        GeneratedKernels.Canonical rows = GeneratedKernels.canonical(Shape.of(4, 1, 5, 6), new int[] {2, 3});
-        assertEquals(Shape.of(4, 30), rows.shape());
-        assertArrayEquals(new int[] {1}, rows.axes());
-        GeneratedKernels.Canonical middle = GeneratedKernels.canonical(Shape.of(2, 3, 4, 5), new int[] {1, 2});
-        assertEquals(Shape.of(2, 12, 5), middle.shape());
-        assertArrayEquals(new int[] {1}, middle.axes());
-        GeneratedKernels.Canonical leading = GeneratedKernels.canonical(Shape.of(3, 4), new int[] {0});
-        assertEquals(Shape.of(1, 3, 4), leading.shape());
-        assertArrayEquals(new int[] {1}, leading.axes());
-        GeneratedKernels.Canonical none = GeneratedKernels.canonical(Shape.of(3, 1), new int[] {1});
-        assertEquals(Shape.of(3, 1), none.shape());
-        assertArrayEquals(new int[] {1}, none.axes());
-        GeneratedKernels.Canonical empty = GeneratedKernels.canonical(Shape.of(0, 3), new int[] {0});
-        assertEquals(Shape.of(1, 0, 3), empty.shape());
-        assertArrayEquals(new int[] {1}, empty.axes());
     }
 
     @Test

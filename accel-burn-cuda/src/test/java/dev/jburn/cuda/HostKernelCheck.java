@@ -8,6 +8,7 @@ import dev.jburn.kernels.Dialect;
 import dev.jburn.kernels.ElementwiseKernel;
 import dev.jburn.kernels.Emitter;
 import dev.jburn.kernels.KernelSource;
+import dev.jburn.kernels.ReductionPlan;
 import dev.jburn.op.BinaryOp;
 import dev.jburn.op.UnaryOp;
 import dev.jburn.spi.Backend;
@@ -629,7 +630,7 @@ public final class HostKernelCheck {
                 if (t == DType.PRED && !GeneratedKernels.reducesPred(op)) continue; // the engine leaves these to the cpu engine
                 for (int si = 0; si < shapes.length; si++) {
                     for (int[] axes : axesFor[si]) {
-                        GeneratedKernels.Canonical c = GeneratedKernels.canonical(shapes[si], axes);
+                        dev.jburn.kernels.ReductionShape c = dev.jburn.kernels.ReductionShape.of(shapes[si], axes);
                         dev.jburn.kernels.ReductionKernel rk = dev.jburn.kernels.ReductionKernel.of(op, t, c.shape(), c.axes(), out);
                         if (dev.jburn.kernels.ReductionEmitter.unsupported(rk, Dialect.CUDA, DeviceFeatures.ALL).isPresent()) continue;
                         long outputs = 1;
@@ -648,7 +649,7 @@ public final class HostKernelCheck {
                                     dev.jburn.kernels.ReductionEmitter.emitPerThread(rk, Dialect.CUDA, DeviceFeatures.ALL), null), outputs));
                         }
                         if (dev.jburn.kernels.ReductionEmitter.splittable(rk)) {
-                            dev.jburn.kernels.ReductionKernel rest = dev.jburn.kernels.ReductionKernel.of(op, out, Shape.of(outputs, parts), new int[] {1}, out);
+                            dev.jburn.kernels.ReductionKernel rest = ReductionPlan.finishing(rk, outputs, parts);
                             ReductionPlan finish = new ReductionPlan(ReductionPlan.Form.THREAD, 1,
                                     dev.jburn.kernels.ReductionEmitter.emitPerThread(rest, Dialect.CUDA, DeviceFeatures.ALL), null);
                             cases.add(new R(label + " (split " + parts + ")", op, t, out, shapes[si], axes, new ReductionPlan(ReductionPlan.Form.SPLIT, parts,

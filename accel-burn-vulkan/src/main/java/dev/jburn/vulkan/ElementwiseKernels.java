@@ -9,6 +9,8 @@ import dev.jburn.kernels.Emitter;
 import dev.jburn.kernels.KernelSource;
 import dev.jburn.kernels.ReductionEmitter;
 import dev.jburn.kernels.ReductionKernel;
+import dev.jburn.kernels.ReductionPlan;
+import dev.jburn.kernels.ReductionShape;
 import dev.jburn.op.BinaryOp;
 import dev.jburn.op.ReduceOp;
 import dev.jburn.op.UnaryOp;
@@ -161,12 +163,30 @@ final class ElementwiseKernels {
     }
 
     /**
-     * {@code op} over {@code axes}: the reduced axes are moved last (one device transpose when they
-     * are not), then one shape-independent row reduction ({@link ReductionEmitter#emitRows}) runs
-     * over the {@code [kept, reduced]} matrix, so every reduction of a dtype shares one pipeline.
+     * Inputs from this many elements up run an eager reduction in the form {@link ReductionPlan} picks for its
+     * (simplified) shape when that is not the default one: a kernel of its own per shape, whose compilation
+     * (shaderc, then the driver's) costs more than the row reduction loses on a small input, but far less than
+     * it loses on a large one (lavapipe: a per-channel sum of [128, 26, 26, 32] took 0.2-0.6 s as a transpose and 32
+     * rows, 8-12 ms as columns; a sum over its last 32 elements 1.2 s as 86,528 workgroups, 6-8 ms a thread per output).
+     */
+    static final long SHAPED_MIN_ELEMENTS = 1 << 16;
+
+    /**
+     * {@code op} over {@code axes}. A large input whose shape calls for another form than a workgroup per output
+     * runs in that form ({@link #SHAPED_MIN_ELEMENTS}); otherwise the reduced axes are moved last (one device
+     * transpose when they are not), then one shape-independent row reduction ({@link ReductionEmitter#emitRows})
+     * runs over the {@code [kept, reduced]} matrix, so every such reduction of a dtype shares one pipeline.
      */
     DeviceBuffer reduce(ReduceOp op, Operand x, int[] axes, DType out) {
         if (!supportsReduce(op, x.dtype())) return null;
+        if (x.size() >= SHAPED_MIN_ELEMENTS) {
+            ReductionShape c = ReductionShape.of(x.shape(), axes);
+            ReductionKernel k = ReductionKernel.of(op, x.dtype(), c.shape(), c.axes(), out);
+            if (ReductionPlan.form(k) != ReductionPlan.Form.BLOCK) {
+                DeviceBuffer r = reduce(op.opName(), k, List.of(x));
+                if (r != null) return r;
+            }
+        }
         int rank = x.shape().rank();
         boolean[] reduced = new boolean[rank];
         for (int a : axes) reduced[a] = true;
@@ -243,14 +263,60 @@ final class ElementwiseKernels {
         return p == null ? null : dispatch(op, p, inputs, outBytes, n, groupsFor((n + per - 1) / per));
     }
 
-    /** Runs a reduction kernel; {@code null} when the emitter or the device cannot. */
+    /**
+     * Runs a reduction kernel in the form {@link ReductionPlan} picks for its shape; {@code null} when the emitter
+     * or the device cannot.
+     */
     DeviceBuffer reduce(String op, ReductionKernel k, List<Operand> inputs) {
         long n = k.outShape().size();
         long outBytes = k.outType().byteSize(n);
         if (!fits(Math.max(n, k.inShape().size()), outBytes, inputs) || !b.pipelines.fitsBindings(inputs.size() + 1)) return null;
-        Pipelines.Pipeline p = pipelineFor(op, k, inputs.size() + 1, () -> GlslPrecision.trusted(k.producer(), b.dev.features.float64(), b.dev.features.int64())
-                && ReductionEmitter.unsupported(k, Dialect.GLSL, features).isEmpty() ? ReductionEmitter.emit(k, Dialect.GLSL, features) : null);
-        return p == null ? null : dispatch(op, p, inputs, outBytes, n, n);
+        PlannedReduction p = plannedFor(op, k, inputs.size() + 1);
+        return p == null ? null : run(op, p, inputs, n, k.outType());
+    }
+
+    /** A {@link ReductionPlan} with its kernels compiled: the main pipeline, and the finishing plan of the split forms. */
+    private record PlannedReduction(ReductionPlan.Form form, int parts, Pipelines.Pipeline main, PlannedReduction finish) {}
+
+    private PlannedReduction plannedFor(String op, ReductionKernel k, int bindings) {
+        Object p = pipelines.get(k);
+        if (p == null) {
+            p = GlslPrecision.trusted(k.producer(), b.dev.features.float64(), b.dev.features.int64())
+                    && ReductionEmitter.unsupported(k, Dialect.GLSL, features).isEmpty()
+                    ? compile(op, ReductionPlan.of(k, Dialect.GLSL, features), bindings) : UNSUPPORTED;
+            if (pipelines.size() >= MAX_CACHED) forgetPipelines();
+            pipelines.putIfAbsent(k, p);
+        }
+        return p == UNSUPPORTED ? null : (PlannedReduction) p;
+    }
+
+    private PlannedReduction compile(String op, ReductionPlan plan, int bindings) {
+        return new PlannedReduction(plan.form(), plan.parts(), compile(op, plan.main(), bindings),
+                plan.finish() == null ? null : compile(op, plan.finish(), 2));
+    }
+
+    /**
+     * Dispatches {@code p} over {@code n} outputs: a workgroup per output (BLOCK), a thread per output (THREAD), or
+     * {@code parts} workgroups (SPLIT) or threads (COLUMNS) per output writing partial results that the finishing
+     * plan folds. Every dispatch starts with a barrier on the commands before it ({@link CommandQueue}), so the
+     * finishing kernel reads the partials written.
+     */
+    private DeviceBuffer run(String op, PlannedReduction p, List<Operand> inputs, long n, DType outType) {
+        return switch (p.form()) {
+            case BLOCK -> dispatch(op, p.main(), inputs, outType.byteSize(n), n, n);
+            case THREAD -> dispatch(op, p.main(), inputs, outType.byteSize(n), n, groupsFor(n));
+            case COLUMNS, SPLIT -> {
+                long partials = n * p.parts();
+                DeviceBuffer partial = dispatch(op, p.main(), inputs, outType.byteSize(partials), partials,
+                        p.form() == ReductionPlan.Form.COLUMNS ? groupsFor(partials) : partials);
+                if (partial == null) yield null;
+                try {
+                    yield run(op, p.finish(), List.of(new Operand(partial, outType, Shape.of(partials))), n, outType);
+                } finally {
+                    partial.release(); // freed once the submissions made before the release have finished (DeviceMemory)
+                }
+            }
+        };
     }
 
     /** Marks a kernel the emitter or the device cannot run, in {@link #pipelines}. */
@@ -262,9 +328,9 @@ final class ElementwiseKernels {
      */
     private static final int MAX_CACHED = 4096;
     /**
-     * Kernel IR → its pipeline (or {@link #UNSUPPORTED}): an eager op of a kernel seen before skips
-     * emitting, post-processing and hashing its source, which cost more than a small dispatch. What
-     * keeps the shape-specific pipelines alive.
+     * Kernel IR → its pipeline (a reduction's: its {@link PlannedReduction}; or {@link #UNSUPPORTED}): an eager
+     * op of a kernel seen before skips emitting, post-processing and hashing its source, which cost more than a
+     * small dispatch. What keeps the shape-specific pipelines alive.
      */
     private final Map<Object, Object> pipelines = new ConcurrentHashMap<>();
 
@@ -272,16 +338,16 @@ final class ElementwiseKernels {
         Object p = pipelines.get(kernel);
         if (p == null) {
             KernelSource src = emit.get();
-            if (src == null) {
-                p = UNSUPPORTED;
-            } else {
-                String code = FloatControls.apply(noContraction(src.code()), b.dev.features);
-                p = b.pipelines.getReleasable(op, op, code, bindings, 1);
-            }
+            p = src == null ? UNSUPPORTED : compile(op, src, bindings);
             if (pipelines.size() >= MAX_CACHED) forgetPipelines();
             pipelines.putIfAbsent(kernel, p);
         }
         return p == UNSUPPORTED ? null : (Pipelines.Pipeline) p;
+    }
+
+    private Pipelines.Pipeline compile(String op, KernelSource src, int bindings) {
+        String code = FloatControls.apply(noContraction(src.code()), b.dev.features);
+        return b.pipelines.getReleasable(op, op, code, bindings, 1);
     }
 
     /** Empties the kernel cache: its pipelines are destroyed once no caller or queued submission holds them. */

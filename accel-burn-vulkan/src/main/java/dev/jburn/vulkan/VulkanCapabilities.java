@@ -33,6 +33,14 @@ final class VulkanCapabilities implements Capabilities {
     @Override
     public boolean flushesF32Subnormals() { return b.flushesF32Subnormals; }
 
+    /**
+     * A fused group ending in a sum over leading axes (batch norm's per-channel statistics of a channels-last
+     * tensor) is one planned reduction ({@code ReductionPlan}): its columns form reads neighbouring channels
+     * together, then a finishing pass folds the partial sums.
+     */
+    @Override
+    public boolean fusesLeadingSums() { return true; }
+
     @Override
     public boolean supports(Op op, DType dtype) {
         return switch (op) {

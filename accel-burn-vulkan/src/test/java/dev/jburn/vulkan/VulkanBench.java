@@ -126,7 +126,7 @@ public final class VulkanBench {
     }
 
     /** A device tensor of {@code size} pseudo-random f32 values in [-1, 1). */
-    private static Tensor random(Engine vk, long size, int seed) {
+    static Tensor random(Engine vk, long size, int seed) {
         Tensor t = Tensor.of(GemmCheck.values(Math.toIntExact(size), seed));
         if (t.engine() == vk) return t;
         try (t) {
@@ -139,7 +139,7 @@ public final class VulkanBench {
      * of it spent in {@code vkQueueSubmit} and fence waits, and the device's busy time (which, with
      * submissions not waited for, overlaps the host's work), and returns the device seconds per call.
      */
-    private static double breakdown(VulkanBackend b, int runs, Supplier<Tensor> op) {
+    static double breakdown(VulkanBackend b, int runs, Supplier<Tensor> op) {
         b.measureDeviceTime(true);
         b.synchronize();
         long d0 = b.stats().deviceNanos(), w0 = b.stats().submitWaitNanos(), t0 = System.nanoTime();
@@ -158,7 +158,7 @@ public final class VulkanBench {
      * Seconds per call, median over {@code runs} after {@code warmup} untimed calls; each call is
      * timed until the device has finished it ({@code synchronize}); each result is closed.
      */
-    private static double median(int warmup, int runs, Supplier<Tensor> op) {
+    static double median(int warmup, int runs, Supplier<Tensor> op) {
         VulkanBackend b = (VulkanBackend) Engine.select("vulkan").backend();
         for (int i = 0; i < warmup; i++) op.get().close();
         b.synchronize();

@@ -14,6 +14,8 @@ import java.util.Optional;
  * fly), then a tree in shared memory combines the 256 partial results. F16/BF16 accumulate in
  * F32; integers wrap. The element count parameter {@code n} is the number of outputs: launch
  * {@code n} workgroups (GLSL: x first, then y) or up to {@code n} blocks of 256 threads (CUDA).
+ * The other forms ({@link #emitPerThread}, {@link #emitColumns}, {@link #emitSplit}) are what
+ * {@link ReductionPlan} picks from the shape.
  */
 public final class ReductionEmitter {
     private ReductionEmitter() {}
@@ -44,10 +46,22 @@ public final class ReductionEmitter {
         StringBuilder inner = new StringBuilder();
         String innerOffset = offset("r", reducedDims(k), reducedStrides(k), "p", inner);
         String acc = foldAndCombine(k, d, f, "idx_t(" + k.reducedCount() + ")", inner, innerOffset, k.producer().inputTypes().size(), body);
+        return perGroup(k, d, f, acc, body);
+    }
 
-        String entry = d == Dialect.GLSL ? "main" : CUDA_ENTRY;
-        String code = Prelude.of(d, f) + d.openReduction(entry, k.producer().inputTypes(), k.outType(), acc) + body + d.closeReduction();
-        return new KernelSource(entry, code, k.producer().inputTypes(), k.outType());
+    /** GLSL's entry point is {@code main}; CUDA's and MSL's kernels are named. */
+    private static String entry(Dialect d) { return d == Dialect.GLSL ? "main" : CUDA_ENTRY; }
+
+    /** A kernel of one workgroup per output ({@link Dialect#openReduction}) around {@code body}. */
+    private static KernelSource perGroup(ReductionKernel k, Dialect d, DeviceFeatures f, String acc, CharSequence body) {
+        String code = Prelude.of(d, f) + d.openReduction(entry(d), k.producer().inputTypes(), k.outType(), acc) + body + d.closeReduction();
+        return new KernelSource(entry(d), code, k.producer().inputTypes(), k.outType());
+    }
+
+    /** A kernel of one thread per item ({@link Dialect#open}, one item per thread, no vector frame) around {@code body}. */
+    private static KernelSource perThread(ReductionKernel k, Dialect d, DeviceFeatures f, CharSequence body) {
+        String code = Prelude.of(d, f) + d.open(entry(d), k.producer().inputTypes(), k.outType()) + body + d.close();
+        return new KernelSource(entry(d), code, k.producer().inputTypes(), k.outType());
     }
 
     /**
@@ -112,10 +126,10 @@ public final class ReductionEmitter {
      * The same reduction with one thread per output, folding its elements in order (no shared memory,
      * no barrier): for outputs of few elements each (a pooling window, a row of ten logits), where
      * {@link #emit}'s 256 threads per output would mostly idle. Launched like an element-wise kernel
-     * over {@code n} outputs (a grid-stride loop over {@code i}). CUDA only.
+     * over {@code n} outputs, one per thread (CUDA: a grid-stride loop over {@code i}). CUDA and GLSL.
      */
     public static KernelSource emitPerThread(ReductionKernel k, Dialect d, DeviceFeatures f) {
-        requireCuda(d);
+        requireChunkedForms(d);
         Emitter.requireStorage(k.outType(), f);
         StringBuilder body = new StringBuilder("    idx_t o = i;\n");
         String baseOffset = offset("o", keptDims(k), keptStrides(k), "q", body);
@@ -125,8 +139,7 @@ public final class ReductionEmitter {
         fold(k, d, f, "idx_t(0)", "idx_t(" + k.reducedCount() + ")", "idx_t(1)", inner, innerOffset, body);
         String stored = d.toStorage(k.outType(), Types.toStorageBits(k.outType(), Types.wrap(k.outType(), "acc")));
         body.append("    ").append(d.write(k.producer().inputTypes().size(), "o", stored)).append('\n');
-        String code = Prelude.of(d, f) + d.open(CUDA_ENTRY, k.producer().inputTypes(), k.outType()) + body + d.close();
-        return new KernelSource(CUDA_ENTRY, code, k.producer().inputTypes(), k.outType());
+        return perThread(k, d, f, body);
     }
 
     /**
@@ -150,10 +163,10 @@ public final class ReductionEmitter {
      * {@code n = outputs · parts}) folds the {@code o % parts}-th contiguous chunk of output
      * {@code o / parts}'s elements, as {@link #emit} folds a whole output, and writes the partial
      * result {@code o}; a per-thread reduction of the {@code [outputs, parts]} partials
-     * ({@link #emitPerThread} of {@link ReductionKernel#of}) finishes it. Requires {@link #splittable}. CUDA only.
+     * ({@link ReductionPlan#finishing}) finishes it. Requires {@link #splittable}. CUDA and GLSL.
      */
     public static KernelSource emitSplit(ReductionKernel k, Dialect d, DeviceFeatures f, int parts) {
-        requireCuda(d);
+        requireChunkedForms(d);
         if (!splittable(k) || parts < 1) throw new IllegalArgumentException("not a splittable reduction: " + k);
         Emitter.requireStorage(k.outType(), f);
         StringBuilder body = new StringBuilder();
@@ -161,8 +174,7 @@ public final class ReductionEmitter {
         StringBuilder inner = new StringBuilder();
         String innerOffset = chunk(k, parts, "oo", body, inner);
         String acc = foldAndCombine(k, d, f, "lo + idx_t(t)", "hi", inner, innerOffset, k.producer().inputTypes().size(), body);
-        String code = Prelude.of(d, f) + d.openReduction(CUDA_ENTRY, k.producer().inputTypes(), k.outType(), acc) + body + d.closeReduction();
-        return new KernelSource(CUDA_ENTRY, code, k.producer().inputTypes(), k.outType());
+        return perGroup(k, d, f, acc, body);
     }
 
     /**
@@ -181,10 +193,10 @@ public final class ReductionEmitter {
      * reduction of the {@code [outputs, parts]} partials over their last axis finishes it. Neighbouring threads
      * take neighbouring outputs: where the innermost axis is kept ({@link #innermostKept}) each of their loads
      * is one coalesced access, where one 256-thread group per output ({@link #emit}) reads one element per
-     * cache line. Requires {@link #splittable}. Launched like an element-wise kernel. CUDA only.
+     * cache line. Requires {@link #splittable}. Launched like {@link #emitPerThread}. CUDA and GLSL.
      */
     public static KernelSource emitColumns(ReductionKernel k, Dialect d, DeviceFeatures f, int parts) {
-        requireCuda(d);
+        requireChunkedForms(d);
         if (!splittable(k) || parts < 1) throw new IllegalArgumentException("not a splittable reduction: " + k);
         Emitter.requireStorage(k.outType(), f);
         long outputs = k.outShape().size();
@@ -195,8 +207,7 @@ public final class ReductionEmitter {
         fold(k, d, f, "lo", "hi", "idx_t(1)", inner, innerOffset, body);
         String stored = d.toStorage(k.outType(), Types.toStorageBits(k.outType(), Types.wrap(k.outType(), "acc")));
         body.append("    ").append(d.write(k.producer().inputTypes().size(), "o * idx_t(" + parts + ") + part", stored)).append('\n');
-        String code = Prelude.of(d, f) + d.open(CUDA_ENTRY, k.producer().inputTypes(), k.outType()) + body + d.close();
-        return new KernelSource(CUDA_ENTRY, code, k.producer().inputTypes(), k.outType());
+        return perThread(k, d, f, body);
     }
 
     /**
@@ -214,8 +225,9 @@ public final class ReductionEmitter {
         return offset("r", reducedDims(k), reducedStrides(k), "p", inner);
     }
 
-    private static void requireCuda(Dialect d) {
-        if (d != Dialect.CUDA) throw new IllegalArgumentException("this reduction form is emitted for CUDA only, not " + d.name());
+    /** The per-thread and split forms are checked on CUDA (host-compiled) and GLSL (lavapipe); no Metal engine runs them yet. */
+    private static void requireChunkedForms(Dialect d) {
+        if (d == Dialect.METAL) throw new IllegalArgumentException("this reduction form is emitted for CUDA and GLSL only, not " + d.name());
     }
 
     /**
@@ -235,9 +247,7 @@ public final class ReductionEmitter {
         body.append("    idx_t cols = idx_t(").append(d.read(1, "0")).append(");\n");
         body.append("    idx_t base = o * cols;\n");
         String acc = foldAndCombine(k, d, f, "cols", "", "r", 2, body);
-        String entry = d == Dialect.GLSL ? "main" : CUDA_ENTRY;
-        String code = Prelude.of(d, f) + d.openReduction(entry, load.inputTypes(), out, acc) + body + d.closeReduction();
-        return new KernelSource(entry, code, load.inputTypes(), out);
+        return perGroup(k, d, f, acc, body);
     }
 
     private static String identity(ReductionKernel k, Dialect d, DType t) {

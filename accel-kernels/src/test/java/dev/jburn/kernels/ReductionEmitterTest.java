@@ -74,15 +74,41 @@ class ReductionEmitterTest {
         for (int n = 0; n < all.size(); n += 7) {
             ReductionKernel k = all.get(n);
             if (ReductionEmitter.unsupported(k, Dialect.GLSL, DeviceFeatures.ALL).isPresent()) continue;
-            Path p = dir.resolve("r" + n + ".comp");
-            Files.writeString(p, ReductionEmitter.emit(k, Dialect.GLSL, DeviceFeatures.ALL).code());
-            Process proc = new ProcessBuilder("glslangValidator", "--target-env", "vulkan1.2", "-o", p + ".spv", p.toString())
-                    .redirectErrorStream(true).start();
-            String log = new String(proc.getInputStream().readAllBytes());
-            assertTrue(proc.waitFor(60, TimeUnit.SECONDS));
-            assertEquals(0, proc.exitValue(), log + "\n" + Files.readString(p));
+            glslang(dir.resolve("r" + n + ".comp"), ReductionEmitter.emit(k, Dialect.GLSL, DeviceFeatures.ALL).code());
             compiled++;
         }
         assertTrue(compiled > 30, "compiled " + compiled);
+    }
+
+    /** The forms {@link ReductionPlan} picks besides the default compile as GLSL too (a sample of types and ops; lavapipe runs them all). */
+    @Test
+    void everyGlslReductionFormCompiles() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/glslangValidator")), "glslangValidator not installed");
+        Path dir = Files.createTempDirectory("jburn-glsl-forms");
+        int compiled = 0;
+        for (ReductionKernel k : catalog()) {
+            boolean sample = List.of(DType.F32, DType.F64, DType.S32, DType.U8, DType.BF16, DType.PRED).contains(k.producer().outType());
+            // innermost axis reduced, and kept
+            boolean axes = k.axes().length == 1 && (k.axes()[0] == 2 || k.axes()[0] == 0);
+            if (!sample || !axes || ReductionEmitter.unsupported(k, Dialect.GLSL, DeviceFeatures.ALL).isPresent()) continue;
+            String name = k.op() + "-" + k.producer().outType() + "-" + k.axes()[0];
+            glslang(dir.resolve(name + "-thread.comp"), ReductionEmitter.emitPerThread(k, Dialect.GLSL, DeviceFeatures.ALL).code());
+            compiled++;
+            if (ReductionEmitter.splittable(k)) {
+                glslang(dir.resolve(name + "-split.comp"), ReductionEmitter.emitSplit(k, Dialect.GLSL, DeviceFeatures.ALL, 3).code());
+                glslang(dir.resolve(name + "-columns.comp"), ReductionEmitter.emitColumns(k, Dialect.GLSL, DeviceFeatures.ALL, 3).code());
+                compiled += 2;
+            }
+        }
+        assertTrue(compiled > 80, "compiled " + compiled);
+    }
+
+    private static void glslang(Path p, String code) throws Exception {
+        Files.writeString(p, code);
+        Process proc = new ProcessBuilder("glslangValidator", "--target-env", "vulkan1.2", "-o", p + ".spv", p.toString())
+                .redirectErrorStream(true).start();
+        String log = new String(proc.getInputStream().readAllBytes());
+        assertTrue(proc.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, proc.exitValue(), log + "\n" + Files.readString(p));
     }
 }

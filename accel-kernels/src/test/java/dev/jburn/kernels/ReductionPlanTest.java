@@ -1,19 +1,22 @@
-package dev.jburn.cuda;
+package dev.jburn.kernels;
 
 import dev.jburn.DType;
 import dev.jburn.Shape;
-import dev.jburn.kernels.ReductionKernel;
 import dev.jburn.op.ReduceOp;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Which form the small CNN's reductions take (their kernels' results are checked on the host by {@link HostKernelCheck}). */
+/**
+ * Which form the small CNN's reductions take (their kernels' results are checked on the host by the CUDA
+ * engine's {@code HostKernelCheck} and on lavapipe by the Vulkan engine's {@code VulkanReductionPlanTest}).
+ */
 class ReductionPlanTest {
     private static ReductionPlan plan(ReduceOp op, DType t, Shape s, int... axes) {
-        return ReductionPlan.of(ReductionKernel.of(op, t, s, axes, t));
+        return ReductionPlan.of(ReductionKernel.of(op, t, s, axes, t), Dialect.CUDA, DeviceFeatures.ALL);
     }
 
     @Test
@@ -47,5 +50,16 @@ class ReductionPlanTest {
     void moderateReductionsKeepABlockPerOutput() {
         assertEquals(ReductionPlan.Form.BLOCK, plan(ReduceOp.SUM, DType.F32, Shape.of(64, 1000), 1).form());
         assertEquals(ReductionPlan.Form.THREAD, plan(ReduceOp.SUM, DType.F32, Shape.of(128, 10), 1).form());
+    }
+
+    @Test
+    void glslPlansHaveTheSameFormsWithAMainEntryPoint() {
+        ReductionKernel k = ReductionKernel.of(ReduceOp.SUM, DType.F32, Shape.of(128, 28, 28, 32), new int[] {0, 1, 2}, DType.F32);
+        ReductionPlan p = ReductionPlan.of(k, Dialect.GLSL, DeviceFeatures.ALL);
+        assertEquals(ReductionPlan.Form.COLUMNS, p.form());
+        assertEquals(ReductionPlan.Form.COLUMNS, ReductionPlan.form(k));
+        assertEquals("main", p.main().entry());
+        assertEquals("main", p.finish().main().entry());
+        assertTrue(p.main().code().contains("layout(push_constant)"), p.main().code());
     }
 }
