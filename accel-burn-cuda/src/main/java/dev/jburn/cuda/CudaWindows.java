@@ -22,7 +22,11 @@ final class CudaWindows {
     /** Window sums, products, maxima and minima as identity padding, a strided gather of the windows and a generated reduction ({@link WindowPlan}). */
     Buffer reduce(WindowOp op, Operand x, WindowSpec spec) {
         Buffer direct = extreme(op, x, spec);
-        if (direct != null) return direct;
+        return direct != null ? direct : planned(op, x, spec);
+    }
+
+    /** {@link #reduce} through {@link WindowPlan} (padding, a strided gather, a generated reduction), or null. */
+    Buffer planned(WindowOp op, Operand x, WindowSpec spec) {
         WindowPlan plan = WindowPlan.covers(op, x.dtype()) ? WindowPlan.of(x.shape(), spec) : null;
         if (plan == null) return null;
         DType t = x.dtype();
@@ -49,7 +53,7 @@ final class CudaWindows {
     }
 
     /** Window maxima and minima in one pass ({@link WindowExtremeKernels}), or null where that kernel does not apply. */
-    private Buffer extreme(WindowOp op, Operand x, WindowSpec spec) {
+    Buffer extreme(WindowOp op, Operand x, WindowSpec spec) {
         if (op != WindowOp.WINDOW_MAX && op != WindowOp.WINDOW_MIN) return null;
         DType t = x.dtype();
         int rank = x.shape().rank();
@@ -101,6 +105,11 @@ final class CudaWindows {
 
     /** Window scatters as a selecting kernel and an accumulating kernel ({@link WindowScatterKernels}), in the cpu engine's order. */
     Buffer scatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) {
+        return scatter(op, x, source, init, spec, true);
+    }
+
+    /** {@link #scatter}, taking the one-pass kernel for disjoint windows only when {@code disjointKernel} (false: for A/B timing). */
+    Buffer scatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec, boolean disjointKernel) {
         boolean max = switch (op) {
             case WINDOW_SCATTER_MAX -> true;
             case WINDOW_SCATTER_MIN -> false;
@@ -119,7 +128,7 @@ final class CudaWindows {
         try (var _ = backend.device().enter(); Arena a = Arena.ofConfined()) {
             CudaBuffer out = backend.newBuffer(t.byteSize(n), op.opName());
             if (n == 0) return out;
-            if (WindowScatterKernels.isDisjoint(win, st, dil, windowSize) && g.fits32(n)) {
+            if (disjointKernel && WindowScatterKernels.isDisjoint(win, st, dil, windowSize) && g.fits32(n)) {
                 try {
                     backend.launch(WindowScatterKernels.disjoint(x.dtype(), t, max), WindowScatterKernels.DISJOINT_ENTRY, LineKernels.blocks(n), LineKernels.THREADS, 0,
                             new KernelArgs(a).pointer(CudaBackend.ptr(x)).pointer(CudaBackend.ptr(source)).pointer(CudaBackend.ptr(init)).pointer(out.pointer())
