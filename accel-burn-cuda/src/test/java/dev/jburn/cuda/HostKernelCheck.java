@@ -41,33 +41,13 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * compared with the cpu engine's on edge-case inputs (±0, ±Inf, NaN, subnormals, extremes). Host
  * math libraries differ from CUDA's by an ulp or two, so transcendental results are compared with a
  * tolerance; everything else must match bit for bit (any NaN matches any NaN). Reductions run as one
- * block of 256 host threads with a real barrier, so the shared-memory tree is exercised as on the GPU.
+ * block of 256 fibers meeting at every barrier ({@link CudaHostShim#BLOCK}), so the shared-memory tree is
+ * exercised as on the GPU. The kernel families run at once, so their host compiles (most of the time) overlap.
  *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED ... dev.jburn.cuda.HostKernelCheck [g++]}; prints each
  * mismatch. {@link HostKernelTest} runs it in the build wherever a host C++ compiler is installed.
  */
 public final class HostKernelCheck {
-    private static final String SHIM = """
-            #include <cmath>
-            #include <math.h>
-            #include <cstring>
-            using std::isnan; using std::isinf;
-            struct jb_dim3 { unsigned x, y, z; };
-            static const jb_dim3 blockIdx = {0, 0, 0}, threadIdx = {0, 0, 0}, gridDim = {1, 1, 1}, blockDim = {1, 1, 1};
-            #define __global__
-            #define __device__
-            #define __forceinline__ inline
-            static inline float __uint_as_float(unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }
-            static inline unsigned __float_as_uint(float f) { unsigned u; std::memcpy(&u, &f, 4); return u; }
-            static inline long long __double_as_longlong(double d) { long long u; std::memcpy(&u, &d, 8); return u; }
-            static inline double __longlong_as_double(long long u) { double d; std::memcpy(&d, &u, 8); return d; }
-            static inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
-            static inline int __popc(unsigned x) { return __builtin_popcount(x); }
-            static inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
-            static inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
-            static inline unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a * b) >> 32); }
-            """;
-
     private record Case(String label, KernelSource source, List<DType> inputs, DType out, boolean approximate,
                         BiFunction<Backend, List<Operand>, Buffer> oracle) {}
 
@@ -89,14 +69,29 @@ public final class HostKernelCheck {
         List<String> cmd = new ArrayList<>(List.of(cxx, "-O1"));
         cmd.addAll(List.of(flags));
         cmd.addAll(List.of("-shared", "-fPIC", "-w", "-o", lib.toString(), src.toString()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String log = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() == 0) return true;
+        String log;
+        int exit;
+        ENGINE.unlock(); // other families may emit and run while this one's compiler runs
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            log = new String(p.getInputStream().readAllBytes());
+            exit = p.waitFor();
+        } finally {
+            ENGINE.lock();
+        }
+        if (exit == 0) return true;
         System.out.println("host compile of " + what + " failed:\n" + log.lines().limit(40).reduce("", (a, b) -> a + b + "\n"));
         return false;
     }
 
-    private static final List<Path> TEMP = new ArrayList<>();
+    private static final List<Path> TEMP = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    /**
+     * Held by a family while it emits sources, calls the cpu engine or runs kernels, released only while
+     * its host compiler runs ({@link #compile}): the families run at once so that their compiles overlap,
+     * but their Java side runs one at a time, as when they ran in turn.
+     */
+    private static final java.util.concurrent.locks.ReentrantLock ENGINE = new java.util.concurrent.locks.ReentrantLock();
 
     /** A temporary folder for sources and libraries, deleted when {@link #run} ends (a loaded library may be unlinked on Linux). */
     private static Path tempDir(String prefix) throws java.io.IOException {
@@ -124,7 +119,49 @@ public final class HostKernelCheck {
         }
     }
 
+    /** One family of kernels checked: its mismatches, or -1 when the host compiler failed. */
+    private interface Family {
+        int check(String cxx) throws Exception;
+    }
+
+    /** The families, the longest compile first, on as many threads as cores (at least two: a compile waits mostly on its process). */
     private static int runAll(String cxx) throws Exception {
+        List<Family> families = List.of(HostKernelCheck::elementwise, HostKernelCheck::reductions, HostKernelCheck::lineKernels,
+                HostKernelCheck::windowScatters, HostKernelCheck::fused, HostKernelCheck::indexedUpdates, HostKernelCheck::windowExtremes);
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        try {
+            List<java.util.concurrent.Future<Integer>> results = new ArrayList<>();
+            for (Family f : families) {
+                results.add(pool.submit(() -> {
+                    ENGINE.lock();
+                    try {
+                        return f.check(cxx);
+                    } finally {
+                        ENGINE.unlock();
+                    }
+                }));
+            }
+            int mismatches = 0;
+            boolean failed = false;
+            for (var r : results) {
+                int m;
+                try {
+                    m = r.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (e.getCause() instanceof Exception x) throw x;
+                    throw e;
+                }
+                if (m < 0) failed = true;
+                else mismatches += m;
+            }
+            return failed ? -1 : mismatches;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The eager element-wise kernels (unary, binary, select, cast over every dtype) against the cpu engine. */
+    private static int elementwise(String cxx) throws Exception {
         int n = 64;
         Shape flat = Shape.of(n), scalar = Shape.of();
         List<Case> cases = new ArrayList<>();
@@ -161,7 +198,7 @@ public final class HostKernelCheck {
             }
         }
         Path dir = tempDir("jburn-hostk");
-        StringBuilder cpp = new StringBuilder(SHIM);
+        StringBuilder cpp = new StringBuilder(CudaHostShim.THREAD);
         for (int i = 0; i < cases.size(); i++) {
             String code = cases.get(i).source().code().replace(Emitter.CUDA_ENTRY, Emitter.CUDA_ENTRY + "_" + i);
             cpp.append("namespace k").append(i).append(" {\n").append(code).append("\n}\n");
@@ -211,14 +248,7 @@ public final class HostKernelCheck {
             }
         }
         System.out.println(cases.size() + " kernels run on the host, " + mismatches + " mismatches");
-        int lines = lineKernels(cxx);
-        int reductions = reductions(cxx);
-        int fused = fused(cxx);
-        int updates = indexedUpdates(cxx);
-        int scatters = windowScatters(cxx);
-        int extremes = windowExtremes(cxx);
-        return lines < 0 || reductions < 0 || fused < 0 || updates < 0 || scatters < 0 || extremes < 0 ? -1
-                : mismatches + lines + reductions + fused + updates + scatters + extremes;
+        return mismatches;
     }
 
     /** {@code windowMax/Min} in one pass ({@link WindowExtremeKernels}) against the cpu engine: pooling with padding, overlapping dilated windows, gaps. */
@@ -234,7 +264,7 @@ public final class HostKernelCheck {
                 for (var spec : List.of(pool, overlap, gaps)) cases.add(new W(op, t, spec == pool ? s4 : s2, spec));
             }
         }
-        StringBuilder cpp = new StringBuilder(SHIM);
+        StringBuilder cpp = new StringBuilder(CudaHostShim.THREAD);
         for (int i = 0; i < cases.size(); i++) {
             W c = cases.get(i);
             cpp.append("namespace e").append(i).append(" {\n")
@@ -306,7 +336,7 @@ public final class HostKernelCheck {
             }
             cases.add(new W(op, DType.BF16, DType.F32, s2, overlap));
         }
-        StringBuilder cpp = new StringBuilder(SHIM);
+        StringBuilder cpp = new StringBuilder(CudaHostShim.THREAD);
         for (int i = 0; i < cases.size(); i++) {
             W c = cases.get(i);
             boolean max = c.op() == dev.jburn.op.WindowOp.WINDOW_SCATTER_MAX;
@@ -418,7 +448,7 @@ public final class HostKernelCheck {
             cases.add(new U(t, false));
             if (GatherKernels.adds(t)) cases.add(new U(t, true));
         }
-        StringBuilder cpp = new StringBuilder(SHIM).append("""
+        StringBuilder cpp = new StringBuilder(CudaHostShim.THREAD).append("""
                 static inline unsigned long long atomicMin(unsigned long long* a, unsigned long long v) { unsigned long long o = *a; if (v < o) *a = v; return o; }
                 """);
         cpp.append("namespace off {\n").append(GatherKernels.offsets(DType.S32)).append("\n}\n");
@@ -525,7 +555,7 @@ public final class HostKernelCheck {
                 continue;
             }
             String entry = k.source().entry();
-            StringBuilder cpp = new StringBuilder(k.reduction() ? BLOCK_SHIM : SHIM);
+            StringBuilder cpp = new StringBuilder(k.reduction() ? CudaHostShim.BLOCK : CudaHostShim.THREAD);
             cpp.append(k.source().code());
             String storage = LineKernels.storage(DType.F32);
             StringBuilder params = new StringBuilder(), call = new StringBuilder();
@@ -536,9 +566,7 @@ public final class HostKernelCheck {
             String invoke = entry + "(" + call + "(" + storage + "*)out, n)";
             cpp.append("extern \"C\" void run(").append(params).append("void* out, unsigned long long n) {\n");
             if (k.reduction()) {
-                cpp.append("  std::barrier<> bar(256); jb_bar = &bar; std::vector<std::thread> ts;\n")
-                        .append("  for (unsigned t = 0; t < 256; t++) ts.emplace_back([=] { threadIdx.x = t; ").append(invoke).append("; });\n")
-                        .append("  for (auto& th : ts) th.join();\n");
+                cpp.append("  jb_run_group([&](unsigned) { ").append(invoke).append("; });\n");
             } else {
                 cpp.append("  ").append(invoke).append(";\n");
             }
@@ -546,7 +574,7 @@ public final class HostKernelCheck {
             Path dir = tempDir("jburn-hostf");
             Path src = dir.resolve("fused.cpp"), lib = dir.resolve("libfused.so");
             Files.writeString(src, cpp);
-            if (!compile(cxx, src, lib, "fused " + f.label(), "-std=c++20", "-pthread", "-ffp-contract=off")) return -1;
+            if (!compile(cxx, src, lib, "fused " + f.label(), "-std=c++17", "-ffp-contract=off")) return -1;
             try (Arena arena = Arena.ofShared()) {
                 SymbolLookup lookup = SymbolLookup.libraryLookup(lib, arena);
                 java.lang.foreign.MemoryLayout[] layout = new java.lang.foreign.MemoryLayout[node.inputs().size() + 2];
@@ -573,6 +601,7 @@ public final class HostKernelCheck {
                     mismatches++;
                     System.out.println("MISMATCH fused " + f.label() + ": kernel " + java.util.Arrays.toString(got) + ", cpu engine " + java.util.Arrays.toString(expected));
                 }
+                if (k.reduction()) mismatches += divergentBarriers(lookup, "fused " + f.label());
             }
         }
         System.out.println(run + " fused groups run on the host, " + mismatches + " mismatches");
@@ -581,34 +610,6 @@ public final class HostKernelCheck {
 
     /** {@code 1 - β^t} for β = 0.9 as Adam traces it (β made as {@code 0·t + β}). */
     private static dev.jburn.Tensor biasCorrection(dev.jburn.Tensor t) { return t.multiply(0.0).add(0.9).pow(t).negate().add(1.0); }
-
-    /** One block of 256 threads with a real barrier, so the shared-memory tree runs as on the GPU. */
-    private static final String BLOCK_SHIM = """
-            #include <cmath>
-            #include <math.h>
-            #include <cstring>
-            #include <barrier>
-            #include <thread>
-            #include <vector>
-            using std::isnan; using std::isinf;
-            struct jb_dim3 { unsigned x, y, z; };
-            static thread_local jb_dim3 threadIdx = {0, 0, 0};
-            static const jb_dim3 blockIdx = {0, 0, 0}, gridDim = {1, 1, 1}, blockDim = {256, 1, 1};
-            static std::barrier<>* jb_bar;
-            #define __syncthreads() jb_bar->arrive_and_wait()
-            #define __shared__ static
-            #define __global__
-            #define __device__
-            #define __forceinline__ inline
-            static inline float __uint_as_float(unsigned u) { float f; std::memcpy(&f, &u, 4); return f; }
-            static inline unsigned __float_as_uint(float f) { unsigned u; std::memcpy(&u, &f, 4); return u; }
-            static inline long long __double_as_longlong(double d) { long long u; std::memcpy(&u, &d, 8); return u; }
-            static inline double __longlong_as_double(long long u) { double d; std::memcpy(&d, &u, 8); return d; }
-            static inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
-            static inline int __popc(unsigned x) { return __builtin_popcount(x); }
-            static inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
-            static inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
-            """;
 
     /**
      * Generated reductions over simplified shapes (as {@link GeneratedKernels#reduce} makes them), in each
@@ -661,7 +662,7 @@ public final class HostKernelCheck {
                 }
             }
         }
-        StringBuilder cpp = new StringBuilder(BLOCK_SHIM);
+        StringBuilder cpp = new StringBuilder(CudaHostShim.BLOCK);
         String entry = dev.jburn.kernels.ReductionEmitter.CUDA_ENTRY;
         for (int i = 0; i < cases.size(); i++) {
             R c = cases.get(i);
@@ -674,15 +675,11 @@ public final class HostKernelCheck {
             String target = c.plan().finish() != null ? "partial.data()" : "(" + o + "*)out";
             String count = c.plan().finish() != null ? "n * " + c.plan().parts() : "n";
             if (c.plan().finish() != null) cpp.append("  std::vector<").append(o).append("> partial(n * ").append(c.plan().parts()).append(");\n");
-            cpp.append("  { std::barrier<> bar(256); jb_bar = &bar; std::vector<std::thread> ts;\n")
-                    .append("  for (unsigned t = 0; t < 256; t++) ts.emplace_back([&, t] { threadIdx.x = t; r").append(i).append("::")
-                    .append(entry).append("_").append(i).append("((const ").append(in).append("*)in, ").append(target).append(", ").append(count).append("); });\n")
-                    .append("  for (auto& th : ts) th.join(); }\n");
+            cpp.append("  jb_run_group([&](unsigned) { r").append(i).append("::")
+                    .append(entry).append("_").append(i).append("((const ").append(in).append("*)in, ").append(target).append(", ").append(count).append("); });\n");
             if (c.plan().finish() != null) {
-                cpp.append("  { std::vector<std::thread> ts;\n")
-                        .append("  for (unsigned t = 0; t < 256; t++) ts.emplace_back([&, t] { threadIdx.x = t; f").append(i).append("::")
-                        .append(entry).append("_").append(i).append("f((const ").append(o).append("*)partial.data(), (").append(o).append("*)out, n); });\n")
-                        .append("  for (auto& th : ts) th.join(); }\n");
+                cpp.append("  jb_run_group([&](unsigned) { f").append(i).append("::")
+                        .append(entry).append("_").append(i).append("f((const ").append(o).append("*)partial.data(), (").append(o).append("*)out, n); });\n");
             }
             cpp.append("}\n");
         }
@@ -691,7 +688,7 @@ public final class HostKernelCheck {
         Files.writeString(src, cpp);
         long t0 = System.nanoTime();
         // -O0: the largest translation unit here (800+ kernels); optimizing it took minutes and buys nothing for tiny inputs.
-        if (!compile(cxx, src, lib, "reductions", "-O0", "-std=c++20", "-pthread", "-ffp-contract=off")) return -1;
+        if (!compile(cxx, src, lib, "reductions", "-O0", "-std=c++17", "-ffp-contract=off")) return -1;
         System.out.printf("%d reductions compiled on the host in %.1f s%n", cases.size(), (System.nanoTime() - t0) * 1e-9);
         Backend cpu = Engine.select("cpu").backend();
         Random rnd = new Random(17);
@@ -725,9 +722,26 @@ public final class HostKernelCheck {
                 expected.release();
                 x.buffer().release();
             }
+            mismatches += divergentBarriers(lookup, "reductions");
         }
-        System.out.println(cases.size() + " reductions run on the host (256 threads, barriers), " + mismatches + " mismatches");
+        System.out.println(cases.size() + " reductions run on the host (256 fibers, barriers), " + mismatches + " mismatches");
         return mismatches;
+    }
+
+    /**
+     * 1 (printed) when a block run by {@code lookup}'s library had threads that returned while others
+     * waited at a barrier (undefined on a GPU; threads with a real barrier would hang), else 0.
+     */
+    private static int divergentBarriers(SymbolLookup lookup, String what) {
+        try {
+            MethodHandle h = Linker.nativeLinker().downcallHandle(lookup.find("jb_divergent_barrier").orElseThrow(),
+                    FunctionDescriptor.of(java.lang.foreign.ValueLayout.JAVA_INT));
+            if ((int) h.invokeExact() == 0) return 0;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+        System.out.println("MISMATCH " + what + ": a block's threads did not all reach the same barriers");
+        return 1;
     }
 
     /** A line kernel case: its source and entry, the launch's integer arguments, and the cpu engine's answer. */
@@ -784,7 +798,7 @@ public final class HostKernelCheck {
             }
         }
         Path dir = tempDir("jburn-hostl");
-        StringBuilder cpp = new StringBuilder(SHIM);
+        StringBuilder cpp = new StringBuilder(CudaHostShim.THREAD);
         for (int i = 0; i < cases.size(); i++) {
             int k = i;
             String code = java.util.regex.Pattern.compile("\\b(jburn_\\w+)\\b").matcher(cases.get(i).source()).replaceAll(m -> m.group(1) + "_" + k);

@@ -2,6 +2,7 @@ package dev.jburn.metal;
 
 import dev.jburn.DType;
 import dev.jburn.kernels.Dialect;
+import dev.jburn.kernels.HostBlock;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,49 +29,16 @@ final class MslUnit {
     }
 
     /**
-     * The host side of a group: its 256 threads as fibers (ucontext) run in turns by one host thread;
-     * a barrier hands control back, and a turn ends when every fiber has reached the barrier or
-     * returned, so no fiber passes a barrier before all have reached it, as on the GPU, without the
-     * cost of 256 OS threads per group. A group where some fibers return while others wait at a
-     * barrier (undefined behaviour on a GPU) is reported.
+     * The host side of a group: its 256 threads as fibers run in turns by one host thread, meeting at
+     * barriers ({@link HostBlock}); the shim's barrier calls it only while a group runs.
      */
-    private static final String DRIVER_PRELUDE = """
-            #include <functional>
-            #include <ucontext.h>
+    private static final String DRIVER_PRELUDE = HostBlock.runtime(256) + """
             #include <metal_stdlib>
-            static ucontext_t jb_host, jb_fiber[256];
-            static char jb_stack[256][64 * 1024];
-            static bool jb_returned[256];
-            static int jb_current;
-            static std::function<void(unsigned)> jb_body;
-            static bool jb_divergent;
-            static void jb_barrier() { swapcontext(&jb_fiber[jb_current], &jb_host); }
-            static void jb_start(int t) { jb_body(unsigned(t)); jb_returned[t] = true; }
-            static void jb_run_group(std::function<void(unsigned)> body) {
-              jb_body = body;
-              for (int t = 0; t < 256; t++) {
-                getcontext(&jb_fiber[t]);
-                jb_fiber[t].uc_stack.ss_sp = jb_stack[t];
-                jb_fiber[t].uc_stack.ss_size = sizeof jb_stack[t];
-                jb_fiber[t].uc_link = &jb_host;
-                makecontext(&jb_fiber[t], (void (*)()) jb_start, 1, t);
-                jb_returned[t] = false;
-              }
+            template <class Body> static void jb_run_metal_group(Body body) {
               metal::jb_group_barrier = jb_barrier;
-              for (int live = 256; live > 0;) {
-                int waiting = 0;
-                for (int t = 0; t < 256; t++) {
-                  if (jb_returned[t]) continue;
-                  jb_current = t;
-                  swapcontext(&jb_host, &jb_fiber[t]);
-                  if (!jb_returned[t]) waiting++;
-                }
-                if (waiting != 0 && waiting != live) jb_divergent = true;
-                live = waiting;
-              }
+              jb_run_group(body);
               metal::jb_group_barrier = nullptr;
             }
-            extern "C" int jb_divergent_barrier() { return jb_divergent ? 1 : 0; }
             """;
 
     private void append(String s) {
@@ -103,7 +71,7 @@ final class MslUnit {
         if (!c.grouped()) {
             s.append("  for (uint g = 0; g <= n; g++) ").append(entry).append("(").append(args).append(", g);\n");
         } else {
-            s.append("  for (uint o = 0; o < groups; o++) jb_run_group([&](uint t) { ").append(entry).append("(").append(args).append(", o, t); });\n");
+            s.append("  for (uint o = 0; o < groups; o++) jb_run_metal_group([&](uint t) { ").append(entry).append("(").append(args).append(", o, t); });\n");
         }
         return s.append("}\n").toString();
     }
