@@ -68,11 +68,20 @@ final class CudaWindows {
         try (var _ = backend.device().enter(); Arena a = Arena.ofConfined()) {
             CudaBuffer out = backend.newBuffer(t.byteSize(windows), op.opName());
             try {
-                backend.launch(WindowExtremeKernels.source(t, op == WindowOp.WINDOW_MAX), WindowExtremeKernels.ENTRY, LineKernels.blocks(windows),
-                        LineKernels.THREADS, 0, new KernelArgs(a).pointer(CudaBackend.ptr(x)).pointer(out.pointer()).i32((int) windows).i32(rank)
-                                .ints(FastDivisors.struct(in)).ints(FastDivisors.struct(outDims)).ints(FastDivisors.struct(win))
-                                .ints(FastDivisors.ints(st)).ints(FastDivisors.ints(dil)).ints(FastDivisors.ints(lo)).i32((int) windowSize),
-                        op.opName());
+                boolean max = op == WindowOp.WINDOW_MAX;
+                if (g.unpadded()) {
+                    backend.launch(WindowExtremeKernels.unpadded(t, max), WindowExtremeKernels.UNPADDED_ENTRY, LineKernels.blocks(windows),
+                            LineKernels.THREADS, 0, new KernelArgs(a).pointer(CudaBackend.ptr(x)).pointer(out.pointer()).i32((int) windows).i32(rank)
+                                    .ints(FastDivisors.struct(outDims)).ints(FastDivisors.ints(g.windowSteps())).ints(FastDivisors.ints(g.positionSteps()))
+                                    .ints(FastDivisors.ints(win)).i32((int) windowSize),
+                            op.opName());
+                } else {
+                    backend.launch(WindowExtremeKernels.source(t, max), WindowExtremeKernels.ENTRY, LineKernels.blocks(windows),
+                            LineKernels.THREADS, 0, new KernelArgs(a).pointer(CudaBackend.ptr(x)).pointer(out.pointer()).i32((int) windows).i32(rank)
+                                    .ints(FastDivisors.struct(in)).ints(FastDivisors.struct(outDims)).ints(FastDivisors.struct(win))
+                                    .ints(FastDivisors.ints(st)).ints(FastDivisors.ints(dil)).ints(FastDivisors.ints(lo)).i32((int) windowSize),
+                            op.opName());
+                }
             } catch (RuntimeException ex) {
                 out.release();
                 throw ex;
@@ -128,6 +137,26 @@ final class CudaWindows {
         try (var _ = backend.device().enter(); Arena a = Arena.ofConfined()) {
             CudaBuffer out = backend.newBuffer(t.byteSize(n), op.opName());
             if (n == 0) return out;
+            if (disjointKernel && WindowScatterKernels.isDisjoint(win, st, dil, windowSize) && g.fits32(n) && g.unpadded()) {
+                try {
+                    if (!g.tiles()) {
+                        backend.launch(WindowScatterKernels.fill(t), WindowScatterKernels.FILL_ENTRY, LineKernels.blocks(n), LineKernels.THREADS, 0,
+                                new KernelArgs(a).pointer(CudaBackend.ptr(init)).pointer(out.pointer()).i32((int) n), op.opName());
+                    }
+                    if (windows > 0) {
+                        backend.launch(WindowScatterKernels.tiled(x.dtype(), t, max), WindowScatterKernels.TILED_ENTRY, LineKernels.blocks(windows),
+                                LineKernels.THREADS, 0, new KernelArgs(a).pointer(CudaBackend.ptr(x)).pointer(CudaBackend.ptr(source)).pointer(CudaBackend.ptr(init))
+                                        .pointer(out.pointer()).i32((int) windows).i32(rank).ints(FastDivisors.struct(outDims))
+                                        .ints(FastDivisors.ints(g.windowSteps())).ints(FastDivisors.ints(g.positionSteps())).ints(FastDivisors.ints(win))
+                                        .i32((int) windowSize),
+                                op.opName());
+                    }
+                } catch (RuntimeException ex) {
+                    out.release();
+                    throw ex;
+                }
+                return out;
+            }
             if (disjointKernel && WindowScatterKernels.isDisjoint(win, st, dil, windowSize) && g.fits32(n)) {
                 try {
                     backend.launch(WindowScatterKernels.disjoint(x.dtype(), t, max), WindowScatterKernels.DISJOINT_ENTRY, LineKernels.blocks(n), LineKernels.THREADS, 0,

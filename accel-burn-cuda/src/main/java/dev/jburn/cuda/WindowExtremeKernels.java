@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Arguments: {@code x, out, int windows, int rank, JbDivs in, JbDivs outD, JbDivs win, JbInts st, JbInts dil, JbInts lo, int windowSize}.
  */
 final class WindowExtremeKernels {
-    static final String ENTRY = "jburn_window_extreme";
+    static final String ENTRY = "jburn_window_extreme", UNPADDED_ENTRY = "jburn_window_extreme_unpadded";
     /** Window sizes this kernel walks per thread; larger windows (global pooling) take the plan's parallel reduction. */
     static final long MAX_WINDOW = 64;
 
@@ -35,21 +35,7 @@ final class WindowExtremeKernels {
     /** The kernel for elements of type {@code t}: the window maximum, or the minimum. */
     static String source(DType t, boolean max) {
         return SOURCES.computeIfAbsent(t + ":" + max, k -> {
-            String storage = LineKernels.storage(t), ct, identity, fold;
-            if (t.isFloat()) {
-                ct = storage;
-                identity = t == DType.F64 ? (max ? "__longlong_as_double(0xfff0000000000000ll)" : "__longlong_as_double(0x7ff0000000000000ll)")
-                        : (max ? "__uint_as_float(0xff800000u)" : "__uint_as_float(0x7f800000u)");
-                // jb_max(acc, v) / jb_min(acc, v) of the generated reductions
-                fold = "if (isnan(acc) || isnan(v)) acc = acc + v; else if (" + (max ? "v > acc" : "v < acc") + ") acc = v; else if (!("
-                        + (max ? "acc > v" : "acc < v") + ")) acc = " + (max ? "signbit(acc) ? v : acc" : "signbit(acc) ? acc : v") + ";";
-            } else {
-                ct = t == DType.U64 ? "u64" : "i64";
-                long bound = max ? t.minLong() : t.maxLong();
-                identity = String.format("(%s)0x%016xull", ct, bound);
-                fold = "if (" + (max ? "v > acc" : "v < acc") + ") acc = v;";
-            }
-            String body = ct + " v = (" + ct + ")x[off];\n    " + fold;
+            Fold f = Fold.of(t, max);
             return LineKernelsCommon.TEXT + FastDivisors.CUDA + """
                     extern "C" __global__ void %s(const %s* __restrict__ x, %s* __restrict__ out, int windows, int rank,
                                                    JbDivs in, JbDivs outD, JbDivs win, JbInts st, JbInts dil, JbInts lo, int windowSize) {
@@ -65,8 +51,50 @@ final class WindowExtremeKernels {
                             out[w] = (%s)acc;
                         }
                     }
-                    """.formatted(ENTRY, storage, storage, ct, identity,
-                    WindowScatterKernels.walk32("oc[d] * st.v[d] + kc * dil.v[d] - lo.v[d]", body), storage);
+                    """.formatted(ENTRY, f.storage, f.storage, f.ct, f.identity,
+                    WindowScatterKernels.walk32("oc[d] * st.v[d] + kc * dil.v[d] - lo.v[d]", f.body()), f.storage);
         });
+    }
+
+    /**
+     * The same fold for unpadded windows ({@link WindowGeometry#unpadded}), walked by strides alone
+     * ({@link WindowScatterKernels#unpaddedWalk}). Arguments: {@code x, out, int windows, int rank, JbDivs outD,
+     * JbInts wstep, JbInts pstep, JbInts win, int windowSize}.
+     */
+    static String unpadded(DType t, boolean max) {
+        return SOURCES.computeIfAbsent("unpadded:" + t + ":" + max, k -> {
+            Fold f = Fold.of(t, max);
+            return LineKernelsCommon.TEXT + FastDivisors.CUDA + """
+                    extern "C" __global__ void %s(const %s* __restrict__ x, %s* __restrict__ out, int windows, int rank,
+                                                   JbDivs outD, JbInts wstep, JbInts pstep, JbInts win, int windowSize) {
+                        for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < windows; w += gridDim.x * blockDim.x) {
+                    %s
+                            %s acc = %s;
+                    %s
+                            out[w] = (%s)acc;
+                        }
+                    }
+                    """.formatted(UNPADDED_ENTRY, f.storage, f.storage, WindowScatterKernels.unpaddedBase(), f.ct, f.identity,
+                    WindowScatterKernels.unpaddedWalk(f.body()), f.storage);
+        });
+    }
+
+    /** The compute type, the identity and the fold of {@code v} into {@code acc}: jb_max/jb_min of the generated reductions. */
+    private record Fold(String storage, String ct, String identity, String fold) {
+        static Fold of(DType t, boolean max) {
+            String storage = LineKernels.storage(t);
+            if (t.isFloat()) {
+                String identity = t == DType.F64 ? (max ? "__longlong_as_double(0xfff0000000000000ll)" : "__longlong_as_double(0x7ff0000000000000ll)")
+                        : (max ? "__uint_as_float(0xff800000u)" : "__uint_as_float(0x7f800000u)");
+                String fold = "if (isnan(acc) || isnan(v)) acc = acc + v; else if (" + (max ? "v > acc" : "v < acc") + ") acc = v; else if (!("
+                        + (max ? "acc > v" : "acc < v") + ")) acc = " + (max ? "signbit(acc) ? v : acc" : "signbit(acc) ? acc : v") + ";";
+                return new Fold(storage, storage, identity, fold);
+            }
+            String ct = t == DType.U64 ? "u64" : "i64";
+            long bound = max ? t.minLong() : t.maxLong();
+            return new Fold(storage, ct, String.format("(%s)0x%016xull", ct, bound), "if (" + (max ? "v > acc" : "v < acc") + ") acc = v;");
+        }
+
+        String body() { return ct + " v = (" + ct + ")x[off];\n    " + fold; }
     }
 }

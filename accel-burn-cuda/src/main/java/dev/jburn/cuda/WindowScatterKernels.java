@@ -19,6 +19,8 @@ final class WindowScatterKernels {
     static final String SELECT32_ENTRY = "jburn_window_select32", SCATTER32_ENTRY = "jburn_window_scatter32";
     /** The one-kernel form for windows that do not overlap ({@link #disjoint}). */
     static final String DISJOINT_ENTRY = "jburn_window_scatter_disjoint";
+    /** The per-window form for unpadded disjoint windows ({@link #tiled}), and the fill it needs where windows leave gaps ({@link #fill}). */
+    static final String TILED_ENTRY = "jburn_window_scatter_tiled", FILL_ENTRY = "jburn_window_fill";
     /** Window sizes up to which {@link #disjoint} re-reads the window per element rather than selecting once per window. */
     static final long DISJOINT_MAX_WINDOW = 64;
     /** Bound on every index quantity of the 32-bit kernels, with headroom for their signed intermediate sums. */
@@ -97,6 +99,51 @@ final class WindowScatterKernels {
         String ct = computeType(xt);
         return "i64 best = -1; " + ct + " bv = 0;\n"
                 + walk32(position, ct + " v = " + load(xt, "x[off]") + ";\n    if (" + takes(xt, max) + ") { best = off; bv = v; }");
+    }
+
+    /**
+     * The offset into {@code x} of window {@code w}'s first position, in {@code b}, for unpadded windows: the window's
+     * coordinates from {@code JbDivs outD}, each times its axis's {@code JbInts wstep} ({@link WindowGeometry#windowSteps}).
+     */
+    static String unpaddedBase() {
+        return """
+                int b = 0;
+                {
+                    unsigned r = (unsigned)w;
+                    #pragma unroll
+                    for (int d = 7; d >= 0; --d) {
+                        if (d < rank) { unsigned q = jb_div(r, outD.v[d]); b += (int)(r - q * outD.v[d].d) * wstep.v[d]; r = q; }
+                    }
+                }
+                """;
+    }
+
+    /**
+     * The walk of one unpadded window from offset {@code b} in row-major order, {@code body} run with {@code off} at each
+     * position: an odometer over the axes ({@code JbInts win}, and {@code JbInts pstep} from
+     * {@link WindowGeometry#positionSteps}) that adds a step per position instead of dividing the position out per axis
+     * ({@link #walk32}), whose divisions made the one-pass pooling kernels instruction-bound on the H100/H200.
+     */
+    static String unpaddedWalk(String body) {
+        return """
+                {
+                    int kc[8];
+                    #pragma unroll
+                    for (int d = 0; d < 8; d++) kc[d] = 0;
+                    int off = b;
+                    for (int k = 0; k < windowSize; k++) {
+                        %s
+                        #pragma unroll
+                        for (int d = 7; d >= 0; --d) {
+                            if (d < rank) {
+                                if (++kc[d] < win.v[d]) { off += pstep.v[d]; break; }
+                                off -= (win.v[d] - 1) * pstep.v[d];
+                                kc[d] = 0;
+                            }
+                        }
+                    }
+                }
+                """.formatted(body);
     }
 
     /** The selecting kernel for {@code x} of type {@code xt}. */
@@ -304,6 +351,55 @@ final class WindowScatterKernels {
                         }
                     }
                     """.formatted(DISJOINT_ENTRY, LineKernels.storage(xt), st, st, st, acc, init, pick32(xt, max, "wc[d] * (int)st.v[d].d + kc - lo.v[d]"), add, st);
+        });
+    }
+
+    /**
+     * The max-pool gradient for unpadded {@linkplain #isDisjoint disjoint} windows, one thread per window: it picks the
+     * window's element as {@link #select32} does (same order, NaN and tie rules) and writes every position of its window,
+     * {@code init} plus the window's source at the pick and {@code init} elsewhere (summed as {@link #scatter32} sums:
+     * in double for floats, rounded once). Elements outside every window keep what {@link #fill} wrote (launched first
+     * unless the windows {@linkplain WindowGeometry#tiles tile} the input). A quarter of the threads of {@link #disjoint}
+     * and no divisions per position.
+     * Arguments: {@code x, source, init, out, int windows, int rank, JbDivs outD, JbInts wstep, JbInts pstep, JbInts win, int windowSize}.
+     */
+    static String tiled(DType xt, DType t, boolean max) {
+        return SOURCES.computeIfAbsent("tiled:" + xt + ":" + t + ":" + max, k -> {
+            String st = LineKernels.storage(t), ct = computeType(xt);
+            String acc = t.isFloat() ? "double" : "u64";
+            String add = t.isFloat() ? "acc += (double)source[w];" : "acc = acc + (u64)(i64)source[w];";
+            String init = t.isFloat() ? "(double)init[0]" : "(u64)(i64)init[0]";
+            return LineKernelsCommon.TEXT + FastDivisors.CUDA + """
+                    extern "C" __global__ void %s(const %s* __restrict__ x, const %s* __restrict__ source, const %s* __restrict__ init,
+                                                   %s* __restrict__ out, int windows, int rank, JbDivs outD, JbInts wstep, JbInts pstep, JbInts win,
+                                                   int windowSize) {
+                        for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < windows; w += gridDim.x * blockDim.x) {
+                    %s
+                            int best = -1; %s bv = 0;
+                    %s
+                            %s acc = %s;
+                            const %s rest = (%s)acc;
+                            %s
+                            const %s picked = (%s)acc;
+                    %s
+                        }
+                    }
+                    """.formatted(TILED_ENTRY, LineKernels.storage(xt), st, st, st, unpaddedBase(), ct,
+                    unpaddedWalk(ct + " v = " + load(xt, "x[off]") + ";\n    if (" + takes(xt, max) + ") { best = off; bv = v; }"),
+                    acc, init, st, st, add, st, st, unpaddedWalk("out[off] = off == best ? picked : rest;"));
+        });
+    }
+
+    /** {@code out[i] = init[0]} for every element: what {@link #tiled} leaves alone where windows leave gaps. Arguments: {@code init, out, int n}. */
+    static String fill(DType t) {
+        return SOURCES.computeIfAbsent("fill:" + t, k -> {
+            String st = LineKernels.storage(t);
+            return LineKernelsCommon.TEXT + """
+                    extern "C" __global__ void %s(const %s* __restrict__ init, %s* __restrict__ out, int n) {
+                        const %s v = init[0];
+                        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) out[i] = v;
+                    }
+                    """.formatted(FILL_ENTRY, st, st, st);
         });
     }
 }

@@ -148,9 +148,13 @@ public final class EmitterCompileCheck {
             if (WindowExtremeKernels.covers(t)) {
                 kernels.put("windowExtreme max:" + t.shortName(), () -> new KernelSource(WindowExtremeKernels.ENTRY, WindowExtremeKernels.source(t, true), List.of(), t));
                 kernels.put("windowExtreme min:" + t.shortName(), () -> new KernelSource(WindowExtremeKernels.ENTRY, WindowExtremeKernels.source(t, false), List.of(), t));
+                kernels.put("windowExtremeUnpadded max:" + t.shortName(), () -> new KernelSource(WindowExtremeKernels.UNPADDED_ENTRY, WindowExtremeKernels.unpadded(t, true), List.of(), t));
+                kernels.put("windowExtremeUnpadded min:" + t.shortName(), () -> new KernelSource(WindowExtremeKernels.UNPADDED_ENTRY, WindowExtremeKernels.unpadded(t, false), List.of(), t));
             }
             if (WindowScatterKernels.covers(t)) {
                 kernels.put("windowScatterDisjoint:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.DISJOINT_ENTRY, WindowScatterKernels.disjoint(t, t, true), List.of(), t));
+                kernels.put("windowScatterTiled:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.TILED_ENTRY, WindowScatterKernels.tiled(t, t, false), List.of(), t));
+                kernels.put("windowFill:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.FILL_ENTRY, WindowScatterKernels.fill(t), List.of(), t));
                 kernels.put("windowScatter:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.SCATTER_ENTRY, WindowScatterKernels.scatter(t), List.of(), t));
             }
             kernels.put("sort:" + t.shortName(), () -> new KernelSource(RankSort.ENTRY, RankSort.source(t, true, null), List.of(), t));

@@ -259,9 +259,14 @@ public final class HostKernelCheck {
         dev.jburn.spi.WindowSpec pool = new dev.jburn.spi.WindowSpec(new int[] {1, 1, 2, 2}, new int[] {1, 1, 2, 2}, new int[4], new int[] {0, 0, 0, 1}, new int[] {1, 1, 1, 1});
         dev.jburn.spi.WindowSpec overlap = new dev.jburn.spi.WindowSpec(new int[] {3, 2}, new int[] {1, 2}, new int[] {1, 0}, new int[] {2, 1}, new int[] {2, 1});
         dev.jburn.spi.WindowSpec gaps = new dev.jburn.spi.WindowSpec(new int[] {2, 2}, new int[] {3, 2}, new int[] {1, 0}, new int[] {0, 1}, new int[] {1, 1});
+        // unpadded (the strides-only kernel): channels-last pooling that tiles its input, overlapping dilated windows
+        Shape s4c = Shape.of(2, 6, 4, 3);
+        dev.jburn.spi.WindowSpec tile = new dev.jburn.spi.WindowSpec(new int[] {1, 2, 2, 1}, new int[] {1, 2, 2, 1}, new int[4], new int[4], new int[] {1, 1, 1, 1});
+        dev.jburn.spi.WindowSpec overlapUnpadded = new dev.jburn.spi.WindowSpec(new int[] {3, 2}, new int[] {1, 2}, new int[2], new int[2], new int[] {2, 1});
         for (dev.jburn.op.WindowOp op : List.of(dev.jburn.op.WindowOp.WINDOW_MAX, dev.jburn.op.WindowOp.WINDOW_MIN)) {
             for (DType t : List.of(DType.F32, DType.F64, DType.S32, DType.U8, DType.S64, DType.U64)) {
-                for (var spec : List.of(pool, overlap, gaps)) cases.add(new W(op, t, spec == pool ? s4 : s2, spec));
+                for (var spec : List.of(pool, overlap, gaps, overlapUnpadded)) cases.add(new W(op, t, spec == pool ? s4 : s2, spec));
+                cases.add(new W(op, t, s4c, tile));
             }
         }
         StringBuilder cpp = new StringBuilder(CudaHostShim.THREAD);
@@ -269,6 +274,9 @@ public final class HostKernelCheck {
             W c = cases.get(i);
             cpp.append("namespace e").append(i).append(" {\n")
                     .append(WindowExtremeKernels.source(c.t(), c.op() == dev.jburn.op.WindowOp.WINDOW_MAX).replace(WindowExtremeKernels.ENTRY, WindowExtremeKernels.ENTRY + "_" + i))
+                    .append("\n}\nnamespace u").append(i).append(" {\n")
+                    .append(WindowExtremeKernels.unpadded(c.t(), c.op() == dev.jburn.op.WindowOp.WINDOW_MAX)
+                            .replace(WindowExtremeKernels.UNPADDED_ENTRY, WindowExtremeKernels.UNPADDED_ENTRY + "_" + i))
                     .append("\n}\n");
         }
         Path dir = tempDir("jburn-hoste");
@@ -280,7 +288,7 @@ public final class HostKernelCheck {
         java.lang.foreign.ValueLayout.OfInt i32 = java.lang.foreign.ValueLayout.JAVA_INT;
         Backend cpu = Engine.select("cpu").backend();
         Random rnd = new Random(31);
-        int mismatches = 0;
+        int mismatches = 0, unpaddedRun = 0;
         try (Arena arena = Arena.ofShared()) {
             SymbolLookup lookup = SymbolLookup.libraryLookup(lib, arena);
             java.util.function.Function<long[], MemorySegment> div32 = v -> arena.allocateFrom(i32, FastDivisors.struct(v));
@@ -295,9 +303,16 @@ public final class HostKernelCheck {
                 MemorySegment x = tiedValues(arena, c.t(), n, rnd), out = arena.allocate((long) windows * c.t().byteSize(), 8);
                 MethodHandle h = Linker.nativeLinker().downcallHandle(lookup.find(WindowExtremeKernels.ENTRY + "_" + i).orElseThrow(),
                         FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, i32, i32, divs, divs, divs, ints, ints, ints, i32));
+                MemorySegment outUnpadded = arena.allocate((long) windows * c.t().byteSize(), 8);
                 try {
                     h.invokeWithArguments(x, out, windows, rank, div32.apply(in), div32.apply(outDims), div32.apply(win), int32.apply(st),
                             int32.apply(dil), int32.apply(lo), (int) windowSize);
+                    if (g.unpadded()) {
+                        Linker.nativeLinker().downcallHandle(lookup.find(WindowExtremeKernels.UNPADDED_ENTRY + "_" + i).orElseThrow(),
+                                        FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, i32, i32, divs, ints, ints, ints, i32))
+                                .invokeWithArguments(x, outUnpadded, windows, rank, div32.apply(outDims), int32.apply(g.windowSteps()),
+                                        int32.apply(g.positionSteps()), int32.apply(win), (int) windowSize);
+                    }
                 } catch (Throwable e) {
                     throw new IllegalStateException(e);
                 }
@@ -311,11 +326,20 @@ public final class HostKernelCheck {
                     mismatches++;
                     System.out.println("MISMATCH " + label + ": " + bad);
                 }
+                if (g.unpadded()) {
+                    unpaddedRun++;
+                    String badU = compare(new Case(label + " (unpadded)", null, List.of(c.t()), c.t(), false, null), List.of(x), outUnpadded, exp, windows);
+                    if (badU != null) {
+                        mismatches++;
+                        System.out.println("MISMATCH " + label + " (unpadded): " + badU);
+                    }
+                }
                 bx.release();
                 expected.release();
             }
         }
-        System.out.println(cases.size() + " window maxima and minima run on the host, " + mismatches + " mismatches");
+        if (unpaddedRun == 0) throw new IllegalStateException("no case ran the unpadded window kernel");
+        System.out.println(cases.size() + " window maxima and minima run on the host (" + unpaddedRun + " also unpadded), " + mismatches + " mismatches");
         return mismatches;
     }
 
@@ -328,11 +352,17 @@ public final class HostKernelCheck {
         dev.jburn.spi.WindowSpec overlap = new dev.jburn.spi.WindowSpec(new int[] {3, 2}, new int[] {1, 2}, new int[] {1, 0}, new int[] {2, 1}, new int[] {2, 1});
         // disjoint windows with gaps between them, padding before, and a tail no window reaches
         dev.jburn.spi.WindowSpec gaps = new dev.jburn.spi.WindowSpec(new int[] {2, 2}, new int[] {3, 2}, new int[] {1, 0}, new int[] {0, 1}, new int[] {1, 1});
+        // unpadded disjoint windows (the per-window kernel): channels-last pooling that tiles its input, and gaps with a tail
+        Shape s4c = Shape.of(2, 6, 4, 3);
+        dev.jburn.spi.WindowSpec tile = new dev.jburn.spi.WindowSpec(new int[] {1, 2, 2, 1}, new int[] {1, 2, 2, 1}, new int[4], new int[4], new int[] {1, 1, 1, 1});
+        dev.jburn.spi.WindowSpec gapsUnpadded = new dev.jburn.spi.WindowSpec(new int[] {2, 2}, new int[] {3, 2}, new int[2], new int[2], new int[] {1, 1});
         for (dev.jburn.op.WindowOp op : List.of(dev.jburn.op.WindowOp.WINDOW_SCATTER_MAX, dev.jburn.op.WindowOp.WINDOW_SCATTER_MIN)) {
             for (DType t : List.of(DType.F32, DType.F64, DType.S32, DType.U8, DType.S64)) {
                 cases.add(new W(op, t, t, s4, pool));
                 cases.add(new W(op, t, t, s2, overlap));
                 cases.add(new W(op, t, t, s2, gaps));
+                cases.add(new W(op, t, t, s4c, tile));
+                cases.add(new W(op, t, t, s2, gapsUnpadded));
             }
             cases.add(new W(op, DType.BF16, DType.F32, s2, overlap));
         }
@@ -350,6 +380,10 @@ public final class HostKernelCheck {
                     .append(WindowScatterKernels.scatter32(c.t()).replace(WindowScatterKernels.SCATTER32_ENTRY, WindowScatterKernels.SCATTER32_ENTRY + "_" + i))
                     .append("\n}\nnamespace d_").append(i).append(" {\n")
                     .append(WindowScatterKernels.disjoint(c.xt(), c.t(), max).replace(WindowScatterKernels.DISJOINT_ENTRY, WindowScatterKernels.DISJOINT_ENTRY + "_" + i))
+                    .append("\n}\nnamespace t_").append(i).append(" {\n")
+                    .append(WindowScatterKernels.tiled(c.xt(), c.t(), max).replace(WindowScatterKernels.TILED_ENTRY, WindowScatterKernels.TILED_ENTRY + "_" + i))
+                    .append(WindowScatterKernels.fill(c.t()).replace(WindowScatterKernels.FILL_ENTRY, WindowScatterKernels.FILL_ENTRY + "_" + i)
+                            .replace(LineKernelsCommon.TEXT, ""))
                     .append("\n}\n");
         }
         Path dir = tempDir("jburn-hostw");
@@ -359,7 +393,7 @@ public final class HostKernelCheck {
         java.lang.foreign.StructLayout dims = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(8, JAVA_LONG));
         Backend cpu = Engine.select("cpu").backend();
         Random rnd = new Random(29);
-        int mismatches = 0, disjointRun = 0;
+        int mismatches = 0, disjointRun = 0, tiledRun = 0;
         try (Arena arena = Arena.ofShared()) {
             SymbolLookup lookup = SymbolLookup.libraryLookup(lib, arena);
             for (int i = 0; i < cases.size(); i++) {
@@ -391,6 +425,8 @@ public final class HostKernelCheck {
                 boolean disjoint = WindowScatterKernels.isDisjoint(win, st, dil, windowSize);
                 MemorySegment sel32 = arena.allocate(windows * 8, 8), out32 = arena.allocate((long) n * c.t().byteSize(), 8);
                 MemorySegment outDisjoint = arena.allocate((long) n * c.t().byteSize(), 8);
+                boolean tiled = disjoint && g.unpadded();
+                MemorySegment outTiled = arena.allocate((long) n * c.t().byteSize(), 8);
                 try {
                     hs.invokeWithArguments(x, sel, windows, rank, struct.apply(in), struct.apply(outDims), struct.apply(win), struct.apply(st),
                             struct.apply(dil), struct.apply(lo), windowSize);
@@ -404,6 +440,18 @@ public final class HostKernelCheck {
                     if (disjoint) {
                         hd.invokeWithArguments(x, source, init, outDisjoint, n, rank, div32.apply(in), int32.apply(outDims), div32.apply(win),
                                 div32.apply(st), int32.apply(lo));
+                    }
+                    if (tiled) {
+                        // as CudaWindows: the fill first unless the windows tile the input; a planted byte pattern shows what it missed
+                        for (long e = 0; e < outTiled.byteSize(); e++) outTiled.set(java.lang.foreign.ValueLayout.JAVA_BYTE, e, (byte) 0x7f);
+                        if (!g.tiles()) {
+                            Linker.nativeLinker().downcallHandle(lookup.find(WindowScatterKernels.FILL_ENTRY + "_" + i).orElseThrow(),
+                                    FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, i32)).invokeWithArguments(init, outTiled, n);
+                        }
+                        Linker.nativeLinker().downcallHandle(lookup.find(WindowScatterKernels.TILED_ENTRY + "_" + i).orElseThrow(),
+                                        FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS, i32, i32, divs, ints, ints, ints, i32))
+                                .invokeWithArguments(x, source, init, outTiled, (int) windows, rank, div32.apply(outDims), int32.apply(g.windowSteps()),
+                                        int32.apply(g.positionSteps()), int32.apply(win), (int) windowSize);
                     }
                 } catch (Throwable e) {
                     throw new IllegalStateException(e);
@@ -432,11 +480,20 @@ public final class HostKernelCheck {
                         System.out.println("MISMATCH " + label + " (disjoint): " + badD);
                     }
                 }
+                if (tiled) {
+                    tiledRun++;
+                    String badT = compare(new Case(label + " (per window)", null, List.of(c.xt()), c.t(), false, null), List.of(x), outTiled, exp, n);
+                    if (badT != null) {
+                        mismatches++;
+                        System.out.println("MISMATCH " + label + " (per window): " + badT);
+                    }
+                }
                 for (Buffer b : List.of(bx, bs, bi, expected)) b.release();
             }
         }
-        if (disjointRun == 0) throw new IllegalStateException("no case ran the disjoint-window kernel");
-        System.out.println(cases.size() + " window scatters run on the host (" + disjointRun + " also in the disjoint form), " + mismatches + " mismatches");
+        if (disjointRun == 0 || tiledRun == 0) throw new IllegalStateException("no case ran the disjoint-window or the per-window kernel");
+        System.out.println(cases.size() + " window scatters run on the host (" + disjointRun + " also in the disjoint form, " + tiledRun
+                + " per window), " + mismatches + " mismatches");
         return mismatches;
     }
 

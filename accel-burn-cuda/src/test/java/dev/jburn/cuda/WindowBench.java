@@ -18,8 +18,9 @@ import java.util.function.Supplier;
 
 /**
  * The max pools of the small CNN at batch 1024 on the GPU, each window kernel beside the path it replaced, in one
- * run: the window max as one pass ({@link WindowExtremeKernels}) and as {@link WindowPlan}'s pad, gather and reduce;
- * its gradient as the one-pass disjoint kernel and as the select-then-scatter pair ({@link WindowScatterKernels}).
+ * run: the window max as one pass ({@link WindowExtremeKernels}, unpadded: walked by strides) and as {@link WindowPlan}'s
+ * pad, gather and reduce; its gradient per window ({@link WindowScatterKernels#tiled}) and as the select-then-scatter
+ * pair ({@link WindowScatterKernels}).
  * Each pair is also compared element for element (they must agree bit for bit). Channels-last shapes, 2×2 windows,
  * stride 2, as the CNN's train step runs them. Median µs per call of back-to-back calls, synchronized once per sample.
  *
@@ -44,14 +45,14 @@ public final class WindowBench {
             System.out.printf(Locale.ROOT, "windowMax %s: one-pass and plan agree: %s%n", name, same(b, e, p, pooled.size()));
             e.release();
             p.release();
-            row("windowMax " + name + " one pass", b, () -> w.extreme(WindowOp.WINDOW_MAX, x, spec));
+            row("windowMax " + name + " one pass (unpadded)", b, () -> w.extreme(WindowOp.WINDOW_MAX, x, spec));
             row("windowMax " + name + " pad+gather+reduce", b, () -> w.planned(WindowOp.WINDOW_MAX, x, spec));
             Buffer d = w.scatter(WindowOp.WINDOW_SCATTER_MAX, x, source, init, spec, true);
             Buffer s = w.scatter(WindowOp.WINDOW_SCATTER_MAX, x, source, init, spec, false);
-            System.out.printf(Locale.ROOT, "windowScatterMax %s: disjoint and select+scatter agree: %s%n", name, same(b, d, s, shape.size()));
+            System.out.printf(Locale.ROOT, "windowScatterMax %s: per-window and select+scatter agree: %s%n", name, same(b, d, s, shape.size()));
             d.release();
             s.release();
-            row("windowScatterMax " + name + " disjoint", b, () -> w.scatter(WindowOp.WINDOW_SCATTER_MAX, x, source, init, spec, true));
+            row("windowScatterMax " + name + " per window", b, () -> w.scatter(WindowOp.WINDOW_SCATTER_MAX, x, source, init, spec, true));
             row("windowScatterMax " + name + " select+scatter", b, () -> w.scatter(WindowOp.WINDOW_SCATTER_MAX, x, source, init, spec, false));
             for (Operand o : new Operand[] {x, source, init}) o.buffer().release();
         }
