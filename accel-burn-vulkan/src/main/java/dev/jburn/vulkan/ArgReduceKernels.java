@@ -38,9 +38,10 @@ final class ArgReduceKernels {
         DeviceBuffer out0 = b.memory.allocateUninitialized(name, out.byteSize(rows));
         try {
             DeviceBuffer src = moved != null ? moved : VulkanBackend.device(x.buffer(), name);
-            String source = ArgReduceShader.source(x.dtype(), out, max, tieBreakHigh, b.dev.features);
-            if (x.dtype().isFloat()) source = FloatControls.apply(source, b.dev.features); // its isnan must not be assumed false
-            Pipelines.Pipeline p = b.pipelines.get(name, name, source, 3, true);
+            Pipelines.Pipeline p = b.pipelines.get(name, name, List.of("argReduce", x.dtype(), out, max, tieBreakHigh), () -> {
+                String source = ArgReduceShader.source(x.dtype(), out, max, tieBreakHigh, b.dev.features);
+                return x.dtype().isFloat() ? FloatControls.apply(source, b.dev.features) : source; // its isnan must not be assumed false
+            }, 3, true);
             int gx = (int) Math.min(rows, 65535), gy = (int) ((rows + gx - 1) / gx);
             int[] params = {(int) rows, (int) n};
             b.queue.submit(name, r -> r.dispatch(name, p, List.of(src, out0), params, gx, gy, 1));

@@ -40,11 +40,13 @@ final class ConvKernels {
         DeviceBuffer y = b.memory.allocateUninitialized("conv", 4 * size);
         try {
             if (DirectConvPlan.productsPerOutput(words) >= LONG_SUM && size <= 65535L * 65535L) {
-                Pipelines.Pipeline p = b.pipelines.get("conv", "conv-f32-group", FloatControls.apply(ConvShader.perGroup(), b.dev.features), 4, true);
+                Pipelines.Pipeline p = b.pipelines.get("conv", "conv-f32-group", "conv-f32-group",
+                        () -> FloatControls.apply(ConvShader.perGroup(), b.dev.features), 4, true);
                 int gx = (int) Math.min(size, 65535), gy = (int) ((size + gx - 1) / gx);
                 b.queue.submit("conv", r -> r.dispatch("conv", p, List.of(x, k, y), words, gx, gy, 1));
             } else {
-                Pipelines.Pipeline p = b.pipelines.get("conv", "conv-f32", FloatControls.apply(ConvShader.perOutput(), b.dev.features), 4, true);
+                Pipelines.Pipeline p = b.pipelines.get("conv", "conv-f32", "conv-f32",
+                        () -> FloatControls.apply(ConvShader.perOutput(), b.dev.features), 4, true);
                 int gx = m.groups(size); // a grid-stride loop of work groups of 256, as the movement shaders'
                 b.queue.submit("conv", r -> r.dispatch("conv", p, List.of(x, k, y), words, gx, 1, 1));
             }

@@ -39,8 +39,12 @@ final class DotKernels {
         return b.dev.coopMatrix.gemmConfig(t);
     }
 
-    /** The kernel a product of {@code t} with these {@code K} and {@code N} runs: its name says which path, and its tile of C. */
-    record Gemm(String name, String source, int tileM, int tileN) {}
+    /**
+     * The kernel a product of {@code t} with these {@code K} and {@code N} runs: its name says which path, and its tile of C.
+     * The name determines the source within one engine (what else the source depends on, the device's subgroup
+     * size and the engine's configuration, is fixed), so the source is generated only for a pipeline not built yet.
+     */
+    record Gemm(String name, java.util.function.Supplier<String> source, int tileM, int tileN) {}
 
     /** The GEMM for {@code t} (one {@link #supports} accepts). */
     Gemm gemm(DType t, long k, long n) {
@@ -50,14 +54,14 @@ final class DotKernels {
             CoopMatGemmShader.Tiling g = CoopMatGemmShader.Tiling.of(c);
             boolean wide = CoopMatGemmShader.wideLoads(k, n);
             return new Gemm("gemm-coopmat-" + t.shortName() + "-" + c.m() + "x" + c.n() + "x" + c.k() + (wide ? "-wide" : ""),
-                    CoopMatGemmShader.source(t, g, b.dev.coopMatrix.subgroupSize(), wide), g.bm(), g.bn());
+                    () -> CoopMatGemmShader.source(t, g, b.dev.coopMatrix.subgroupSize(), wide), g.bm(), g.bn());
         }
         boolean f64 = t == DType.F64, wide = !f64 && GemmShader.wideLoads(k, n);
         int tile = GemmShader.tile(f64);
         if (!f64 && b.config().gemmDoubleBuffer()) {
-            return new Gemm("gemm-f32-db8" + (wide ? "-wide" : ""), GemmShaderDoubleBuffered.source(wide), tile, tile);
+            return new Gemm("gemm-f32-db8" + (wide ? "-wide" : ""), () -> GemmShaderDoubleBuffered.source(wide), tile, tile);
         }
-        return new Gemm("gemm-" + t.shortName() + (wide ? "-wide" : ""), GemmShader.source(f64, wide), tile, tile);
+        return new Gemm("gemm-" + t.shortName() + (wide ? "-wide" : ""), () -> GemmShader.source(f64, wide), tile, tile);
     }
 
     /** The result, or {@code null} when this case must fall back. */
@@ -98,7 +102,7 @@ final class DotKernels {
     DeviceBuffer run(Gemm g, DeviceBuffer da, DeviceBuffer db, long batch, long m, long n, long k, int es) {
         int gx = (int) ((n + g.tileN() - 1) / g.tileN()), gy = (int) ((m + g.tileM() - 1) / g.tileM());
         if (gx > b.dev.features.maxWorkGroupCountX() || gy > 65535) return null;
-        Pipelines.Pipeline p = b.pipelines.get("dot", g.name(), g.source(), 4, true);
+        Pipelines.Pipeline p = b.pipelines.get("dot", g.name(), g.name(), g.source(), 4, true);
         int[] params = {(int) batch, (int) m, (int) n, (int) k};
         DeviceBuffer c = b.memory.allocateUninitialized("dot", batch * m * n * es);
         try {

@@ -58,8 +58,10 @@ final class GatherKernels {
         try {
             DeviceBuffer src = VulkanBackend.device(x.buffer(), "gather");
             DeviceBuffer idx = VulkanBackend.device(indices.buffer(), "gather");
-            Pipelines.Pipeline p = b.pipelines.get("gather", "gather" + t.byteSize(),
-                    GatherShader.source(t.byteSize(), indices.dtype().byteSize(), indices.dtype().isSigned()), 5, true);
+            int width = t.byteSize(), indexWidth = indices.dtype().byteSize();
+            boolean signed = indices.dtype().isSigned();
+            Pipelines.Pipeline p = b.pipelines.get("gather", "gather" + width, List.of("gather", width, indexWidth, signed),
+                    () -> GatherShader.source(width, indexWidth, signed), 5, true);
             b.queue.submit("gather", r -> r.dispatch("gather", p, List.of(src, idx, out, flag), params, movement.groups(n), 1, 1));
             return keptUnlessFlagged(b, "gather", out, flag);
         } catch (RuntimeException e) {

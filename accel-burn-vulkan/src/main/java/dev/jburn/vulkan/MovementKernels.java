@@ -31,7 +31,7 @@ final class MovementKernels {
 
     private Pipelines.Pipeline pipeline(String op, DType dtype) {
         int w = dtype.byteSize();
-        return b.pipelines.get(op, "copy" + w, StridedCopyShader.source(w), 4, true);
+        return b.pipelines.get(op, "copy" + w, List.of("copy", w), () -> StridedCopyShader.source(w), 4, true);
     }
 
     /** Work groups for {@code n} elements with a grid-stride loop. */

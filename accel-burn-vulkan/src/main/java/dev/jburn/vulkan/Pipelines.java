@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import static org.lwjgl.vulkan.VK10.*;
 
@@ -48,6 +49,8 @@ final class Pipelines implements AutoCloseable {
     private final Path cacheFile;
     private final long pipelineCache;
     private final Map<String, Pipeline> bySource = new ConcurrentHashMap<>();
+    /** The same pipelines by what their sources were generated from ({@link #get(String, String, Object, Supplier, int, boolean)}). */
+    private final Map<Object, Pipeline> byKey = new ConcurrentHashMap<>();
     /** The releasable pipelines, by source; an entry goes when its pipeline is destroyed. */
     private final Map<String, WeakReference<Pipeline>> releasable = new ConcurrentHashMap<>();
     /** Releasable pipelines not yet destroyed, so that {@link #close} destroys them before the device goes. */
@@ -102,6 +105,21 @@ final class Pipelines implements AutoCloseable {
     /** The pipeline for {@code source} with {@code bindingCount} storage buffers (parameters included). */
     Pipeline get(String op, String name, String source, int bindingCount, boolean usesParams) {
         return get(op, name, source, bindingCount, usesParams, 0);
+    }
+
+    /**
+     * The pipeline for the source {@code source} generates, found by {@code key}: what the source is generated
+     * from (this device's features aside, which never change), so that a dispatch of a kernel seen before
+     * neither generates its GLSL again nor hashes its text (tens of microseconds for a transpose, more for a
+     * GEMM, against a few for the whole dispatch otherwise). Keys of different kernels must differ: begin them
+     * with the kernel's name.
+     */
+    Pipeline get(String op, String name, Object key, Supplier<String> source, int bindingCount, boolean usesParams) {
+        Pipeline p = byKey.get(key);
+        if (p != null) return p;
+        p = get(op, name, source.get(), bindingCount, usesParams, 0);
+        byKey.putIfAbsent(key, p);
+        return p;
     }
 
     /**
@@ -259,6 +277,7 @@ final class Pipelines implements AutoCloseable {
         save();
         for (Pipeline p : bySource.values()) destroy(p.pipeline(), p.layout(), p.setLayout(), p.module());
         bySource.clear();
+        byKey.clear();
         for (Release r : undestroyed) destroy(r.pipeline, r.layout, r.setLayout, r.module);
         released.addAndGet(undestroyed.size());
         undestroyed.clear();

@@ -101,7 +101,7 @@ class CoopMatEmulationTest {
     private static void check(DType t, CoopMatGemmShader.Tiling g, int batch, int m, int k, int n) {
         boolean wide = CoopMatGemmShader.wideLoads(k, n);
         String src = CoopMatGemmShader.source(t, g, 32, wide, "", emulatedMatrices(t));
-        var gemm = new DotKernels.Gemm("gemm-coopmat-emulated-" + t.shortName() + (wide ? "-wide" : ""), src, g.bm(), g.bn());
+        var gemm = new DotKernels.Gemm("gemm-coopmat-emulated-" + t.shortName() + (wide ? "-wide" : ""), () -> src, g.bm(), g.bn());
         Engine cpu = Engine.select("cpu");
         try (Tensor a = GemmCheck.random(t, batch * m, k, 21); Tensor c = GemmCheck.random(t, batch * k, n, 22);
              Tensor a3 = a.reshape(batch, m, k); Tensor c3 = c.reshape(batch, k, n);

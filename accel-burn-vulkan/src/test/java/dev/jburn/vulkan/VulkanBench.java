@@ -19,17 +19,29 @@ import java.util.function.Supplier;
  *
  * <pre>
  * java ... dev.jburn.vulkan.VulkanBench [--gemm 4096] [--gemm-dtypes f32,f16,bf16] [--check] [--gemm-only] [--fused 16777216] [--runs 7] [--warmup 2]
+ * java ... dev.jburn.vulkan.VulkanBench --dispatch-only [--dispatch-seconds 20]
  * </pre>
+ * {@code --dispatch-only} times just the host cost of small calls (eager add, eager sum, Jit), for a
+ * profiler: it repeats them for about {@code --dispatch-seconds} after the warm-up.
  */
 public final class VulkanBench {
     private VulkanBench() {}
+
+    /** Selected once: {@code Engine.select} probes the providers again, which a timed loop should not count. */
+    private static final java.util.concurrent.atomic.AtomicReference<Engine> ENGINE = new java.util.concurrent.atomic.AtomicReference<>();
+
+    private static Engine vulkan() {
+        if (ENGINE.get() == null) ENGINE.compareAndSet(null, Engine.select("vulkan"));
+        return ENGINE.get();
+    }
 
     public static void main(String[] args) {
         int n = 4096;
         long m = 1L << 24;
         int runs = 7, warmup = 2;
         List<DType> gemmTypes = List.of(DType.F32);
-        boolean check = false, gemmOnly = false;
+        boolean check = false, gemmOnly = false, dispatchOnly = false;
+        double dispatchSeconds = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--gemm" -> n = Integer.parseInt(args[++i]);
@@ -39,10 +51,12 @@ public final class VulkanBench {
                 case "--gemm-dtypes" -> gemmTypes = Arrays.stream(args[++i].split(",")).map(VulkanBench::dtype).toList();
                 case "--check" -> check = true;
                 case "--gemm-only" -> gemmOnly = true;
+                case "--dispatch-only" -> dispatchOnly = true;
+                case "--dispatch-seconds" -> dispatchSeconds = Double.parseDouble(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
-        Engine vk = Engine.select("vulkan");
+        Engine vk = vulkan();
         VulkanBackend b = (VulkanBackend) vk.backend();
         System.out.println("device: " + b.deviceDescription() + (vk.backend().capabilities().flushesF32Subnormals() ? ", flushes f32 subnormals" : ""));
         System.out.println("cooperative matrices: " + b.dev.coopMatrix.describe());
@@ -62,6 +76,13 @@ public final class VulkanBench {
             }
             b.synchronize();
             System.out.printf("warm-up: 20000 eager adds and Jit calls on f32[8] in %.2f s%n", (System.nanoTime() - t0) / 1e9);
+        }
+        if (dispatchOnly) {
+            long until = System.nanoTime() + (long) (dispatchSeconds * 1e9);
+            do smallCalls(vk, fma);
+            while (System.nanoTime() < until);
+            System.out.println("stats: " + b.stats());
+            return;
         }
 
         for (DType t : gemmTypes) {
@@ -102,22 +123,45 @@ public final class VulkanBench {
             });
             System.out.printf("eager a*b+c f32[%d]: median %.3f ms, %.1f GB/s (counting only the 4 tensors)%n", m, e * 1e3, bytes / e / 1e9);
         }
-        try (Tensor small = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8}).to(vk)) {
-            int ops = 2000;
-            double s = median(1, 9, () -> {
-                for (int i = 0; i < ops - 1; i++) small.add(small).close();
-                return small.add(small);
-            });
-            System.out.printf("eager dispatch (add f32[8], %d in a row, then synchronize): %.2f us/op%n", ops, s / ops * 1e6);
-            double j = median(1, 9, () -> {
-                for (int i = 0; i < ops - 1; i++) fma.apply(List.of(small, small, small)).getFirst().close();
-                return fma.apply(List.of(small, small, small)).getFirst();
-            });
-            System.out.printf("Jit dispatch (fused a*b+c on f32[8], %d in a row, then synchronize): %.2f us/call%n", ops, j / ops * 1e6);
-        }
+        smallCalls(vk, fma);
         System.out.println("fallbacks: " + vk.fallbackCounts());
         System.out.println("stats: " + b.stats());
         System.out.println("memory: " + b.memoryStats());
+    }
+
+    /**
+     * Host cost per small call: eager add, eager sum over an axis (a transpose and a row reduction), and the
+     * Jit-compiled {@code fma}, each on a few f32. Besides wall time it prints the calling thread's CPU time
+     * per call: on a CPU driver (lavapipe) the driver's own threads do the device's work and the wall time is
+     * theirs, while the caller's CPU time is the engine's host work (fence waits block, they do not spin there).
+     */
+    private static void smallCalls(Engine vk, CompiledFunction fma) {
+        try (Tensor small = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8}).to(vk); Tensor rows = small.reshape(2, 4)) {
+            perCall("eager dispatch (add f32[8]", "op", () -> small.add(small));
+            perCall("eager sum (f32[2,4] axis 0", "op", () -> rows.sum(0));
+            perCall("Jit dispatch (fused a*b+c on f32[8]", "call", () -> fma.apply(List.of(small, small, small)).getFirst());
+        }
+    }
+
+    private static void perCall(String label, String unit, Supplier<Tensor> op) {
+        int ops = 2000;
+        double cpu0 = threadCpuNanos();
+        double s = median(1, 9, () -> {
+            for (int i = 0; i < ops - 1; i++) op.get().close();
+            return op.get();
+        });
+        double cpu = (threadCpuNanos() - cpu0) / 1e9 / (10.0 * ops);
+        System.out.printf("%s, %d in a row, then synchronize): %.2f us/%s wall, %.2f us/%s caller CPU%n",
+                label, ops, s / ops * 1e6, unit, cpu * 1e6, unit);
+    }
+
+    /** The calling thread's CPU time (Linux's schedstat; this module does not read java.management); NaN elsewhere. */
+    static double threadCpuNanos() {
+        try {
+            return Long.parseLong(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/thread-self/schedstat")).split(" ")[0]);
+        } catch (java.io.IOException | RuntimeException e) {
+            return Double.NaN;
+        }
     }
 
     private static DType dtype(String name) {
@@ -143,14 +187,16 @@ public final class VulkanBench {
         b.measureDeviceTime(true);
         b.synchronize();
         long d0 = b.stats().deviceNanos(), w0 = b.stats().submitWaitNanos(), t0 = System.nanoTime();
+        double cpu0 = threadCpuNanos();
         for (int i = 0; i < runs; i++) op.get().close();
         b.synchronize();
         double wall = (System.nanoTime() - t0) / 1e9 / runs;
+        double cpu = (threadCpuNanos() - cpu0) / 1e9 / runs;
         double dev = (b.stats().deviceNanos() - d0) / 1e9 / runs;
         double wait = (b.stats().submitWaitNanos() - w0) / 1e9 / runs;
         b.measureDeviceTime(false);
-        System.out.printf("  per call: wall %.3f ms, of which %.3f ms in submit and fence waits; device busy %.3f ms%n",
-                wall * 1e3, wait * 1e3, dev * 1e3);
+        System.out.printf("  per call: wall %.3f ms, of which %.3f ms in submit and fence waits; device busy %.3f ms; caller CPU %.3f ms%n",
+                wall * 1e3, wait * 1e3, dev * 1e3, cpu * 1e3);
         return dev;
     }
 
@@ -159,7 +205,7 @@ public final class VulkanBench {
      * timed until the device has finished it ({@code synchronize}); each result is closed.
      */
     static double median(int warmup, int runs, Supplier<Tensor> op) {
-        VulkanBackend b = (VulkanBackend) Engine.select("vulkan").backend();
+        VulkanBackend b = (VulkanBackend) vulkan().backend();
         for (int i = 0; i < warmup; i++) op.get().close();
         b.synchronize();
         double[] t = new double[runs];
