@@ -41,10 +41,10 @@ final class DotKernels {
 
     /**
      * The kernel a product of {@code t} with these {@code K} and {@code N} runs: its name says which path, and its tile of C.
-     * The name determines the source within one engine (what else the source depends on, the device's subgroup
-     * size and the engine's configuration, is fixed), so the source is generated only for a pipeline not built yet.
+     * {@code key} holds everything {@code source} is generated from, so the source is generated only for a pipeline
+     * not built yet ({@link Pipelines#get(String, String, Object, java.util.function.Supplier, int, boolean)}).
      */
-    record Gemm(String name, java.util.function.Supplier<String> source, int tileM, int tileN) {}
+    record Gemm(String name, Object key, java.util.function.Supplier<String> source, int tileM, int tileN) {}
 
     /** The GEMM for {@code t} (one {@link #supports} accepts). */
     Gemm gemm(DType t, long k, long n) {
@@ -53,15 +53,17 @@ final class DotKernels {
             CoopMatrixSupport.Config c = coop.get();
             CoopMatGemmShader.Tiling g = CoopMatGemmShader.Tiling.of(c);
             boolean wide = CoopMatGemmShader.wideLoads(k, n);
+            int subgroup = b.dev.coopMatrix.subgroupSize();
             return new Gemm("gemm-coopmat-" + t.shortName() + "-" + c.m() + "x" + c.n() + "x" + c.k() + (wide ? "-wide" : ""),
-                    () -> CoopMatGemmShader.source(t, g, b.dev.coopMatrix.subgroupSize(), wide), g.bm(), g.bn());
+                    List.of("gemm-coopmat", t, g, subgroup, wide), () -> CoopMatGemmShader.source(t, g, subgroup, wide), g.bm(), g.bn());
         }
         boolean f64 = t == DType.F64, wide = !f64 && GemmShader.wideLoads(k, n);
         int tile = GemmShader.tile(f64);
         if (!f64 && b.config().gemmDoubleBuffer()) {
-            return new Gemm("gemm-f32-db8" + (wide ? "-wide" : ""), () -> GemmShaderDoubleBuffered.source(wide), tile, tile);
+            return new Gemm("gemm-f32-db8" + (wide ? "-wide" : ""), List.of("gemm-f32-db8", wide), () -> GemmShaderDoubleBuffered.source(wide),
+                    tile, tile);
         }
-        return new Gemm("gemm-" + t.shortName() + (wide ? "-wide" : ""), () -> GemmShader.source(f64, wide), tile, tile);
+        return new Gemm("gemm-" + t.shortName() + (wide ? "-wide" : ""), List.of("gemm", f64, wide), () -> GemmShader.source(f64, wide), tile, tile);
     }
 
     /** The result, or {@code null} when this case must fall back. */
@@ -102,7 +104,7 @@ final class DotKernels {
     DeviceBuffer run(Gemm g, DeviceBuffer da, DeviceBuffer db, long batch, long m, long n, long k, int es) {
         int gx = (int) ((n + g.tileN() - 1) / g.tileN()), gy = (int) ((m + g.tileM() - 1) / g.tileM());
         if (gx > b.dev.features.maxWorkGroupCountX() || gy > 65535) return null;
-        Pipelines.Pipeline p = b.pipelines.get("dot", g.name(), g.name(), g.source(), 4, true);
+        Pipelines.Pipeline p = b.pipelines.get("dot", g.name(), g.key(), g.source(), 4, true);
         int[] params = {(int) batch, (int) m, (int) n, (int) k};
         DeviceBuffer c = b.memory.allocateUninitialized("dot", batch * m * n * es);
         try {

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -101,7 +102,8 @@ class CoopMatEmulationTest {
     private static void check(DType t, CoopMatGemmShader.Tiling g, int batch, int m, int k, int n) {
         boolean wide = CoopMatGemmShader.wideLoads(k, n);
         String src = CoopMatGemmShader.source(t, g, 32, wide, "", emulatedMatrices(t));
-        var gemm = new DotKernels.Gemm("gemm-coopmat-emulated-" + t.shortName() + (wide ? "-wide" : ""), () -> src, g.bm(), g.bn());
+        var gemm = new DotKernels.Gemm("gemm-coopmat-emulated-" + t.shortName() + (wide ? "-wide" : ""),
+                List.of("gemm-coopmat-emulated", t, g, wide), () -> src, g.bm(), g.bn());
         Engine cpu = Engine.select("cpu");
         try (Tensor a = GemmCheck.random(t, batch * m, k, 21); Tensor c = GemmCheck.random(t, batch * k, n, 22);
              Tensor a3 = a.reshape(batch, m, k); Tensor c3 = c.reshape(batch, k, n);

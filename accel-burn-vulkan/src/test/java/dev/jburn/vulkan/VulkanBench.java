@@ -130,15 +130,17 @@ public final class VulkanBench {
     }
 
     /**
-     * Host cost per small call: eager add, eager sum over an axis (a transpose and a row reduction), and the
+     * Host cost per small call: eager add, eager sum over an axis (a transpose and a row reduction), eager GEMM, and the
      * Jit-compiled {@code fma}, each on a few f32. Besides wall time it prints the calling thread's CPU time
      * per call: on a CPU driver (lavapipe) the driver's own threads do the device's work and the wall time is
      * theirs, while the caller's CPU time is the engine's host work (fence waits block, they do not spin there).
      */
     private static void smallCalls(Engine vk, CompiledFunction fma) {
-        try (Tensor small = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8}).to(vk); Tensor rows = small.reshape(2, 4)) {
+        try (Tensor small = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8}).to(vk); Tensor rows = small.reshape(2, 4);
+             Tensor cols = small.reshape(4, 2)) {
             perCall("eager dispatch (add f32[8]", "op", () -> small.add(small));
             perCall("eager sum (f32[2,4] axis 0", "op", () -> rows.sum(0));
+            perCall("eager dot (f32[2,4]·f32[4,2]", "op", () -> rows.dot(cols));
             perCall("Jit dispatch (fused a*b+c on f32[8]", "call", () -> fma.apply(List.of(small, small, small)).getFirst());
         }
     }
