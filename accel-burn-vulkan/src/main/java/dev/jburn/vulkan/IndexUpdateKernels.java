@@ -43,9 +43,14 @@ final class IndexUpdateKernels {
             DeviceBuffer upd = VulkanBackend.device(updates.buffer(), op);
             DeviceBuffer idx = VulkanBackend.device(indices.buffer(), op);
             IndexUpdateShader.Accumulator acc = accumulate ? IndexUpdateShader.accumulator(t, b.dev.features) : null;
-            String source = IndexUpdateShader.source(acc, t.byteSize(), indices.dtype().byteSize(), indices.dtype().isSigned());
-            if (t.isFloat()) source = FloatControls.apply(source, b.dev.features);
-            Pipelines.Pipeline p = b.pipelines.get(op, op + t.byteSize(), source, 5, true);
+            int width = t.byteSize(), indexWidth = indices.dtype().byteSize();
+            boolean signed = indices.dtype().isSigned(), floats = t.isFloat();
+            // found by what its source is generated from, so a call seen before generates no GLSL (Pipelines#get)
+            Pipelines.Pipeline p = b.pipelines.get(op, op + width,
+                    java.util.Arrays.asList("indexUpdate", acc, width, indexWidth, signed, floats), () -> {
+                        String source = IndexUpdateShader.source(acc, width, indexWidth, signed);
+                        return floats ? FloatControls.apply(source, b.dev.features) : source;
+                    }, 5, true);
             int[] params = layout.params((int) layout.sliceSize(), (int) rows);
             int groups = (int) Math.max(1, Math.min((layout.sliceSize() + IndexUpdateShader.GROUP - 1) / IndexUpdateShader.GROUP,
                     Math.min(b.dev.features.maxWorkGroupCountX(), 65535)));

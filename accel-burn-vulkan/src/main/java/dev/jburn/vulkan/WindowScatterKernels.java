@@ -64,12 +64,16 @@ final class WindowScatterKernels {
         try {
             DeviceBuffer xb = VulkanBackend.device(x.buffer(), name), sb = VulkanBackend.device(source.buffer(), name);
             DeviceBuffer ib = VulkanBackend.device(init.buffer(), name);
-            String selectSource = WindowScatterShader.select(reader, x.dtype().isFloat(), max);
-            String scatterSource = WindowScatterShader.scatter(acc, t.isFloat());
-            if (x.dtype().isFloat()) selectSource = FloatControls.apply(selectSource, f); // its isnan must not be assumed false
-            if (t.isFloat()) scatterSource = FloatControls.apply(scatterSource, f);
-            Pipelines.Pipeline selectP = b.pipelines.get(name, "windowSelect", selectSource, 3, true);
-            Pipelines.Pipeline scatterP = b.pipelines.get(name, "windowScatter", scatterSource, 5, true);
+            boolean xFloat = x.dtype().isFloat(), tFloat = t.isFloat();
+            // found by what their sources are generated from, so a call seen before generates no GLSL (Pipelines#get)
+            Pipelines.Pipeline selectP = b.pipelines.get(name, "windowSelect", List.of("windowSelect", reader, xFloat, max), () -> {
+                String src = WindowScatterShader.select(reader, xFloat, max);
+                return xFloat ? FloatControls.apply(src, f) : src; // its isnan must not be assumed false
+            }, 3, true);
+            Pipelines.Pipeline scatterP = b.pipelines.get(name, "windowScatter", List.of("windowScatter", acc, tFloat), () -> {
+                String src = WindowScatterShader.scatter(acc, tFloat);
+                return tFloat ? FloatControls.apply(src, f) : src;
+            }, 5, true);
             b.queue.submit(name, r -> {
                 if (windows > 0) r.dispatch(name, selectP, List.of(xb, sel), params, groups(windows), 1, 1);
                 r.dispatch(name, scatterP, List.of(sb, ib, sel, out), params, groups(n), 1, 1);
