@@ -85,6 +85,25 @@ final class TrainCommand implements Callable<Integer> {
             + "(mixed precision; f16 with dynamic loss scaling). Default: ${DEFAULT-VALUE}.")
     String precision;
 
+    @Option(names = "--tf32", description = "On --engine cuda: F32 GEMMs and convolutions on TF32 tensor cores (10 mantissa bits in the "
+            + "products, about 1e-3 relative error; what PyTorch's cuDNN convolutions do by default). Off: full F32.")
+    boolean tf32;
+
+    /**
+     * Turns on the cuda engine's TF32 math ({@code jburn.cuda.tf32}, read when the engine is made, which in this
+     * process is just after) for {@code --engine} names that are all cuda devices; anything else is refused, since
+     * only NVIDIA's tensor cores have TF32 and a silently ignored flag would mislead.
+     */
+    static void useTf32(String engine) {
+        boolean cuda = engine != null && java.util.Arrays.stream(engine.split(",", -1)).map(String::trim)
+                .allMatch(n -> n.equalsIgnoreCase("cuda") || n.toLowerCase(Locale.ROOT).startsWith("cuda:"));
+        if (!cuda) {
+            throw new dev.jburn.JBurnException("train", "--tf32 needs --engine cuda (TF32 is a tensor-core mode of NVIDIA GPUs), got --engine "
+                    + (engine == null ? "(default)" : engine));
+        }
+        System.setProperty("jburn.cuda.tf32", "true");
+    }
+
     /** Adam with the learning-rate schedule {@code --lr-schedule} names, over {@code steps} training steps. */
     static Optimizer optimizer(String schedule, double lr, long steps) {
         return switch (schedule.toLowerCase(Locale.ROOT)) {
@@ -135,6 +154,7 @@ final class TrainCommand implements Callable<Integer> {
         Precision policy = precision(precision);
         boolean lead = group == null || group.rank() == 0;
         PrintStream o = lead ? Main.out(spec) : new PrintStream(java.io.OutputStream.nullOutputStream());
+        if (tf32) useTf32(engine);
         List<Engine> engines = engine == null ? List.of(Engine.defaultEngine())
                 : java.util.Arrays.stream(engine.split(",", -1)).map(String::trim).map(Engine::select).toList();
         Engine e = engines.getFirst();
@@ -142,7 +162,7 @@ final class TrainCommand implements Callable<Integer> {
         String schedule = lrSchedule.equalsIgnoreCase("auto") ? Architectures.defaultSchedule(model) : lrSchedule;
         o.println("jburn train: model " + m.name() + " (" + String.format(Locale.ROOT, "%,d", m.parameterCount()) + " parameters), engine "
                 + engines.stream().map(Engine::label).collect(java.util.stream.Collectors.joining(",")) + ", Adam lr " + lr + (schedule.equalsIgnoreCase("constant") ? "" : " (" + schedule + " decay)") + ", batch " + batchSize + ", " + epochs + " epochs, seed " + seed
-                + (policy.isFull() ? "" : ", " + policy.describe()));
+                + (policy.isFull() ? "" : ", " + policy.describe()) + (tf32 ? ", TF32 GEMMs and convolutions" : ""));
         DataSource src = DataSource.resolve(data, System.getenv("JBURN_DATA"));
         o.println("data: " + src.description());
         FashionMnist fm = src.data().normalized();

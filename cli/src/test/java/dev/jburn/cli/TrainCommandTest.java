@@ -69,6 +69,11 @@ class TrainCommandTest {
         assertTrue(s.contains("unknown --precision 'int8': use f32, bf16 or f16"), s);
         assertEquals(dev.jburn.train.Precision.mixedBf16(), TrainCommand.precision("BF16"));
         assertEquals(dev.jburn.train.Precision.full(), TrainCommand.precision("f32"));
+        s = MainTest.run(1, "train", "--tf32", "--engine", "cpu", "--out", out.toString());
+        assertTrue(s.contains("--tf32 needs --engine cuda") && s.contains("got --engine cpu"), s);
+        s = MainTest.run(1, "train", "--tf32", "--out", out.toString());
+        assertTrue(s.contains("--tf32 needs --engine cuda") && s.contains("(default)"), s);
+        assertEquals(null, System.getProperty("jburn.cuda.tf32"), "a refused --tf32 sets nothing");
         s = MainTest.run(1, "evaluate", "--model", out.resolve("missing.jburn").toString());
         assertTrue(s.contains("missing.jburn"), s);
     }
