@@ -137,33 +137,22 @@ final class CudaWindows {
         try (var _ = backend.device().enter(); Arena a = Arena.ofConfined()) {
             CudaBuffer out = backend.newBuffer(t.byteSize(n), op.opName());
             if (n == 0) return out;
-            if (disjointKernel && WindowScatterKernels.isDisjoint(win, st, dil, windowSize) && g.fits32(n) && g.unpadded()) {
+            if (disjointKernel && WindowScatterKernels.isDisjoint(win, st, dil, windowSize) && g.fits32(n) && g.loOffset() < (1L << 29)) {
+                boolean padded = !g.unpadded();
                 try {
                     if (!g.tiles()) {
                         backend.launch(WindowScatterKernels.fill(t), WindowScatterKernels.FILL_ENTRY, LineKernels.blocks(n), LineKernels.THREADS, 0,
                                 new KernelArgs(a).pointer(CudaBackend.ptr(init)).pointer(out.pointer()).i32((int) n), op.opName());
                     }
                     if (windows > 0) {
-                        backend.launch(WindowScatterKernels.tiled(x.dtype(), t, max), WindowScatterKernels.TILED_ENTRY, LineKernels.blocks(windows),
-                                LineKernels.THREADS, 0, new KernelArgs(a).pointer(CudaBackend.ptr(x)).pointer(CudaBackend.ptr(source)).pointer(CudaBackend.ptr(init))
-                                        .pointer(out.pointer()).i32((int) windows).i32(rank).ints(FastDivisors.struct(outDims))
-                                        .ints(FastDivisors.ints(g.windowSteps())).ints(FastDivisors.ints(g.positionSteps())).ints(FastDivisors.ints(win))
-                                        .i32((int) windowSize),
-                                op.opName());
+                        KernelArgs args = new KernelArgs(a).pointer(CudaBackend.ptr(x)).pointer(CudaBackend.ptr(source)).pointer(CudaBackend.ptr(init))
+                                .pointer(out.pointer()).i32((int) windows).i32(rank).ints(FastDivisors.struct(outDims))
+                                .ints(FastDivisors.ints(g.windowSteps())).ints(FastDivisors.ints(g.positionSteps())).ints(FastDivisors.ints(win))
+                                .i32((int) windowSize);
+                        if (padded) args.ints(FastDivisors.ints(st)).ints(FastDivisors.ints(lo)).ints(FastDivisors.ints(in)).i32((int) g.loOffset());
+                        backend.launch(WindowScatterKernels.tiled(x.dtype(), t, max, padded), WindowScatterKernels.TILED_ENTRY, LineKernels.blocks(windows),
+                                LineKernels.THREADS, 0, args, op.opName());
                     }
-                } catch (RuntimeException ex) {
-                    out.release();
-                    throw ex;
-                }
-                return out;
-            }
-            if (disjointKernel && WindowScatterKernels.isDisjoint(win, st, dil, windowSize) && g.fits32(n)) {
-                try {
-                    backend.launch(WindowScatterKernels.disjoint(x.dtype(), t, max), WindowScatterKernels.DISJOINT_ENTRY, LineKernels.blocks(n), LineKernels.THREADS, 0,
-                            new KernelArgs(a).pointer(CudaBackend.ptr(x)).pointer(CudaBackend.ptr(source)).pointer(CudaBackend.ptr(init)).pointer(out.pointer())
-                                    .i32((int) n).i32(rank).ints(FastDivisors.struct(in)).ints(FastDivisors.ints(outDims)).ints(FastDivisors.struct(win))
-                                    .ints(FastDivisors.struct(st)).ints(FastDivisors.ints(lo)),
-                            op.opName());
                 } catch (RuntimeException ex) {
                     out.release();
                     throw ex;

@@ -58,7 +58,7 @@ final class WindowExtremeKernels {
 
     /**
      * The same fold for unpadded windows ({@link WindowGeometry#unpadded}), walked by strides alone
-     * ({@link WindowScatterKernels#unpaddedWalk}). Arguments: {@code x, out, int windows, int rank, JbDivs outD,
+     * ({@link WindowScatterKernels#windowWalk}). Arguments: {@code x, out, int windows, int rank, JbDivs outD,
      * JbInts wstep, JbInts pstep, JbInts win, int windowSize}.
      */
     static String unpadded(DType t, boolean max) {
@@ -74,8 +74,8 @@ final class WindowExtremeKernels {
                             out[w] = (%s)acc;
                         }
                     }
-                    """.formatted(UNPADDED_ENTRY, f.storage, f.storage, WindowScatterKernels.unpaddedBase(), f.ct, f.identity,
-                    WindowScatterKernels.unpaddedWalk(f.body()), f.storage);
+                    """.formatted(UNPADDED_ENTRY, f.storage, f.storage, WindowScatterKernels.windowBase(false), f.ct, f.identity,
+                    WindowScatterKernels.windowWalk(f.body(), false), f.storage);
         });
     }
 

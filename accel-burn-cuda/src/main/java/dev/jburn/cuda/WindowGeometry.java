@@ -76,4 +76,14 @@ record WindowGeometry(long[] in, long[] win, long[] st, long[] dil, long[] lo, l
         }
         return s;
     }
+
+    /** How far (in elements of the input) the low padding shifts a window's first position: Σ lo × the axis's row-major stride. */
+    long loOffset() {
+        long o = 0, stride = 1;
+        for (int d = in.length - 1; d >= 0; d--) {
+            o += lo[d] * stride;
+            stride *= in[d];
+        }
+        return o;
+    }
 }

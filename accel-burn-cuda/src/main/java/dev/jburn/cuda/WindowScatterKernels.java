@@ -17,11 +17,9 @@ final class WindowScatterKernels {
     static final String SELECT_ENTRY = "jburn_window_select", SCATTER_ENTRY = "jburn_window_scatter";
     /** The 32-bit index entries ({@link #fits32}): the same walks with {@link FastDivisors} instead of 64-bit divisions. */
     static final String SELECT32_ENTRY = "jburn_window_select32", SCATTER32_ENTRY = "jburn_window_scatter32";
-    /** The one-kernel form for windows that do not overlap ({@link #disjoint}). */
-    static final String DISJOINT_ENTRY = "jburn_window_scatter_disjoint";
-    /** The per-window form for unpadded disjoint windows ({@link #tiled}), and the fill it needs where windows leave gaps ({@link #fill}). */
+    /** The per-window form for disjoint windows ({@link #tiled}), and the fill it needs where windows leave gaps ({@link #fill}). */
     static final String TILED_ENTRY = "jburn_window_scatter_tiled", FILL_ENTRY = "jburn_window_fill";
-    /** Window sizes up to which {@link #disjoint} re-reads the window per element rather than selecting once per window. */
+    /** Window sizes up to which {@link #tiled} walks a window per thread (twice) rather than selecting once per window. */
     static final long DISJOINT_MAX_WINDOW = 64;
     /** Bound on every index quantity of the 32-bit kernels, with headroom for their signed intermediate sums. */
     private static final long LIMIT32 = 1L << 29;
@@ -102,11 +100,26 @@ final class WindowScatterKernels {
     }
 
     /**
-     * The offset into {@code x} of window {@code w}'s first position, in {@code b}, for unpadded windows: the window's
-     * coordinates from {@code JbDivs outD}, each times its axis's {@code JbInts wstep} ({@link WindowGeometry#windowSteps}).
+     * The offset into {@code x} of window {@code w}'s first position, in {@code b}: the window's coordinates from
+     * {@code JbDivs outD}, each times its axis's {@code JbInts wstep} ({@link WindowGeometry#windowSteps}). Where the
+     * input is {@code padded}, less {@code int loOffset} (the low padding's offset; {@code b} may then lie before the
+     * input), and {@code s0} keeps each axis's first coordinate ({@code JbInts st, lo}) for {@link #windowWalk}'s bounds.
      */
-    static String unpaddedBase() {
-        return """
+    static String windowBase(boolean padded) {
+        return padded ? """
+                int b = -loOffset, s0[8];
+                {
+                    unsigned r = (unsigned)w;
+                    #pragma unroll
+                    for (int d = 7; d >= 0; --d) {
+                        if (d < rank) {
+                            unsigned q = jb_div(r, outD.v[d]); int oc = (int)(r - q * outD.v[d].d); r = q;
+                            b += oc * wstep.v[d];
+                            s0[d] = oc * st.v[d] - lo.v[d];
+                        }
+                    }
+                }
+                """ : """
                 int b = 0;
                 {
                     unsigned r = (unsigned)w;
@@ -119,12 +132,21 @@ final class WindowScatterKernels {
     }
 
     /**
-     * The walk of one unpadded window from offset {@code b} in row-major order, {@code body} run with {@code off} at each
+     * The walk of one window from offset {@code b} in row-major order, {@code body} run with {@code off} at each
      * position: an odometer over the axes ({@code JbInts win}, and {@code JbInts pstep} from
      * {@link WindowGeometry#positionSteps}) that adds a step per position instead of dividing the position out per axis
-     * ({@link #walk32}), whose divisions made the one-pass pooling kernels instruction-bound on the H100/H200.
+     * ({@link #walk32}), whose divisions made the one-pass pooling kernels instruction-bound on the H100/H200. Where the
+     * input is {@code padded} (no dilation), positions outside it ({@code JbInts in}) are skipped.
      */
-    static String unpaddedWalk(String body) {
+    static String windowWalk(String body, boolean padded) {
+        String guarded = padded ? """
+                bool inside = true;
+                #pragma unroll
+                for (int d = 0; d < 8; d++) {
+                    if (d < rank) { int p = s0[d] + kc[d]; if (p < 0 || p >= in.v[d]) inside = false; }
+                }
+                if (inside) { %s }
+                """.formatted(body) : body;
         return """
                 {
                     int kc[8];
@@ -143,7 +165,7 @@ final class WindowScatterKernels {
                         }
                     }
                 }
-                """.formatted(body);
+                """.formatted(guarded);
     }
 
     /** The selecting kernel for {@code x} of type {@code xt}. */
@@ -295,7 +317,7 @@ final class WindowScatterKernels {
     /**
      * Whether no input element lies in two windows, so each output element takes at most one source: on every axis
      * the stride is at least the window's extent and there is no dilation (pooling: 2×2 windows, stride 2). Then
-     * {@link #disjoint} does the work of both kernels in one pass.
+     * {@link #tiled} does the work of both kernels in one pass.
      */
     static boolean isDisjoint(long[] win, long[] st, long[] dil, long windowSize) {
         if (windowSize > DISJOINT_MAX_WINDOW) return false;
@@ -304,67 +326,18 @@ final class WindowScatterKernels {
     }
 
     /**
-     * One kernel for {@linkplain #isDisjoint disjoint} windows, 32-bit indices: each output element finds the one
-     * window that can hold it, picks that window's element as {@link #select32} does (same order, same NaN and tie
-     * rules; the window's neighbours re-read the same few inputs, from cache), and is {@code init}, plus the window's
-     * source when it is the pick, added as {@link #scatter32} adds (in double for floats, rounded once). On the
-     * H200 the two-kernel form took 708 µs for the small CNN's first 2×2 pool at batch 1024 (22M elements): each
-     * element walked its four window positions with eight divisions each and read 8-byte selections.
-     * Arguments: {@code x, source, init, out, int n, int rank, JbDivs in, JbInts outD, JbDivs win, JbDivs st, JbInts lo}.
+     * The max-pool gradient for {@linkplain #isDisjoint disjoint} windows, one thread per window: it picks the window's
+     * element as {@link #select32} does (same order, NaN and tie rules; positions in padding skipped) and writes every
+     * position of its window inside the input, {@code init} plus the window's source at the pick and {@code init}
+     * elsewhere (summed as {@link #scatter32} sums: in double for floats, rounded once). Elements outside every window
+     * keep what {@link #fill} wrote (launched first unless the windows {@linkplain WindowGeometry#tiles tile} the input).
+     * One thread per window and no divisions per position: on the H200 the small CNN's first
+     * pool gradient took 110 µs against 674 for the select-then-scatter pair.
+     * Arguments: {@code x, source, init, out, int windows, int rank, JbDivs outD, JbInts wstep, JbInts pstep, JbInts win,
+     * int windowSize}, then where {@code padded}: {@code JbInts st, JbInts lo, JbInts in, int loOffset}.
      */
-    static String disjoint(DType xt, DType t, boolean max) {
-        return SOURCES.computeIfAbsent("disjoint:" + xt + ":" + t + ":" + max, k -> {
-            String st = LineKernels.storage(t);
-            String acc = t.isFloat() ? "double" : "u64";
-            String add = t.isFloat() ? "acc += (double)source[w];" : "acc = acc + (u64)(i64)source[w];";
-            String init = t.isFloat() ? "(double)init[0]" : "(u64)(i64)init[0]";
-            return LineKernelsCommon.TEXT + FastDivisors.CUDA + """
-                    extern "C" __global__ void %s(const %s* __restrict__ x, const %s* __restrict__ source, const %s* __restrict__ init,
-                                                   %s* __restrict__ out, int n, int rank, JbDivs in, JbInts outD, JbDivs win, JbDivs st, JbInts lo) {
-                        for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < n; q += gridDim.x * blockDim.x) {
-                            int qc[8], wc[8];
-                            unsigned r = (unsigned)q;
-                            #pragma unroll
-                            for (int d = 7; d >= 0; --d) {
-                                if (d < rank) { unsigned qq = jb_div(r, in.v[d]); qc[d] = (int)(r - qq * in.v[d].d); r = qq; }
-                            }
-                            // the one window that can hold q: index num / stride, if q is not in the gap after it
-                            bool covered = true;
-                            int w = 0, windowSize = 1;
-                            #pragma unroll
-                            for (int d = 0; d < 8; d++) {
-                                if (d < rank) {
-                                    unsigned num = (unsigned)(qc[d] + lo.v[d]);
-                                    unsigned wq = jb_div(num, st.v[d]);
-                                    if (num - wq * st.v[d].d >= win.v[d].d || (int)wq >= outD.v[d]) covered = false;
-                                    wc[d] = (int)wq;
-                                    w = w * outD.v[d] + (int)wq;
-                                    windowSize *= (int)win.v[d].d;
-                                }
-                            }
-                            %s acc = %s;
-                            if (covered) {
-                %s
-                                if (best == q) { %s }
-                            }
-                            out[q] = (%s)acc;
-                        }
-                    }
-                    """.formatted(DISJOINT_ENTRY, LineKernels.storage(xt), st, st, st, acc, init, pick32(xt, max, "wc[d] * (int)st.v[d].d + kc - lo.v[d]"), add, st);
-        });
-    }
-
-    /**
-     * The max-pool gradient for unpadded {@linkplain #isDisjoint disjoint} windows, one thread per window: it picks the
-     * window's element as {@link #select32} does (same order, NaN and tie rules) and writes every position of its window,
-     * {@code init} plus the window's source at the pick and {@code init} elsewhere (summed as {@link #scatter32} sums:
-     * in double for floats, rounded once). Elements outside every window keep what {@link #fill} wrote (launched first
-     * unless the windows {@linkplain WindowGeometry#tiles tile} the input). A quarter of the threads of {@link #disjoint}
-     * and no divisions per position.
-     * Arguments: {@code x, source, init, out, int windows, int rank, JbDivs outD, JbInts wstep, JbInts pstep, JbInts win, int windowSize}.
-     */
-    static String tiled(DType xt, DType t, boolean max) {
-        return SOURCES.computeIfAbsent("tiled:" + xt + ":" + t + ":" + max, k -> {
+    static String tiled(DType xt, DType t, boolean max, boolean padded) {
+        return SOURCES.computeIfAbsent("tiled:" + xt + ":" + t + ":" + max + ":" + padded, k -> {
             String st = LineKernels.storage(t), ct = computeType(xt);
             String acc = t.isFloat() ? "double" : "u64";
             String add = t.isFloat() ? "acc += (double)source[w];" : "acc = acc + (u64)(i64)source[w];";
@@ -372,7 +345,7 @@ final class WindowScatterKernels {
             return LineKernelsCommon.TEXT + FastDivisors.CUDA + """
                     extern "C" __global__ void %s(const %s* __restrict__ x, const %s* __restrict__ source, const %s* __restrict__ init,
                                                    %s* __restrict__ out, int windows, int rank, JbDivs outD, JbInts wstep, JbInts pstep, JbInts win,
-                                                   int windowSize) {
+                                                   int windowSize%s) {
                         for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < windows; w += gridDim.x * blockDim.x) {
                     %s
                             int best = -1; %s bv = 0;
@@ -384,9 +357,10 @@ final class WindowScatterKernels {
                     %s
                         }
                     }
-                    """.formatted(TILED_ENTRY, LineKernels.storage(xt), st, st, st, unpaddedBase(), ct,
-                    unpaddedWalk(ct + " v = " + load(xt, "x[off]") + ";\n    if (" + takes(xt, max) + ") { best = off; bv = v; }"),
-                    acc, init, st, st, add, st, st, unpaddedWalk("out[off] = off == best ? picked : rest;"));
+                    """.formatted(TILED_ENTRY, LineKernels.storage(xt), st, st, st, padded ? ", JbInts st, JbInts lo, JbInts in, int loOffset" : "",
+                    windowBase(padded), ct,
+                    windowWalk(ct + " v = " + load(xt, "x[off]") + ";\n    if (" + takes(xt, max) + ") { best = off; bv = v; }", padded),
+                    acc, init, st, st, add, st, st, windowWalk("out[off] = off == best ? picked : rest;", padded));
         });
     }
 

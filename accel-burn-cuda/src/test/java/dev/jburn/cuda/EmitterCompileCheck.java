@@ -152,8 +152,8 @@ public final class EmitterCompileCheck {
                 kernels.put("windowExtremeUnpadded min:" + t.shortName(), () -> new KernelSource(WindowExtremeKernels.UNPADDED_ENTRY, WindowExtremeKernels.unpadded(t, false), List.of(), t));
             }
             if (WindowScatterKernels.covers(t)) {
-                kernels.put("windowScatterDisjoint:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.DISJOINT_ENTRY, WindowScatterKernels.disjoint(t, t, true), List.of(), t));
-                kernels.put("windowScatterTiled:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.TILED_ENTRY, WindowScatterKernels.tiled(t, t, false), List.of(), t));
+                kernels.put("windowScatterTiled:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.TILED_ENTRY, WindowScatterKernels.tiled(t, t, false, false), List.of(), t));
+                kernels.put("windowScatterTiledPadded:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.TILED_ENTRY, WindowScatterKernels.tiled(t, t, true, true), List.of(), t));
                 kernels.put("windowFill:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.FILL_ENTRY, WindowScatterKernels.fill(t), List.of(), t));
                 kernels.put("windowScatter:" + t.shortName(), () -> new KernelSource(WindowScatterKernels.SCATTER_ENTRY, WindowScatterKernels.scatter(t), List.of(), t));
             }

@@ -352,7 +352,7 @@ public final class HostKernelCheck {
         dev.jburn.spi.WindowSpec overlap = new dev.jburn.spi.WindowSpec(new int[] {3, 2}, new int[] {1, 2}, new int[] {1, 0}, new int[] {2, 1}, new int[] {2, 1});
         // disjoint windows with gaps between them, padding before, and a tail no window reaches
         dev.jburn.spi.WindowSpec gaps = new dev.jburn.spi.WindowSpec(new int[] {2, 2}, new int[] {3, 2}, new int[] {1, 0}, new int[] {0, 1}, new int[] {1, 1});
-        // unpadded disjoint windows (the per-window kernel): channels-last pooling that tiles its input, and gaps with a tail
+        // unpadded disjoint windows (the per-window kernel without bounds checks): channels-last pooling that tiles its input, and gaps with a tail
         Shape s4c = Shape.of(2, 6, 4, 3);
         dev.jburn.spi.WindowSpec tile = new dev.jburn.spi.WindowSpec(new int[] {1, 2, 2, 1}, new int[] {1, 2, 2, 1}, new int[4], new int[4], new int[] {1, 1, 1, 1});
         dev.jburn.spi.WindowSpec gapsUnpadded = new dev.jburn.spi.WindowSpec(new int[] {2, 2}, new int[] {3, 2}, new int[2], new int[2], new int[] {1, 1});
@@ -378,10 +378,9 @@ public final class HostKernelCheck {
                     .append(WindowScatterKernels.select32(c.xt(), max).replace(WindowScatterKernels.SELECT32_ENTRY, WindowScatterKernels.SELECT32_ENTRY + "_" + i))
                     .append("\n}\nnamespace a32_").append(i).append(" {\n")
                     .append(WindowScatterKernels.scatter32(c.t()).replace(WindowScatterKernels.SCATTER32_ENTRY, WindowScatterKernels.SCATTER32_ENTRY + "_" + i))
-                    .append("\n}\nnamespace d_").append(i).append(" {\n")
-                    .append(WindowScatterKernels.disjoint(c.xt(), c.t(), max).replace(WindowScatterKernels.DISJOINT_ENTRY, WindowScatterKernels.DISJOINT_ENTRY + "_" + i))
                     .append("\n}\nnamespace t_").append(i).append(" {\n")
-                    .append(WindowScatterKernels.tiled(c.xt(), c.t(), max).replace(WindowScatterKernels.TILED_ENTRY, WindowScatterKernels.TILED_ENTRY + "_" + i))
+                    .append(WindowScatterKernels.tiled(c.xt(), c.t(), max, !WindowGeometry.of(c.shape(), c.spec()).unpadded())
+                            .replace(WindowScatterKernels.TILED_ENTRY, WindowScatterKernels.TILED_ENTRY + "_" + i))
                     .append(WindowScatterKernels.fill(c.t()).replace(WindowScatterKernels.FILL_ENTRY, WindowScatterKernels.FILL_ENTRY + "_" + i)
                             .replace(LineKernelsCommon.TEXT, ""))
                     .append("\n}\n");
@@ -393,7 +392,7 @@ public final class HostKernelCheck {
         java.lang.foreign.StructLayout dims = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(8, JAVA_LONG));
         Backend cpu = Engine.select("cpu").backend();
         Random rnd = new Random(29);
-        int mismatches = 0, disjointRun = 0, tiledRun = 0;
+        int mismatches = 0, tiledRun = 0, paddedRun = 0;
         try (Arena arena = Arena.ofShared()) {
             SymbolLookup lookup = SymbolLookup.libraryLookup(lib, arena);
             for (int i = 0; i < cases.size(); i++) {
@@ -420,12 +419,9 @@ public final class HostKernelCheck {
                         FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS, i32, i32, divs, ints, divs, divs, ints, ints, i32));
                 java.util.function.Function<long[], MemorySegment> div32 = v -> arena.allocateFrom(i32, FastDivisors.struct(v));
                 java.util.function.Function<long[], MemorySegment> int32 = v -> arena.allocateFrom(i32, FastDivisors.ints(v));
-                MethodHandle hd = Linker.nativeLinker().downcallHandle(lookup.find(WindowScatterKernels.DISJOINT_ENTRY + "_" + i).orElseThrow(),
-                        FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS, i32, i32, divs, ints, divs, divs, ints));
                 boolean disjoint = WindowScatterKernels.isDisjoint(win, st, dil, windowSize);
                 MemorySegment sel32 = arena.allocate(windows * 8, 8), out32 = arena.allocate((long) n * c.t().byteSize(), 8);
-                MemorySegment outDisjoint = arena.allocate((long) n * c.t().byteSize(), 8);
-                boolean tiled = disjoint && g.unpadded();
+                boolean tiled = disjoint, padded = !g.unpadded();
                 MemorySegment outTiled = arena.allocate((long) n * c.t().byteSize(), 8);
                 try {
                     hs.invokeWithArguments(x, sel, windows, rank, struct.apply(in), struct.apply(outDims), struct.apply(win), struct.apply(st),
@@ -437,10 +433,6 @@ public final class HostKernelCheck {
                             int32.apply(dil), int32.apply(lo), (int) windowSize);
                     ha32.invokeWithArguments(source, init, sel32, out32, n, rank, div32.apply(in), int32.apply(outDims), div32.apply(win),
                             div32.apply(st), int32.apply(dil), int32.apply(lo), (int) windowSize);
-                    if (disjoint) {
-                        hd.invokeWithArguments(x, source, init, outDisjoint, n, rank, div32.apply(in), int32.apply(outDims), div32.apply(win),
-                                div32.apply(st), int32.apply(lo));
-                    }
                     if (tiled) {
                         // as CudaWindows: the fill first unless the windows tile the input; a planted byte pattern shows what it missed
                         for (long e = 0; e < outTiled.byteSize(); e++) outTiled.set(java.lang.foreign.ValueLayout.JAVA_BYTE, e, (byte) 0x7f);
@@ -448,10 +440,15 @@ public final class HostKernelCheck {
                             Linker.nativeLinker().downcallHandle(lookup.find(WindowScatterKernels.FILL_ENTRY + "_" + i).orElseThrow(),
                                     FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, i32)).invokeWithArguments(init, outTiled, n);
                         }
-                        Linker.nativeLinker().downcallHandle(lookup.find(WindowScatterKernels.TILED_ENTRY + "_" + i).orElseThrow(),
-                                        FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS, i32, i32, divs, ints, ints, ints, i32))
-                                .invokeWithArguments(x, source, init, outTiled, (int) windows, rank, div32.apply(outDims), int32.apply(g.windowSteps()),
-                                        int32.apply(g.positionSteps()), int32.apply(win), (int) windowSize);
+                        List<Object> args = new ArrayList<>(List.of(x, source, init, outTiled, (int) windows, rank, div32.apply(outDims),
+                                int32.apply(g.windowSteps()), int32.apply(g.positionSteps()), int32.apply(win), (int) windowSize));
+                        FunctionDescriptor fd = FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS, i32, i32, divs, ints, ints, ints, i32);
+                        if (padded) {
+                            args.addAll(List.of(int32.apply(st), int32.apply(lo), int32.apply(in), (int) g.loOffset()));
+                            fd = fd.appendArgumentLayouts(ints, ints, ints, i32);
+                        }
+                        Linker.nativeLinker().downcallHandle(lookup.find(WindowScatterKernels.TILED_ENTRY + "_" + i).orElseThrow(), fd)
+                                .invokeWithArguments(args);
                     }
                 } catch (Throwable e) {
                     throw new IllegalStateException(e);
@@ -472,16 +469,9 @@ public final class HostKernelCheck {
                     mismatches++;
                     System.out.println("MISMATCH " + label + " (32-bit): " + bad32);
                 }
-                if (disjoint) {
-                    disjointRun++;
-                    String badD = compare(new Case(label + " (disjoint)", null, List.of(c.xt()), c.t(), false, null), List.of(x), outDisjoint, exp, n);
-                    if (badD != null) {
-                        mismatches++;
-                        System.out.println("MISMATCH " + label + " (disjoint): " + badD);
-                    }
-                }
                 if (tiled) {
                     tiledRun++;
+                    if (padded) paddedRun++;
                     String badT = compare(new Case(label + " (per window)", null, List.of(c.xt()), c.t(), false, null), List.of(x), outTiled, exp, n);
                     if (badT != null) {
                         mismatches++;
@@ -491,9 +481,9 @@ public final class HostKernelCheck {
                 for (Buffer b : List.of(bx, bs, bi, expected)) b.release();
             }
         }
-        if (disjointRun == 0 || tiledRun == 0) throw new IllegalStateException("no case ran the disjoint-window or the per-window kernel");
-        System.out.println(cases.size() + " window scatters run on the host (" + disjointRun + " also in the disjoint form, " + tiledRun
-                + " per window), " + mismatches + " mismatches");
+        if (tiledRun == 0 || paddedRun == 0) throw new IllegalStateException("no case ran the per-window kernel, or none of its padded form");
+        System.out.println(cases.size() + " window scatters run on the host (" + tiledRun + " also per window, " + paddedRun
+                + " of them padded), " + mismatches + " mismatches");
         return mismatches;
     }
 
