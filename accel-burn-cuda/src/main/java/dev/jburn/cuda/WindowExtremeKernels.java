@@ -40,18 +40,13 @@ final class WindowExtremeKernels {
                     extern "C" __global__ void %s(const %s* __restrict__ x, %s* __restrict__ out, int windows, int rank,
                                                    JbDivs in, JbDivs outD, JbDivs win, JbInts st, JbInts dil, JbInts lo, int windowSize) {
                         for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < windows; w += gridDim.x * blockDim.x) {
-                            int oc[8];
-                            unsigned r = (unsigned)w;
-                            #pragma unroll
-                            for (int d = 7; d >= 0; --d) {
-                                if (d < rank) { unsigned q = jb_div(r, outD.v[d]); oc[d] = (int)(r - q * outD.v[d].d); r = q; }
-                            }
+                    %s
                             %s acc = %s;
                     %s
                             out[w] = (%s)acc;
                         }
                     }
-                    """.formatted(ENTRY, f.storage, f.storage, f.ct, f.identity,
+                    """.formatted(ENTRY, f.storage, f.storage, WindowScatterKernels.coordinates32("w", "outD", "oc"), f.ct, f.identity,
                     WindowScatterKernels.walk32("oc[d] * st.v[d] + kc * dil.v[d] - lo.v[d]", f.body()), f.storage);
         });
     }

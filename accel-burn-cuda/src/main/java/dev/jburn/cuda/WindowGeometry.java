@@ -56,34 +56,26 @@ record WindowGeometry(long[] in, long[] win, long[] st, long[] dil, long[] lo, l
     }
 
     /** Per axis, how far (in elements of the input) the next window starts: stride × the axis's row-major stride. */
-    long[] windowSteps() {
-        long[] s = new long[in.length];
-        long stride = 1;
-        for (int d = in.length - 1; d >= 0; d--) {
-            s[d] = st[d] * stride;
-            stride *= in[d];
-        }
-        return s;
-    }
+    long[] windowSteps() { return inElements(st); }
 
     /** Per axis, how far (in elements of the input) the next position inside a window lies: dilation × the axis's row-major stride. */
-    long[] positionSteps() {
-        long[] s = new long[in.length];
-        long stride = 1;
-        for (int d = in.length - 1; d >= 0; d--) {
-            s[d] = dil[d] * stride;
-            stride *= in[d];
-        }
-        return s;
-    }
+    long[] positionSteps() { return inElements(dil); }
 
     /** How far (in elements of the input) the low padding shifts a window's first position: Σ lo × the axis's row-major stride. */
     long loOffset() {
-        long o = 0, stride = 1;
+        long o = 0;
+        for (long v : inElements(lo)) o += v;
+        return o;
+    }
+
+    /** {@code counts[d]} steps along axis {@code d}, in elements of the row-major input. */
+    private long[] inElements(long[] counts) {
+        long[] s = new long[in.length];
+        long stride = 1;
         for (int d = in.length - 1; d >= 0; d--) {
-            o += lo[d] * stride;
+            s[d] = counts[d] * stride;
             stride *= in[d];
         }
-        return o;
+        return s;
     }
 }

@@ -69,6 +69,23 @@ final class WindowScatterKernels {
     }
 
     /**
+     * Declares {@code int coords[8]} and fills it with the coordinates of the row-major position {@code index} over the
+     * extents {@code JbDivs divs} (fast divisions, 32-bit), for the kernels' first {@code rank} axes.
+     */
+    static String coordinates32(String index, String divs, String coords) {
+        return """
+                int %3$s[8];
+                {
+                    unsigned jr = (unsigned)%1$s;
+                    #pragma unroll
+                    for (int d = 7; d >= 0; --d) {
+                        if (d < rank) { unsigned jq = jb_div(jr, %2$s.v[d]); %3$s[d] = (int)(jr - jq * %2$s.v[d].d); jr = jq; }
+                    }
+                }
+                """.formatted(index, divs, coords);
+    }
+
+    /**
      * The 32-bit kernels' walk of one window in row-major order: {@code body} runs for each position inside the input,
      * with {@code off} its offset into {@code x}. {@code position} is the input coordinate of window position {@code kc}
      * on axis {@code d}; the kernel has {@code rank}, {@code windowSize}, {@code JbDivs in, win} in scope.
@@ -204,9 +221,7 @@ final class WindowScatterKernels {
     static String scatter(DType t) {
         return SOURCES.computeIfAbsent("scatter:" + t, k -> {
             String st = LineKernels.storage(t);
-            String acc = t.isFloat() ? "double" : "u64";
-            String add = t.isFloat() ? "acc += (double)source[w];" : "acc = acc + (u64)(i64)source[w];";
-            String init = t.isFloat() ? "(double)init[0]" : "(u64)(i64)init[0]";
+            Accumulation sum = Accumulation.of(t);
             return """
                     struct JbDims { long long v[8]; };
                     typedef unsigned long long u64; typedef long long i64;
@@ -232,8 +247,20 @@ final class WindowScatterKernels {
                             out[q] = (%s)acc;
                         }
                     }
-                    """.formatted(SCATTER_ENTRY, st, st, st, acc, init, add, st);
+                    """.formatted(SCATTER_ENTRY, st, st, st, sum.type(), sum.init(), sum.add(), st);
         });
+    }
+
+    /**
+     * How the scatter kernels sum a window's sources onto {@code init} (the text declares {@code acc} of {@code type},
+     * starts it at {@code init} and adds {@code source[w]}): in double for floats, as the cpu engine sums, rounded once
+     * at the store; wrapping in u64 for integers.
+     */
+    private record Accumulation(String type, String init, String add) {
+        static Accumulation of(DType t) {
+            return t.isFloat() ? new Accumulation("double", "(double)init[0]", "acc += (double)source[w];")
+                    : new Accumulation("u64", "(u64)(i64)init[0]", "acc = acc + (u64)(i64)source[w];");
+        }
     }
 
     /**
@@ -254,37 +281,25 @@ final class WindowScatterKernels {
                 extern "C" __global__ void %s(const %s* __restrict__ x, long long* __restrict__ sel, int windows, int rank,
                                                JbDivs in, JbDivs out, JbDivs win, JbInts st, JbInts dil, JbInts lo, int windowSize) {
                     for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < windows; w += gridDim.x * blockDim.x) {
-                        int oc[8];
-                        unsigned r = (unsigned)w;
-                        #pragma unroll
-                        for (int d = 7; d >= 0; --d) {
-                            if (d < rank) { unsigned q = jb_div(r, out.v[d]); oc[d] = (int)(r - q * out.v[d].d); r = q; }
-                        }
+                %s
                 %s
                         sel[w] = best;
                     }
                 }
-                """.formatted(SELECT32_ENTRY, LineKernels.storage(xt), pick32(xt, max, "oc[d] * st.v[d] + kc * dil.v[d] - lo.v[d]")));
+                """.formatted(SELECT32_ENTRY, LineKernels.storage(xt), coordinates32("w", "out", "oc"), pick32(xt, max, "oc[d] * st.v[d] + kc * dil.v[d] - lo.v[d]")));
     }
 
     /** {@link #scatter} with 32-bit indices: arguments {@code JbDivs in}, {@code JbInts outD}, {@code JbDivs win, st}, {@code JbInts dil, lo}. */
     static String scatter32(DType t) {
         return SOURCES.computeIfAbsent("scatter32:" + t, k -> {
             String st = LineKernels.storage(t);
-            String acc = t.isFloat() ? "double" : "u64";
-            String add = t.isFloat() ? "acc += (double)source[w];" : "acc = acc + (u64)(i64)source[w];";
-            String init = t.isFloat() ? "(double)init[0]" : "(u64)(i64)init[0]";
+            Accumulation sum = Accumulation.of(t);
             return LineKernelsCommon.TEXT + FastDivisors.CUDA + """
                     extern "C" __global__ void %s(const %s* __restrict__ source, const %s* __restrict__ init, const long long* __restrict__ sel,
                                                    %s* __restrict__ out, int n, int rank, JbDivs in, JbInts outD, JbDivs win, JbDivs st,
                                                    JbInts dil, JbInts lo, int windowSize) {
                         for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < n; q += gridDim.x * blockDim.x) {
-                            int qc[8];
-                            unsigned r = (unsigned)q;
-                            #pragma unroll
-                            for (int d = 7; d >= 0; --d) {
-                                if (d < rank) { unsigned qq = jb_div(r, in.v[d]); qc[d] = (int)(r - qq * in.v[d].d); r = qq; }
-                            }
+                    %s
                             %s acc = %s;
                             // Window-position digits run backwards, so each axis's window index runs forwards: row-major window order.
                             for (int t = 0; t < windowSize; t++) {
@@ -310,7 +325,7 @@ final class WindowScatterKernels {
                             out[q] = (%s)acc;
                         }
                     }
-                    """.formatted(SCATTER32_ENTRY, st, st, st, acc, init, add, st);
+                    """.formatted(SCATTER32_ENTRY, st, st, st, coordinates32("q", "in", "qc"), sum.type(), sum.init(), sum.add(), st);
         });
     }
 
@@ -339,9 +354,7 @@ final class WindowScatterKernels {
     static String tiled(DType xt, DType t, boolean max, boolean padded) {
         return SOURCES.computeIfAbsent("tiled:" + xt + ":" + t + ":" + max + ":" + padded, k -> {
             String st = LineKernels.storage(t), ct = computeType(xt);
-            String acc = t.isFloat() ? "double" : "u64";
-            String add = t.isFloat() ? "acc += (double)source[w];" : "acc = acc + (u64)(i64)source[w];";
-            String init = t.isFloat() ? "(double)init[0]" : "(u64)(i64)init[0]";
+            Accumulation sum = Accumulation.of(t);
             return LineKernelsCommon.TEXT + FastDivisors.CUDA + """
                     extern "C" __global__ void %s(const %s* __restrict__ x, const %s* __restrict__ source, const %s* __restrict__ init,
                                                    %s* __restrict__ out, int windows, int rank, JbDivs outD, JbInts wstep, JbInts pstep, JbInts win,
@@ -360,7 +373,7 @@ final class WindowScatterKernels {
                     """.formatted(TILED_ENTRY, LineKernels.storage(xt), st, st, st, padded ? ", JbInts st, JbInts lo, JbInts in, int loOffset" : "",
                     windowBase(padded), ct,
                     windowWalk(ct + " v = " + load(xt, "x[off]") + ";\n    if (" + takes(xt, max) + ") { best = off; bv = v; }", padded),
-                    acc, init, st, st, add, st, st, windowWalk("out[off] = off == best ? picked : rest;", padded));
+                    sum.type(), sum.init(), st, st, sum.add(), st, st, windowWalk("out[off] = off == best ? picked : rest;", padded));
         });
     }
 

@@ -255,18 +255,13 @@ public final class HostKernelCheck {
     private static int windowExtremes(String cxx) throws Exception {
         record W(dev.jburn.op.WindowOp op, DType t, Shape shape, dev.jburn.spi.WindowSpec spec) {}
         List<W> cases = new ArrayList<>();
-        Shape s4 = Shape.of(2, 2, 6, 5), s2 = Shape.of(7, 6);
-        dev.jburn.spi.WindowSpec pool = new dev.jburn.spi.WindowSpec(new int[] {1, 1, 2, 2}, new int[] {1, 1, 2, 2}, new int[4], new int[] {0, 0, 0, 1}, new int[] {1, 1, 1, 1});
-        dev.jburn.spi.WindowSpec overlap = new dev.jburn.spi.WindowSpec(new int[] {3, 2}, new int[] {1, 2}, new int[] {1, 0}, new int[] {2, 1}, new int[] {2, 1});
-        dev.jburn.spi.WindowSpec gaps = new dev.jburn.spi.WindowSpec(new int[] {2, 2}, new int[] {3, 2}, new int[] {1, 0}, new int[] {0, 1}, new int[] {1, 1});
-        // unpadded (the strides-only kernel): channels-last pooling that tiles its input, overlapping dilated windows
-        Shape s4c = Shape.of(2, 6, 4, 3);
-        dev.jburn.spi.WindowSpec tile = new dev.jburn.spi.WindowSpec(new int[] {1, 2, 2, 1}, new int[] {1, 2, 2, 1}, new int[4], new int[4], new int[] {1, 1, 1, 1});
+        // unpadded (the strides-only kernel): WindowCheckCases.TILE, and overlapping dilated windows
         dev.jburn.spi.WindowSpec overlapUnpadded = new dev.jburn.spi.WindowSpec(new int[] {3, 2}, new int[] {1, 2}, new int[2], new int[2], new int[] {2, 1});
         for (dev.jburn.op.WindowOp op : List.of(dev.jburn.op.WindowOp.WINDOW_MAX, dev.jburn.op.WindowOp.WINDOW_MIN)) {
             for (DType t : List.of(DType.F32, DType.F64, DType.S32, DType.U8, DType.S64, DType.U64)) {
-                for (var spec : List.of(pool, overlap, gaps, overlapUnpadded)) cases.add(new W(op, t, spec == pool ? s4 : s2, spec));
-                cases.add(new W(op, t, s4c, tile));
+                cases.add(new W(op, t, WindowCheckCases.POOLED, WindowCheckCases.POOL));
+                for (var spec : List.of(WindowCheckCases.OVERLAP, WindowCheckCases.GAPS, overlapUnpadded)) cases.add(new W(op, t, WindowCheckCases.ROWS, spec));
+                cases.add(new W(op, t, WindowCheckCases.CHANNELS_LAST, WindowCheckCases.TILE));
             }
         }
         StringBuilder cpp = new StringBuilder(CudaHostShim.THREAD);
@@ -283,8 +278,7 @@ public final class HostKernelCheck {
         Path src = dir.resolve("extremes.cpp"), lib = dir.resolve("libextremes.so");
         Files.writeString(src, cpp);
         if (!compile(cxx, src, lib, "window extremes", "-std=c++17")) return -1;
-        java.lang.foreign.StructLayout divs = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(24, java.lang.foreign.ValueLayout.JAVA_INT));
-        java.lang.foreign.StructLayout ints = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(8, java.lang.foreign.ValueLayout.JAVA_INT));
+        java.lang.foreign.StructLayout divs = WindowCheckCases.DIVS, ints = WindowCheckCases.INTS;
         java.lang.foreign.ValueLayout.OfInt i32 = java.lang.foreign.ValueLayout.JAVA_INT;
         Backend cpu = Engine.select("cpu").backend();
         Random rnd = new Random(31);
@@ -347,24 +341,18 @@ public final class HostKernelCheck {
     private static int windowScatters(String cxx) throws Exception {
         record W(dev.jburn.op.WindowOp op, DType xt, DType t, Shape shape, dev.jburn.spi.WindowSpec spec) {}
         List<W> cases = new ArrayList<>();
-        Shape s4 = Shape.of(2, 2, 6, 5), s2 = Shape.of(7, 6);
-        dev.jburn.spi.WindowSpec pool = new dev.jburn.spi.WindowSpec(new int[] {1, 1, 2, 2}, new int[] {1, 1, 2, 2}, new int[4], new int[] {0, 0, 0, 1}, new int[] {1, 1, 1, 1});
-        dev.jburn.spi.WindowSpec overlap = new dev.jburn.spi.WindowSpec(new int[] {3, 2}, new int[] {1, 2}, new int[] {1, 0}, new int[] {2, 1}, new int[] {2, 1});
-        // disjoint windows with gaps between them, padding before, and a tail no window reaches
-        dev.jburn.spi.WindowSpec gaps = new dev.jburn.spi.WindowSpec(new int[] {2, 2}, new int[] {3, 2}, new int[] {1, 0}, new int[] {0, 1}, new int[] {1, 1});
-        // unpadded disjoint windows (the per-window kernel without bounds checks): channels-last pooling that tiles its input, and gaps with a tail
-        Shape s4c = Shape.of(2, 6, 4, 3);
-        dev.jburn.spi.WindowSpec tile = new dev.jburn.spi.WindowSpec(new int[] {1, 2, 2, 1}, new int[] {1, 2, 2, 1}, new int[4], new int[4], new int[] {1, 1, 1, 1});
+        Shape s4 = WindowCheckCases.POOLED, s2 = WindowCheckCases.ROWS;
+        // unpadded disjoint windows (the per-window kernel without bounds checks): WindowCheckCases.TILE, and gaps with a tail
         dev.jburn.spi.WindowSpec gapsUnpadded = new dev.jburn.spi.WindowSpec(new int[] {2, 2}, new int[] {3, 2}, new int[2], new int[2], new int[] {1, 1});
         for (dev.jburn.op.WindowOp op : List.of(dev.jburn.op.WindowOp.WINDOW_SCATTER_MAX, dev.jburn.op.WindowOp.WINDOW_SCATTER_MIN)) {
             for (DType t : List.of(DType.F32, DType.F64, DType.S32, DType.U8, DType.S64)) {
-                cases.add(new W(op, t, t, s4, pool));
-                cases.add(new W(op, t, t, s2, overlap));
-                cases.add(new W(op, t, t, s2, gaps));
-                cases.add(new W(op, t, t, s4c, tile));
+                cases.add(new W(op, t, t, s4, WindowCheckCases.POOL));
+                cases.add(new W(op, t, t, s2, WindowCheckCases.OVERLAP));
+                cases.add(new W(op, t, t, s2, WindowCheckCases.GAPS));
+                cases.add(new W(op, t, t, WindowCheckCases.CHANNELS_LAST, WindowCheckCases.TILE));
                 cases.add(new W(op, t, t, s2, gapsUnpadded));
             }
-            cases.add(new W(op, DType.BF16, DType.F32, s2, overlap));
+            cases.add(new W(op, DType.BF16, DType.F32, s2, WindowCheckCases.OVERLAP));
         }
         StringBuilder cpp = new StringBuilder(CudaHostShim.THREAD);
         for (int i = 0; i < cases.size(); i++) {
@@ -410,8 +398,7 @@ public final class HostKernelCheck {
                         FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_LONG, java.lang.foreign.ValueLayout.JAVA_INT, dims, dims, dims, dims, dims, dims, JAVA_LONG));
                 MethodHandle ha = Linker.nativeLinker().downcallHandle(lookup.find(WindowScatterKernels.SCATTER_ENTRY + "_" + i).orElseThrow(),
                         FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, java.lang.foreign.ValueLayout.JAVA_INT, dims, dims, dims, dims, dims, dims, JAVA_LONG));
-                java.lang.foreign.StructLayout divs = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(24, java.lang.foreign.ValueLayout.JAVA_INT));
-                java.lang.foreign.StructLayout ints = java.lang.foreign.MemoryLayout.structLayout(java.lang.foreign.MemoryLayout.sequenceLayout(8, java.lang.foreign.ValueLayout.JAVA_INT));
+                java.lang.foreign.StructLayout divs = WindowCheckCases.DIVS, ints = WindowCheckCases.INTS;
                 java.lang.foreign.ValueLayout.OfInt i32 = java.lang.foreign.ValueLayout.JAVA_INT;
                 MethodHandle hs32 = Linker.nativeLinker().downcallHandle(lookup.find(WindowScatterKernels.SELECT32_ENTRY + "_" + i).orElseThrow(),
                         FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, i32, i32, divs, divs, divs, ints, ints, ints, i32));
