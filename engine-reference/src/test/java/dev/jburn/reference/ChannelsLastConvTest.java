@@ -166,6 +166,30 @@ class ChannelsLastConvTest {
     }
 
     /**
+     * Splitting a forward conv's reduction into chunks of taps (each continuing the sums the one before stored) keeps
+     * every bit: one tap per chunk against the whole reduction at once, with padding, bias, ReLU, partial column blocks.
+     */
+    @Test
+    void chunkingTheReductionKeepsTheBits() {
+        Random rnd = new Random(46);
+        Parallel one = new Parallel(1, Long.MAX_VALUE);
+        for (int trial = 0; trial < 20; trial++) {
+            int n = 1 + rnd.nextInt(2), h = 2 + rnd.nextInt(8), w = 2 + rnd.nextInt(8), c = new int[] {1, 3, 8, 40}[rnd.nextInt(4)];
+            int o = new int[] {1, 5, 17, 33, 64}[rnd.nextInt(5)], pad = rnd.nextInt(3);
+            dev.jburn.spi.ConvSpec spec = new dev.jburn.spi.ConvSpec(new int[] {1, 1}, new int[] {pad, pad}, new int[] {pad, pad},
+                    new int[] {1, 1}, new int[] {1, 1}, 1, 1);
+            java.lang.foreign.MemorySegment x = floats(rnd, n * h * w * c), k = floats(rnd, o * c * 9), bias = floats(rnd, o);
+            dev.jburn.Shape xs = dev.jburn.Shape.of(n, h, w, c), ks = dev.jburn.Shape.of(o, c, 3, 3);
+            boolean relu = rnd.nextBoolean(), mask = relu && rnd.nextBoolean();
+            List<dev.jburn.spi.Buffer> whole = ChannelsLastConvF32.forward(x, xs, k, ks, bias, relu, mask, spec, one, true, Integer.MAX_VALUE);
+            if (whole == null) continue;
+            List<dev.jburn.spi.Buffer> chunked = ChannelsLastConvF32.forward(x, xs, k, ks, bias, relu, mask, spec, one, true, 1);
+            String what = "n " + n + ", " + h + "x" + w + ", c " + c + ", o " + o + ", pad " + pad + ", relu " + relu + ", mask " + mask;
+            assertArrayEquals(bits(values(whole.getLast())), bits(values(chunked.getLast())), what);
+        }
+    }
+
+    /**
      * Skipping the taps that read only padding (the input cotangent's wide padding) keeps every bit, and an infinite
      * or NaN weight turns the skipping off, so that it still meets the padding's zeros and gives NaN there, as the oracle.
      */
@@ -183,10 +207,10 @@ class ChannelsLastConvTest {
             dev.jburn.Shape xs = dev.jburn.Shape.of(n, h, w, c), ks = dev.jburn.Shape.of(o, c, kh, kw);
             String what = "n " + n + ", " + h + "x" + w + ", c " + c + ", o " + o + ", kernel " + kh + "x" + kw + ", pads "
                     + java.util.Arrays.toString(lo) + java.util.Arrays.toString(hi) + ", strides " + strides[0] + ", dilation " + dil[0];
-            List<dev.jburn.spi.Buffer> all = ChannelsLastConvF32.forward(x, xs, k, ks, bias, false, false, spec, one, false);
+            List<dev.jburn.spi.Buffer> all = ChannelsLastConvF32.forward(x, xs, k, ks, bias, false, false, spec, one, false, ChannelsLastConvF32.CHUNK_BYTES);
             if (all == null) continue; // no output
             assertArrayEquals(bits(values(all.getFirst())), bits(values(ChannelsLastConvF32.forward(x, xs, k, ks, bias, false, false, spec,
-                    one, true).getFirst())), what);
+                    one, true, ChannelsLastConvF32.CHUNK_BYTES).getFirst())), what);
         }
         // an infinite weight on the first tap, which reads padding for the first output rows: NaN there, as without skipping
         java.lang.foreign.MemorySegment x = floats(rnd, 4 * 4), k = floats(rnd, 9);
@@ -196,7 +220,7 @@ class ChannelsLastConvTest {
         dev.jburn.Shape xs = dev.jburn.Shape.of(1, 4, 4, 1), ks = dev.jburn.Shape.of(1, 1, 3, 3);
         float[] y = values(ChannelsLastConvF32.forward(x, xs, k, ks, null, false, false, pad2, one).getFirst());
         assertTrue(Float.isNaN(y[0]), "0 x inf on the padding gives NaN: " + java.util.Arrays.toString(y));
-        assertArrayEquals(bits(values(ChannelsLastConvF32.forward(x, xs, k, ks, null, false, false, pad2, one, false).getFirst())), bits(y));
+        assertArrayEquals(bits(values(ChannelsLastConvF32.forward(x, xs, k, ks, null, false, false, pad2, one, false, ChannelsLastConvF32.CHUNK_BYTES).getFirst())), bits(y));
     }
 
     private static java.lang.foreign.MemorySegment floats(Random rnd, int count) {

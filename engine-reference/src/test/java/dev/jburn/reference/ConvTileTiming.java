@@ -1,0 +1,73 @@
+package dev.jburn.reference;
+
+import dev.jburn.Shape;
+import dev.jburn.spi.ConvSpec;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Random;
+
+/**
+ * The small CNN's five channels-last convs of a training step at batch 128 ({@link ChannelsLastConvF32}), timed alone:
+ * median wall time of {@code reps} calls after a warm-up, and GFLOP/s, on 1 thread and on every core. Not a test:
+ * a quick loop for kernel work (the peer comparison is {@code bench/peers.sh --only cnn}).
+ * <pre>{@code
+ * java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -cp <test classpath> dev.jburn.reference.ConvTileTiming [reps]
+ * }</pre>
+ */
+public final class ConvTileTiming {
+    private ConvTileTiming() {}
+
+    private static MemorySegment floats(Random rnd, long n) {
+        MemorySegment s = Arena.global().allocate(n * 4, 64);
+        for (long i = 0; i < n; i++) s.setAtIndex(ValueLayout.JAVA_FLOAT, i, rnd.nextFloat() * 2 - 1);
+        return s;
+    }
+
+    private static ConvSpec valid(int pad) {
+        return new ConvSpec(new int[] {1, 1}, new int[] {pad, pad}, new int[] {pad, pad}, new int[] {1, 1}, new int[] {1, 1}, 1, 1);
+    }
+
+    public static void main(String[] args) {
+        int reps = args.length > 0 ? Integer.parseInt(args[0]) : 30;
+        Random rnd = new Random(1);
+        int n = 128;
+        MemorySegment x1 = floats(rnd, n * 28 * 28), k1 = floats(rnd, 32 * 9), g1 = floats(rnd, n * 26 * 26 * 32);
+        MemorySegment x2 = floats(rnd, n * 13 * 13 * 32), k2 = floats(rnd, 64 * 32 * 9), g2 = floats(rnd, n * 11 * 11 * 64);
+        MemorySegment k2t = floats(rnd, 32 * 64 * 9);
+        for (int threads : new int[] {1, Runtime.getRuntime().availableProcessors()}) {
+            Parallel p = new Parallel(threads, 1 << 15);
+            time("conv1 forward", threads, reps, 2.0 * n * 26 * 26 * 32 * 9,
+                    () -> ChannelsLastConvF32.forward(x1, Shape.of(n, 28, 28, 1), k1, Shape.of(32, 1, 3, 3), null, false, false, valid(0), p));
+            time("conv1 dk", threads, reps, 2.0 * n * 26 * 26 * 32 * 9,
+                    () -> ChannelsLastConvF32.kernelGradient(x1, Shape.of(n, 28, 28, 1), g1, Shape.of(n, 26, 26, 32), valid(0), p));
+            time("conv2 forward", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
+                    () -> ChannelsLastConvF32.forward(x2, Shape.of(n, 13, 13, 32), k2, Shape.of(64, 32, 3, 3), null, false, false, valid(0), p));
+            time("conv2 dx", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
+                    () -> ChannelsLastConvF32.forward(g2, Shape.of(n, 11, 11, 64), k2t, Shape.of(32, 64, 3, 3), null, false, false, valid(2), p));
+            time("conv2 dk", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
+                    () -> ChannelsLastConvF32.kernelGradient(x2, Shape.of(n, 13, 13, 32), g2, Shape.of(n, 11, 11, 64), valid(0), p));
+        }
+    }
+
+    private static void time(String name, int threads, int reps, double flops, java.util.function.Supplier<Object> call) {
+        long end = System.nanoTime() + 2_000_000_000L;
+        while (System.nanoTime() < end) release(call.get());
+        long[] t = new long[reps];
+        for (int i = 0; i < reps; i++) {
+            long t0 = System.nanoTime();
+            Object r = call.get();
+            t[i] = System.nanoTime() - t0;
+            release(r);
+        }
+        java.util.Arrays.sort(t);
+        double ms = t[reps / 2] / 1e6;
+        System.out.printf("%-14s threads %d: %7.3f ms (best %7.3f), %6.1f GFLOP/s%n", name, threads, ms, t[0] / 1e6, flops / ms / 1e6);
+    }
+
+    private static void release(Object r) {
+        if (r instanceof java.util.List<?> l) for (Object b : l) ((dev.jburn.spi.Buffer) b).release();
+        else if (r instanceof dev.jburn.spi.Buffer b) b.release();
+    }
+}
