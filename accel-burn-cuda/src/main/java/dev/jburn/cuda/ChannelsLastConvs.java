@@ -29,7 +29,9 @@ import java.util.Map;
  * <ul>
  *   <li>{@code x [N, s..., C]} → {@code transpose [0, r-1, 1..]} → conv(·, kernel {@code [O, C, k...]}) →
  *       {@code transpose [0, 2.., 1]} (the forward conv and the input cotangent): {@code cols [N·Πo, Πk·C]} ·
- *       kernel as {@code [Πk·C, O]} (a small transpose of the kernel);</li>
+ *       kernel as {@code [Πk·C, O]} (a small transpose of the kernel); a transposed stride-1 conv (the input
+ *       cotangent of a valid stride-1 conv), whose im2col matrix is the larger one, runs instead as a GEMM on
+ *       {@code x} and a col2im sum ({@link ChannelsLastCol2im}; {@link #path} says which);</li>
  *   <li>conv({@code transpose(x, [r-1, 0..])}, {@code transpose(g, [r-1, 0..])}) → {@code transpose [2.., 0, 1]}
  *       (the kernel cotangent, {@code [k..., C, O]}): {@code cols [N·Πwindow, Πk·C]ᵀ · g [N·Πwindow, O]}.</li>
  * </ul>
@@ -66,7 +68,8 @@ final class ChannelsLastConvs {
         if (p == null) return null;
         Shape outShape = node.outputs().getFirst().shape();
         Buffer out = switch (p.kind) {
-            case FORWARD -> forward(in.get(0), in.get(1), p.spec, outShape);
+            case FORWARD -> forward(in.get(0), in.get(1), p.spec, outShape,
+                    path(p, in.get(0).shape(), in.get(1).shape(), outShape, backend.config().col2im()));
             case KERNEL_GRADIENT -> kernelGradient(in.get(0), in.get(1), p.spec, outShape);
         };
         return out == null ? null : List.of(out);
@@ -104,8 +107,74 @@ final class ChannelsLastConvs {
         }
     }
 
+    /** How a FORWARD group runs: im2col then a GEMM, or a GEMM then col2im ({@link ChannelsLastCol2im}). */
+    enum Path { IM2COL, COL2IM }
+
+    /**
+     * The path of a group with inputs {@code x}, {@code w} and output {@code out}: col2im where it is on
+     * ({@code -Djburn.cuda.col2im=false} turns it off, for comparisons) and {@link ChannelsLastCol2im#takes} the
+     * group, else im2col.
+     */
+    static Path path(Plan p, Shape x, Shape w, Shape out, boolean col2im) {
+        return col2im && p.kind == Kind.FORWARD && ChannelsLastCol2im.takes(x, w, p.spec, p.type, out) ? Path.COL2IM : Path.IM2COL;
+    }
+
+    /** A FORWARD group by {@code path} (also called by {@code Col2imBench}, which times both paths). */
+    Buffer forward(Operand x, Operand w, ConvSpec spec, Shape outShape, Path path) {
+        return path == Path.COL2IM ? forwardCol2im(x, w, spec, outShape) : forwardIm2col(x, w, spec, outShape);
+    }
+
+    /**
+     * {@code x [N, u..., Ci]}, {@code w [Co, Ci, k...]}: {@code cols = x as [N·Πu, Ci] · w as [Ci, Πk·Co]} (a small
+     * transpose of the kernel), then each output element sums its taps' cols ({@link ChannelsLastCol2im}).
+     */
+    private Buffer forwardCol2im(Operand x, Operand w, ConvSpec spec, Shape outShape) {
+        ChannelsLastCol2im.Geometry geo = ChannelsLastCol2im.Geometry.of(x.shape(), w.shape(), spec, outShape);
+        if (geo == null) return null;
+        int r = spec.spatialRank();
+        int[] perm = new int[r + 2];
+        for (int j = 0; j <= r; j++) perm[j] = j + 1;
+        Buffer wt = null, cols = null;
+        try {
+            wt = backend.transpose(w, perm);
+            long ci = x.shape().dim(r + 1);
+            cols = backend.dot(new Operand(x.buffer(), x.dtype(), Shape.of(geo.rows(), ci)), new int[] {1}, new int[0],
+                    new Operand(wt, x.dtype(), Shape.of(ci, geo.columns())), new int[] {0}, new int[0], x.dtype());
+            return col2im(cols, x.dtype(), geo);
+        } finally {
+            // Stream order makes releasing the temporaries safe before the kernels have run (see CachingAllocator).
+            if (cols != null) cols.release();
+            if (wt != null) wt.release();
+        }
+    }
+
+    private Buffer col2im(Buffer cols, DType type, ChannelsLastCol2im.Geometry geo) {
+        return launch(ChannelsLastCol2im.SOURCE, ChannelsLastCol2im.entry(type, geo.u().length), ((CudaBuffer) cols).pointer(), geo.size(),
+                type.byteSize(), a -> a.ints(FastDivisors.struct(geo.out())).ints(FastDivisors.ints(geo.u())).ints(FastDivisors.ints(geo.k()))
+                        .ints(FastDivisors.ints(geo.lo())).ints(FastDivisors.ints(geo.uStep())).ints(FastDivisors.ints(geo.tStep()))
+                        .i32((int) geo.batchStep()));
+    }
+
+    /**
+     * A new buffer of {@code n} elements of {@code bytes} bytes written by one launch of {@code entry} (a grid-stride
+     * kernel taking its input, its output, {@code n} and then what {@code rest} adds).
+     */
+    private Buffer launch(String source, String entry, long input, long n, int bytes, java.util.function.UnaryOperator<KernelArgs> rest) {
+        try (var _ = backend.device().enter(); Arena arena = Arena.ofConfined()) {
+            CudaBuffer out = backend.newBuffer(n * bytes, "conv");
+            try {
+                backend.launch(source, entry, StridedCopy.blocks(n), ChannelsLastIm2col.THREADS, 0,
+                        rest.apply(new KernelArgs(arena).pointer(input).pointer(out.pointer()).i32((int) n)), "conv");
+            } catch (RuntimeException e) {
+                out.release();
+                throw e;
+            }
+            return out;
+        }
+    }
+
     /** {@code x [N, s..., C]}, {@code w [O, C, k...]}: {@code cols [N·Πo, Πk·C] · w as [Πk·C, O]} = {@code [N, o..., O]}. */
-    private Buffer forward(Operand x, Operand w, ConvSpec spec, Shape outShape) {
+    private Buffer forwardIm2col(Operand x, Operand w, ConvSpec spec, Shape outShape) {
         Geometry geo = Geometry.of(Kind.FORWARD, x.shape(), w.shape(), spec, outShape);
         Buffer cols = im2col(x, geo);
         if (cols == null) return null;
@@ -152,31 +221,20 @@ final class ChannelsLastConvs {
         long[] gaps = new long[geo.interior().length];
         for (int j = 0; j < gaps.length; j++) gaps[j] = geo.interior()[j] + 1;
         int es = x.dtype().byteSize();
-        try (var _ = backend.device().enter(); Arena arena = Arena.ofConfined()) {
-            CudaBuffer out = backend.newBuffer(n * es, "conv");
-            try {
-                backend.launch(ChannelsLastIm2col.SOURCE, ChannelsLastIm2col.entry(es, gaps.length), StridedCopy.blocks(n), ChannelsLastIm2col.THREADS, 0,
-                        new KernelArgs(arena).pointer(CudaBackend.ptr(x)).pointer(out.pointer()).i32((int) n).i32(gaps.length)
-                                .ints(FastDivisors.struct(dims)).ints(FastDivisors.ints(geo.in())).ints(FastDivisors.ints(geo.mulA()))
-                                .ints(FastDivisors.ints(geo.mulB())).ints(FastDivisors.ints(geo.lo())).ints(FastDivisors.struct(gaps)),
-                        "conv");
-            } catch (RuntimeException e) {
-                out.release();
-                throw e;
-            }
-            return out;
-        }
+        return launch(ChannelsLastIm2col.SOURCE, ChannelsLastIm2col.entry(es, gaps.length), CudaBackend.ptr(x), n, es,
+                a -> a.i32(gaps.length).ints(FastDivisors.struct(dims)).ints(FastDivisors.ints(geo.in())).ints(FastDivisors.ints(geo.mulA()))
+                        .ints(FastDivisors.ints(geo.mulB())).ints(FastDivisors.ints(geo.lo())).ints(FastDivisors.struct(gaps)));
     }
 
     private static long[] longs(Shape s) { return widen(s.dims()); }
 
-    private static long[] widen(int[] v) {
+    static long[] widen(int[] v) {
         long[] w = new long[v.length];
         for (int i = 0; i < v.length; i++) w[i] = v[i];
         return w;
     }
 
-    private static long prod(long[] v) {
+    static long prod(long[] v) {
         long p = 1;
         for (long d : v) p *= d;
         return p;

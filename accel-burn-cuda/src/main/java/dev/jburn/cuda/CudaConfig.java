@@ -13,8 +13,10 @@ import java.nio.file.Path;
  *                 {@code ${user.home}/.cache/jburn/cuda}); {@code null} keeps them in memory only
  * @param graphs   compiled graphs (a Jit function, a training step) replayed as CUDA graphs once they have run
  *                 twice without host transfers ({@code -Djburn.cuda.graphs=false} turns it off; on by default)
+ * @param col2im   channels-last transposed convs (input cotangents) as a GEMM and a col2im sum instead of an im2col
+ *                 gather and a GEMM ({@code -Djburn.cuda.col2im=false} keeps im2col, for comparisons; on by default)
  */
-public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs) {
+public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs, boolean col2im) {
     public CudaConfig {
         if (device < 0) throw new IllegalArgumentException("device ordinal must be >= 0, got " + device);
     }
@@ -26,7 +28,8 @@ public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs
                 : Path.of(System.getProperty("user.home", "."), ".cache", "jburn", "cuda");
         return new CudaConfig(Integer.getInteger("jburn.cuda.device", deviceFromEnvironment()),
                 Boolean.parseBoolean(System.getProperty("jburn.cuda.tf32", "false")), cache,
-                Boolean.parseBoolean(System.getProperty("jburn.cuda.graphs", "true")));
+                Boolean.parseBoolean(System.getProperty("jburn.cuda.graphs", "true")),
+                Boolean.parseBoolean(System.getProperty("jburn.cuda.col2im", "true")));
     }
 
     private static int deviceFromEnvironment() {
@@ -39,9 +42,11 @@ public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs
         }
     }
 
-    public CudaConfig withDevice(int ordinal) { return new CudaConfig(ordinal, tf32, cacheDir, graphs); }
+    public CudaConfig withDevice(int ordinal) { return new CudaConfig(ordinal, tf32, cacheDir, graphs, col2im); }
 
-    public CudaConfig withTf32(boolean on) { return new CudaConfig(device, on, cacheDir, graphs); }
+    public CudaConfig withTf32(boolean on) { return new CudaConfig(device, on, cacheDir, graphs, col2im); }
 
-    public CudaConfig withGraphs(boolean on) { return new CudaConfig(device, tf32, cacheDir, on); }
+    public CudaConfig withGraphs(boolean on) { return new CudaConfig(device, tf32, cacheDir, on, col2im); }
+
+    public CudaConfig withCol2im(boolean on) { return new CudaConfig(device, tf32, cacheDir, graphs, on); }
 }

@@ -47,7 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * exactly what {@link ChannelsLastIm2col#source} says.
  */
 class ChannelsLastConvsTest {
-    private record Case(int[] in, int channels, int filters, int[] kernel, int[] strides, int[][] pads, int[] dilation) {
+    record Case(int[] in, int channels, int filters, int[] kernel, int[] strides, int[][] pads, int[] dilation) {
         int rank() { return in.length + 2; }
     }
 
@@ -61,7 +61,7 @@ class ChannelsLastConvsTest {
         return List.of(xs.get(0).conv(xs.get(1), o), g.get(0), g.get(1));
     }
 
-    private static Tensor random(Random rnd, int... dims) {
+    static Tensor random(Random rnd, int... dims) {
         int n = 1;
         for (int d : dims) n *= d;
         float[] v = new float[n];
@@ -69,7 +69,7 @@ class ChannelsLastConvsTest {
         return Tensor.of(v).reshape(Shape.of(dims));
     }
 
-    private record Group(Graph body, ChannelsLastConvs.Plan plan, List<Shape> inputs, Shape out) {}
+    record Group(Graph body, ChannelsLastConvs.Plan plan, List<Shape> inputs, Shape out) {}
 
     /** The rewritten groups of traced cases. */
     private static List<Group> groups(Random rnd, int trials) {
@@ -85,41 +85,45 @@ class ChannelsLastConvsTest {
                 dil[a] = rnd.nextInt(4) == 0 ? 2 : 1;
                 pads[a] = new int[] {rnd.nextInt(3), rnd.nextInt(3)};
             }
-            Case c = new Case(in, 1 + rnd.nextInt(5), 1 + rnd.nextInt(6), kernel, strides, pads, dil);
-            int[] xd = new int[c.rank()], kd = new int[c.rank()];
-            xd[0] = 1 + rnd.nextInt(3);
-            for (int a = 0; a < spatial; a++) {
-                xd[a + 1] = in[a];
-                kd[a] = kernel[a];
-            }
-            xd[c.rank() - 1] = c.channels;
-            kd[c.rank() - 2] = c.channels;
-            kd[c.rank() - 1] = c.filters;
-            Tensor x = random(rnd, xd), k = random(rnd, kd);
-            Tensor y;
-            try {
-                y = x.conv(k, ConvOptions.defaults().withStrides(strides).withPadding(Padding.explicit(pads)).withKernelDilation(dil)
-                        .withKernelPermutation(ConvOptions.kernelSpatialFirst(c.rank())).withInputPermutation(ConvOptions.channelsLast(c.rank()))
-                        .withOutputPermutation(ConvOptions.channelsLast(c.rank())));
-            } catch (dev.jburn.JBurnException empty) {
-                continue;
-            }
-            if (y.size() == 0) continue;
-            CompiledFunction f = Jit.compileList(xs -> step(c, xs));
-            f.apply(List.of(x, k, random(rnd, y.shape().dims())));
-            ChannelsLastConvs cl = new ChannelsLastConvs(null);
-            Graph rewritten = cl.rewrite(f.graph());
-            int found = 0;
-            for (Node node : rewritten.nodes()) {
-                if (!(node.prim() instanceof Prim.Fused fu)) continue;
-                ChannelsLastConvs.Plan p = cl.plan(fu.body());
-                if (p == null) continue;
-                found++;
-                groups.add(new Group(fu.body(), p, node.inputs().stream().map(Value::shape).toList(), node.outputs().getFirst().shape()));
-            }
-            final Graph shown = rewritten;
-            assertEquals(3, found, () -> "the forward conv and both cotangents run channels-last: " + shown);
+            groups.addAll(groups(new Case(in, 1 + rnd.nextInt(5), 1 + rnd.nextInt(6), kernel, strides, pads, dil), 1 + rnd.nextInt(3), rnd));
         }
+        return groups;
+    }
+
+    /** The rewritten groups of case {@code c} traced at batch {@code batch}: its forward conv and both cotangents, or none for an empty conv. */
+    static List<Group> groups(Case c, int batch, Random rnd) {
+        int spatial = c.in.length;
+        int[] xd = new int[c.rank()], kd = new int[c.rank()];
+        xd[0] = batch;
+        for (int a = 0; a < spatial; a++) {
+            xd[a + 1] = c.in[a];
+            kd[a] = c.kernel[a];
+        }
+        xd[c.rank() - 1] = c.channels;
+        kd[c.rank() - 2] = c.channels;
+        kd[c.rank() - 1] = c.filters;
+        Tensor x = random(rnd, xd), k = random(rnd, kd);
+        Tensor y;
+        try {
+            y = x.conv(k, ConvOptions.defaults().withStrides(c.strides).withPadding(Padding.explicit(c.pads)).withKernelDilation(c.dilation)
+                    .withKernelPermutation(ConvOptions.kernelSpatialFirst(c.rank())).withInputPermutation(ConvOptions.channelsLast(c.rank()))
+                    .withOutputPermutation(ConvOptions.channelsLast(c.rank())));
+        } catch (dev.jburn.JBurnException empty) {
+            return List.of();
+        }
+        if (y.size() == 0) return List.of();
+        CompiledFunction f = Jit.compileList(xs -> step(c, xs));
+        f.apply(List.of(x, k, random(rnd, y.shape().dims())));
+        ChannelsLastConvs cl = new ChannelsLastConvs(null);
+        Graph rewritten = cl.rewrite(f.graph());
+        List<Group> groups = new ArrayList<>();
+        for (Node node : rewritten.nodes()) {
+            if (!(node.prim() instanceof Prim.Fused fu)) continue;
+            ChannelsLastConvs.Plan p = cl.plan(fu.body());
+            if (p == null) continue;
+            groups.add(new Group(fu.body(), p, node.inputs().stream().map(Value::shape).toList(), node.outputs().getFirst().shape()));
+        }
+        assertEquals(3, groups.size(), () -> "the forward conv and both cotangents run channels-last: " + rewritten);
         return groups;
     }
 

@@ -132,6 +132,9 @@ public final class EmitterCompileCheck {
         // This engine's own kernels too (movement, arg-reductions, scans, iota).
         kernels.put("gather copy", () -> new KernelSource(GatherKernels.copyEntry(4), GatherKernels.COPY, List.of(), DType.F32));
         kernels.put("strided copy/scatter", () -> new KernelSource(StridedCopy.entry(4), StridedCopy.SOURCE, List.of(), DType.F32));
+        for (DType t : List.of(DType.F32, DType.F64)) {
+            kernels.put("col2im nhwc:" + t.shortName(), () -> new KernelSource(ChannelsLastCol2im.entry(t, 2), ChannelsLastCol2im.SOURCE, List.of(), t));
+        }
         for (DType t : DType.values()) {
             if (GatherKernels.indexType(t)) {
                 kernels.put("gather offsets:" + t.shortName(), () -> new KernelSource(GatherKernels.OFFSETS_ENTRY, GatherKernels.offsets(t), List.of(), DType.S64));

@@ -65,7 +65,7 @@ public final class HostKernelCheck {
      * Compiles {@code src} into the shared library {@code lib} ({@code cxx -O1 -shared -fPIC -w} plus
      * {@code flags}); on failure prints the compiler's first lines, naming {@code what}, and returns false.
      */
-    private static boolean compile(String cxx, Path src, Path lib, String what, String... flags) throws java.io.IOException, InterruptedException {
+    static boolean compile(String cxx, Path src, Path lib, String what, String... flags) throws java.io.IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(cxx, "-O1"));
         cmd.addAll(List.of(flags));
         cmd.addAll(List.of("-shared", "-fPIC", "-w", "-o", lib.toString(), src.toString()));
@@ -94,7 +94,7 @@ public final class HostKernelCheck {
     private static final java.util.concurrent.locks.ReentrantLock ENGINE = new java.util.concurrent.locks.ReentrantLock();
 
     /** A temporary folder for sources and libraries, deleted when {@link #run} ends (a loaded library may be unlinked on Linux). */
-    private static Path tempDir(String prefix) throws java.io.IOException {
+    static Path tempDir(String prefix) throws java.io.IOException {
         Path d = Files.createTempDirectory(prefix);
         TEMP.add(d);
         return d;
@@ -127,7 +127,8 @@ public final class HostKernelCheck {
     /** The families, the longest compile first, on as many threads as cores (at least two: a compile waits mostly on its process). */
     private static int runAll(String cxx) throws Exception {
         List<Family> families = List.of(HostKernelCheck::elementwise, HostKernelCheck::reductions, HostKernelCheck::lineKernels,
-                HostKernelCheck::windowScatters, HostKernelCheck::fused, HostKernelCheck::indexedUpdates, HostKernelCheck::windowExtremes);
+                HostKernelCheck::windowScatters, HostKernelCheck::fused, HostKernelCheck::indexedUpdates, HostKernelCheck::windowExtremes,
+                Col2imHostCheck::check);
         var pool = java.util.concurrent.Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
         try {
             List<java.util.concurrent.Future<Integer>> results = new ArrayList<>();

@@ -10,7 +10,6 @@ import dev.jburn.spi.WindowSpec;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -39,7 +38,7 @@ public final class WindowBench {
             WindowSpec spec = new WindowSpec(new int[] {1, 2, 2, 1}, new int[] {1, 2, 2, 1}, new int[4], new int[4], new int[] {1, 1, 1, 1});
             Shape pooled = Shape.of(dims[0], dims[1] / 2, dims[2] / 2, dims[3]);
             Operand x = random(b, shape, 1), source = random(b, pooled, 2);
-            Operand init = new Operand(upload(b, new float[] {0f}), DType.F32, Shape.of());
+            Operand init = new Operand(GpuTiming.upload(b, new float[] {0f}), DType.F32, Shape.of());
             String name = Arrays.toString(dims);
             Buffer e = w.extreme(WindowOp.WINDOW_MAX, x, spec), p = w.planned(WindowOp.WINDOW_MAX, x, spec);
             System.out.printf(Locale.ROOT, "windowMax %s: one-pass and plan agree: %s%n", name, same(b, e, p, pooled.size()));
@@ -60,17 +59,7 @@ public final class WindowBench {
     }
 
     private static void row(String work, CudaBackend b, Supplier<Buffer> call) {
-        Runnable run = () -> call.get().release();
-        for (int i = 0; i < 5; i++) run.run();
-        double[] t = new double[15];
-        for (int i = 0; i < t.length; i++) {
-            b.synchronize();
-            long t0 = System.nanoTime();
-            for (int k = 0; k < 20; k++) run.run();
-            b.synchronize();
-            t[i] = (System.nanoTime() - t0) / 20e3;
-        }
-        Arrays.sort(t);
+        double[] t = GpuTiming.micros(b, call);
         System.out.printf(Locale.ROOT, "%-60s %9.1f us (min %.1f)%n", work, t[t.length / 2], t[0]);
     }
 
@@ -79,15 +68,7 @@ public final class WindowBench {
         float[] v = new float[Math.toIntExact(shape.size())];
         // a few ties and NaN-free values, as activations after ReLU: many exact zeros
         for (int i = 0; i < v.length; i++) v[i] = r.nextInt(4) == 0 ? 0f : (float) r.nextDouble();
-        return new Operand(upload(b, v), DType.F32, shape);
-    }
-
-    private static Buffer upload(CudaBackend b, float[] v) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment m = a.allocate(4L * Math.max(1, v.length));
-            MemorySegment.copy(v, 0, m, ValueLayout.JAVA_FLOAT, 0, v.length);
-            return b.upload(m.asSlice(0, 4L * v.length));
-        }
+        return new Operand(GpuTiming.upload(b, v), DType.F32, shape);
     }
 
     private static boolean same(CudaBackend b, Buffer u, Buffer v, long n) {
