@@ -240,7 +240,7 @@ final class FusedKernels {
                             MemorySegment.copy(values, ValueLayout.JAVA_FLOAT, 0, acc, 0, w);
                             first = 1;
                         }
-                        for (int r = first; r < rows; r++) VectorReductions.addRow(acc, values, (long) r * w, w);
+                        VectorReductions.addRows(acc, values, (long) first * w, rows - first, w, w);
                     }
                     System.arraycopy(acc, 0, partial, (int) (k * w), w);
                 }

@@ -251,12 +251,51 @@ final class VectorReductions {
         }
     }
 
-    /** {@code acc[j] += s[at + j]} for {@code j < w}, vector-wise as {@link #segmentF32} adds a row. */
-    static void addRow(float[] acc, MemorySegment s, long at, int w) {
-        int bound = F.loopBound(w);
-        int j = 0;
-        for (; j < bound; j += F.length()) FloatVector.fromArray(F, acc, j).add(loadF(s, at + j)).intoArray(acc, j);
-        for (; j < w; j++) acc[j] = acc[j] + s.getAtIndex(ValueLayout.JAVA_FLOAT, at + j);
+    /**
+     * {@code acc[j] += s[at + r·pitch + j]} for rows {@code r < rows} in order and {@code j < w}: the same adds in the same
+     * order as {@link #columnsF32}'s row by row loop, so the same bits, with up to four vectors of columns held in registers across
+     * the rows instead of a load and a store of {@code acc} per row and vector (whose store-to-load chain made the
+     * per-channel sums of a batch-norm layer run at 13 GB/s, less than half of what the memory gives).
+     */
+    static void addRows(float[] acc, MemorySegment s, long at, int rows, long pitch, int w) {
+        int l = F.length(), j = 0;
+        for (; j + 4 * l <= w; j += 4 * l) {
+            FloatVector a0 = FloatVector.fromArray(F, acc, j), a1 = FloatVector.fromArray(F, acc, j + l);
+            FloatVector a2 = FloatVector.fromArray(F, acc, j + 2 * l), a3 = FloatVector.fromArray(F, acc, j + 3 * l);
+            long p = at + j;
+            for (int r = 0; r < rows; r++, p += pitch) {
+                a0 = a0.add(loadF(s, p));
+                a1 = a1.add(loadF(s, p + l));
+                a2 = a2.add(loadF(s, p + 2 * l));
+                a3 = a3.add(loadF(s, p + 3 * l));
+            }
+            a0.intoArray(acc, j);
+            a1.intoArray(acc, j + l);
+            a2.intoArray(acc, j + 2 * l);
+            a3.intoArray(acc, j + 3 * l);
+        }
+        for (; j + 2 * l <= w; j += 2 * l) {
+            FloatVector a0 = FloatVector.fromArray(F, acc, j), a1 = FloatVector.fromArray(F, acc, j + l);
+            long p = at + j;
+            for (int r = 0; r < rows; r++, p += pitch) {
+                a0 = a0.add(loadF(s, p));
+                a1 = a1.add(loadF(s, p + l));
+            }
+            a0.intoArray(acc, j);
+            a1.intoArray(acc, j + l);
+        }
+        for (; j + l <= w; j += l) {
+            FloatVector a0 = FloatVector.fromArray(F, acc, j);
+            long p = at + j;
+            for (int r = 0; r < rows; r++, p += pitch) a0 = a0.add(loadF(s, p));
+            a0.intoArray(acc, j);
+        }
+        for (; j < w; j++) {
+            float a = acc[j];
+            long p = at + j;
+            for (int r = 0; r < rows; r++, p += pitch) a = a + s.getAtIndex(ValueLayout.JAVA_FLOAT, p);
+            acc[j] = a;
+        }
     }
 
     /** Rows {@code [from, to)} of {@code w} columns summed as {@link #columnsF32} does: from row {@code from} itself, or from 0. */
@@ -267,7 +306,7 @@ final class VectorReductions {
             for (int j = 0; j < w; j++) acc[j] = s.getAtIndex(ValueLayout.JAVA_FLOAT, base + j);
             r++;
         }
-        for (; r < to; r++) addRow(acc, s, base + r * inner, w);
+        addRows(acc, s, base + r * inner, (int) (to - r), inner, w);
         System.arraycopy(acc, 0, out, at, w);
     }
 
