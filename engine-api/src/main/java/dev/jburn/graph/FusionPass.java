@@ -20,17 +20,18 @@ import java.util.function.Consumer;
  * the root towards the graph inputs, a producer joins the group when it is element-wise (unary,
  * binary, select, cast) or a broadcast, produces the group's element shape (a broadcast may
  * change shape: its input becomes a group input), and has no reader outside the group. Rank-0
- * constants, and the rank-0 element-wise computations {@link ScalarCopies} picks, are copied into
- * every group that reads them, however many readers they have. Every other producer ends the chain
- * there; the report says why (several readers, not element-wise, shape change) and which scalar
- * nodes a group recomputes. A group of one node stays that node, unless it recomputes a scalar
- * node (then the group saves that node's launch).
+ * constants, the rank-0 element-wise computations {@link GroupCopies} picks, and the element-wise
+ * nodes it recomputes rather than stores (one full-size input, like {@code x - mean}), are copied
+ * into every group that reads them, however many readers they have. Every other producer ends the
+ * chain there; the report says why (several readers, not element-wise, shape change), which scalar
+ * nodes a group recomputes and which nodes are recomputed in several groups. A group of one node
+ * stays that node, unless it recomputes a copied node (then the group saves that node's launch).
  *
  * <p>The body's inputs are the values the group reads from outside, in first-use order; its one
  * output is the root's. Fused bodies are not rewritten by later passes.
  */
 final class FusionPass implements Pass {
-    /** The ops the engine runs natively, for {@link ScalarCopies}; {@code null} copies only scalar constants. */
+    /** The ops the engine runs natively, for {@link GroupCopies}; {@code null} copies only scalar constants. */
     private final Capabilities rematerializable;
     /** Whether a sum over leading axes may end a group ({@link Capabilities#fusesLeadingSums()}). */
     private final boolean leadingSums;
@@ -61,7 +62,7 @@ final class FusionPass implements Pass {
         }
         for (Value v : g.outputs()) users[v.id()]++;
 
-        ScalarCopies copies = new ScalarCopies(g, producer, rematerializable);
+        GroupCopies copies = new GroupCopies(g, producer, rematerializable, n -> isRoot(n, leadingSums));
         List<String> report = new ArrayList<>();
         Groups groups = group(nodes, producer, users, copies, report);
         // A copy that a reader outside the groups needs is computed once instead; regroup until none is.
@@ -70,6 +71,12 @@ final class FusionPass implements Pass {
             groups = group(nodes, producer, users, copies, report);
         }
         if (groups.members().isEmpty()) return withSubgraphsFused(g, changes);
+        for (Node n : nodes) {
+            if (!copies.isElementCopy(n)) continue;
+            long in = groups.copies().values().stream().filter(c -> c.contains(n)).count();
+            report.add("recomputes " + GraphText.ids(n.outputs()) + " = " + n.prim().name() + " " + n.output().type()
+                    + " in " + in + (in == 1 ? " group" : " groups") + " instead of storing it");
+        }
         report.forEach(changes);
 
         Graph.Builder b = Graph.builder();
@@ -106,7 +113,7 @@ final class FusionPass implements Pass {
     }
 
     /** Claims groups from the last node backwards so each root takes the longest chain; {@code report} gets a line per group. */
-    private Groups group(List<Node> nodes, Map<Integer, Node> producer, int[] users, ScalarCopies copies, List<String> report) {
+    private Groups group(List<Node> nodes, Map<Integer, Node> producer, int[] users, GroupCopies copies, List<String> report) {
         // A value a copy reads is read wherever the copy runs: it never joins a chain.
         boolean[] readByCopy = new boolean[users.length];
         for (Node n : nodes) if (copies.isCopied(n)) for (Value v : n.inputs()) readByCopy[v.id()] = true;
@@ -123,17 +130,18 @@ final class FusionPass implements Pass {
             Set<Node> copied = Collections.newSetFromMap(new IdentityHashMap<>());
             List<String> breaks = new ArrayList<>();
             collect(root, elementShape, producer, users, readByCopy, copies, rootOf, members, copied, breaks);
-            List<Node> recomputed = copied.stream().filter(n -> !ScalarCopies.isScalarConstant(n))
+            List<Node> recomputed = copied.stream().filter(n -> !GroupCopies.isScalarConstant(n))
                     .sorted(java.util.Comparator.comparing(position::get)).toList();
             if (members.size() < 2 && recomputed.isEmpty()) continue; // nothing worth fusing; members stay unclaimed
+            List<Node> scalars = recomputed.stream().filter(n -> !copies.isElementCopy(n)).toList(); // the others get a line of their own
             for (Node m : members) rootOf.put(m, root);
             groups.put(root, members);
             copiesOf.put(root, copied);
             report.add("fused " + members.size() + " nodes into " + GraphText.ids(root.outputs()) + ": "
                     + String.join(" ", members.stream().map(m -> m.prim().name()).toList().reversed()));
-            if (!recomputed.isEmpty()) {
-                report.add("  recomputes " + recomputed.size() + " scalar nodes inside: "
-                        + String.join(" ", recomputed.stream().map(m -> GraphText.ids(m.outputs()) + "=" + m.prim().name()).toList()));
+            if (!scalars.isEmpty()) {
+                report.add("  recomputes " + scalars.size() + " scalar nodes inside: "
+                        + String.join(" ", scalars.stream().map(m -> GraphText.ids(m.outputs()) + "=" + m.prim().name()).toList()));
             }
             for (String b : breaks) report.add("  " + b);
         }
@@ -150,7 +158,7 @@ final class FusionPass implements Pass {
      * Adds {@code n}'s fusable producers (recursively) and {@code n} itself to {@code members}, and the
      * copied scalar nodes they read to {@code copied}.
      */
-    private static void collect(Node n, Shape elementShape, Map<Integer, Node> producer, int[] users, boolean[] readByCopy, ScalarCopies copies,
+    private static void collect(Node n, Shape elementShape, Map<Integer, Node> producer, int[] users, boolean[] readByCopy, GroupCopies copies,
                                 Map<Node, Node> claimed, List<Node> members, Set<Node> copied, List<String> breaks) {
         members.add(n);
         for (Value in : n.inputs()) {

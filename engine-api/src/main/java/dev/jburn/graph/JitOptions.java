@@ -18,7 +18,9 @@ import java.util.Objects;
  * @param fuse           group element-wise chains into {@link Prim.Fused} nodes ({@link Passes#fusion})
  * @param donated        sorted indexes of inputs the caller donates (see {@link #withDonation})
  * @param rematerializeScalars with {@code fuse}, copy short rank-0 computations into every fused group
- *                       that reads them instead of running each as a kernel of one element
+ *                       that reads them instead of running each as a kernel of one element, and
+ *                       recompute element-wise nodes with one full-size input (batch norm's
+ *                       {@code x - mean}) in their readers' groups instead of storing them
  *                       ({@link Passes#fusion(dev.jburn.Engine, boolean)})
  */
 public record JitOptions(boolean optimize, boolean verifyEachPass, long foldLimitBytes, int cacheLimit, boolean fuse, int[] donated,

@@ -52,7 +52,8 @@ public final class Passes {
      * {@link #fusion()} for a graph that runs on {@code engine} ({@code null}: any engine): scalar
      * computations are copied into groups only where {@code engine} runs their ops natively (a group
      * holding an op the engine lacks would not run as one kernel there), and only with
-     * {@code rematerializeScalars} (without it, only rank-0 constants are copied).
+     * {@code rematerializeScalars} (without it, only rank-0 constants are copied). The same switch
+     * recomputes element-wise nodes with one full-size input in each reader's group (see {@code GroupCopies}).
      *
      * <pre>{@code
      * Pass fuse = Passes.fusion(Engine.select("cpu"), true);

@@ -56,13 +56,23 @@ class JitFusionTest {
 
     @Test
     void theReportSaysWhyAChainBroke() {
-        CompiledFunction shared = Jit.compile(x -> {
+        // x·y has two full-size inputs: recomputing it in its readers' group would read more than storing it
+        CompiledFunction shared = Jit.compileList(xs -> {
+            Tensor e = xs.get(0).multiply(xs.get(1));
+            return List.of(e.add(1.0).multiply(e));
+        }, VERIFY);
+        shared.apply(List.of(Tensor.of(1f, 2f), Tensor.of(3f, 4f)));
+        String r = String.join("\n", shared.passReport().changes("fusion"));
+        assertTrue(r.contains("chain broken at") && r.contains("= multiply: its result has 2 users"), r);
+        // exp(x) has one: both readers' group computes it once
+        CompiledFunction diamond = Jit.compile(x -> {
             Tensor e = x.exp();
             return e.add(1.0).multiply(e);
         }, VERIFY);
-        shared.apply(Tensor.of(1f, 2f));
-        String r = String.join("\n", shared.passReport().changes("fusion"));
-        assertTrue(r.contains("chain broken at") && r.contains("= exp: its result has 2 users"), r);
+        assertSame("(e^x + 1)·e^x", Tensor.of(1f, 2f).exp().add(1.0).multiply(Tensor.of(1f, 2f).exp()), diamond.apply(Tensor.of(1f, 2f)));
+        assertEquals(List.of("fused"), diamond.graph().nodes().stream().map(k -> k.prim().name()).toList(), diamond.graph().toString());
+        assertTrue(diamond.passReport().changes("fusion").stream().anyMatch(l -> l.matches("recomputes %\\d+ = exp f32\\[2\\] in 1 group instead of storing it")),
+                diamond.passReport().toString());
 
         CompiledFunction dot = Jit.compileList(xs -> List.of(xs.get(0).dot(xs.get(1)).add(xs.get(2)).maximum(0.0)), VERIFY);
         dot.apply(List.of(Tensor.of(new float[][] {{1, 2}, {3, 4}}), Tensor.of(new float[][] {{1, 0}, {0, 1}}), Tensor.of(-2f, 0.5f)));
@@ -139,6 +149,41 @@ class JitFusionTest {
         sq.apply(List.of(Tensor.zeros(Shape.of(2, 2, 3, 4), DType.F32), Tensor.zeros(Shape.of(1, 1, 1, 4), DType.F32)));
         assertTrue(sq.passReport().changes("fusion").getFirst().contains("subtract multiply sum"), "d·d reads d twice yet d joins the group: "
                 + sq.passReport());
+    }
+
+    /** Batch norm's statistic and gradient sums: {@code d = x - m} read by {@code sum(d·d)} and {@code sum(g·d)} over {@code N, H, W}. */
+    private static List<Tensor> centredSums(List<Tensor> xs) {
+        Tensor d = xs.get(0).subtract(xs.get(1));
+        int[] nhw = {0, 1, 2};
+        return List.of(d.multiply(d).sum(nhw), xs.get(2).multiply(d).sum(nhw));
+    }
+
+    @Test
+    void aCentreReadByTwoSumsIsRecomputedInBothWithTheUnfusedBits() {
+        Random r = new Random(5);
+        for (int n : new int[] {1, 3, 65}) {
+            for (int c : new int[] {3, 32}) {
+                List<Tensor> in = List.of(randomTensor(r, Shape.of(n, 4, 5, c), DType.F32), randomTensor(r, Shape.of(1, 1, 1, c), DType.F32),
+                        randomTensor(r, Shape.of(n, 4, 5, c), DType.F32));
+                for (Engine e : List.of(JitTestSupport.CPU, PARALLEL, ORACLE)) {
+                    List<Tensor> on = in.stream().map(x -> x.to(e)).toList();
+                    String what = "n=" + n + " c=" + c + " on " + e.name();
+                    CompiledFunction f = Jit.compileList(JitFusionTest::centredSums, VERIFY);
+                    List<Tensor> expected = Jit.compileList(JitFusionTest::centredSums, VERIFY.withFusion(false)).apply(on);
+                    assertSame(what, expected, f.apply(on));
+                    assertSame(what + " eager", centredSums(on), f.apply(on));
+                    if (!e.capabilities().fusesLeadingSums()) continue;
+                    assertEquals(List.of("fused", "fused"), f.graph().nodes().stream().map(k -> k.prim().name()).toList(), what + ": " + f.graph());
+                    for (var k : f.graph().nodes()) {
+                        Prim.Fused fused = (Prim.Fused) k.prim();
+                        assertEquals(List.of("subtract", "multiply", "sum"), fused.body().nodes().stream().map(b -> b.prim().name()).toList(), what);
+                        assertTrue(FusedKernels.covers(fused.body()), what + ": " + fused.body());
+                    }
+                    assertTrue(f.passReport().changes("fusion").stream().anyMatch(l -> l.contains("= subtract f32[" + n + ",4,5," + c + "] in 2 groups")),
+                            f.passReport().toString());
+                }
+            }
+        }
     }
 
     /** Adam's update shape: {@code c = 1 - β^t} for two βs, read by a multi-block group and a small one; {@code t + 1} is an output. */

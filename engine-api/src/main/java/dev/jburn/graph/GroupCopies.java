@@ -1,6 +1,7 @@
 package dev.jburn.graph;
 
 import dev.jburn.DType;
+import dev.jburn.Shape;
 import dev.jburn.op.ElementwiseOp;
 import dev.jburn.spi.Capabilities;
 
@@ -12,13 +13,22 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
- * The rank-0 nodes that {@link FusionPass} copies into every fused group reading them, so that they
- * run inside those groups' kernels instead of as kernels of one element each (rematerialization).
- * An optimizer's scalars ({@code 1 - β1^t}, {@code 1 - β2^t}) are read by the update of every
- * parameter; a producer with several readers ends a fusion chain, so without copies each scalar is a
- * launch of its own, and a device step ends up bound by the host's launch rate.
+ * The nodes that {@link FusionPass} copies into every fused group reading them, so that they run
+ * inside those groups' kernels instead of as kernels of their own (rematerialization). A producer
+ * with several readers ends a fusion chain; copying it into each reader's group recomputes it there.
+ * Two kinds pay for that:
+ * <ul>
+ *   <li>Rank-0 values. An optimizer's scalars ({@code 1 - β1^t}, {@code 1 - β2^t}) are read by the
+ *       update of every parameter; without copies each is a launch of its own, and a device step ends
+ *       up bound by the host's launch rate.</li>
+ *   <li>Element-wise nodes with one full-size input, such as batch norm's {@code d = x - mean}, read by
+ *       the variance's {@code sum(d·d)} and the backward's {@code sum(g·d)}. Stored, {@code d} costs a
+ *       write and a read per reader; recomputed, each reader's group reads {@code x} instead of
+ *       {@code d} (the same bytes) and the write and the node go.</li>
+ * </ul>
  *
  * <p>The rule:
  * <ul>
@@ -33,12 +43,20 @@ import java.util.Set;
  *   <li>At most {@link #MAX_NODES} element-wise nodes come into a group with one copied value (its
  *       copied producers included, shared ones counted once); a longer scalar computation is cut there
  *       and its value read. Adam's bias correction {@code 1 - pow(0·t + β, t)} is 5.</li>
+ *   <li>An element-wise node of rank &gt; 0 is copied when exactly one of its inputs has its shape and
+ *       every other is smaller (an implicitly broadcast operand or a scalar); its {@code k} copies
+ *       read no more bytes than writing the result and reading it {@code k} times (a {@code pred}
+ *       mask computed from {@code f32} values stays stored); that input is stored anyway (a graph input
+ *       or output, or read by another node too); it is no graph output; and it has two or more
+ *       readers, each of which takes it into a group (an element-wise node of its shape, or a sum,
+ *       max or min that may root a group over its shape) and none of which is copied itself: no chains
+ *       of copies in this version, so its full-size input is read as it is.</li>
  * </ul>
- * Recomputing a scalar per element costs a few operations where the group's kernel is bound by memory
- * traffic, and rounds exactly as the separate kernel did (the same ops on the same values), so results
- * do not change. Engines that interpret bodies compute the rank-0 part once per group call.
+ * Recomputing costs a few operations where the group's kernel is bound by memory traffic, and rounds
+ * exactly as the separate kernel did (the same ops on the same values), so results do not change.
+ * Engines that interpret bodies compute the rank-0 part once per group call.
  */
-final class ScalarCopies {
+final class GroupCopies {
     /** The most element-wise nodes one copied value brings into a group. */
     static final int MAX_NODES = 8;
 
@@ -50,10 +68,11 @@ final class ScalarCopies {
 
     /**
      * The copies of {@code g}: every rank-0 constant, and (with {@code natives} non-null) every rank-0
-     * element-wise node whose op {@code natives} supports, within the size bound. {@link #keepNeeded}
-     * then drops those a reader outside the groups needs.
+     * element-wise node whose op {@code natives} supports, within the size bound, and every element-wise
+     * node worth recomputing in its readers' groups ({@code groupRoot}: which reductions may root a
+     * group). {@link #keepNeeded} then drops those a reader outside the groups needs.
      */
-    ScalarCopies(Graph g, Map<Integer, Node> producer, Capabilities natives) {
+    GroupCopies(Graph g, Map<Integer, Node> producer, Capabilities natives, Predicate<Node> groupRoot) {
         this.producer = producer;
         for (Value v : g.outputs()) outputs.add(v.id());
         for (Node n : g.nodes()) {
@@ -76,7 +95,44 @@ final class ScalarCopies {
                 }
             }
         }
+        // readers first: a node that a copy reads stays a node
+        if (natives != null) for (Node n : g.nodes().reversed()) if (recomputedPerGroup(n, groupRoot)) copied.add(n);
     }
+
+    /** Whether element-wise {@code n} of rank &gt; 0 is recomputed in each reader's group (the last case of the rule). */
+    private boolean recomputedPerGroup(Node n, Predicate<Node> groupRoot) {
+        if (!FusionPass.isElementwise(n.prim()) || n.outputs().size() != 1 || outputs.contains(n.output().id())) return false;
+        Shape shape = n.output().shape();
+        if (shape.rank() == 0 || shape.isOpen()) return false;
+        Value full = null; // the one input of n's shape
+        for (Value in : new HashSet<>(n.inputs())) {
+            if (!in.shape().equals(shape)) {
+                if (in.shape().isOpen() || in.shape().size() >= shape.size()) return false;
+            } else if (full != null) {
+                return false;
+            } else {
+                full = in;
+            }
+        }
+        List<Node> rs = readers.getOrDefault(n.output().id(), List.of());
+        if (full == null || rs.size() < 2) return false;
+        // An input that n alone reads is stored only for n: n's own group may take its producer, or an engine may
+        // finish that producer's kernel with n (a conv's bias add); copies would make it a stored value read k times.
+        if (producer.containsKey(full.id()) && !outputs.contains(full.id()) && readers.get(full.id()).size() == 1) return false;
+        // k copies read the full-size input k times; storing writes the result once and reads it k times (so a
+        // byte mask computed from floats stays stored)
+        long k = rs.size();
+        if (k * full.type().byteSize() > (k + 1) * n.output().type().byteSize()) return false;
+        for (Node r : rs) {
+            boolean takesIt = FusionPass.isElementwise(r.prim()) ? r.output().shape().equals(shape)
+                    : r.prim() instanceof Prim.Reduce && groupRoot.test(r) && r.inputs().getFirst().shape().equals(shape);
+            if (!takesIt || copied.contains(r)) return false;
+        }
+        return true;
+    }
+
+    /** Whether {@code n} is a copied node of rank &gt; 0 (one recomputed per group, not a scalar). */
+    boolean isElementCopy(Node n) { return copied.contains(n) && n.output().shape().rank() > 0; }
 
     /** Whether {@code n} is copied into the groups that read it. */
     boolean isCopied(Node n) { return copied.contains(n); }
