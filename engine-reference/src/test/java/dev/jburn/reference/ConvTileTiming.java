@@ -36,6 +36,13 @@ public final class ConvTileTiming {
         MemorySegment x1 = floats(rnd, n * 28 * 28), k1 = floats(rnd, 32 * 9), g1 = floats(rnd, n * 26 * 26 * 32);
         MemorySegment x2 = floats(rnd, n * 13 * 13 * 32), k2 = floats(rnd, 64 * 32 * 9), g2 = floats(rnd, n * 11 * 11 * 64);
         MemorySegment k2t = floats(rnd, 32 * 64 * 9);
+        if (System.getProperty("dump") != null) { // a training step's own conv 2 input cotangent operands
+            try {
+                g2 = Arena.global().allocate(n * 11 * 11 * 64 * 4, 64).copyFrom(MemorySegment.ofArray(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(System.getProperty("dump") + ".g"))));
+                k2t = Arena.global().allocate(32 * 64 * 9 * 4, 64).copyFrom(MemorySegment.ofArray(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(System.getProperty("dump") + ".k"))));
+            } catch (java.io.IOException e) { throw new RuntimeException(e); }
+        }
+        final MemorySegment g2f = g2, k2f = k2t;
         for (int threads : new int[] {1, Runtime.getRuntime().availableProcessors()}) {
             Parallel p = new Parallel(threads, 1 << 15);
             time("conv1 forward", threads, reps, 2.0 * n * 26 * 26 * 32 * 9,
@@ -45,10 +52,18 @@ public final class ConvTileTiming {
             time("conv2 forward", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
                     () -> ChannelsLastConvF32.forward(x2, Shape.of(n, 13, 13, 32), k2, Shape.of(64, 32, 3, 3), null, false, false, valid(0), p));
             time("conv2 dx", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
-                    () -> ChannelsLastConvF32.forward(g2, Shape.of(n, 11, 11, 64), k2t, Shape.of(32, 64, 3, 3), null, false, false, valid(2), p));
+                    () -> ChannelsLastConvF32.forward(g2f, Shape.of(n, 11, 11, 64), k2f, Shape.of(32, 64, 3, 3), null, false, false, valid(2), p));
             time("conv2 dk", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
-                    () -> ChannelsLastConvF32.kernelGradient(x2, Shape.of(n, 13, 13, 32), g2, Shape.of(n, 11, 11, 64), valid(0), p));
+                    () -> ChannelsLastConvF32.kernelGradient(x2, Shape.of(n, 13, 13, 32), g2f, Shape.of(n, 11, 11, 64), valid(0), p));
         }
+    }
+
+    /** With {@code -Dcold=true}, each timed call starts after 64 MiB of other data went through the caches, as in a training step. */
+    private static final float[] FLUSH = Boolean.getBoolean("cold") ? new float[16 << 20] : null;
+
+    private static void flush() {
+        if (FLUSH == null) return;
+        for (int i = 0; i < FLUSH.length; i += 16) FLUSH[i] += 1f;
     }
 
     private static void time(String name, int threads, int reps, double flops, java.util.function.Supplier<Object> call) {
@@ -56,6 +71,7 @@ public final class ConvTileTiming {
         while (System.nanoTime() < end) release(call.get());
         long[] t = new long[reps];
         for (int i = 0; i < reps; i++) {
+            flush();
             long t0 = System.nanoTime();
             Object r = call.get();
             t[i] = System.nanoTime() - t0;
