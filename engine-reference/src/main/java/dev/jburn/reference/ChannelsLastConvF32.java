@@ -87,6 +87,11 @@ final class ChannelsLastConvF32 {
         boolean reluTile = relu && !mask; // with the mask kept, the pass below makes both
         List<TapGroup> groups = skipPadding && finite(w) ? tapGroups(img, out, kDims, spec, tapOff) : List.of(new TapGroup(0, (int) outPlane, 0, tapOff));
         int plane = (int) outPlane, kc = (int) kCount, nTaps = (int) taps;
+        // With unit kernel dilation on the last axis, a kernel row's taps read kw·C consecutive floats of the padded image
+        // (and of the packed kernel): one reduction run each instead of kw runs of C (a one-channel conv had runs of 1).
+        // Tap groups take whole kernel rows when there are two spatial axes or more (with one, a group's taps are part of a row).
+        int merged = sr >= 2 && spec.kernelDilation()[sr - 1] == 1 ? kDims[sr - 1] : 1, runLength = merged * c;
+        List<int[]> runs = groups.stream().map(g -> everyNth(g.tapOffsets, merged)).toList();
         HostBuffer result = HostBuffer.uninitialized((long) n * outPlane * o * Float.BYTES);
         boolean keepMask = relu && mask;
         HostBuffer maskResult = keepMask ? HostBuffer.uninitialized((long) n * outPlane * o) : null;
@@ -102,26 +107,28 @@ final class ChannelsLastConvF32 {
                 img.fill(x, b, a);
                 for (int i = 0; i < blocks; i++) {
                     int blk = (i + blocks - 1) % blocks;
-                    for (TapGroup g : groups) { // in order: a group's last tile spills into the next group's rows
-                        int end = g.to - 1, gt = g.tapOffsets.length;
-                        int chunk = Math.max(1, Math.min(gt, chunkBytes / (c * W * Float.BYTES)));
+                    for (int gi = 0; gi < groups.size(); gi++) { // in order: a group's last tile spills into the next group's rows
+                        TapGroup g = groups.get(gi);
+                        int[] segOff = runs.get(gi);
+                        int end = g.to - 1, gt = segOff.length;
+                        int chunk = Math.max(1, Math.min(gt, chunkBytes / (runLength * W * Float.BYTES)));
                         for (int t0 = 0; t0 == 0 || t0 < gt; t0 += chunk) { // once at least: rows with no taps get 0 + bias
                             int nt = Math.min(chunk, gt - t0);
                             boolean first = t0 == 0, last = t0 + nt == gt;
-                            int bBase = (blk * nTaps + g.tapFrom + t0) * c * W;
+                            int bBase = (blk * nTaps + g.tapFrom + t0 * merged) * c * W;
                             float[] bvc = last ? bv : null;
                             boolean reluc = last && reluTile;
                             for (int q0 = g.from; q0 < g.to; q0 += R) {
                                 if (g.to - q0 <= ChannelsLastTile.TAIL_ROWS) {
                                     for (int q = q0; q < g.to; q++) {
-                                        ChannelsLastTile.runRow(a, rowBase[q], g.tapOffsets, t0, nt, c, w, bBase, y,
+                                        ChannelsLastTile.runRow(a, rowBase[q], segOff, t0, nt, runLength, w, bBase, y,
                                                 q * o + blk * W, !first, bvc, blk * W, reluc);
                                     }
                                     break;
                                 }
                                 ChannelsLastTile.run(a, rowBase[q0], rowBase[Math.min(q0 + 1, end)], rowBase[Math.min(q0 + 2, end)],
                                         rowBase[Math.min(q0 + 3, end)], rowBase[Math.min(q0 + 4, end)], rowBase[Math.min(q0 + 5, end)],
-                                        g.tapOffsets, t0, nt, c, w, bBase, y, q0 * o + blk * W, o, !first, bvc, blk * W, reluc);
+                                        segOff, t0, nt, runLength, w, bBase, y, q0 * o + blk * W, o, !first, bvc, blk * W, reluc);
                             }
                         }
                     }
@@ -256,6 +263,13 @@ final class ChannelsLastConvF32 {
             prevTo = to;
         }
         return groups;
+    }
+
+    /** {@code v[0], v[n], v[2n], ...}. */
+    private static int[] everyNth(int[] v, int n) {
+        int[] r = new int[v.length / n];
+        for (int i = 0; i < r.length; i++) r[i] = v[i * n];
+        return r;
     }
 
     private static boolean finite(float[] w) {
