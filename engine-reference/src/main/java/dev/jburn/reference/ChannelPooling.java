@@ -54,6 +54,7 @@ final class ChannelPooling {
         WindowGeometry g = p.outer();
         long inner = p.inner(), outs = Shape.of(p.outDims()).size();
         int lanes = F.length();
+        Origins at = Origins.of(g, p.outDims(), inner * Float.BYTES);
         parallel.forRange(outs, g.windowSize * inner, (lo, hi) -> {
             int[] coord = new int[g.rank];
             long[] offs = new long[(int) g.windowSize];
@@ -61,7 +62,7 @@ final class ChannelPooling {
             WindowGeometry.seek(coord, p.outDims(), lo);
             FloatVector identity = FloatVector.broadcast(F, id);
             for (long o = lo; o < hi; o++) {
-                int n = windowOffsets(g, coord, scratch, inner * Float.BYTES, offs);
+                int n = at != null ? at.offsets(o, offs) : windowOffsets(g, coord, scratch, inner * Float.BYTES, offs);
                 long out = o * inner * Float.BYTES;
                 for (long c = 0; c < inner; c += lanes) {
                     long cb = c * Float.BYTES;
@@ -110,6 +111,37 @@ final class ChannelPooling {
                 WindowGeometry.next(coord, p.outDims());
             }
         });
+    }
+
+    /**
+     * Byte offsets of every window's blocks without a walk per window, where no window touches padding: the windows of
+     * the positions after the first axis ({@link WindowGeometry#origins}) shifted by a step per index of the first axis
+     * (offsets are linear in the coordinates there). Null where windows touch padding or a plane has too many positions.
+     */
+    private record Origins(long[] origins, long[] relative, long planeStep, int perPlane) {
+        static Origins of(WindowGeometry g, int[] outDims, long blockBytes) {
+            long per = 1;
+            for (int a = 1; a < outDims.length; a++) per *= outDims[a];
+            if (outDims.length < 2 || per > 1 << 16 || per == 0) return null;
+            int[] plane = outDims.clone();
+            plane[0] = 1;
+            long[] origins = g.origins(plane, (int) per), rel = g.relative();
+            if (origins == null) return null;
+            long step = 0;
+            if (outDims[0] > 1) {
+                step = g.origins(outDims, (int) per + 1)[(int) per] - origins[0]; // the window at (1, 0, ...)
+            }
+            for (int i = 0; i < origins.length; i++) origins[i] *= blockBytes;
+            for (int i = 0; i < rel.length; i++) rel[i] *= blockBytes;
+            return new Origins(origins, rel, step * blockBytes, (int) per);
+        }
+
+        /** The byte offsets of output position {@code o}'s window blocks into {@code offs}; returns their count. */
+        int offsets(long o, long[] offs) {
+            long first = o / perPlane * planeStep + origins[(int) (o % perPlane)];
+            for (int i = 0; i < relative.length; i++) offs[i] = first + relative[i];
+            return relative.length;
+        }
     }
 
     /** Byte offsets of the window's non-padding blocks, in row-major window order; returns their count. */

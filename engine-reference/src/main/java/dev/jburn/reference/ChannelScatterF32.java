@@ -35,17 +35,28 @@ final class ChannelScatterF32 {
         int[] coord = new int[g.rank];
         int[] k = new int[g.rank];
         long[] offs = new long[(int) g.windowSize];
+        // without padding, the first plane's window origins and relative offsets serve every plane (no walk per window)
+        long[] origins = g.origins(posDims, (int) perPlane), rel = g.relative();
+        // Disjoint windows that cover the plane, over whole vectors of channels: position() writes every element (the
+        // selected one or +0), so the plane needs no zeros first (2x2 pooling of an even-sized image).
+        boolean covered = origins != null && inner % L == 0 && perPlane * rel.length * inner == inPlane;
         WindowGeometry.seek(coord, posDims, lo * perPlane);
         for (long p = lo; p < hi; p++) {
             long base = p * inPlane;
             MemorySegment.copy(x, FL, base * Float.BYTES, xp, 0, inPlane);
             MemorySegment.copy(src, FL, p * srcPlane * Float.BYTES, sp, 0, srcPlane);
-            java.util.Arrays.fill(dp, 0f);
+            if (!covered) java.util.Arrays.fill(dp, 0f);
             for (int pos = 0; pos < perPlane; pos++) {
-                int cnt = g.offsets(coord, k, offs);
-                for (int j = 0; j < cnt; j++) offs[j] -= base;
+                int cnt;
+                if (origins != null) {
+                    cnt = rel.length;
+                    for (int j = 0; j < cnt; j++) offs[j] = origins[pos] + rel[j];
+                } else {
+                    cnt = g.offsets(coord, k, offs);
+                    for (int j = 0; j < cnt; j++) offs[j] -= base;
+                    WindowGeometry.next(coord, posDims);
+                }
                 if (cnt > 0) position(xp, sp, dp, offs, cnt, pos * inner, inner, max);
-                WindowGeometry.next(coord, posDims);
             }
             MemorySegment.copy(dp, 0, dst, FL, base * Float.BYTES, inPlane);
         }

@@ -152,6 +152,33 @@ class WindowPathsTest {
         }
     }
 
+    /**
+     * Channels-last pooling without padding, as the CNN's ({@code [1, 2, 2, 1]} windows, stride 2, valid), where the
+     * kernels take every window's offsets from the first plane's ({@link WindowGeometry#origins}) and the scatter skips
+     * its zero fill when the windows cover the plane: even and odd sizes, channels that fill whole vectors or not,
+     * overlapping windows, ties and NaNs, against the oracle bit for bit.
+     */
+    @Test
+    void unpaddedChannelsLastPoolsMatchTheOracle() {
+        Random rnd = new Random(25);
+        for (int trial = 0; trial < 40; trial++) {
+            int h = 2 + rnd.nextInt(9), w = 2 + rnd.nextInt(9), c = new int[] {8, 16, 20, 32, 48, 64}[rnd.nextInt(6)];
+            int k = 2 + rnd.nextInt(2), s = trial % 4 == 3 ? 1 : k; // overlapping windows now and then
+            int[] dims = {1 + rnd.nextInt(3), Math.max(h, k), Math.max(w, k), c}, window = {1, k, k, 1};
+            WindowOptions o = WindowOptions.defaults().withStrides(new int[] {1, s, s, 1}).withPadding(Padding.VALID);
+            Tensor v = random(rnd, DType.S32, dims).remainder(4).asType(DType.F32);
+            Tensor x = trial % 2 == 0 ? v.add(v.divide(v)) : v; // ties, and NaN for zeros
+            Tensor pooled = x.windowMax(window, o);
+            assertSameBits(x.to(ORACLE).windowMax(window, o), pooled);
+            Tensor src = randomFloat(rnd, DType.F32, pooled.shape().dims());
+            for (Engine e : FAST) {
+                assertSameBits(x.to(ORACLE).windowMax(window, o), x.to(e).windowMax(window, o));
+                assertSameBits(x.to(ORACLE).windowScatterMax(src.to(ORACLE), 0, window, o), x.to(e).windowScatterMax(src.to(e), 0, window, o));
+                assertSameBits(x.to(ORACLE).windowScatterMin(src.to(ORACLE), 0, window, o), x.to(e).windowScatterMin(src.to(e), 0, window, o));
+            }
+        }
+    }
+
     /** Element-wise |a - b| <= tol * max(1, |a|), same dtype and shape; NaN matches NaN. */
     static void assertClose(Tensor expected, Tensor actual, double tol) {
         assertEquals(expected.dtype(), actual.dtype());
