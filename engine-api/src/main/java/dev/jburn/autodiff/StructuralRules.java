@@ -234,27 +234,44 @@ final class StructuralRules {
      * {@code g · other} contracting {@code g}'s {@code gContract} axes with {@code other}'s free axes,
      * transposed into the layout of the operand being differentiated ({@code rank} axes, whose
      * batch axes are {@code selfBatch}, free axes {@code selfFree}, and whose contracted axes pair
-     * with {@code other}'s {@code otherContract} as {@code selfContract}).
+     * with {@code other}'s {@code otherContract} as {@code selfContract}). When {@code other · g} is
+     * already in that layout and {@code g · other} is not (a dense layer's weight gradient
+     * {@code xᵀ · g}: {@code g · x} would be its transpose), the product is taken in that order and
+     * no transpose runs (in the CNN's step that transpose of a [128, 1600] product took 450 µs).
      */
     private static Tensor contractBack(Tensor g, int[] gContract, int[] gBatch, Tensor other, int[] otherFree, int[] otherBatch,
                                        int[] otherContract, int[] selfContract, int[] selfBatch, int[] selfFree, int rank) {
+        int[] perm = layout(false, otherContract, selfContract, selfBatch, selfFree, rank);
+        if (!isIdentity(perm) && isIdentity(layout(true, otherContract, selfContract, selfBatch, selfFree, rank))) {
+            return other.dot(otherFree, otherBatch, g, gContract, gBatch);
+        }
         Tensor r = g.dot(gContract, gBatch, other, otherFree, otherBatch);
-        // result axes: batch, then g's remaining axes (= self's free axes), then other's remaining (its contracted axes, ascending)
+        return isIdentity(perm) ? r : r.transpose(perm);
+    }
+
+    /**
+     * The permutation from the product's axes to the differentiated operand's: the product's axes are the batch axes,
+     * then {@code g}'s remaining axes (the operand's free axes) and {@code other}'s remaining ones (its contracted axes,
+     * ascending), or those two groups the other way round ({@code otherFirst}).
+     */
+    private static int[] layout(boolean otherFirst, int[] otherContract, int[] selfContract, int[] selfBatch, int[] selfFree, int rank) {
+        int[] rem = otherContract.clone();
+        Arrays.sort(rem);
+        int[] fromOther = new int[rem.length];
+        for (int i = 0; i < rem.length; i++) fromOther[i] = selfContract[indexOf(otherContract, rem[i])];
         int[] src = new int[rank];
         int k = 0;
         for (int ax : selfBatch) src[k++] = ax;
-        for (int ax : selfFree) src[k++] = ax;
-        int[] rem = otherContract.clone();
-        Arrays.sort(rem);
-        for (int ax : rem) {
-            int idx = indexOf(otherContract, ax);
-            src[k++] = selfContract[idx];
-        }
+        for (int ax : otherFirst ? fromOther : selfFree) src[k++] = ax;
+        for (int ax : otherFirst ? selfFree : fromOther) src[k++] = ax;
         int[] perm = new int[rank];
         for (int pos = 0; pos < rank; pos++) perm[src[pos]] = pos;
-        boolean identity = true;
-        for (int i = 0; i < rank; i++) identity &= perm[i] == i;
-        return identity ? r : r.transpose(perm);
+        return perm;
+    }
+
+    private static boolean isIdentity(int[] perm) {
+        for (int i = 0; i < perm.length; i++) if (perm[i] != i) return false;
+        return true;
     }
 
     private static int[] free(int rank, int[] contract, int[] batch) {

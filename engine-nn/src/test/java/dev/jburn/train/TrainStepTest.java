@@ -107,10 +107,11 @@ class TrainStepTest {
         // 1 - β2^t (2 groups), their shared 0·t, and the loss gradient's 1 / Σw, now inside the groups that read them.
         // (The CNN's batch norms: each centred-square sum and each Σ g·(x - mean) fuses with its chain; each ReLU is one max
         // that fuses with its producer, its gradient read from the result. With copies, each batch norm's x - mean is
-        // recomputed in those two sums' groups instead of stored: 2 nodes fewer.)
+        // recomputed in those two sums' groups instead of stored: 2 nodes fewer. A dense layer's weight gradient is one
+        // dot xᵀ·g, no transpose of g·x.)
         Map<String, List<List<Long>>> expected = Map.of(
-                "mlp", List.of(List.of(62L, 13L, 11L), List.of(58L, 9L, 7L)),
-                "cnn", List.of(List.of(174L, 15L, 11L), List.of(168L, 11L, 7L)));
+                "mlp", List.of(List.of(60L, 13L, 11L), List.of(56L, 9L, 7L)),
+                "cnn", List.of(List.of(172L, 15L, 11L), List.of(166L, 11L, 7L)));
         for (String name : List.of("mlp", "cnn")) {
             Model m = trainModel(name);
             Shape batch = name.equals("mlp") ? Shape.of(16, 784) : Shape.of(8, 28, 28, 1);
