@@ -1,6 +1,7 @@
 package dev.jburn.data;
 
 import dev.jburn.DType;
+import dev.jburn.Engine;
 import dev.jburn.JBurnException;
 import dev.jburn.Prng;
 import dev.jburn.Shape;
@@ -49,10 +50,17 @@ public record TensorDataset(Tensor x, Tensor y) {
     /** The examples in the order of a random permutation drawn with {@code key}. */
     public TensorDataset shuffled(Tensor key) { return rows(permutation(key, size())); }
 
-    /** The random permutation of {@code 0..n-1} that {@link #shuffled} applies for {@code key}. */
+    /**
+     * The random permutation of {@code 0..n-1} that {@link #shuffled} applies for {@code key}. Drawn and sorted on the
+     * cpu engine whatever the key's engine: the permutation is needed on the host, the draws are the same numbers on
+     * every engine, and a GPU engine would send a whole-dataset argsort (a line longer than its sort kernel takes) to
+     * the cpu engine anyway, reported as a fallback of the training run.
+     */
     static int[] permutation(Tensor key, int n) {
         if (n == 0) return new int[0];
-        try (Tensor u = Prng.uniformSplit(key, Shape.of(n), DType.F32, 0, 1); Tensor order = u.argsort()) {
+        Engine cpu = Engine.select("cpu");
+        try (Tensor k = key.engine() == cpu ? null : key.to(cpu); Tensor u = Prng.uniformSplit(k == null ? key : k, Shape.of(n), DType.F32, 0, 1);
+             Tensor order = u.argsort()) {
             return order.toIntArray();
         }
     }

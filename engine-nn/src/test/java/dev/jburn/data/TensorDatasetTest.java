@@ -75,4 +75,13 @@ class TensorDatasetTest {
         float[] x = d.shuffled(Prng.key(3)).x().toFloatArray();
         for (int i = 0; i < 50; i++) assertEquals(10f * a[i], x[2 * i + 1], "rows move together");
     }
+
+    /** A key on another engine (a GPU's) gives the same permutation: it is drawn and sorted on the cpu engine. */
+    @Test
+    void thePermutationDoesNotDependOnTheKeysEngine() {
+        dev.jburn.Engine other = dev.jburn.Engine.create(new dev.jburn.reference.ReferenceProvider(), dev.jburn.spi.EngineConfig.defaults());
+        try (dev.jburn.Tensor key = Prng.key(3).to(other)) {
+            assertArrayEquals(TensorDataset.permutation(Prng.key(3), 5000), TensorDataset.permutation(key, 5000));
+        }
+    }
 }
