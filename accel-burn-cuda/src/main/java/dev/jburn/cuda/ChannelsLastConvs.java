@@ -12,7 +12,6 @@ import dev.jburn.spi.ConvSpec;
 import dev.jburn.spi.Operand;
 
 import java.lang.foreign.Arena;
-import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,21 +43,15 @@ final class ChannelsLastConvs {
     /** The plan of a body this class made (for tests), or null. */
     Plan plan(Graph body) { return plans.get(body); }
 
-    private static final Object UNCHANGED = new Object();
     private final CudaBackend backend;
-    /** Rewritten graphs per graph, or {@link #UNCHANGED} (a weak map's value must not hold its key). */
-    private final Map<Graph, Object> rewritten = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    private final dev.jburn.graph.GraphRewriteCache rewritten = new dev.jburn.graph.GraphRewriteCache(this::rewriteOnce);
     private final Map<Graph, Plan> plans = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
     ChannelsLastConvs(CudaBackend backend) { this.backend = backend; }
 
     /** {@code g} with its channels-last conv groups as fused nodes, or {@code g} itself when it has none. */
     Graph rewrite(Graph g) {
-        Object r = rewritten.computeIfAbsent(g, k -> {
-            Graph once = rewriteOnce(k);
-            return once == k ? UNCHANGED : once;
-        });
-        return r == UNCHANGED ? g : (Graph) r;
+        return rewritten.get(g);
     }
 
     /** Runs a fused node made by {@link #rewrite}, or returns {@code null} (not ours, or declined). */
@@ -262,12 +255,6 @@ final class ChannelsLastConvs {
             gr.operandMoves().forEach(m -> dropped.put(m, true));
             dropped.put(gr.after(), true);
         }
-        List<Node> out = new ArrayList<>(g.nodes().size());
-        for (Node n : g.nodes()) {
-            Node f = replaced.get(n);
-            if (f != null) out.add(f);
-            else if (!dropped.containsKey(n)) out.add(n);
-        }
-        return Graph.of(g.inputs(), out, g.outputs());
+        return dev.jburn.graph.GraphRewriteCache.replace(g, replaced, dropped);
     }
 }

@@ -29,7 +29,7 @@ final class ChannelScatterF32 {
      * window positions each ({@code posDims}), {@code inner} channels per position.
      */
     static void planes(WindowGeometry g, int[] posDims, long lo, long hi, long perPlane, int inner, int inPlane,
-                       MemorySegment x, MemorySegment src, MemorySegment dst, boolean max) {
+                       MemorySegment x, MemorySegment src, MemorySegment dst, boolean max, boolean gate) {
         int srcPlane = (int) (perPlane * inner);
         float[] xp = new float[inPlane], sp = new float[srcPlane], dp = new float[inPlane];
         int[] coord = new int[g.rank];
@@ -56,14 +56,18 @@ final class ChannelScatterF32 {
                     for (int j = 0; j < cnt; j++) offs[j] -= base;
                     WindowGeometry.next(coord, posDims);
                 }
-                if (cnt > 0) position(xp, sp, dp, offs, cnt, pos * inner, inner, max);
+                if (cnt > 0) position(xp, sp, dp, offs, cnt, pos * inner, inner, max, gate);
             }
             MemorySegment.copy(dp, 0, dst, FL, base * Float.BYTES, inPlane);
         }
     }
 
-    /** One position: window offsets {@code offs[0..cnt)}, channels {@code [0, inner)}: {@code dst[offs[j] + c] = sel(c) == j ? 0 + src[w0 + c] : 0}. */
-    private static void position(float[] x, float[] src, float[] dst, long[] offs, int cnt, int w0, int inner, boolean max) {
+    /**
+     * One position: window offsets {@code offs[0..cnt)}, channels {@code [0, inner)}: {@code dst[offs[j] + c] = sel(c) == j ? 0 + src[w0 + c] : 0};
+     * with {@code gate}, the selected element gets {@code +0} unless its value is {@code > 0} (a ReLU's gradient read from
+     * the pooled ReLU output: {@link ReluGatedScatters}).
+     */
+    private static void position(float[] x, float[] src, float[] dst, long[] offs, int cnt, int w0, int inner, boolean max, boolean gate) {
         int c = 0;
         FloatVector zero = FloatVector.zero(S);
         for (; c + L <= inner; c += L) {
@@ -77,6 +81,7 @@ final class ChannelScatterF32 {
                 idx = idx.blend((float) j, take);
             }
             FloatVector s = FloatVector.fromArray(S, src, w0 + c).add(0f);
+            if (gate) s = s.blend(zero, bv.compare(VectorOperators.GT, zero).not()); // NaN: not > 0
             for (int j = 0; j < cnt; j++) zero.blend(s, idx.compare(VectorOperators.EQ, (float) j)).intoArray(dst, (int) offs[j] + c);
         }
         for (; c < inner; c++) {
@@ -90,7 +95,7 @@ final class ChannelScatterF32 {
                     bv = v;
                 }
             }
-            dst[best] = 0f + src[w0 + c];
+            dst[best] = gate && !(bv > 0f) ? 0f : 0f + src[w0 + c];
         }
     }
 }

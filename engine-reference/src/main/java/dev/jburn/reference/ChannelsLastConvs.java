@@ -43,12 +43,7 @@ final class ChannelsLastConvs {
 
     private final Parallel parallel;
     private final boolean enabled;
-    /**
-     * Rewritten graphs per graph (graphs are immutable; identity is the key), or {@link #UNCHANGED}: a graph
-     * without groups must not map to itself, since a weak map's value that holds its key keeps both forever.
-     */
-    private final Map<Graph, Object> rewritten = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
-    private static final Object UNCHANGED = new Object();
+    private final dev.jburn.graph.GraphRewriteCache rewritten = new dev.jburn.graph.GraphRewriteCache(this::rewriteOnce);
     /** The plan of each body this class made. */
     private final Map<Graph, Plan> plans = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
@@ -60,11 +55,7 @@ final class ChannelsLastConvs {
     /** {@code g} with its channels-last conv groups as fused nodes, or {@code g} itself when it has none. */
     Graph rewrite(Graph g) {
         if (!enabled) return g;
-        Object r = rewritten.computeIfAbsent(g, k -> {
-            Graph once = rewriteOnce(k);
-            return once == k ? UNCHANGED : once;
-        });
-        return r == UNCHANGED ? g : (Graph) r;
+        return rewritten.get(g);
     }
 
     /** Runs a fused node made by {@link #rewrite}, or returns {@code null} (not ours, or declined). */
@@ -124,14 +115,7 @@ final class ChannelsLastConvs {
             replaced.put(n, fusedNode);
             dropped.put(after, true);
         }
-        if (replaced.isEmpty()) return g;
-        List<Node> out = new ArrayList<>(g.nodes().size());
-        for (Node n : g.nodes()) {
-            Node f = replaced.get(n);
-            if (f != null) out.add(f);
-            else if (!dropped.containsKey(n)) out.add(n);
-        }
-        return Graph.of(g.inputs(), out, g.outputs());
+        return dev.jburn.graph.GraphRewriteCache.replace(g, replaced, dropped);
     }
 
     /**

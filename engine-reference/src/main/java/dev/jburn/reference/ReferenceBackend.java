@@ -41,6 +41,7 @@ final class ReferenceBackend implements Backend {
 
     private final FusedKernels fused;
     private final ChannelsLastConvs channelsLast;
+    private final ReluGatedScatters reluGated;
 
     ReferenceBackend(EngineConfig config) {
         this.config = config;
@@ -57,6 +58,7 @@ final class ReferenceBackend implements Backend {
         this.windows = new WindowKernels(parallel, config);
         this.fused = new FusedKernels(parallel, config, this);
         this.channelsLast = new ChannelsLastConvs(parallel, config.vectorKernels());
+        this.reluGated = new ReluGatedScatters(windows, config.vectorKernels());
     }
 
     EngineConfig config() { return config; }
@@ -162,11 +164,12 @@ final class ReferenceBackend implements Backend {
     /** {@link #execute(dev.jburn.graph.Graph, List)}; a fused group may write its output into a donated input. */
     @Override
     public List<Buffer> execute(dev.jburn.graph.Graph graph, List<Operand> inputs, boolean[] donated) {
-        return dev.jburn.graph.Interpreter.execute(this, channelsLast.rewrite(graph), inputs, donated, this::runNode);
+        return dev.jburn.graph.Interpreter.execute(this, reluGated.rewrite(channelsLast.rewrite(graph)), inputs, donated, this::runNode);
     }
 
     private List<Buffer> runNode(dev.jburn.graph.Node node, List<Operand> in, List<Boolean> reusable) {
         List<Buffer> out = channelsLast.run(node, in);
+        if (out == null) out = reluGated.run(node, in);
         return out != null ? out : fused.run(node, in, reusable);
     }
 

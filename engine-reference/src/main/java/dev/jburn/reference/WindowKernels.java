@@ -153,13 +153,30 @@ final class WindowKernels {
     }
 
     /**
-     * The F32 scatter with the window geometry worked out once per window position: trailing axes
-     * whose windows are trivial (channels last) form an inner run of {@code inner} contiguous
-     * elements that share one list of window offsets; the selection and accumulation are those of
-     * {@link Scatter} (same order, ties and NaN rule, exact double sums rounded once).
+     * {@code select(x > 0, windowScatterMax(x, source, +0), +0)} for F32 {@code x} and {@code source}, in one pass, where the
+     * channels-last scatter applies (disjoint windows, at least 8 channels a position): the ReLU's gradient is decided by
+     * the value each window selects ({@link ReluGatedScatters}); {@code null} elsewhere (the caller runs the two ops).
      */
-    private void fastScatterF32(WindowGeometry g, int lead, MemorySegment x, MemorySegment source, float init, boolean max,
-                                MemorySegment dst, long n) {
+    Buffer reluGatedScatterMax(Operand x, Operand source, WindowSpec spec) {
+        if (!fast || x.dtype() != DType.F32 || source.dtype() != DType.F32 || x.size() > Integer.MAX_VALUE - 8) return null;
+        WindowGeometry g = new WindowGeometry(x.shape(), spec);
+        ChannelScatterGeometry cg = channelScatter(g, WindowGeometry.trivialLeadingAxes(spec), x.size());
+        if (cg.inner < 8 || cg.planes == 0 || !disjointWindows(g)) return null;
+        HostBuffer result = HostBuffer.uninitialized(x.size() * Float.BYTES);
+        MemorySegment xs = HostBuffer.of(x.buffer()), src = HostBuffer.of(source.buffer()), dst = result.segment();
+        run(cg.planes, cg.perPlane * cg.inner * g.windowSize, (lo, hi) -> ChannelScatterF32.planes(g, cg.posDims, lo, hi, cg.perPlane,
+                cg.inner, cg.inPlane, xs, src, dst, true, true));
+        return result;
+    }
+
+    /** The channels-last split of a scatter's windows: {@code planes} of {@code perPlane} positions over {@code posDims}, {@code inner} channels each. */
+    private record ChannelScatterGeometry(long planes, long perPlane, int[] posDims, int inner, int inPlane) {}
+
+    /**
+     * {@link ChannelScatterGeometry} for {@code g}: trailing axes whose windows are trivial (channels last) form an inner run
+     * of contiguous elements that share one list of window offsets; positions are the windows of the axes before them.
+     */
+    private static ChannelScatterGeometry channelScatter(WindowGeometry g, int lead, long n) {
         int trail = g.rank;
         long inner = 1;
         while (trail > lead && g.winDims[trail - 1] == 1 && g.outDims[trail - 1] == g.inDims[trail - 1]
@@ -172,17 +189,29 @@ final class WindowKernels {
             if (a < lead) planes *= g.outDims[a];
             else if (a < trail) perPlane *= g.outDims[a];
         }
-        // positions: windows of the axes [0, trail) (one per run of inner channels)
         int[] posDims = java.util.Arrays.copyOf(g.outDims, g.rank);
         for (int a = trail; a < g.rank; a++) posDims[a] = 1;
+        return new ChannelScatterGeometry(planes, perPlane, posDims, (int) Math.min(inner, Integer.MAX_VALUE), planes == 0 ? 0 : (int) (n / planes));
+    }
+
+    /**
+     * The F32 scatter with the window geometry worked out once per window position: trailing axes
+     * whose windows are trivial (channels last) form an inner run of {@code inner} contiguous
+     * elements that share one list of window offsets; the selection and accumulation are those of
+     * {@link Scatter} (same order, ties and NaN rule, exact double sums rounded once).
+     */
+    private void fastScatterF32(WindowGeometry g, int lead, MemorySegment x, MemorySegment source, float init, boolean max,
+                                MemorySegment dst, long n) {
+        ChannelScatterGeometry cg = channelScatter(g, lead, n);
+        long planes = cg.planes, perPlane = cg.perPlane, inner = cg.inner;
+        int[] posDims = cg.posDims;
         java.lang.foreign.ValueLayout.OfFloat fl = java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
         if (Float.floatToRawIntBits(init) == 0 && disjointWindows(g)) {
             // Every input element gets at most one source value: no sums, so no double accumulator
             // (an n-element array to allocate, fill and convert); 0 + v rounds as the double sum does.
             if (inner >= 8) { // channels last: a vector of channels per window, a plane at a time
-                int run = (int) inner, inPlane = (int) (n / planes);
-                long per = perPlane;
-                this.run(planes, perPlane * inner * g.windowSize, (lo, hi) -> ChannelScatterF32.planes(g, posDims, lo, hi, per, run, inPlane, x, source, dst, max));
+                this.run(planes, perPlane * inner * g.windowSize, (lo, hi) -> ChannelScatterF32.planes(g, posDims, lo, hi, perPlane, cg.inner,
+                        cg.inPlane, x, source, dst, max, false));
                 return;
             }
             dst.fill((byte) 0);
