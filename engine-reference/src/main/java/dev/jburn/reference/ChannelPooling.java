@@ -123,15 +123,12 @@ final class ChannelPooling {
             long per = 1;
             for (int a = 1; a < outDims.length; a++) per *= outDims[a];
             if (outDims.length < 2 || per > 1 << 16 || per == 0) return null;
-            int[] plane = outDims.clone();
-            plane[0] = 1;
-            long[] origins = g.origins(plane, (int) per), rel = g.relative();
-            if (origins == null) return null;
-            long step = 0;
-            if (outDims[0] > 1) {
-                step = g.origins(outDims, (int) per + 1)[(int) per] - origins[0]; // the window at (1, 0, ...)
-            }
-            for (int i = 0; i < origins.length; i++) origins[i] *= blockBytes;
+            // the first plane's windows, and with a second plane the window at (1, 0, ...) after them, in one walk
+            long[] walk = g.origins(outDims, (int) per + (outDims[0] > 1 ? 1 : 0)), rel = g.relative();
+            if (walk == null) return null;
+            long step = outDims[0] > 1 ? walk[(int) per] - walk[0] : 0;
+            long[] origins = new long[(int) per];
+            for (int i = 0; i < origins.length; i++) origins[i] = walk[i] * blockBytes;
             for (int i = 0; i < rel.length; i++) rel[i] *= blockBytes;
             return new Origins(origins, rel, step * blockBytes, (int) per);
         }

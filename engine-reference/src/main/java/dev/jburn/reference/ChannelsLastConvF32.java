@@ -86,7 +86,7 @@ final class ChannelsLastConvF32 {
         float[] bv = bias == null ? null : java.util.Arrays.copyOf(bias.toArray(FL), blocks * W);
         boolean reluTile = relu && !mask; // with the mask kept, the pass below makes both
         List<TapGroup> groups = skipPadding && finite(w) ? tapGroups(img, out, kDims, spec, tapOff) : List.of(new TapGroup(0, (int) outPlane, 0, tapOff));
-        int plane = (int) outPlane, kc = (int) kCount, nTaps = (int) taps;
+        int plane = (int) outPlane, nTaps = (int) taps;
         // With unit kernel dilation on the last axis, a kernel row's taps read kw·C consecutive floats of the padded image
         // (and of the packed kernel): one reduction run each instead of kw runs of C (a one-channel conv had runs of 1).
         // Tap groups take whole kernel rows when there are two spatial axes or more (with one, a group's taps are part of a row).
@@ -179,10 +179,10 @@ final class ChannelsLastConvF32 {
         // the cotangent's positions: one unit-stride run per row of its last spatial axis
         int uLast = uDims[sr - 1];
         int[] rowStarts = new int[(int) (positions / uLast)];
-        int[] u = new int[sr];
+        int[] u = new int[sr], rowDims = java.util.Arrays.copyOf(uDims, sr - 1); // walking rowDims leaves u's last axis at 0
         for (int i = 0; i < rowStarts.length; i++) {
             rowStarts[i] = cm.offset(u, spec.kernelDilation());
-            WindowGeometry.next(u, java.util.Arrays.copyOf(uDims, sr - 1)); // the last axis stays 0
+            WindowGeometry.next(u, rowDims);
         }
         int parts = Math.min(n, PARTIALS);
         float[][] partial = new float[parts][(int) (rowsPadded * pitch)];

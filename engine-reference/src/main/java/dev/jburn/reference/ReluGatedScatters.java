@@ -56,18 +56,16 @@ final class ReluGatedScatters {
         Map<Node, Node> replaced = new IdentityHashMap<>(); // the ReLU gradient's group -> the fused node
         Map<Node, Boolean> dropped = new IdentityHashMap<>();
         for (Node gate : g.nodes()) {
-            Node scatter = scatterOf(gate, idx);
-            if (scatter == null || dropped.containsKey(scatter)) continue;
+            Pair pair = pairOf(gate, idx);
+            if (pair == null || dropped.containsKey(pair.scatter)) continue;
+            Node scatter = pair.scatter;
             Graph.Builder b = Graph.builder();
             List<Value> ins = new ArrayList<>();
             for (Value v : scatter.inputs()) ins.add(b.input(v.type()));
             Value s = b.add(scatter.prim(), ins).getFirst();
             Value zero = b.constant(new byte[Float.BYTES], DType.F32, dev.jburn.Shape.scalar());
-            Prim.Fused body = (Prim.Fused) gate.prim();
-            Node greater = body.body().nodes().stream().filter(x -> x.prim() instanceof Prim.Binary).findFirst().orElseThrow();
-            Node select = body.body().nodes().stream().filter(x -> x.prim() instanceof Prim.Select).findFirst().orElseThrow();
-            Value mask = b.add1(greater.prim(), ins.get(0), zero);
-            Graph fusedBody = b.build(List.of(b.add1(select.prim(), mask, s, zero)));
+            Value mask = b.add1(pair.greater.prim(), ins.get(0), zero);
+            Graph fusedBody = b.build(List.of(b.add1(pair.select.prim(), mask, s, zero)));
             plans.put(fusedBody, (Prim.WindowScatter) scatter.prim());
             replaced.put(gate, new Node(new Prim.Fused(fusedBody), scatter.inputs(), gate.outputs()));
             dropped.put(scatter, true);
@@ -75,11 +73,15 @@ final class ReluGatedScatters {
         return dev.jburn.graph.GraphRewriteCache.replace(g, replaced, dropped);
     }
 
+    /** A pool scatter and the {@code greater} and {@code select} nodes of the ReLU gradient's group that reads it. */
+    private record Pair(Node scatter, Node greater, Node select) {}
+
     /**
-     * The F32 {@code windowScatterMax(y, g, +0)} node whose result only {@code gate} reads, when {@code gate} is a fused
-     * group computing exactly {@code select(y > 0, s, +0)} of {@code (y, s)} (0 a +0.0 constant); else {@code null}.
+     * The F32 {@code windowScatterMax(y, g, +0)} node whose result only {@code gate} reads, with that group's two nodes,
+     * when {@code gate} is a fused group computing exactly {@code select(y > 0, s, +0)} of {@code (y, s)} (0 a +0.0
+     * constant); else {@code null}.
      */
-    private static Node scatterOf(Node gate, ChannelsLastConvGroups.Index idx) {
+    private static Pair pairOf(Node gate, ChannelsLastConvGroups.Index idx) {
         if (!(gate.prim() instanceof Prim.Fused f) || gate.inputs().size() != 2 || gate.outputs().size() != 1) return null;
         Value y = gate.inputs().get(0), s = gate.inputs().get(1);
         Node scatter = idx.producer(s);
@@ -96,7 +98,7 @@ final class ReluGatedScatters {
         if (!(select.prim() instanceof Prim.Select) || select.inputs().size() != 3 || !select.inputs().get(0).equals(greater.outputs().getFirst())
                 || !select.inputs().get(1).equals(bs) || !isZero(producerIn(body, select.inputs().get(2)))
                 || !select.outputs().getFirst().equals(body.outputs().getFirst())) return null;
-        return scatter;
+        return new Pair(scatter, greater, select);
     }
 
     private static Node producerIn(Graph body, Value v) {
