@@ -95,7 +95,7 @@ final class FusedKernels {
      * @param prologue  the body's rank-0 computations, or {@code null}: its outputs follow the body's inputs as
      *                  {@link ScalarInput}s; its inputs are the body inputs at {@code prologueInputs}
      */
-    private record Plan(DType dtype, long size, List<Step> steps, int scratches, long cost, int reduce, long rowLength, boolean columns,
+    record Plan(DType dtype, long size, List<Step> steps, int scratches, long cost, int reduce, long rowLength, boolean columns,
                         long[] periods, Graph prologue, int[] prologueInputs) {
         long outputElements() { return reduce < 0 ? size : columns ? rowLength : size / rowLength; }
     }
@@ -266,7 +266,7 @@ final class FusedKernels {
         else dst.setAtIndex(ValueLayout.JAVA_DOUBLE, row, v);
     }
 
-    private static MemorySegment[] scratches(Plan plan, Arena arena) {
+    static MemorySegment[] scratches(Plan plan, Arena arena) {
         long w = plan.dtype.bits() / 8;
         MemorySegment[] scratch = new MemorySegment[plan.scratches];
         for (int i = 0; i < scratch.length; i++) scratch[i] = arena.allocate(BLOCK * w, 64);
@@ -274,7 +274,7 @@ final class FusedKernels {
     }
 
     /** The chain's steps for elements {@code [start, start + n)} ({@code n <= BLOCK}). */
-    private static void runSteps(Plan plan, MemorySegment[] in, MemorySegment[] scratch, MemorySegment dst, long start, long n) {
+    static void runSteps(Plan plan, MemorySegment[] in, MemorySegment[] scratch, MemorySegment dst, long start, long n) {
         for (Step s : plan.steps) {
             switch (s) {
                 case UnaryStep u -> unary(plan.dtype, u.k(), seg(u.x(), in, scratch, dst), idx(u.x(), start),

@@ -42,6 +42,7 @@ final class ReferenceBackend implements Backend {
     private final FusedKernels fused;
     private final ChannelsLastConvs channelsLast;
     private final ReluGatedScatters reluGated;
+    private final ColumnSumSiblings columnSums;
 
     ReferenceBackend(EngineConfig config) {
         this.config = config;
@@ -59,6 +60,7 @@ final class ReferenceBackend implements Backend {
         this.fused = new FusedKernels(parallel, config, this);
         this.channelsLast = new ChannelsLastConvs(parallel, config.vectorKernels());
         this.reluGated = new ReluGatedScatters(windows, config.vectorKernels());
+        this.columnSums = new ColumnSumSiblings(parallel, config.vectorKernels());
     }
 
     EngineConfig config() { return config; }
@@ -153,8 +155,9 @@ final class ReferenceBackend implements Backend {
     @Override public Buffer iota(Shape shape, DType dtype, int axis) { return core.iota(shape, dtype, axis); }
 
     /**
-     * Interprets the graph, running fused element-wise groups in one blocked pass ({@link FusedKernels}) and
-     * channels-last convs without their layout transposes ({@link ChannelsLastConvs}).
+     * Interprets the graph, running fused element-wise groups in one blocked pass ({@link FusedKernels}),
+     * channels-last convs without their layout transposes ({@link ChannelsLastConvs}), a max pool's gradient with its
+     * ReLU's ({@link ReluGatedScatters}) and column sums that read the same tensor in one pass ({@link ColumnSumSiblings}).
      */
     @Override
     public List<Buffer> execute(dev.jburn.graph.Graph graph, List<Operand> inputs) {
@@ -164,12 +167,14 @@ final class ReferenceBackend implements Backend {
     /** {@link #execute(dev.jburn.graph.Graph, List)}; a fused group may write its output into a donated input. */
     @Override
     public List<Buffer> execute(dev.jburn.graph.Graph graph, List<Operand> inputs, boolean[] donated) {
-        return dev.jburn.graph.Interpreter.execute(this, reluGated.rewrite(channelsLast.rewrite(graph)), inputs, donated, this::runNode);
+        return dev.jburn.graph.Interpreter.execute(this, columnSums.rewrite(reluGated.rewrite(channelsLast.rewrite(graph))), inputs, donated,
+                this::runNode);
     }
 
     private List<Buffer> runNode(dev.jburn.graph.Node node, List<Operand> in, List<Boolean> reusable) {
         List<Buffer> out = channelsLast.run(node, in);
         if (out == null) out = reluGated.run(node, in);
+        if (out == null) out = columnSums.run(node, in, reusable);
         return out != null ? out : fused.run(node, in, reusable);
     }
 
