@@ -148,7 +148,7 @@ final class ChannelPooling {
         return n;
     }
 
-    private static FloatVector combine(int code, FloatVector a, FloatVector b) {
+    static FloatVector combine(int code, FloatVector a, FloatVector b) {
         return switch (code) {
             case SUM -> a.add(b);
             case PRODUCT -> a.mul(b);
@@ -168,7 +168,7 @@ final class ChannelPooling {
 
     private static final int SUM = 0, PRODUCT = 1, MAX = 2, MIN = 3;
 
-    private static int opCode(ReduceOp op) {
+    static int opCode(ReduceOp op) {
         return switch (op) {
             case SUM -> SUM;
             case PRODUCT -> PRODUCT;

@@ -91,13 +91,13 @@ final class ColumnSumSiblings {
             for (int p = 0; p < nParts; p++) {
                 switch (job.parts.get(p)) {
                     case Chain c -> {
-                        chainIn[p] = chainInputs(c.plan, c.inputs, inputs, tiles);
+                        chainIn[p] = FusedKernels.planInputs(c.plan, c.inputs, inputs, tiles);
                         outs[p] = reusedOrNew(in, reusable, n * w * Float.BYTES, job.parts);
                         full[p] = HostBuffer.of(outs[p]);
                         cost += c.plan.cost();
                     }
                     case ChainSum c -> {
-                        chainIn[p] = chainInputs(c.plan, c.inputs, inputs, tiles);
+                        chainIn[p] = FusedKernels.planInputs(c.plan, c.inputs, inputs, tiles);
                         cost += c.plan.cost() + 1;
                     }
                     default -> cost += 1;
@@ -172,19 +172,6 @@ final class ColumnSumSiblings {
         VectorReductions.addRows(acc, values, at + (long) first * w, rows - first, w, w);
     }
 
-    /** A chain's inputs as its plan reads them: the node's inputs it takes, repeated blocks tiled (copies added to {@code tiles}). */
-    private static MemorySegment[] chainInputs(FusedKernels.Plan plan, int[] map, MemorySegment[] inputs, List<MemorySegment> tiles) {
-        MemorySegment[] in = new MemorySegment[map.length];
-        for (int k = 0; k < map.length; k++) {
-            in[k] = inputs[map[k]];
-            if (plan.periods()[k] > 0) {
-                in[k] = FusedKernels.tiled(DType.F32, in[k], plan.periods()[k]);
-                tiles.add(in[k]);
-            }
-        }
-        return in;
-    }
-
     /**
      * The buffer of a full-size input this node is the last to read (as {@link FusedKernels} takes one for its result),
      * when the node's only parts are one chain and the sums of its result (no other part reads an input); else a new one.
@@ -192,14 +179,8 @@ final class ColumnSumSiblings {
     private static Buffer reusedOrNew(List<Operand> in, List<Boolean> reusable, long bytes, List<Part> parts) {
         boolean alone = parts.stream().allMatch(p -> p instanceof Chain || p instanceof OutputSum)
                 && parts.stream().filter(p -> p instanceof Chain).count() == 1;
-        for (int k = 0; alone && k < in.size(); k++) {
-            Operand o = in.get(k);
-            if (reusable.get(k) && o.dtype() == DType.F32 && o.buffer().byteSize() == bytes
-                    && o.buffer() instanceof HostBuffer hb && hb.soleReference()) {
-                return o.buffer().retain();
-            }
-        }
-        return HostBuffer.uninitialized(bytes);
+        Buffer reused = alone ? FusedKernels.reusedInput(in, reusable, DType.F32, bytes) : null;
+        return reused != null ? reused : HostBuffer.uninitialized(bytes);
     }
 
     // ---- rewriting ----------------------------------------------------------------------------

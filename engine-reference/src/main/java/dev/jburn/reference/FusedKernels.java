@@ -113,14 +113,7 @@ final class FusedKernels {
         if (!(p instanceof Plan plan)) return null;
         Value outV = node.outputs().getFirst();
         long bytes = plan.outputElements() * plan.dtype.bits() / 8;
-        Buffer out = null;
-        for (int k = 0; k < inputs.size() && out == null; k++) {
-            Operand o = inputs.get(k);
-            if (reusable.get(k) && o.dtype() == outV.dtype() && o.buffer().byteSize() == bytes
-                    && o.buffer() instanceof HostBuffer hb && hb.soleReference()) {
-                out = o.buffer().retain();
-            }
-        }
+        Buffer out = reusedInput(inputs, reusable, outV.dtype(), bytes);
         // The prologue's scalars: in plain Java where that gives the kernels' bits, else through the backend.
         MemorySegment[] computed = null;
         List<Buffer> scalars = List.of();
@@ -154,6 +147,37 @@ final class FusedKernels {
             scalars.forEach(Buffer::release);
             for (MemorySegment t : tiles) NativeMemory.free(t);
         }
+    }
+
+    /**
+     * The buffer of an input of {@code bytes} bytes and dtype {@code t} that the node reading it is the last to read
+     * ({@code reusable}) and no view shares, retained for the node's result; {@code null} when none.
+     */
+    static Buffer reusedInput(List<Operand> inputs, List<Boolean> reusable, DType t, long bytes) {
+        for (int k = 0; k < inputs.size(); k++) {
+            Operand o = inputs.get(k);
+            if (reusable.get(k) && o.dtype() == t && o.buffer().byteSize() == bytes
+                    && o.buffer() instanceof HostBuffer hb && hb.soleReference()) {
+                return o.buffer().retain();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A plan's inputs from a node's: plan input {@code k} is {@code inputs[map[k]]}, repeated blocks tiled as
+     * {@link #run} passes them (the copies are added to {@code tiles}, for the caller to free).
+     */
+    static MemorySegment[] planInputs(Plan plan, int[] map, MemorySegment[] inputs, List<MemorySegment> tiles) {
+        MemorySegment[] in = new MemorySegment[map.length];
+        for (int k = 0; k < map.length; k++) {
+            in[k] = inputs[map[k]];
+            if (plan.periods[k] > 0) {
+                in[k] = tiled(plan.dtype, in[k], plan.periods[k]);
+                tiles.add(in[k]);
+            }
+        }
+        return in;
     }
 
     private void runPlan(Plan plan, MemorySegment[] in, MemorySegment dst) {

@@ -43,6 +43,7 @@ final class ReferenceBackend implements Backend {
     private final ChannelsLastConvs channelsLast;
     private final ReluGatedScatters reluGated;
     private final ColumnSumSiblings columnSums;
+    private final PooledChains pooledChains;
 
     ReferenceBackend(EngineConfig config) {
         this.config = config;
@@ -61,6 +62,7 @@ final class ReferenceBackend implements Backend {
         this.channelsLast = new ChannelsLastConvs(parallel, config.vectorKernels());
         this.reluGated = new ReluGatedScatters(windows, config.vectorKernels());
         this.columnSums = new ColumnSumSiblings(parallel, config.vectorKernels());
+        this.pooledChains = new PooledChains(parallel, config.vectorKernels());
     }
 
     EngineConfig config() { return config; }
@@ -157,7 +159,8 @@ final class ReferenceBackend implements Backend {
     /**
      * Interprets the graph, running fused element-wise groups in one blocked pass ({@link FusedKernels}),
      * channels-last convs without their layout transposes ({@link ChannelsLastConvs}), a max pool's gradient with its
-     * ReLU's ({@link ReluGatedScatters}) and column sums that read the same tensor in one pass ({@link ColumnSumSiblings}).
+     * ReLU's ({@link ReluGatedScatters}), a pool with the group
+     * before it ({@link PooledChains}) and column sums that read the same tensor in one pass ({@link ColumnSumSiblings}).
      */
     @Override
     public List<Buffer> execute(dev.jburn.graph.Graph graph, List<Operand> inputs) {
@@ -167,7 +170,7 @@ final class ReferenceBackend implements Backend {
     /** {@link #execute(dev.jburn.graph.Graph, List)}; a fused group may write its output into a donated input. */
     @Override
     public List<Buffer> execute(dev.jburn.graph.Graph graph, List<Operand> inputs, boolean[] donated) {
-        return dev.jburn.graph.Interpreter.execute(this, columnSums.rewrite(reluGated.rewrite(channelsLast.rewrite(graph))), inputs, donated,
+        return dev.jburn.graph.Interpreter.execute(this, columnSums.rewrite(pooledChains.rewrite(reluGated.rewrite(channelsLast.rewrite(graph)))), inputs, donated,
                 this::runNode);
     }
 
@@ -175,6 +178,7 @@ final class ReferenceBackend implements Backend {
         List<Buffer> out = channelsLast.run(node, in);
         if (out == null) out = reluGated.run(node, in);
         if (out == null) out = columnSums.run(node, in, reusable);
+        if (out == null) out = pooledChains.run(node, in, reusable);
         return out != null ? out : fused.run(node, in, reusable);
     }
 
