@@ -190,8 +190,7 @@ final class ColumnSumSiblings {
 
     private Graph rewriteOnce(Graph g) {
         ChannelsLastConvGroups.Index idx = ChannelsLastConvGroups.index(g);
-        Map<Node, Integer> position = new IdentityHashMap<>();
-        for (int i = 0; i < g.nodes().size(); i++) position.put(g.nodes().get(i), i);
+        Map<Node, Integer> position = FusedBodies.positions(g);
         Map<Node, Node> replaced = new IdentityHashMap<>();
         Map<Node, Boolean> dropped = new IdentityHashMap<>();
         Set<Node> used = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -304,32 +303,20 @@ final class ColumnSumSiblings {
         Graph.Builder builder = Graph.builder();
         Map<Integer, Value> inner = new HashMap<>();
         for (Value v : ins) inner.put(v.id(), builder.input(v.type()));
-        Value ra = inline(builder, a, inner), rb;
+        Value ra = FusedBodies.inline(builder, a, inner), rb;
         List<Part> parts = new ArrayList<>();
         parts.add(part(a, at, chained));
         if (chained) {
             rb = builder.add1(b.prim(), ra);
             parts.add(new OutputSum(0));
         } else {
-            rb = inline(builder, b, inner);
+            rb = FusedBodies.inline(builder, b, inner);
             parts.add(part(b, at, false));
         }
         Graph body = builder.build(List.of(ra, rb));
         ColumnSum s = columnSum(chained ? b : a);
         jobs.put(body, new Job(List.copyOf(parts), s.rows.size() / s.width, s.width));
         return new Node(new Prim.Fused(body), ins, List.of(a.outputs().getFirst(), b.outputs().getFirst()));
-    }
-
-    /** {@code n}'s computation added to {@code b}, its operands mapped by {@code inner}; its result. */
-    private static Value inline(Graph.Builder b, Node n, Map<Integer, Value> inner) {
-        if (!(n.prim() instanceof Prim.Fused f)) return b.add(n.prim(), n.inputs().stream().map(v -> inner.get(v.id())).toList()).getFirst();
-        Map<Integer, Value> body = new HashMap<>();
-        for (int k = 0; k < n.inputs().size(); k++) body.put(f.body().inputs().get(k).id(), inner.get(n.inputs().get(k).id()));
-        for (Node x : f.body().nodes()) {
-            List<Value> outs = b.add(x.prim(), x.inputs().stream().map(v -> body.get(v.id())).toList());
-            for (int k = 0; k < outs.size(); k++) body.put(x.outputs().get(k).id(), outs.get(k));
-        }
-        return body.get(f.body().outputs().getFirst().id());
     }
 
     /** The part computing {@code n}'s result from the combined node's operands (at their positions {@code at}). */

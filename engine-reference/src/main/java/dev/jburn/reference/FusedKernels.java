@@ -114,20 +114,8 @@ final class FusedKernels {
         Value outV = node.outputs().getFirst();
         long bytes = plan.outputElements() * plan.dtype.bits() / 8;
         Buffer out = reusedInput(inputs, reusable, outV.dtype(), bytes);
-        // The prologue's scalars: in plain Java where that gives the kernels' bits, else through the backend.
-        MemorySegment[] computed = null;
-        List<Buffer> scalars = List.of();
-        if (plan.prologue != null) {
-            List<MemorySegment> pin = new ArrayList<>();
-            for (int k : plan.prologueInputs) pin.add(HostBuffer.of(inputs.get(k).buffer()));
-            computed = ScalarPrologue.evaluate(plan.prologue, pin);
-            if (computed == null) {
-                List<Operand> ops = new ArrayList<>();
-                for (int k : plan.prologueInputs) ops.add(inputs.get(k));
-                scalars = Interpreter.execute(backend, plan.prologue, ops);
-                computed = scalars.stream().map(HostBuffer::of).toArray(MemorySegment[]::new);
-            }
-        }
+        List<Buffer> scalars = new ArrayList<>();
+        MemorySegment[] computed = prologueScalars(plan, inputs, scalars);
         List<MemorySegment> tiles = new ArrayList<>();
         try {
             if (out == null) out = HostBuffer.uninitialized(bytes);
@@ -147,6 +135,24 @@ final class FusedKernels {
             scalars.forEach(Buffer::release);
             for (MemorySegment t : tiles) NativeMemory.free(t);
         }
+    }
+
+    /**
+     * The values of {@code plan}'s scalar prologue for a node's {@code inputs}, in plain Java where that gives the
+     * kernels' bits, else through the backend (whose buffers are added to {@code keep}, for the caller to release);
+     * {@code null} when the plan has none. The plan reads them as inputs after the node's.
+     */
+    MemorySegment[] prologueScalars(Plan plan, List<Operand> inputs, List<Buffer> keep) {
+        if (plan.prologue == null) return null;
+        List<MemorySegment> pin = new ArrayList<>();
+        for (int k : plan.prologueInputs) pin.add(HostBuffer.of(inputs.get(k).buffer()));
+        MemorySegment[] computed = ScalarPrologue.evaluate(plan.prologue, pin);
+        if (computed != null) return computed;
+        List<Operand> ops = new ArrayList<>();
+        for (int k : plan.prologueInputs) ops.add(inputs.get(k));
+        List<Buffer> scalars = Interpreter.execute(backend, plan.prologue, ops);
+        keep.addAll(scalars);
+        return scalars.stream().map(HostBuffer::of).toArray(MemorySegment[]::new);
     }
 
     /**

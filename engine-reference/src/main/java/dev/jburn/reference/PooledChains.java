@@ -139,12 +139,8 @@ final class PooledChains {
             if (job == null) continue;
             Graph.Builder b = Graph.builder();
             Map<Integer, Value> inner = new java.util.HashMap<>();
-            for (int k = 0; k < group.inputs().size(); k++) inner.put(f.body().inputs().get(k).id(), b.input(group.inputs().get(k).type()));
-            for (Node x : f.body().nodes()) {
-                List<Value> outs = b.add(x.prim(), x.inputs().stream().map(v -> inner.get(v.id())).toList());
-                for (int k = 0; k < outs.size(); k++) inner.put(x.outputs().get(k).id(), outs.get(k));
-            }
-            Value by = inner.get(f.body().outputs().getFirst().id());
+            for (Value v : group.inputs()) inner.putIfAbsent(v.id(), b.input(v.type()));
+            Value by = FusedBodies.inline(b, group, inner);
             Graph body = b.build(List.of(by, b.add1(wr, by)));
             jobs.put(body, job);
             replaced.put(group, new Node(new Prim.Fused(body), group.inputs(), List.of(y, pool.outputs().getFirst())));

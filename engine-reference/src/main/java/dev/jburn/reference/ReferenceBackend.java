@@ -44,6 +44,7 @@ final class ReferenceBackend implements Backend {
     private final ReluGatedScatters reluGated;
     private final ColumnSumSiblings columnSums;
     private final PooledChains pooledChains;
+    private final ChainedGroups chainedGroups;
 
     ReferenceBackend(EngineConfig config) {
         this.config = config;
@@ -63,6 +64,7 @@ final class ReferenceBackend implements Backend {
         this.reluGated = new ReluGatedScatters(windows, config.vectorKernels());
         this.columnSums = new ColumnSumSiblings(parallel, config.vectorKernels());
         this.pooledChains = new PooledChains(parallel, config.vectorKernels());
+        this.chainedGroups = new ChainedGroups(parallel, fused, config.vectorKernels());
     }
 
     EngineConfig config() { return config; }
@@ -159,8 +161,9 @@ final class ReferenceBackend implements Backend {
     /**
      * Interprets the graph, running fused element-wise groups in one blocked pass ({@link FusedKernels}),
      * channels-last convs without their layout transposes ({@link ChannelsLastConvs}), a max pool's gradient with its
-     * ReLU's ({@link ReluGatedScatters}), a pool with the group
-     * before it ({@link PooledChains}) and column sums that read the same tensor in one pass ({@link ColumnSumSiblings}).
+     * ReLU's ({@link ReluGatedScatters}), a pool with the group before it ({@link PooledChains}), column sums that read
+     * the same tensor in one pass ({@link ColumnSumSiblings}) and groups with the groups whose results they read
+     * ({@link ChainedGroups}): each a rewrite of the graph, cached per graph, whose nodes keep the bits of those they replace.
      */
     @Override
     public List<Buffer> execute(dev.jburn.graph.Graph graph, List<Operand> inputs) {
@@ -170,8 +173,9 @@ final class ReferenceBackend implements Backend {
     /** {@link #execute(dev.jburn.graph.Graph, List)}; a fused group may write its output into a donated input. */
     @Override
     public List<Buffer> execute(dev.jburn.graph.Graph graph, List<Operand> inputs, boolean[] donated) {
-        return dev.jburn.graph.Interpreter.execute(this, columnSums.rewrite(pooledChains.rewrite(reluGated.rewrite(channelsLast.rewrite(graph)))), inputs, donated,
-                this::runNode);
+        dev.jburn.graph.Graph run = channelsLast.rewrite(graph);
+        run = chainedGroups.rewrite(columnSums.rewrite(pooledChains.rewrite(reluGated.rewrite(run))));
+        return dev.jburn.graph.Interpreter.execute(this, run, inputs, donated, this::runNode);
     }
 
     private List<Buffer> runNode(dev.jburn.graph.Node node, List<Operand> in, List<Boolean> reusable) {
@@ -179,6 +183,7 @@ final class ReferenceBackend implements Backend {
         if (out == null) out = reluGated.run(node, in);
         if (out == null) out = columnSums.run(node, in, reusable);
         if (out == null) out = pooledChains.run(node, in, reusable);
+        if (out == null) out = chainedGroups.run(node, in, reusable);
         return out != null ? out : fused.run(node, in, reusable);
     }
 
