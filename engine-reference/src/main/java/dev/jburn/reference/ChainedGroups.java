@@ -10,7 +10,6 @@ import dev.jburn.graph.Value;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -98,13 +97,10 @@ final class ChainedGroups {
             }
             long blocks = (job.size + FusedKernels.BLOCK - 1) / FusedKernels.BLOCK;
             parallel.forRange(blocks, cost * FusedKernels.BLOCK, (lo, hi) -> {
-                try (Arena arena = Arena.ofConfined()) {
-                    MemorySegment[][] scratch = new MemorySegment[nParts][];
-                    for (int p = 0; p < nParts; p++) scratch[p] = FusedKernels.scratches(job.parts.get(p).plan, arena);
-                    for (long blk = lo; blk < hi; blk++) {
-                        long start = blk * FusedKernels.BLOCK, n = Math.min(FusedKernels.BLOCK, job.size - start);
-                        for (int p = 0; p < nParts; p++) FusedKernels.runSteps(job.parts.get(p).plan, partIn[p], scratch[p], out[p], start, n);
-                    }
+                MemorySegment[][] scratch = FusedKernels.scratches(job.parts.stream().map(Part::plan).toList());
+                for (long blk = lo; blk < hi; blk++) {
+                    long start = blk * FusedKernels.BLOCK, n = Math.min(FusedKernels.BLOCK, job.size - start);
+                    for (int p = 0; p < nParts; p++) FusedKernels.runSteps(job.parts.get(p).plan, partIn[p], scratch[p], out[p], start, n);
                 }
             });
             done = true;

@@ -11,7 +11,6 @@ import dev.jburn.op.ReduceOp;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -108,42 +107,35 @@ final class ColumnSumSiblings {
             for (int p = 0; p < nParts; p++) if (!(job.parts.get(p) instanceof Chain)) partial[p] = new float[Math.toIntExact(segments * w)];
             int rowsPerBlock = FusedKernels.BLOCK / w;
             parallel.forRange(segments, cost * VectorReductions.FLUSH * w, (lo, hi) -> {
-                try (Arena arena = Arena.ofConfined()) {
-                    MemorySegment[][] scratch = new MemorySegment[nParts][];
-                    float[][] acc = new float[nParts][];
-                    for (int p = 0; p < nParts; p++) {
-                        Part part = job.parts.get(p);
-                        if (part instanceof Chain c) scratch[p] = FusedKernels.scratches(c.plan, arena);
-                        else acc[p] = new float[w];
-                        if (part instanceof ChainSum c) scratch[p] = FusedKernels.scratches(c.plan, arena);
-                    }
-                    for (long k = lo; k < hi; k++) {
-                        long from = VectorReductions.segmentStart(k), to = VectorReductions.segmentEnd(k, n);
-                        for (float[] a : acc) if (a != null) java.util.Arrays.fill(a, 0f);
-                        for (long r0 = from; r0 < to; r0 += rowsPerBlock) {
-                            int rows = (int) Math.min(rowsPerBlock, to - r0);
-                            long start = r0 * w;
-                            for (int p = 0; p < nParts; p++) {
-                                switch (job.parts.get(p)) {
-                                    case Chain c -> FusedKernels.runSteps(c.plan, chainIn[p], scratch[p], full[p], start, (long) rows * w);
-                                    case ChainSum c -> FusedKernels.runSteps(c.plan, chainIn[p], scratch[p], MemorySegment.NULL, start, (long) rows * w);
-                                    default -> { }
-                                }
-                            }
-                            for (int p = 0; p < nParts; p++) {
-                                MemorySegment values;
-                                long at;
-                                switch (job.parts.get(p)) {
-                                    case InputSum s -> { values = inputs[s.input]; at = start; }
-                                    case ChainSum c -> { values = scratch[p][c.plan.scratches() - 1]; at = 0; }
-                                    case OutputSum s -> { values = full[s.part]; at = start; }
-                                    case Chain c -> { continue; }
-                                }
-                                addRows(acc[p], values, at, r0 == 0, rows, w);
+                MemorySegment[][] scratch = FusedKernels.scratches(job.parts.stream().map(ColumnSumSiblings::planOf).toList());
+                float[][] acc = new float[nParts][];
+                for (int p = 0; p < nParts; p++) if (!(job.parts.get(p) instanceof Chain)) acc[p] = new float[w];
+                for (long k = lo; k < hi; k++) {
+                    long from = VectorReductions.segmentStart(k), to = VectorReductions.segmentEnd(k, n);
+                    for (float[] a : acc) if (a != null) java.util.Arrays.fill(a, 0f);
+                    for (long r0 = from; r0 < to; r0 += rowsPerBlock) {
+                        int rows = (int) Math.min(rowsPerBlock, to - r0);
+                        long start = r0 * w;
+                        for (int p = 0; p < nParts; p++) {
+                            switch (job.parts.get(p)) {
+                                case Chain c -> FusedKernels.runSteps(c.plan, chainIn[p], scratch[p], full[p], start, (long) rows * w);
+                                case ChainSum c -> FusedKernels.runSteps(c.plan, chainIn[p], scratch[p], MemorySegment.NULL, start, (long) rows * w);
+                                default -> { }
                             }
                         }
-                        for (int p = 0; p < nParts; p++) if (acc[p] != null) System.arraycopy(acc[p], 0, partial[p], (int) (k * w), w);
+                        for (int p = 0; p < nParts; p++) {
+                            MemorySegment values;
+                            long at;
+                            switch (job.parts.get(p)) {
+                                case InputSum s -> { values = inputs[s.input]; at = start; }
+                                case ChainSum c -> { values = scratch[p][c.plan.scratches() - 1]; at = 0; }
+                                case OutputSum s -> { values = full[s.part]; at = start; }
+                                case Chain c -> { continue; }
+                            }
+                            addRows(acc[p], values, at, r0 == 0, rows, w);
+                        }
                     }
+                    for (int p = 0; p < nParts; p++) if (acc[p] != null) System.arraycopy(acc[p], 0, partial[p], (int) (k * w), w);
                 }
             });
             for (int p = 0; p < nParts; p++) {
@@ -157,6 +149,15 @@ final class ColumnSumSiblings {
             for (MemorySegment t : tiles) NativeMemory.free(t);
             if (!done) for (Buffer b : outs) if (b != null) b.release();
         }
+    }
+
+    /** The plan of a part that runs a chain, else {@code null}. */
+    private static FusedKernels.Plan planOf(Part part) {
+        return switch (part) {
+            case Chain c -> c.plan;
+            case ChainSum c -> c.plan;
+            default -> null;
+        };
     }
 
     /**

@@ -15,7 +15,6 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -74,14 +73,12 @@ final class PooledChains {
             MemorySegment ys = HostBuffer.of(y), ps = HostBuffer.of(pooled);
             long bandCost = (job.plan.cost() + 1) * kh * w * c;
             parallel.forRange((long) job.n * bands, bandCost, (lo, hi) -> {
-                try (Arena arena = Arena.ofConfined()) {
-                    MemorySegment[] scratch = FusedKernels.scratches(job.plan, arena);
-                    for (long u = lo; u < hi; u++) {
-                        long image = u / bands;
-                        int band = (int) (u % bands), r0 = band * kh, rows = Math.min(kh, h - r0);
-                        FusedKernels.runSteps(job.plan, chainIn, scratch, ys, ((image * h + r0) * w) * c, (long) rows * w * c);
-                        if (band < oh) pool(job, ys, ps, image, band);
-                    }
+                MemorySegment[] scratch = FusedKernels.scratches(job.plan);
+                for (long u = lo; u < hi; u++) {
+                    long image = u / bands;
+                    int band = (int) (u % bands), r0 = band * kh, rows = Math.min(kh, h - r0);
+                    FusedKernels.runSteps(job.plan, chainIn, scratch, ys, ((image * h + r0) * w) * c, (long) rows * w * c);
+                    if (band < oh) pool(job, ys, ps, image, band);
                 }
             });
             return List.of(y, pooled);
