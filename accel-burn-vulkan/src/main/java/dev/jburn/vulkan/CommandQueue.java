@@ -30,6 +30,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import static org.lwjgl.util.vma.Vma.*;
+import static org.lwjgl.vulkan.KHRPushDescriptor.vkCmdPushDescriptorSetKHR;
 import static org.lwjgl.vulkan.VK10.*;
 
 /**
@@ -93,6 +94,8 @@ final class CommandQueue implements AutoCloseable {
     private final long paramBuffer;
     private final long paramAllocation;
     private final MemorySegment paramMemory;
+    /** Where each dispatch's parameters start in the parameter buffer: a multiple of this many bytes. */
+    private final long paramAlign;
     private final long queryPool;
     final AtomicLong dispatches = new AtomicLong();
     final AtomicLong submissions = new AtomicLong();
@@ -131,6 +134,8 @@ final class CommandQueue implements AutoCloseable {
         long paramOffset;
         int sets;
         long work;
+        /** The compute pipeline bound last in this command buffer (0: none yet). */
+        long boundPipeline;
 
         Frame(int index, VkCommandBuffer cmd, long fence, long descriptorPool) {
             this.index = index;
@@ -143,6 +148,7 @@ final class CommandQueue implements AutoCloseable {
     CommandQueue(VulkanDevice dev) {
         this.dev = dev;
         this.spinNs = dev.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : SPIN_NS;
+        this.paramAlign = Math.max(16, dev.features.minStorageBufferOffsetAlignment());
         try (MemoryStack stack = MemoryStack.stackPush()) {
             LongBuffer lp = stack.mallocLong(1);
             VkCommandPoolCreateInfo pci = VkCommandPoolCreateInfo.calloc(stack).sType$Default()
@@ -205,6 +211,8 @@ final class CommandQueue implements AutoCloseable {
         boolean usesParams();
         /** 32-bit push constants the shader declares (the {@code params} words when it takes no parameter buffer). */
         int pushWords();
+        /** Whether its buffers are bound with push descriptors ({@link PushDescriptors}) rather than a descriptor set. */
+        boolean pushDescriptors();
     }
 
     /** Records the commands of one submission; barriers before and between commands are inserted for you. */
@@ -232,33 +240,38 @@ final class CommandQueue implements AutoCloseable {
             barrier();
             frame.keepAlive.add(p); // a releasable pipeline must outlive the submission that binds it
             try (MemoryStack s = stack.push()) {
-                LongBuffer set = s.mallocLong(1);
-                VkDescriptorSetAllocateInfo ai = VkDescriptorSetAllocateInfo.calloc(s).sType$Default()
-                        .descriptorPool(frame.descriptorPool).pSetLayouts(s.longs(p.setLayout()));
-                VulkanErrors.check(vkAllocateDescriptorSets(dev.device, ai, set), op, "vkAllocateDescriptorSets");
-                VkWriteDescriptorSet.Buffer writes = VkWriteDescriptorSet.calloc(n, s);
-                for (int i = 0; i < n; i++) {
-                    VkDescriptorBufferInfo.Buffer info = VkDescriptorBufferInfo.calloc(1, s);
-                    if (i < buffers.size()) {
-                        DeviceBuffer b = buffers.get(i);
-                        if (!b.isAlive()) throw new JBurnException(op, "operand buffer already freed");
-                        frame.keepAlive.add(b);
-                        info.buffer(b.handle()).offset(0).range(VK_WHOLE_SIZE);
-                    } else {
-                        long bytes = Math.max(4, 4L * params.length);
-                        if (frame.paramOffset + bytes > PARAM_BYTES) throw new IllegalStateException(op + ": kernel parameters overflow");
-                        long at = frame.index * PARAM_BYTES + frame.paramOffset;
-                        MemorySegment.copy(params, 0, paramMemory, java.lang.foreign.ValueLayout.JAVA_INT, at, params.length);
-                        info.buffer(paramBuffer).offset(at).range(bytes);
-                        long align = Math.max(16, dev.features.minStorageBufferOffsetAlignment());
-                        frame.paramOffset += (bytes + align - 1) / align * align;
-                    }
-                    writes.get(i).sType$Default().dstSet(set.get(0)).dstBinding(i).descriptorCount(1)
-                            .descriptorType(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).pBufferInfo(info);
+                // One write covers every binding: consecutive bindings of one type roll over (VkWriteDescriptorSet).
+                VkDescriptorBufferInfo.Buffer infos = VkDescriptorBufferInfo.malloc(n, s);
+                for (int i = 0; i < buffers.size(); i++) {
+                    DeviceBuffer b = buffers.get(i);
+                    if (!b.isAlive()) throw new JBurnException(op, "operand buffer already freed");
+                    frame.keepAlive.add(b);
+                    infos.get(i).buffer(b.handle()).offset(0).range(VK_WHOLE_SIZE);
                 }
-                vkUpdateDescriptorSets(dev.device, writes, null);
-                vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline());
-                vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout(), 0, set, null);
+                if (p.usesParams()) {
+                    long bytes = Math.max(4, 4L * params.length);
+                    if (frame.paramOffset + bytes > PARAM_BYTES) throw new IllegalStateException(op + ": kernel parameters overflow");
+                    long at = frame.index * PARAM_BYTES + frame.paramOffset;
+                    MemorySegment.copy(params, 0, paramMemory, java.lang.foreign.ValueLayout.JAVA_INT, at, params.length);
+                    infos.get(n - 1).buffer(paramBuffer).offset(at).range(bytes);
+                    frame.paramOffset += (bytes + paramAlign - 1) / paramAlign * paramAlign;
+                }
+                VkWriteDescriptorSet.Buffer write = VkWriteDescriptorSet.calloc(1, s).sType$Default()
+                        .dstBinding(0).descriptorType(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).pBufferInfo(infos).descriptorCount(n);
+                if (p.pushDescriptors()) {
+                    vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout(), 0, write);
+                } else {
+                    LongBuffer set = s.mallocLong(1);
+                    VkDescriptorSetAllocateInfo ai = VkDescriptorSetAllocateInfo.calloc(s).sType$Default()
+                            .descriptorPool(frame.descriptorPool).pSetLayouts(s.longs(p.setLayout()));
+                    VulkanErrors.check(vkAllocateDescriptorSets(dev.device, ai, set), op, "vkAllocateDescriptorSets");
+                    vkUpdateDescriptorSets(dev.device, write.dstSet(set.get(0)), null);
+                    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout(), 0, set, null);
+                }
+                if (frame.boundPipeline != p.pipeline()) { // a chain of the same kernel binds it once
+                    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline());
+                    frame.boundPipeline = p.pipeline();
+                }
                 if (p.pushWords() > 0) {
                     if (params.length != p.pushWords()) throw new IllegalStateException(op + ": " + p.pushWords() + " push constants expected");
                     vkCmdPushConstants(cmd, p.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, params);
@@ -369,6 +382,7 @@ final class CommandQueue implements AutoCloseable {
         }
         f.sets = 0;
         f.work = 0;
+        f.boundPipeline = VK_NULL_HANDLE;
         f.paramOffset = 0;
         f.keepAlive.clear();
         f.timed = timing && queryPool != VK_NULL_HANDLE;

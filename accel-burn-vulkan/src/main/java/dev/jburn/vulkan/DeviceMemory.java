@@ -29,9 +29,17 @@ final class DeviceMemory {
     private static final int CACHE_SHARE = 4;
     private static final long CACHE_MAX = 8L << 30;
 
+    /**
+     * Uploads of at most this many bytes keep a host copy of what they wrote ({@link DeviceBuffer#hostCopy()}), which
+     * downloads read instead of waiting for the queue: keys, scalars, a batch's few labels.
+     */
+    static final long HOST_COPY_MAX = 256;
+
     private final VulkanDevice dev;
     private final CommandQueue queue;
     private final boolean forceStaging;
+    /** Whether small uploads keep their host copy ({@link VulkanConfig#hostCopies()}: off only to compare). */
+    private final boolean keepsHostCopies;
     final AtomicLong liveBuffers = new AtomicLong();
     /** Copies between host and device memory ({@link #upload}, {@link #download}): what a replayed step must not make. */
     final AtomicLong transfers = new AtomicLong();
@@ -52,10 +60,11 @@ final class DeviceMemory {
 
     private record Deferred(BufferCache.Entry entry, long serial) {}
 
-    DeviceMemory(VulkanDevice dev, CommandQueue queue, boolean forceStaging) {
+    DeviceMemory(VulkanDevice dev, CommandQueue queue, boolean forceStaging, boolean keepsHostCopies) {
         this.dev = dev;
         this.queue = queue;
         this.forceStaging = forceStaging;
+        this.keepsHostCopies = keepsHostCopies;
         this.cache = new BufferCache(Math.min(CACHE_MAX, dev.freeDeviceBytes() / CACHE_SHARE));
         queue.onCompleted(this::reclaim);
     }
@@ -148,6 +157,7 @@ final class DeviceMemory {
     DeviceBuffer upload(String op, MemorySegment host) {
         DeviceBuffer b = allocateUninitialized(op, host.byteSize());
         if (host.byteSize() == 0) return b;
+        if (keepsHostCopies && host.byteSize() <= HOST_COPY_MAX) b.keepHostCopy(host.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
         transfers.incrementAndGet();
         if (b.alloc.hostVisible && !forceStaging) {
             withMapping(op, b.alloc, m -> MemorySegment.copy(host, 0, m, 0, host.byteSize()), true);
@@ -180,6 +190,12 @@ final class DeviceMemory {
         }
         if (n == 0) return;
         if (!src.isAlive()) throw new JBurnException(op, "download from a freed buffer");
+        byte[] copy = src.hostCopy();
+        if (copy != null) {
+            // What the upload wrote, and nothing has written since: no wait for the queue, no copy from the device.
+            MemorySegment.copy(MemorySegment.ofArray(copy), offset, dst, 0, n);
+            return;
+        }
         transfers.incrementAndGet();
         if (src.alloc.hostReadable && !forceStaging) {
             queue.waitIdle(op); // a queued kernel may still be writing it

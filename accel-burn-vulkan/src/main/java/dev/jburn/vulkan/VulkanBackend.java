@@ -63,7 +63,7 @@ public final class VulkanBackend extends HostFallbackBackend {
                 VulkanDevice d = VulkanDevice.open(config);
                 try {
                     CommandQueue q = new CommandQueue(d);
-                    return new Handles(d, q, new DeviceMemory(d, q, config.forceStaging()), new Pipelines(d, compiler, config.cacheDir()));
+                    return new Handles(d, q, new DeviceMemory(d, q, config.forceStaging(), config.hostCopies()), new Pipelines(d, compiler, config.cacheDir()));
                 } catch (RuntimeException e) {
                     d.close();
                     throw e;
