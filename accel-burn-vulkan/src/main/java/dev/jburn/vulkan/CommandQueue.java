@@ -43,7 +43,8 @@ import static org.lwjgl.vulkan.VK10.*;
  * the tiny kernel finished before the next op was recorded, so "submit when the device is idle"
  * batched almost nothing). A frame is waited for only when
  * it comes round again, or in {@link #waitIdle}. Recording is serialized under one lock and runs
- * in order; each op's commands start with a barrier on everything before them.
+ * in order; a command that touches a buffer an earlier command touched since the last barrier starts
+ * with a barrier on everything before it ({@link BarrierTracker}); independent commands share one.
  *
  * <p>Lifetimes: every buffer a submission binds stays strongly reachable until its frame's fence
  * has signalled, and {@link DeviceMemory} defers freeing a released buffer until every
@@ -99,6 +100,12 @@ final class CommandQueue implements AutoCloseable {
     private final long queryPool;
     final AtomicLong dispatches = new AtomicLong();
     final AtomicLong submissions = new AtomicLong();
+    /** Pipeline barriers recorded between commands (one before each command that depends on the ones before it). */
+    final AtomicLong barrierCount = new AtomicLong();
+    /** Which buffers the commands since the last barrier touched, across submissions (under the lock). */
+    private final BarrierTracker barriers;
+    /** The buffer handles of the command being recorded, for {@link Recorder#order} (under the lock). */
+    private final long[] handles = new long[MAX_BINDINGS];
     /** {@link #waitIdle} calls that found work still queued: each stalls the host until the device has drained. */
     final AtomicLong hostWaits = new AtomicLong();
     /**
@@ -145,8 +152,10 @@ final class CommandQueue implements AutoCloseable {
         }
     }
 
-    CommandQueue(VulkanDevice dev) {
+    /** {@code dependencyBarriers}: a barrier only before a command that depends on earlier ones; false: before every command. */
+    CommandQueue(VulkanDevice dev, boolean dependencyBarriers) {
         this.dev = dev;
+        this.barriers = new BarrierTracker(dependencyBarriers);
         this.spinNs = dev.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : SPIN_NS;
         this.paramAlign = Math.max(16, dev.features.minStorageBufferOffsetAlignment());
         try (MemoryStack stack = MemoryStack.stackPush()) {
@@ -237,7 +246,8 @@ final class CommandQueue implements AutoCloseable {
             if (n != p.bindingCount()) throw new IllegalStateException(op + ": pipeline takes " + p.bindingCount() + " bindings, got " + n);
             if (gx <= 0 || gy <= 0 || gz <= 0) return;
             if (++frame.sets > MAX_SETS) throw new IllegalStateException(op + ": more than " + MAX_SETS + " dispatches in one submission");
-            barrier();
+            for (int i = 0; i < buffers.size(); i++) handles[i] = buffers.get(i).handle();
+            order(handles, buffers.size());
             frame.keepAlive.add(p); // a releasable pipeline must outlive the submission that binds it
             try (MemoryStack s = stack.push()) {
                 // One write covers every binding: consecutive bindings of one type roll over (VkWriteDescriptorSet).
@@ -285,7 +295,9 @@ final class CommandQueue implements AutoCloseable {
         /** Copies {@code size} bytes between buffers (raw handles: staging buffers are not tensors). */
         void copy(long src, long srcOffset, long dst, long dstOffset, long size) {
             if (size <= 0) return;
-            barrier();
+            handles[0] = src;
+            handles[1] = dst;
+            order(handles, 2);
             try (MemoryStack s = stack.push()) {
                 vkCmdCopyBuffer(cmd, src, dst, VkBufferCopy.calloc(1, s).srcOffset(srcOffset).dstOffset(dstOffset).size(size));
                 frame.work += size >>> 10;
@@ -301,7 +313,8 @@ final class CommandQueue implements AutoCloseable {
             long n = (host.byteSize() + 3) & ~3L;
             if (n == 0) return;
             if (n > MAX_INLINE_UPLOAD) throw new IllegalStateException("inline upload of " + n + " bytes, more than " + MAX_INLINE_UPLOAD);
-            barrier();
+            handles[0] = dst;
+            order(handles, 1);
             java.nio.ByteBuffer data = org.lwjgl.system.MemoryUtil.memCalloc((int) n);
             try {
                 MemorySegment.copy(host, 0, MemorySegment.ofBuffer(data), 0, host.byteSize());
@@ -314,13 +327,27 @@ final class CommandQueue implements AutoCloseable {
 
         /** Fills a whole buffer with zero bytes. */
         void zero(long buffer) {
-            barrier();
+            handles[0] = buffer;
+            order(handles, 1);
             vkCmdFillBuffer(cmd, buffer, 0, VK_WHOLE_SIZE, 0);
             frame.work += FLUSH_WORK; // the size is the buffer's: count it as large
         }
 
         /** Keeps {@code o} reachable until the submission has finished. */
         void keep(Object o) { frame.keepAlive.add(o); }
+
+        /**
+         * Orders a command touching {@code handles[0..n)} after the earlier commands it depends on: a barrier when
+         * one of them touched the same buffers since the last barrier ({@link BarrierTracker}).
+         */
+        private void order(long[] handles, int n) {
+            if (barriers.conflicts(handles, n)) {
+                barrier();
+                barriers.barrier();
+                barrierCount.incrementAndGet();
+            }
+            barriers.touch(handles, n);
+        }
 
         /**
          * Orders this command after every earlier one, in this submission and in those before it:

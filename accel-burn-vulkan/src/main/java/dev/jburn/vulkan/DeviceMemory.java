@@ -43,6 +43,8 @@ final class DeviceMemory {
     final AtomicLong liveBuffers = new AtomicLong();
     /** Copies between host and device memory ({@link #upload}, {@link #download}): what a replayed step must not make. */
     final AtomicLong transfers = new AtomicLong();
+    /** Buffers created through VMA: the allocations the cache of freed buffers did not serve. */
+    final AtomicLong buffersCreated = new AtomicLong();
     /**
      * Bytes (as allocated: size classes) of the buffers not yet freed: added when a buffer is handed
      * out (new or from the cache), taken off when it is released or cleaned. Cached and deferred
@@ -114,6 +116,7 @@ final class DeviceMemory {
             LongBuffer pb = stack.mallocLong(1);
             PointerBuffer pa = stack.mallocPointer(1);
             int r = vmaCreateBuffer(dev.allocator, bci, aci, pb, pa, (VmaAllocationInfo) null);
+            if (r == VK_SUCCESS) buffersCreated.incrementAndGet();
             if (r != VK_SUCCESS) {
                 throw VulkanErrors.error(r, op, "vmaCreateBuffer", "requested " + byteSize + " bytes, about "
                         + dev.freeDeviceBytes() + " bytes of device memory free");

@@ -23,21 +23,25 @@ import java.nio.file.Path;
  *                      {@code -Djburn.vulkan.pushDescriptors=false} to compare
  * @param hostCopies    small uploads keep a host copy that downloads read without waiting for the queue; default
  *                      true, {@code -Djburn.vulkan.hostCopies=false} to compare
+ * @param dependencyBarriers a pipeline barrier only before a command that touches a buffer an earlier command
+ *                      touched since the last barrier ({@link BarrierTracker}); default true,
+ *                      {@code -Djburn.vulkan.dependencyBarriers=false} puts one before every command, as before
  */
 public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix, boolean gemmDoubleBuffer,
-                           boolean pushDescriptors, boolean hostCopies) {
+                           boolean pushDescriptors, boolean hostCopies, boolean dependencyBarriers) {
     /** The defaults for the settings not given: cooperative matrices off, the single-buffered f32 GEMM. */
     public VulkanConfig(String device, Path cacheDir, boolean forceStaging) { this(device, cacheDir, forceStaging, false, false); }
 
-    /** The defaults for the host-overhead settings not given: push descriptors and host copies on. */
+    /** The defaults for the host-path settings not given: push descriptors, host copies and dependency barriers on. */
     public VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix, boolean gemmDoubleBuffer) {
-        this(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, true, true);
+        this(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, true, true, true);
     }
 
     /**
      * {@code -Djburn.vulkan.device}, {@code -Djburn.vulkan.cacheDir} (default {@code ~/.cache/jburn/vulkan}; {@code none} disables),
      * {@code -Djburn.vulkan.forceStaging}, {@code -Djburn.vulkan.coopMatrix}, {@code -Djburn.vulkan.gemmDoubleBuffer},
-     * {@code -Djburn.vulkan.pushDescriptors} and {@code -Djburn.vulkan.hostCopies} (both default true).
+     * {@code -Djburn.vulkan.pushDescriptors}, {@code -Djburn.vulkan.hostCopies} and {@code -Djburn.vulkan.dependencyBarriers}
+     * (all three default true).
      */
     public static VulkanConfig fromSystemProperties() {
         String device = System.getProperty("jburn.vulkan.device");
@@ -53,24 +57,29 @@ public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, b
                 Boolean.getBoolean("jburn.vulkan.coopMatrix"),
                 Boolean.getBoolean("jburn.vulkan.gemmDoubleBuffer"),
                 !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.pushDescriptors")),
-                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.hostCopies")));
+                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.hostCopies")),
+                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.dependencyBarriers")));
     }
 
-    public VulkanConfig withDevice(String d) { return new VulkanConfig(d, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies); }
+    public VulkanConfig withDevice(String d) { return new VulkanConfig(d, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers); }
 
-    public VulkanConfig withCacheDir(Path p) { return new VulkanConfig(device, p, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies); }
+    public VulkanConfig withCacheDir(Path p) { return new VulkanConfig(device, p, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers); }
 
-    public VulkanConfig withForceStaging(boolean on) { return new VulkanConfig(device, cacheDir, on, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies); }
+    public VulkanConfig withForceStaging(boolean on) { return new VulkanConfig(device, cacheDir, on, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers); }
 
-    public VulkanConfig withCoopMatrix(boolean on) { return new VulkanConfig(device, cacheDir, forceStaging, on, gemmDoubleBuffer, pushDescriptors, hostCopies); }
+    public VulkanConfig withCoopMatrix(boolean on) { return new VulkanConfig(device, cacheDir, forceStaging, on, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers); }
 
-    public VulkanConfig withGemmDoubleBuffer(boolean on) { return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, on, pushDescriptors, hostCopies); }
+    public VulkanConfig withGemmDoubleBuffer(boolean on) { return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, on, pushDescriptors, hostCopies, dependencyBarriers); }
 
     public VulkanConfig withPushDescriptors(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, on, hostCopies);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, on, hostCopies, dependencyBarriers);
     }
 
     public VulkanConfig withHostCopies(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, on);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, on, dependencyBarriers);
+    }
+
+    public VulkanConfig withDependencyBarriers(boolean on) {
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, on);
     }
 }

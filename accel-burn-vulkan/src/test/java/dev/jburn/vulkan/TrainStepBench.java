@@ -26,27 +26,31 @@ import java.util.Map;
  * host transfers. Not a test: run it as a main class.
  *
  * <pre>
- * java ... dev.jburn.vulkan.TrainStepBench [--batch 128] [--image 28] [--steps 64] [--warmup 8]
+ * java ... dev.jburn.vulkan.TrainStepBench [--batch 128] [--image 28] [--steps 64] [--warmup 8] [--device-time]
  * </pre>
- * ({@code --batch 4 --image 12} keeps lavapipe's share small.)
+ * ({@code --batch 2 --image 10} keeps lavapipe's share small.) {@code --device-time} then runs the steps again with GPU
+ * timestamps around each submission and prints the device's busy time per step (the queries cost a little).
  */
 public final class TrainStepBench {
     private TrainStepBench() {}
 
     public static void main(String[] args) {
         int batch = 128, image = 28, steps = 64, warmup = 8;
+        boolean deviceTime = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--batch" -> batch = Integer.parseInt(args[++i]);
                 case "--image" -> image = Integer.parseInt(args[++i]);
                 case "--steps" -> steps = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--device-time" -> deviceTime = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
         Engine vk = Engine.select("vulkan");
         VulkanBackend b = (VulkanBackend) vk.backend();
-        System.out.println("device: " + b.deviceDescription());
+        System.out.println("device: " + b.deviceDescription() + "; push descriptors: " + (b.dev.maxPushDescriptors > 0 ? "on" : "off")
+                + ", host copies: " + b.config().hostCopies() + ", dependency barriers: " + b.config().dependencyBarriers());
         Model m = Model.input("image", Shape.of(-1, image, image, 1))
                 .conv2d(32, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
                 .conv2d(64, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
@@ -70,9 +74,21 @@ public final class TrainStepBench {
         System.out.printf("cnn train step, batch %d, %dx%d images, %d steps: %.3f ms/step wall (%.0f samples/s), %.3f ms/step caller CPU%n",
                 batch, image, image, steps, wall, batch * 1e3 / wall, cpu);
         double d = (after.dispatches() - before.dispatches()) / (double) steps;
-        System.out.printf("  per step: %.1f dispatches, %.2f submissions, %.3f host waits, %.2f host transfers; caller CPU %.2f us/dispatch%n",
-                d, (after.submissions() - before.submissions()) / (double) steps, (after.hostWaits() - before.hostWaits()) / (double) steps,
-                (after.transfers() - before.transfers()) / (double) steps, cpu * 1e3 / d);
+        System.out.printf("  per step: %.1f dispatches, %.1f barriers, %.2f submissions, %.3f host waits, %.2f host transfers, %.2f buffers created;"
+                        + " caller CPU %.2f us/dispatch%n",
+                d, (after.barriers() - before.barriers()) / (double) steps, (after.submissions() - before.submissions()) / (double) steps,
+                (after.hostWaits() - before.hostWaits()) / (double) steps, (after.transfers() - before.transfers()) / (double) steps,
+                (after.buffersCreated() - before.buffersCreated()) / (double) steps, cpu * 1e3 / d);
+        if (deviceTime) {
+            b.measureDeviceTime(true);
+            b.synchronize();
+            long d0 = b.stats().deviceNanos(), t1 = System.nanoTime();
+            run(step, s, data, batch, steps, b);
+            b.synchronize();
+            System.out.printf("  with GPU timestamps on: %.3f ms/step wall, device busy %.3f ms/step%n",
+                    (System.nanoTime() - t1) / 1e6 / steps, (b.stats().deviceNanos() - d0) / 1e6 / steps);
+            b.measureDeviceTime(false);
+        }
         System.out.printf("  last loss %.6f%n", last);
         System.out.println("fallbacks: " + vk.fallbackCounts());
         System.out.println("stats: " + after);

@@ -28,17 +28,19 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * The host-path settings change how commands are recorded and when the host waits, never a result: push descriptors
- * ({@link PushDescriptors}) against descriptor sets, and small uploads read back from their host copy
- * ({@link DeviceBuffer#hostCopy()}) without waiting for the queue.
+ * ({@link PushDescriptors}) against descriptor sets, small uploads read back from their host copy
+ * ({@link DeviceBuffer#hostCopy()}) without waiting for the queue, and barriers only between dependent commands
+ * ({@link BarrierTracker}) against one before every command. ({@code VulkanValidationTest} checks the barriers'
+ * sufficiency with the validation layer's synchronization checks.)
  */
 class VulkanHostPathTest {
-    /** An engine with push descriptors and host copies off: the path before them. */
+    /** An engine with push descriptors, host copies and dependency barriers off: the path before them. */
     private static Engine plain;
 
     @BeforeAll
     static void plainEngine() {
         TestDevice.require();
-        plain = privateEngine(c -> c.withPushDescriptors(false).withHostCopies(false));
+        plain = privateEngine(c -> c.withPushDescriptors(false).withHostCopies(false).withDependencyBarriers(false));
     }
 
     @AfterAll
@@ -141,6 +143,27 @@ class VulkanHostPathTest {
             long before = b.stats().hostWaits();
             for (int i = 0; i < 5; i++) s = step.apply(s, x, y).state();
             assertEquals(before, b.stats().hostWaits(), "host waits in 5 steps that read nothing");
+        }
+    }
+
+    /** A kernel reading another's output gets a barrier; one touching only other buffers does not (with the setting off, both do). */
+    @Test
+    void onlyDependentCommandsGetABarrier() {
+        for (Engine e : List.of(TestDevice.engine(), plain)) {
+            VulkanBackend b = (VulkanBackend) e.backend();
+            boolean tracked = b.config().dependencyBarriers();
+            try (Tensor x = Tensor.of(1f, 2f, 3f).to(e); Tensor y = Tensor.of(4f, 5f, 6f).to(e); Tensor c = x.add(x)) {
+                long before = b.stats().barriers();
+                try (Tensor d = c.add(c)) {
+                    assertEquals(before + 1, b.stats().barriers(), "c + c reads what x + x wrote");
+                    before = b.stats().barriers();
+                    try (Tensor f = y.add(y)) {
+                        assertEquals(before + (tracked ? 0 : 1), b.stats().barriers(), "y + y touches no buffer of the commands before");
+                        assertArrayEquals(new float[] {4, 8, 12}, d.toFloatArray());
+                        assertArrayEquals(new float[] {8, 10, 12}, f.toFloatArray());
+                    }
+                }
+            }
         }
     }
 }
