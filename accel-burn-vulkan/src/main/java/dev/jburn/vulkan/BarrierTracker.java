@@ -1,12 +1,12 @@
 package dev.jburn.vulkan;
 
 /**
- * Decides whether a command needs a pipeline barrier before it: only when it touches a buffer that a command
- * recorded since the last barrier touched. Every buffer a command binds counts as read and written (the recorder
- * does not know which bindings a kernel writes), so this is conservative: it keeps every read-after-write,
- * write-after-write and write-after-read order, and lets independent kernels (an optimizer's updates of different
- * parameters, the gradients of different layers) run without draining the device between them. Before it, every
- * command began with a barrier on everything before it.
+ * Decides whether a command needs a pipeline barrier before it: only when it reads or writes a buffer that a
+ * command recorded since the last barrier wrote, or writes one that such a command read (read-after-write,
+ * write-after-write, write-after-read). Independent kernels, and kernels that only read the same buffers (the
+ * weights, a batch), then run without draining the device between them; before this class every command began
+ * with a barrier on everything before it. Callers say which buffers a command writes; a command whose writes are
+ * not given counts every buffer it binds as written, which is always safe.
  *
  * <p>The window spans submissions, as a barrier's scope does (everything earlier in submission order on the queue).
  * A buffer freed within the window is recycled only after the submissions that used it have finished
@@ -15,31 +15,47 @@ package dev.jburn.vulkan;
  * Not thread-safe: used under the queue's lock.
  */
 final class BarrierTracker {
-    /** The most buffers the window holds; a command that would exceed it gets a barrier instead. */
+    /** The most buffers each window (written, read) holds; a command that would overflow one gets a barrier instead. */
     static final int CAPACITY = 256;
 
     private final boolean enabled;
-    private final long[] touched = new long[CAPACITY];
-    private int count;
+    private final long[] written = new long[CAPACITY];
+    private final long[] read = new long[CAPACITY];
+    private int writes, reads;
 
     /** {@code enabled} false: every command conflicts (a barrier before each, the behaviour before this class). */
     BarrierTracker(boolean enabled) { this.enabled = enabled; }
 
-    /** Whether a command touching {@code handles[0..n)} must be ordered after the window's commands. */
-    boolean conflicts(long[] handles, int n) {
-        if (!enabled || count + n > CAPACITY) return true;
+    /**
+     * Whether a command touching {@code handles[0..n)}, writing those whose bit is set in {@code writeMask}, must be
+     * ordered after the window's commands.
+     */
+    boolean conflicts(long[] handles, int n, long writeMask) {
+        if (!enabled || writes + n > CAPACITY || reads + n > CAPACITY) return true;
         for (int i = 0; i < n; i++) {
             long h = handles[i];
-            for (int j = 0; j < count; j++) if (touched[j] == h) return true;
+            if (contains(written, writes, h)) return true;
+            if ((writeMask >>> i & 1) != 0 && contains(read, reads, h)) return true;
         }
         return false;
     }
 
-    /** A barrier was recorded: the window is empty. */
-    void barrier() { count = 0; }
+    private static boolean contains(long[] window, int count, long h) {
+        for (int j = 0; j < count; j++) if (window[j] == h) return true;
+        return false;
+    }
 
-    /** Adds a recorded command's buffers to the window. */
-    void touch(long[] handles, int n) {
-        for (int i = 0; i < n && count < CAPACITY; i++) touched[count++] = handles[i];
+    /** A barrier was recorded: the window is empty. */
+    void barrier() {
+        writes = 0;
+        reads = 0;
+    }
+
+    /** Adds a recorded command's buffers to the window (after {@link #conflicts}, which leaves room for them). */
+    void touch(long[] handles, int n, long writeMask) {
+        for (int i = 0; i < n; i++) {
+            if ((writeMask >>> i & 1) != 0) written[writes++] = handles[i];
+            else read[reads++] = handles[i];
+        }
     }
 }

@@ -224,6 +224,16 @@ final class CommandQueue implements AutoCloseable {
         boolean pushDescriptors();
     }
 
+    /** A write mask naming every binding: the safe default when a kernel's writes are not given. */
+    static final long ALL_WRITTEN = -1L;
+
+    /** The write mask of a dispatch that writes exactly the bindings {@code indices}. */
+    static long writes(int... indices) {
+        long m = 0;
+        for (int i : indices) m |= 1L << i;
+        return m;
+    }
+
     /** Records the commands of one submission; barriers before and between commands are inserted for you. */
     final class Recorder {
         private final MemoryStack stack;
@@ -239,15 +249,24 @@ final class CommandQueue implements AutoCloseable {
         /**
          * Dispatches {@code p} on {@code buffers} (binding {@code i} is {@code buffers[i]}) with
          * {@code params} (32-bit words, bound after the buffers as a storage buffer, or passed as
-         * push constants when the pipeline declares them instead).
+         * push constants when the pipeline declares them instead), counting every buffer as written.
          */
         void dispatch(String op, Bindable p, List<DeviceBuffer> buffers, int[] params, int gx, int gy, int gz) {
+            dispatch(op, p, buffers, ALL_WRITTEN, params, gx, gy, gz);
+        }
+
+        /**
+         * {@link #dispatch(String, Bindable, List, int[], int, int, int)} where the kernel writes only the buffers
+         * whose bit is set in {@code writes} (bit {@code i}: {@code buffers[i]}; {@link #writes} builds the mask) and
+         * only reads the others: commands that merely read the same buffers need no barrier between them.
+         */
+        void dispatch(String op, Bindable p, List<DeviceBuffer> buffers, long writes, int[] params, int gx, int gy, int gz) {
             int n = buffers.size() + (p.usesParams() ? 1 : 0);
             if (n != p.bindingCount()) throw new IllegalStateException(op + ": pipeline takes " + p.bindingCount() + " bindings, got " + n);
             if (gx <= 0 || gy <= 0 || gz <= 0) return;
             if (++frame.sets > MAX_SETS) throw new IllegalStateException(op + ": more than " + MAX_SETS + " dispatches in one submission");
             for (int i = 0; i < buffers.size(); i++) handles[i] = buffers.get(i).handle();
-            order(handles, buffers.size());
+            order(handles, buffers.size(), writes);
             frame.keepAlive.add(p); // a releasable pipeline must outlive the submission that binds it
             try (MemoryStack s = stack.push()) {
                 // One write covers every binding: consecutive bindings of one type roll over (VkWriteDescriptorSet).
@@ -297,7 +316,7 @@ final class CommandQueue implements AutoCloseable {
             if (size <= 0) return;
             handles[0] = src;
             handles[1] = dst;
-            order(handles, 2);
+            order(handles, 2, 0b10);
             try (MemoryStack s = stack.push()) {
                 vkCmdCopyBuffer(cmd, src, dst, VkBufferCopy.calloc(1, s).srcOffset(srcOffset).dstOffset(dstOffset).size(size));
                 frame.work += size >>> 10;
@@ -314,7 +333,7 @@ final class CommandQueue implements AutoCloseable {
             if (n == 0) return;
             if (n > MAX_INLINE_UPLOAD) throw new IllegalStateException("inline upload of " + n + " bytes, more than " + MAX_INLINE_UPLOAD);
             handles[0] = dst;
-            order(handles, 1);
+            order(handles, 1, 0b1);
             java.nio.ByteBuffer data = org.lwjgl.system.MemoryUtil.memCalloc((int) n);
             try {
                 MemorySegment.copy(host, 0, MemorySegment.ofBuffer(data), 0, host.byteSize());
@@ -328,7 +347,7 @@ final class CommandQueue implements AutoCloseable {
         /** Fills a whole buffer with zero bytes. */
         void zero(long buffer) {
             handles[0] = buffer;
-            order(handles, 1);
+            order(handles, 1, 0b1);
             vkCmdFillBuffer(cmd, buffer, 0, VK_WHOLE_SIZE, 0);
             frame.work += FLUSH_WORK; // the size is the buffer's: count it as large
         }
@@ -337,16 +356,16 @@ final class CommandQueue implements AutoCloseable {
         void keep(Object o) { frame.keepAlive.add(o); }
 
         /**
-         * Orders a command touching {@code handles[0..n)} after the earlier commands it depends on: a barrier when
-         * one of them touched the same buffers since the last barrier ({@link BarrierTracker}).
+         * Orders a command touching {@code handles[0..n)} (writing those set in {@code writes}) after the earlier
+         * commands it depends on: a barrier when it conflicts with one since the last barrier ({@link BarrierTracker}).
          */
-        private void order(long[] handles, int n) {
-            if (barriers.conflicts(handles, n)) {
+        private void order(long[] handles, int n, long writes) {
+            if (barriers.conflicts(handles, n, writes)) {
                 barrier();
                 barriers.barrier();
                 barrierCount.incrementAndGet();
             }
-            barriers.touch(handles, n);
+            barriers.touch(handles, n, writes);
         }
 
         /**

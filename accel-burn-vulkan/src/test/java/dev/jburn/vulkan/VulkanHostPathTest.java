@@ -146,7 +146,10 @@ class VulkanHostPathTest {
         }
     }
 
-    /** A kernel reading another's output gets a barrier; one touching only other buffers does not (with the setting off, both do). */
+    /**
+     * A kernel reading another's output gets a barrier; one touching only other buffers, or only reading what earlier
+     * ones read, does not (with the setting off, each does).
+     */
     @Test
     void onlyDependentCommandsGetABarrier() {
         for (Engine e : List.of(TestDevice.engine(), plain)) {
@@ -159,6 +162,11 @@ class VulkanHostPathTest {
                     before = b.stats().barriers();
                     try (Tensor f = y.add(y)) {
                         assertEquals(before + (tracked ? 0 : 1), b.stats().barriers(), "y + y touches no buffer of the commands before");
+                        before = b.stats().barriers();
+                        try (Tensor g = y.multiply(y)) {
+                            assertEquals(before + (tracked ? 0 : 1), b.stats().barriers(), "y * y only reads what y + y read too");
+                            assertArrayEquals(new float[] {16, 25, 36}, g.toFloatArray());
+                        }
                         assertArrayEquals(new float[] {4, 8, 12}, d.toFloatArray());
                         assertArrayEquals(new float[] {8, 10, 12}, f.toFloatArray());
                     }
