@@ -55,7 +55,7 @@ final class BarrierTracker {
     void touch(long[] handles, int n, long writeMask) {
         for (int i = 0; i < n; i++) {
             if ((writeMask >>> i & 1) != 0) written[writes++] = handles[i];
-            else read[reads++] = handles[i];
+            else if (!contains(read, reads, handles[i])) read[reads++] = handles[i]; // a loop reading one operand keeps one entry
         }
     }
 }
