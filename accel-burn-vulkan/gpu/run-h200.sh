@@ -19,8 +19,8 @@
 #                 sum(x*x), a sum over the last axis, a full sum), each line with its dispatches per call;
 #                 no exit probes, no kit, no other benchmark.
 #   --host-overhead  only the host cost per dispatch (issue 17), each run twice: with the host-path settings on (the
-#                 default) and with all three off (-Djburn.vulkan.pushDescriptors=false, hostCopies=false,
-#                 dependencyBarriers=false: the path before them). VulkanBench --dispatch-only (eager add, sum, dot and
+#                 default) and with all four off (-Djburn.vulkan.pushDescriptors=false, hostCopies=false,
+#                 dependencyBarriers=false, batchWhileBusy=false: the path before them). VulkanBench --dispatch-only (eager add, sum, dot and
 #                 a Jit call on a few f32: us/op wall and caller CPU), TrainStepBench (the CLI CNN's Adam step at
 #                 batch 128 as Trainer.fit runs it, after 50 warm-up steps: ms/step wall, caller CPU, dispatches,
 #                 barriers, submissions, host waits, transfers and buffers created per step, then device busy time
@@ -137,7 +137,8 @@ if [ "$REDUCTIONS" = 1 ]; then
 fi
 
 if [ "$HOST" = 1 ]; then
-  OFF=(-Djburn.vulkan.pushDescriptors=false -Djburn.vulkan.hostCopies=false -Djburn.vulkan.dependencyBarriers=false)
+  OFF=(-Djburn.vulkan.pushDescriptors=false -Djburn.vulkan.hostCopies=false -Djburn.vulkan.dependencyBarriers=false
+       -Djburn.vulkan.batchWhileBusy=false)
   if [ "$SMALL" = 1 ]; then STEP=(--batch 2 --image 10 --steps 100 --warmup 50); else STEP=(--batch 128 --image 28 --steps 200 --warmup 50 --device-time); fi
   # One step first, untimed, so that neither setting's runs pay for compiling the shaders (SPIR-V and pipeline caches).
   timeout -k 5 "${BENCH_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" -cp "$CP" dev.jburn.vulkan.TrainStepBench "${STEP[@]:0:4}" --steps 1 --warmup 1 \

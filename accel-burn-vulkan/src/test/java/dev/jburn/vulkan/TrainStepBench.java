@@ -50,7 +50,8 @@ public final class TrainStepBench {
         Engine vk = Engine.select("vulkan");
         VulkanBackend b = (VulkanBackend) vk.backend();
         System.out.println("device: " + b.deviceDescription() + "; push descriptors: " + (b.dev.maxPushDescriptors > 0 ? "on" : "off")
-                + ", host copies: " + b.config().hostCopies() + ", dependency barriers: " + b.config().dependencyBarriers());
+                + ", host copies: " + b.config().hostCopies() + ", dependency barriers: " + b.config().dependencyBarriers()
+                + ", batch while busy: " + b.config().batchWhileBusy());
         Model m = Model.input("image", Shape.of(-1, image, image, 1))
                 .conv2d(32, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
                 .conv2d(64, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
