@@ -32,6 +32,9 @@ final class DeviceBuffer implements Buffer {
         /** Host reads through a mapping are fast (cached memory, or an integrated/CPU device). */
         final boolean hostReadable;
         private final AtomicBoolean freed = new AtomicBoolean();
+        /** The neighbours in {@link DeviceMemory}'s list of live allocations, and whether this one is on it (under its lock). */
+        Allocation prev, next;
+        boolean linked;
 
         Allocation(DeviceMemory memory, long buffer, long allocation, long byteSize, long allocatedSize, boolean hostVisible,
                    boolean hostReadable) {

@@ -54,7 +54,12 @@ final class DeviceMemory {
     /** Bytes of every buffer freed so far (released or cleaned), for waiting on the cleaners. */
     private final AtomicLong freedBytes = new AtomicLong();
     /** Every allocation not yet freed, so {@link #close} can free them before the allocator goes. */
-    private final java.util.Set<DeviceBuffer.Allocation> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /**
+     * The first of every allocation not yet freed, so {@link #close} can free them before the allocator goes: a list
+     * linked through the allocations themselves, under this object's lock (taken for the cache anyway), since one
+     * allocation and one free happen per dispatch and a concurrent set's hashing showed in the CNN step's profile.
+     */
+    private DeviceBuffer.Allocation liveHead;
     private final BufferCache cache;
     /** Released buffers a queued submission may still use, with the serial it must finish first (in release order). */
     private final java.util.ArrayDeque<Deferred> deferred = new java.util.ArrayDeque<>();
@@ -102,7 +107,7 @@ final class DeviceMemory {
             if (e != null) {
                 DeviceBuffer.Allocation a = new DeviceBuffer.Allocation(this, e.buffer(), e.allocation(), byteSize, size,
                         e.hostVisible(), e.hostReadable());
-                live.add(a);
+                link(a);
                 liveBuffers.incrementAndGet();
                 liveBytes.addAndGet(size);
                 return a;
@@ -134,7 +139,7 @@ final class DeviceMemory {
                     vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
                     throw new JBurnException(op, "the vulkan engine is closed");
                 }
-                live.add(a);
+                link(a);
             }
             liveBuffers.incrementAndGet();
             liveBytes.addAndGet(size);
@@ -236,7 +241,7 @@ final class DeviceMemory {
      * cleaner must not touch it.
      */
     synchronized void free(DeviceBuffer.Allocation a) {
-        if (closed || !live.remove(a)) return;
+        if (closed || !unlink(a)) return;
         liveBuffers.decrementAndGet();
         liveBytes.addAndGet(-a.allocatedSize);
         freedBytes.addAndGet(a.allocatedSize);
@@ -270,15 +275,35 @@ final class DeviceMemory {
 
     synchronized boolean isClosed() { return closed; }
 
+    /** Puts {@code a} at the head of the live list (under this object's lock). */
+    private void link(DeviceBuffer.Allocation a) {
+        a.next = liveHead;
+        if (liveHead != null) liveHead.prev = a;
+        liveHead = a;
+        a.linked = true;
+    }
+
+    /** Takes {@code a} off the live list; false when it was not on it (under this object's lock). */
+    private boolean unlink(DeviceBuffer.Allocation a) {
+        if (!a.linked) return false;
+        if (a.prev != null) a.prev.next = a.next;
+        else liveHead = a.next;
+        if (a.next != null) a.next.prev = a.prev;
+        a.prev = null;
+        a.next = null;
+        a.linked = false;
+        return true;
+    }
+
     /** Frees every live allocation (the device is idle) so the allocator can be destroyed; later frees do nothing. */
     synchronized void close() {
         if (closed) return;
-        for (DeviceBuffer.Allocation a : live) {
+        for (DeviceBuffer.Allocation a = liveHead; a != null; a = a.next) {
             vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
             liveBytes.addAndGet(-a.allocatedSize);
+            liveBuffers.decrementAndGet();
         }
-        liveBuffers.addAndGet(-live.size());
-        live.clear();
+        liveHead = null;
         for (Deferred d : deferred) vmaDestroyBuffer(dev.allocator, d.entry().buffer(), d.entry().allocation());
         deferred.clear();
         releaseCached();
