@@ -15,8 +15,11 @@ package dev.jburn.vulkan;
  * Not thread-safe: used under the queue's lock.
  */
 final class BarrierTracker {
-    /** The most buffers each window (written, read) holds; a command that would overflow one gets a barrier instead. */
-    static final int CAPACITY = 256;
+    /**
+     * The most buffers each window (written, read) holds; a command that would overflow one gets a barrier instead.
+     * Bounds the linear scan per command; at least {@link CommandQueue#MAX_BINDINGS}, so any command fits an empty window.
+     */
+    static final int CAPACITY = 128;
 
     private final boolean enabled;
     private final long[] written = new long[CAPACITY];

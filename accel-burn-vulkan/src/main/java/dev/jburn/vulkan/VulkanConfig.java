@@ -24,7 +24,7 @@ import java.nio.file.Path;
  * @param hostCopies    small uploads keep a host copy that downloads read without waiting for the queue; default
  *                      true, {@code -Djburn.vulkan.hostCopies=false} to compare
  * @param dependencyBarriers a pipeline barrier only before a command that touches a buffer an earlier command
- *                      touched since the last barrier ({@link BarrierTracker}); default true,
+ *                      touched since the last barrier ({@code BarrierTracker}); default true,
  *                      {@code -Djburn.vulkan.dependencyBarriers=false} puts one before every command, as before
  * @param batchWhileBusy a recorded large kernel is submitted at once only when the device is idle; while earlier
  *                      submissions run it waits in the open frame for more commands (fewer submissions);
