@@ -6,7 +6,7 @@
 #   .gpu/vulkan   the unpacked libvulkan1 package (also from collect-jars.sh)
 # Logs go to $OUT/vulkan-*.log (OUT defaults to ./out).
 #
-# usage: accel-burn-vulkan/gpu/run-h200.sh [--small] [--skip-kit] [--skip-bench] [--gemm-only] [--reductions]
+# usage: accel-burn-vulkan/gpu/run-h200.sh [--small] [--skip-kit] [--skip-bench] [--gemm-only] [--reductions] [--host-overhead]
 #   --small       benchmark sizes for a CPU driver (GEMM 512, fused 1M elements)
 #   --gemm-only   only the GEMM work (issue 17): the GEMM tests (VulkanCoopGemmTest, CoopMatrixTest), then the
 #                 benchmark's f32/f16/bf16 GEMMs with their correctness check against the cpu engine
@@ -18,11 +18,22 @@
 #                 then ReductionBench (batch norm's per-channel sum of f32[128,26,26,32] eagerly and as a Jit-fused
 #                 sum(x*x), a sum over the last axis, a full sum), each line with its dispatches per call;
 #                 no exit probes, no kit, no other benchmark.
+#   --host-overhead  only the host cost per dispatch (issue 17), each run twice: with the host-path settings on (the
+#                 default) and with all four off (-Djburn.vulkan.pushDescriptors=false, hostCopies=false,
+#                 dependencyBarriers=false, batchWhileBusy=false: the path before them). VulkanBench --dispatch-only (eager add, sum, dot and
+#                 a Jit call on a few f32: us/op wall and caller CPU), TrainStepBench (the CLI CNN's Adam step at
+#                 batch 128 as Trainer.fit runs it, after 50 warm-up steps: ms/step wall, caller CPU, dispatches,
+#                 barriers, submissions, host waits, transfers and buffers created per step, then device busy time
+#                 per step from GPU timestamps), and, when dev.jburn.cli.Main is on the class path (add the cli jars
+#                 with JBURN_EXTRA_CP), `jburn train --engine vulkan --model cnn --epochs 2 --limit 8000` on
+#                 ${JBURN_DATA:-.gpu/data}. No exit probes, no kit.
 # environment overrides (for trying it elsewhere, e.g. on lavapipe):
 #   JBURN_GPU_JAVA   java to use (default .gpu/jdk/bin/java)
 #   VK_DRIVER_FILES  ICD manifest (default /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json)
 #   JBURN_VULKAN_DEVICE  -Djburn.vulkan.device (index or name substring)
 #   KIT_TIMEOUT, TESTS_TIMEOUT, BENCH_TIMEOUT  phase limits in seconds (300, 90, 90), under the device tool's 600
+#   TRAIN_ARGS, TRAIN_TIMEOUT  --host-overhead's jburn train arguments ("--epochs 2 --limit 8000") and limit (240 s)
+#   JBURN_EXTRA_CP   more class path entries (':'-separated), e.g. the cli jar and its libraries for --host-overhead
 #   BENCH_JAVA_OPTS  extra JVM options for the benchmark, e.g. -XX:StartFlightRecording=filename=$OUT/bench.jfr
 #                    (then: jfr print --events jdk.ExecutionSample bench.jfr, on any machine)
 set -uo pipefail
@@ -31,7 +42,7 @@ cd "$ROOT"
 OUT="${OUT:-$ROOT/out}"
 mkdir -p "$OUT"
 
-SMALL=0; KIT=1; BENCH=1; GEMM_ONLY=0; REDUCTIONS=0
+SMALL=0; KIT=1; BENCH=1; GEMM_ONLY=0; REDUCTIONS=0; HOST=0
 for a in "$@"; do
   case "$a" in
     --small) SMALL=1 ;;
@@ -39,6 +50,7 @@ for a in "$@"; do
     --skip-kit) KIT=0 ;;
     --skip-bench) BENCH=0 ;;
     --reductions) REDUCTIONS=1; KIT=0; BENCH=0 ;;
+    --host-overhead) HOST=1; KIT=0; BENCH=0 ;;
     *) echo "unknown argument: $a" >&2; exit 2 ;;
   esac
 done
@@ -67,7 +79,7 @@ for f in "$JAVA" "$CONSOLE" "$ROOT/.gpu/vulkan/usr/lib/x86_64-linux-gnu/libvulka
   if [ ! -e "$f" ]; then echo "missing: $f" | tee "$OUT/vulkan-error.log" >&2; exit 1; fi
 done
 
-CP="$(ls "$LIB"/*.jar | grep -v junit-platform-console-standalone | tr '\n' ':')"
+CP="$(ls "$LIB"/*.jar | grep -v junit-platform-console-standalone | tr '\n' ':')${JBURN_EXTRA_CP:-}"
 NATIVES="${TMPDIR:-/tmp}/jburn-lwjgl-$$"
 JVM=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss8m
      "-Dorg.lwjgl.system.SharedLibraryExtractPath=$NATIVES"
@@ -124,8 +136,37 @@ if [ "$REDUCTIONS" = 1 ]; then
   cat "$OUT/vulkan-reduction-bench.log"
 fi
 
-[ "$GEMM_ONLY" = 1 ] || [ "$REDUCTIONS" = 1 ] || echo "== exit (a JVM that used the device must end cleanly)"
-[ "$GEMM_ONLY" = 1 ] || [ "$REDUCTIONS" = 1 ] || for mode in ${EXIT_MODES:-plain close close-other-thread}; do
+if [ "$HOST" = 1 ]; then
+  OFF=(-Djburn.vulkan.pushDescriptors=false -Djburn.vulkan.hostCopies=false -Djburn.vulkan.dependencyBarriers=false
+       -Djburn.vulkan.batchWhileBusy=false)
+  if [ "$SMALL" = 1 ]; then STEP=(--batch 2 --image 10 --steps 100 --warmup 50); else STEP=(--batch 128 --image 28 --steps 200 --warmup 50 --device-time); fi
+  # One step first, untimed, so that neither setting's runs pay for compiling the shaders (SPIR-V and pipeline caches).
+  timeout -k 5 "${BENCH_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" -cp "$CP" dev.jburn.vulkan.TrainStepBench "${STEP[@]:0:4}" --steps 1 --warmup 1 \
+      > "$OUT/vulkan-host-caches.log" 2>&1 || STATUS=1
+  for setting in on off; do
+    if [ "$setting" = on ]; then S=(); else S=("${OFF[@]}"); fi
+    echo "== host path $setting: small calls (log: $OUT/vulkan-host-$setting-dispatch.log)"
+    timeout -k 5 "${BENCH_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" "${S[@]}" ${BENCH_JAVA_OPTS:-} -cp "$CP" dev.jburn.vulkan.VulkanBench --dispatch-only \
+        --dispatch-seconds 10 > "$OUT/vulkan-host-$setting-dispatch.log" 2>&1 || STATUS=1
+    grep -E 'us/(op|call)|stats' "$OUT/vulkan-host-$setting-dispatch.log" | tail -n 5
+    echo "== host path $setting: CNN train step (log: $OUT/vulkan-host-$setting-step.log)"
+    timeout -k 5 "${BENCH_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" "${S[@]}" ${BENCH_JAVA_OPTS:-} -cp "$CP" dev.jburn.vulkan.TrainStepBench "${STEP[@]}" \
+        > "$OUT/vulkan-host-$setting-step.log" 2>&1 || STATUS=1
+    cat "$OUT/vulkan-host-$setting-step.log"
+    if "$JAVA" "${JVM[@]}" -cp "$CP" dev.jburn.cli.Main --help >/dev/null 2>&1; then
+      TRAIN=(${TRAIN_ARGS:---epochs 2 --limit 8000})
+      echo "== host path $setting: jburn train --engine vulkan --model cnn ${TRAIN[*]} (log: $OUT/vulkan-host-$setting-train.log)"
+      timeout -k 5 "${TRAIN_TIMEOUT:-240}" "$JAVA" "${JVM[@]}" "${S[@]}" -cp "$CP" dev.jburn.cli.Main train --engine vulkan --model cnn \
+          "${TRAIN[@]}" --data "${JBURN_DATA:-$ROOT/.gpu/data}" --out "$OUT/train-$setting" > "$OUT/vulkan-host-$setting-train.log" 2>&1 || STATUS=1
+      grep -E 'samples_per_s|time:|test:' "$OUT/vulkan-host-$setting-train.log"
+    else
+      echo "(no dev.jburn.cli.Main on the class path: set JBURN_EXTRA_CP to the cli jar and its libraries to time jburn train)"
+    fi
+  done
+fi
+
+[ "$GEMM_ONLY" = 1 ] || [ "$REDUCTIONS" = 1 ] || [ "$HOST" = 1 ] || echo "== exit (a JVM that used the device must end cleanly)"
+[ "$GEMM_ONLY" = 1 ] || [ "$REDUCTIONS" = 1 ] || [ "$HOST" = 1 ] || for mode in ${EXIT_MODES:-plain close close-other-thread}; do
   timeout -k 5 60 "$JAVA" "${JVM[@]}" -cp "$CP" dev.jburn.vulkan.ExitProbe $mode > "$OUT/vulkan-exit-$mode.log" 2>&1
   echo "$mode: exit status $?; $(grep -h 'EXIT PROBE\|after close' "$OUT/vulkan-exit-$mode.log" | cut -c1-60,150-260 | tr '\n' ' ') $(grep -c SIGSEGV "$OUT/vulkan-exit-$mode.log") SIGSEGV lines"
 done

@@ -44,7 +44,7 @@ final class ArgReduceKernels {
             }, 3, true);
             int gx = (int) Math.min(rows, 65535), gy = (int) ((rows + gx - 1) / gx);
             int[] params = {(int) rows, (int) n};
-            b.queue.submit(name, r -> r.dispatch(name, p, List.of(src, out0), params, gx, gy, 1));
+            b.queue.submit(name, r -> r.dispatch(name, p, List.of(src, out0), CommandQueue.writes(1), params, gx, gy, 1));
             return out0;
         } catch (RuntimeException e) {
             out0.release();

@@ -30,19 +30,21 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import static org.lwjgl.util.vma.Vma.*;
+import static org.lwjgl.vulkan.KHRPushDescriptor.vkCmdPushDescriptorSetKHR;
 import static org.lwjgl.vulkan.VK10.*;
 
 /**
  * The one queue everything runs on. A {@link #submit} records commands into the open one of a
  * few command buffers ("frames") and returns without waiting: the device runs them while the
  * caller goes on. The open frame is submitted to the device as soon as it holds work worth a
- * submission (a large dispatch or copy, or {@value #FLUSH_SETS} small ones), or when the host
+ * submission (a large dispatch or copy while the device is idle, or {@value #FLUSH_SETS} dispatches), or when the host
  * must see results ({@link #waitIdle}, which downloads call): a stream of small ops then costs one
  * {@code vkQueueSubmit} per batch instead of one per op (on the H200 a submission costs ~25 µs, and
  * the tiny kernel finished before the next op was recorded, so "submit when the device is idle"
  * batched almost nothing). A frame is waited for only when
  * it comes round again, or in {@link #waitIdle}. Recording is serialized under one lock and runs
- * in order; each op's commands start with a barrier on everything before them.
+ * in order; a command that touches a buffer an earlier command touched since the last barrier starts
+ * with a barrier on everything before it ({@link BarrierTracker}); independent commands share one.
  *
  * <p>Lifetimes: every buffer a submission binds stays strongly reachable until its frame's fence
  * has signalled, and {@link DeviceMemory} defers freeing a released buffer until every
@@ -69,9 +71,15 @@ final class CommandQueue implements AutoCloseable {
     static final int FLUSH_SETS = 32;
     /**
      * A frame with this much work (work groups dispatched, or copied/filled bytes / 1024) is submitted at
-     * once, so a large kernel starts while the host goes on: 256 groups of an element-wise kernel are 64K elements.
+     * once when the device is idle, so a large kernel starts while the host goes on: 256 groups of an
+     * element-wise kernel are 64K elements. While earlier submissions still run, the frame keeps filling
+     * ({@link #batchWhileBusy}): its work would only queue behind them, and the device is checked again
+     * after each command recorded. A training step at batch 128 made ~54 submissions (~25 µs each on the
+     * H200) for 164 dispatches when every large kernel was submitted at once.
      */
     static final long FLUSH_WORK = 256;
+    /** Whether a frame with {@link #FLUSH_WORK} is held back while the device is busy ({@link VulkanConfig#batchWhileBusy()}). */
+    private final boolean batchWhileBusy;
     /**
      * How long a wait polls the fence before blocking in the driver (whose wake-up costs tens of µs);
      * not on a CPU device such as lavapipe, whose own threads need the cores a spinning host would hold.
@@ -93,9 +101,17 @@ final class CommandQueue implements AutoCloseable {
     private final long paramBuffer;
     private final long paramAllocation;
     private final MemorySegment paramMemory;
+    /** Where each dispatch's parameters start in the parameter buffer: a multiple of this many bytes. */
+    private final long paramAlign;
     private final long queryPool;
     final AtomicLong dispatches = new AtomicLong();
     final AtomicLong submissions = new AtomicLong();
+    /** Pipeline barriers recorded between commands (one before each command that depends on the ones before it). */
+    final AtomicLong barrierCount = new AtomicLong();
+    /** Which buffers the commands since the last barrier touched, across submissions (under the lock). */
+    private final BarrierTracker barriers;
+    /** The buffer handles of the command being recorded, for {@link Recorder#order} (under the lock). */
+    private final long[] handles = new long[MAX_BINDINGS];
     /** {@link #waitIdle} calls that found work still queued: each stalls the host until the device has drained. */
     final AtomicLong hostWaits = new AtomicLong();
     /**
@@ -131,6 +147,8 @@ final class CommandQueue implements AutoCloseable {
         long paramOffset;
         int sets;
         long work;
+        /** The compute pipeline bound last in this command buffer (0: none yet). */
+        long boundPipeline;
 
         Frame(int index, VkCommandBuffer cmd, long fence, long descriptorPool) {
             this.index = index;
@@ -140,9 +158,16 @@ final class CommandQueue implements AutoCloseable {
         }
     }
 
-    CommandQueue(VulkanDevice dev) {
+    /**
+     * {@code dependencyBarriers}: a barrier only before a command that depends on earlier ones (false: before every
+     * command); {@code batchWhileBusy}: see {@link #FLUSH_WORK}.
+     */
+    CommandQueue(VulkanDevice dev, boolean dependencyBarriers, boolean batchWhileBusy) {
         this.dev = dev;
+        this.batchWhileBusy = batchWhileBusy;
+        this.barriers = new BarrierTracker(dependencyBarriers);
         this.spinNs = dev.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : SPIN_NS;
+        this.paramAlign = Math.max(16, dev.features.minStorageBufferOffsetAlignment());
         try (MemoryStack stack = MemoryStack.stackPush()) {
             LongBuffer lp = stack.mallocLong(1);
             VkCommandPoolCreateInfo pci = VkCommandPoolCreateInfo.calloc(stack).sType$Default()
@@ -205,6 +230,18 @@ final class CommandQueue implements AutoCloseable {
         boolean usesParams();
         /** 32-bit push constants the shader declares (the {@code params} words when it takes no parameter buffer). */
         int pushWords();
+        /** Whether its buffers are bound with push descriptors ({@link PushDescriptors}) rather than a descriptor set. */
+        boolean pushDescriptors();
+    }
+
+    /** A write mask naming every binding: the safe default when a kernel's writes are not given. */
+    static final long ALL_WRITTEN = -1L;
+
+    /** The write mask of a dispatch that writes exactly the bindings {@code indices}. */
+    static long writes(int... indices) {
+        long m = 0;
+        for (int i : indices) m |= 1L << i;
+        return m;
     }
 
     /** Records the commands of one submission; barriers before and between commands are inserted for you. */
@@ -222,43 +259,58 @@ final class CommandQueue implements AutoCloseable {
         /**
          * Dispatches {@code p} on {@code buffers} (binding {@code i} is {@code buffers[i]}) with
          * {@code params} (32-bit words, bound after the buffers as a storage buffer, or passed as
-         * push constants when the pipeline declares them instead).
+         * push constants when the pipeline declares them instead), counting every buffer as written.
          */
         void dispatch(String op, Bindable p, List<DeviceBuffer> buffers, int[] params, int gx, int gy, int gz) {
+            dispatch(op, p, buffers, ALL_WRITTEN, params, gx, gy, gz);
+        }
+
+        /**
+         * {@link #dispatch(String, Bindable, List, int[], int, int, int)} where the kernel writes only the buffers
+         * whose bit is set in {@code writes} (bit {@code i}: {@code buffers[i]}; {@link #writes} builds the mask) and
+         * only reads the others: commands that merely read the same buffers need no barrier between them.
+         */
+        void dispatch(String op, Bindable p, List<DeviceBuffer> buffers, long writes, int[] params, int gx, int gy, int gz) {
             int n = buffers.size() + (p.usesParams() ? 1 : 0);
             if (n != p.bindingCount()) throw new IllegalStateException(op + ": pipeline takes " + p.bindingCount() + " bindings, got " + n);
             if (gx <= 0 || gy <= 0 || gz <= 0) return;
             if (++frame.sets > MAX_SETS) throw new IllegalStateException(op + ": more than " + MAX_SETS + " dispatches in one submission");
-            barrier();
+            for (int i = 0; i < buffers.size(); i++) handles[i] = buffers.get(i).handle();
+            order(handles, buffers.size(), writes);
             frame.keepAlive.add(p); // a releasable pipeline must outlive the submission that binds it
             try (MemoryStack s = stack.push()) {
-                LongBuffer set = s.mallocLong(1);
-                VkDescriptorSetAllocateInfo ai = VkDescriptorSetAllocateInfo.calloc(s).sType$Default()
-                        .descriptorPool(frame.descriptorPool).pSetLayouts(s.longs(p.setLayout()));
-                VulkanErrors.check(vkAllocateDescriptorSets(dev.device, ai, set), op, "vkAllocateDescriptorSets");
-                VkWriteDescriptorSet.Buffer writes = VkWriteDescriptorSet.calloc(n, s);
-                for (int i = 0; i < n; i++) {
-                    VkDescriptorBufferInfo.Buffer info = VkDescriptorBufferInfo.calloc(1, s);
-                    if (i < buffers.size()) {
-                        DeviceBuffer b = buffers.get(i);
-                        if (!b.isAlive()) throw new JBurnException(op, "operand buffer already freed");
-                        frame.keepAlive.add(b);
-                        info.buffer(b.handle()).offset(0).range(VK_WHOLE_SIZE);
-                    } else {
-                        long bytes = Math.max(4, 4L * params.length);
-                        if (frame.paramOffset + bytes > PARAM_BYTES) throw new IllegalStateException(op + ": kernel parameters overflow");
-                        long at = frame.index * PARAM_BYTES + frame.paramOffset;
-                        MemorySegment.copy(params, 0, paramMemory, java.lang.foreign.ValueLayout.JAVA_INT, at, params.length);
-                        info.buffer(paramBuffer).offset(at).range(bytes);
-                        long align = Math.max(16, dev.features.minStorageBufferOffsetAlignment());
-                        frame.paramOffset += (bytes + align - 1) / align * align;
-                    }
-                    writes.get(i).sType$Default().dstSet(set.get(0)).dstBinding(i).descriptorCount(1)
-                            .descriptorType(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).pBufferInfo(info);
+                // One write covers every binding: consecutive bindings of one type roll over (VkWriteDescriptorSet).
+                VkDescriptorBufferInfo.Buffer infos = VkDescriptorBufferInfo.malloc(n, s);
+                for (int i = 0; i < buffers.size(); i++) {
+                    DeviceBuffer b = buffers.get(i);
+                    if (!b.isAlive()) throw new JBurnException(op, "operand buffer already freed");
+                    frame.keepAlive.add(b);
+                    infos.get(i).buffer(b.handle()).offset(0).range(VK_WHOLE_SIZE);
                 }
-                vkUpdateDescriptorSets(dev.device, writes, null);
-                vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline());
-                vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout(), 0, set, null);
+                if (p.usesParams()) {
+                    long bytes = Math.max(4, 4L * params.length);
+                    if (frame.paramOffset + bytes > PARAM_BYTES) throw new IllegalStateException(op + ": kernel parameters overflow");
+                    long at = frame.index * PARAM_BYTES + frame.paramOffset;
+                    MemorySegment.copy(params, 0, paramMemory, java.lang.foreign.ValueLayout.JAVA_INT, at, params.length);
+                    infos.get(n - 1).buffer(paramBuffer).offset(at).range(bytes);
+                    frame.paramOffset += (bytes + paramAlign - 1) / paramAlign * paramAlign;
+                }
+                VkWriteDescriptorSet.Buffer write = VkWriteDescriptorSet.calloc(1, s).sType$Default()
+                        .dstBinding(0).descriptorType(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).pBufferInfo(infos).descriptorCount(n);
+                if (p.pushDescriptors()) {
+                    vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout(), 0, write);
+                } else {
+                    LongBuffer set = s.mallocLong(1);
+                    VkDescriptorSetAllocateInfo ai = VkDescriptorSetAllocateInfo.calloc(s).sType$Default()
+                            .descriptorPool(frame.descriptorPool).pSetLayouts(s.longs(p.setLayout()));
+                    VulkanErrors.check(vkAllocateDescriptorSets(dev.device, ai, set), op, "vkAllocateDescriptorSets");
+                    vkUpdateDescriptorSets(dev.device, write.dstSet(set.get(0)), null);
+                    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout(), 0, set, null);
+                }
+                if (frame.boundPipeline != p.pipeline()) { // a chain of the same kernel binds it once
+                    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline());
+                    frame.boundPipeline = p.pipeline();
+                }
                 if (p.pushWords() > 0) {
                     if (params.length != p.pushWords()) throw new IllegalStateException(op + ": " + p.pushWords() + " push constants expected");
                     vkCmdPushConstants(cmd, p.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, params);
@@ -272,7 +324,9 @@ final class CommandQueue implements AutoCloseable {
         /** Copies {@code size} bytes between buffers (raw handles: staging buffers are not tensors). */
         void copy(long src, long srcOffset, long dst, long dstOffset, long size) {
             if (size <= 0) return;
-            barrier();
+            handles[0] = src;
+            handles[1] = dst;
+            order(handles, 2, 0b10);
             try (MemoryStack s = stack.push()) {
                 vkCmdCopyBuffer(cmd, src, dst, VkBufferCopy.calloc(1, s).srcOffset(srcOffset).dstOffset(dstOffset).size(size));
                 frame.work += size >>> 10;
@@ -288,7 +342,8 @@ final class CommandQueue implements AutoCloseable {
             long n = (host.byteSize() + 3) & ~3L;
             if (n == 0) return;
             if (n > MAX_INLINE_UPLOAD) throw new IllegalStateException("inline upload of " + n + " bytes, more than " + MAX_INLINE_UPLOAD);
-            barrier();
+            handles[0] = dst;
+            order(handles, 1, 0b1);
             java.nio.ByteBuffer data = org.lwjgl.system.MemoryUtil.memCalloc((int) n);
             try {
                 MemorySegment.copy(host, 0, MemorySegment.ofBuffer(data), 0, host.byteSize());
@@ -301,13 +356,27 @@ final class CommandQueue implements AutoCloseable {
 
         /** Fills a whole buffer with zero bytes. */
         void zero(long buffer) {
-            barrier();
+            handles[0] = buffer;
+            order(handles, 1, 0b1);
             vkCmdFillBuffer(cmd, buffer, 0, VK_WHOLE_SIZE, 0);
             frame.work += FLUSH_WORK; // the size is the buffer's: count it as large
         }
 
         /** Keeps {@code o} reachable until the submission has finished. */
         void keep(Object o) { frame.keepAlive.add(o); }
+
+        /**
+         * Orders a command touching {@code handles[0..n)} (writing those set in {@code writes}) after the earlier
+         * commands it depends on: a barrier when it conflicts with one since the last barrier ({@link BarrierTracker}).
+         */
+        private void order(long[] handles, int n, long writes) {
+            if (barriers.conflicts(handles, n, writes)) {
+                barrier();
+                barriers.barrier();
+                barrierCount.incrementAndGet();
+            }
+            barriers.touch(handles, n, writes);
+        }
 
         /**
          * Orders this command after every earlier one, in this submission and in those before it:
@@ -351,10 +420,19 @@ final class CommandQueue implements AutoCloseable {
             // Whatever happens in body, the frame stays consistent: a failed op leaves at most a barrier
             // and commands on buffers its recording keeps alive.
             body.accept(new Recorder(stack, f));
-            if (f.sets >= FLUSH_SETS || f.work >= FLUSH_WORK) flush(op);
+            if (f.sets >= FLUSH_SETS || f.work >= FLUSH_WORK && (!batchWhileBusy || deviceIdle())) flush(op);
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Whether the device has finished every submission so far (the newest one's fence has signalled; its frame is
+     * reclaimed later, when waited for). Under the lock.
+     */
+    private boolean deviceIdle() {
+        Frame newest = frames[(nextFrame + FRAMES - 1) % FRAMES];
+        return !newest.pending || vkGetFenceStatus(dev.device, newest.fence) == VK_SUCCESS;
     }
 
     /** Opens the next frame for recording (waiting for its previous submission if still running). Under the lock. */
@@ -369,6 +447,7 @@ final class CommandQueue implements AutoCloseable {
         }
         f.sets = 0;
         f.work = 0;
+        f.boundPipeline = VK_NULL_HANDLE;
         f.paramOffset = 0;
         f.keepAlive.clear();
         f.timed = timing && queryPool != VK_NULL_HANDLE;

@@ -43,12 +43,12 @@ final class ConvKernels {
                 Pipelines.Pipeline p = b.pipelines.get("conv", "conv-f32-group", "conv-f32-group",
                         () -> FloatControls.apply(ConvShader.perGroup(), b.dev.features), 4, true);
                 int gx = (int) Math.min(size, 65535), gy = (int) ((size + gx - 1) / gx);
-                b.queue.submit("conv", r -> r.dispatch("conv", p, List.of(x, k, y), words, gx, gy, 1));
+                b.queue.submit("conv", r -> r.dispatch("conv", p, List.of(x, k, y), CommandQueue.writes(2), words, gx, gy, 1));
             } else {
                 Pipelines.Pipeline p = b.pipelines.get("conv", "conv-f32", "conv-f32",
                         () -> FloatControls.apply(ConvShader.perOutput(), b.dev.features), 4, true);
                 int gx = m.groups(size); // a grid-stride loop of work groups of 256, as the movement shaders'
-                b.queue.submit("conv", r -> r.dispatch("conv", p, List.of(x, k, y), words, gx, 1, 1));
+                b.queue.submit("conv", r -> r.dispatch("conv", p, List.of(x, k, y), CommandQueue.writes(2), words, gx, 1, 1));
             }
             return y;
         } catch (RuntimeException e) {

@@ -32,6 +32,9 @@ final class DeviceBuffer implements Buffer {
         /** Host reads through a mapping are fast (cached memory, or an integrated/CPU device). */
         final boolean hostReadable;
         private final AtomicBoolean freed = new AtomicBoolean();
+        /** The neighbours in {@link DeviceMemory}'s list of live allocations, and whether this one is on it (under its lock). */
+        Allocation prev, next;
+        boolean linked;
 
         Allocation(DeviceMemory memory, long buffer, long allocation, long byteSize, long allocatedSize, boolean hostVisible,
                    boolean hostReadable) {
@@ -55,11 +58,24 @@ final class DeviceBuffer implements Buffer {
     final Allocation alloc;
     private final Cleaner.Cleanable cleanable;
     private final AtomicInteger refs = new AtomicInteger(1);
+    /**
+     * The bytes a small upload wrote ({@link DeviceMemory#upload}), so that reading them back needs no wait for the
+     * queue (a training step folds its random key on the host every step: a download of 8 bytes that used to wait
+     * for the whole step to finish on the device). Null for every other buffer. Right for the buffer's whole life:
+     * a kernel only ever writes the buffer it allocated for its output, never one that already holds a tensor.
+     */
+    private volatile byte[] hostCopy;
 
     DeviceBuffer(Allocation alloc) {
         this.alloc = alloc;
         this.cleanable = CLEANER.register(this, alloc);
     }
+
+    /** The bytes the upload that filled this buffer wrote, or null (see {@link #hostCopy}). */
+    byte[] hostCopy() { return hostCopy; }
+
+    /** Keeps {@code bytes}, what the upload that made this buffer wrote; before the buffer is handed out. */
+    void keepHostCopy(byte[] bytes) { this.hostCopy = bytes; }
 
     /** The {@code VkBuffer} handle; valid while this object is reachable and not released. */
     long handle() { return alloc.buffer; }

@@ -29,12 +29,22 @@ final class DeviceMemory {
     private static final int CACHE_SHARE = 4;
     private static final long CACHE_MAX = 8L << 30;
 
+    /**
+     * Uploads of at most this many bytes keep a host copy of what they wrote ({@link DeviceBuffer#hostCopy()}), which
+     * downloads read instead of waiting for the queue: keys, scalars, a batch's few labels.
+     */
+    static final long HOST_COPY_MAX = 256;
+
     private final VulkanDevice dev;
     private final CommandQueue queue;
     private final boolean forceStaging;
+    /** Whether small uploads keep their host copy ({@link VulkanConfig#hostCopies()}: off only to compare). */
+    private final boolean keepsHostCopies;
     final AtomicLong liveBuffers = new AtomicLong();
     /** Copies between host and device memory ({@link #upload}, {@link #download}): what a replayed step must not make. */
     final AtomicLong transfers = new AtomicLong();
+    /** Buffers created through VMA: the allocations the cache of freed buffers did not serve. */
+    final AtomicLong buffersCreated = new AtomicLong();
     /**
      * Bytes (as allocated: size classes) of the buffers not yet freed: added when a buffer is handed
      * out (new or from the cache), taken off when it is released or cleaned. Cached and deferred
@@ -44,7 +54,12 @@ final class DeviceMemory {
     /** Bytes of every buffer freed so far (released or cleaned), for waiting on the cleaners. */
     private final AtomicLong freedBytes = new AtomicLong();
     /** Every allocation not yet freed, so {@link #close} can free them before the allocator goes. */
-    private final java.util.Set<DeviceBuffer.Allocation> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /**
+     * The first of every allocation not yet freed, so {@link #close} can free them before the allocator goes: a list
+     * linked through the allocations themselves, under this object's lock (taken for the cache anyway), since one
+     * allocation and one free happen per dispatch and a concurrent set's hashing showed in the CNN step's profile.
+     */
+    private DeviceBuffer.Allocation liveHead;
     private final BufferCache cache;
     /** Released buffers a queued submission may still use, with the serial it must finish first (in release order). */
     private final java.util.ArrayDeque<Deferred> deferred = new java.util.ArrayDeque<>();
@@ -52,10 +67,11 @@ final class DeviceMemory {
 
     private record Deferred(BufferCache.Entry entry, long serial) {}
 
-    DeviceMemory(VulkanDevice dev, CommandQueue queue, boolean forceStaging) {
+    DeviceMemory(VulkanDevice dev, CommandQueue queue, boolean forceStaging, boolean keepsHostCopies) {
         this.dev = dev;
         this.queue = queue;
         this.forceStaging = forceStaging;
+        this.keepsHostCopies = keepsHostCopies;
         this.cache = new BufferCache(Math.min(CACHE_MAX, dev.freeDeviceBytes() / CACHE_SHARE));
         queue.onCompleted(this::reclaim);
     }
@@ -91,7 +107,7 @@ final class DeviceMemory {
             if (e != null) {
                 DeviceBuffer.Allocation a = new DeviceBuffer.Allocation(this, e.buffer(), e.allocation(), byteSize, size,
                         e.hostVisible(), e.hostReadable());
-                live.add(a);
+                link(a);
                 liveBuffers.incrementAndGet();
                 liveBytes.addAndGet(size);
                 return a;
@@ -105,6 +121,7 @@ final class DeviceMemory {
             LongBuffer pb = stack.mallocLong(1);
             PointerBuffer pa = stack.mallocPointer(1);
             int r = vmaCreateBuffer(dev.allocator, bci, aci, pb, pa, (VmaAllocationInfo) null);
+            if (r == VK_SUCCESS) buffersCreated.incrementAndGet();
             if (r != VK_SUCCESS) {
                 throw VulkanErrors.error(r, op, "vmaCreateBuffer", "requested " + byteSize + " bytes, about "
                         + dev.freeDeviceBytes() + " bytes of device memory free");
@@ -122,7 +139,7 @@ final class DeviceMemory {
                     vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
                     throw new JBurnException(op, "the vulkan engine is closed");
                 }
-                live.add(a);
+                link(a);
             }
             liveBuffers.incrementAndGet();
             liveBytes.addAndGet(size);
@@ -148,6 +165,7 @@ final class DeviceMemory {
     DeviceBuffer upload(String op, MemorySegment host) {
         DeviceBuffer b = allocateUninitialized(op, host.byteSize());
         if (host.byteSize() == 0) return b;
+        if (keepsHostCopies && host.byteSize() <= HOST_COPY_MAX) b.keepHostCopy(host.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
         transfers.incrementAndGet();
         if (b.alloc.hostVisible && !forceStaging) {
             withMapping(op, b.alloc, m -> MemorySegment.copy(host, 0, m, 0, host.byteSize()), true);
@@ -180,6 +198,12 @@ final class DeviceMemory {
         }
         if (n == 0) return;
         if (!src.isAlive()) throw new JBurnException(op, "download from a freed buffer");
+        byte[] copy = src.hostCopy();
+        if (copy != null) {
+            // What the upload wrote, and nothing has written since: no wait for the queue, no copy from the device.
+            MemorySegment.copy(MemorySegment.ofArray(copy), offset, dst, 0, n);
+            return;
+        }
         transfers.incrementAndGet();
         if (src.alloc.hostReadable && !forceStaging) {
             queue.waitIdle(op); // a queued kernel may still be writing it
@@ -217,7 +241,7 @@ final class DeviceMemory {
      * cleaner must not touch it.
      */
     synchronized void free(DeviceBuffer.Allocation a) {
-        if (closed || !live.remove(a)) return;
+        if (closed || !unlink(a)) return;
         liveBuffers.decrementAndGet();
         liveBytes.addAndGet(-a.allocatedSize);
         freedBytes.addAndGet(a.allocatedSize);
@@ -251,15 +275,35 @@ final class DeviceMemory {
 
     synchronized boolean isClosed() { return closed; }
 
+    /** Puts {@code a} at the head of the live list (under this object's lock). */
+    private void link(DeviceBuffer.Allocation a) {
+        a.next = liveHead;
+        if (liveHead != null) liveHead.prev = a;
+        liveHead = a;
+        a.linked = true;
+    }
+
+    /** Takes {@code a} off the live list; false when it was not on it (under this object's lock). */
+    private boolean unlink(DeviceBuffer.Allocation a) {
+        if (!a.linked) return false;
+        if (a.prev != null) a.prev.next = a.next;
+        else liveHead = a.next;
+        if (a.next != null) a.next.prev = a.prev;
+        a.prev = null;
+        a.next = null;
+        a.linked = false;
+        return true;
+    }
+
     /** Frees every live allocation (the device is idle) so the allocator can be destroyed; later frees do nothing. */
     synchronized void close() {
         if (closed) return;
-        for (DeviceBuffer.Allocation a : live) {
+        for (DeviceBuffer.Allocation a = liveHead; a != null; a = a.next) {
             vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
             liveBytes.addAndGet(-a.allocatedSize);
+            liveBuffers.decrementAndGet();
         }
-        liveBuffers.addAndGet(-live.size());
-        live.clear();
+        liveHead = null;
         for (Deferred d : deferred) vmaDestroyBuffer(dev.allocator, d.entry().buffer(), d.entry().allocation());
         deferred.clear();
         releaseCached();

@@ -108,7 +108,7 @@ final class DotKernels {
         int[] params = {(int) batch, (int) m, (int) n, (int) k};
         DeviceBuffer c = b.memory.allocateUninitialized("dot", batch * m * n * es);
         try {
-            b.queue.submit("dot", r -> r.dispatch("dot", p, List.of(da, db, c), params, gx, gy, (int) batch));
+            b.queue.submit("dot", r -> r.dispatch("dot", p, List.of(da, db, c), CommandQueue.writes(2), params, gx, gy, (int) batch));
             return c;
         } catch (RuntimeException e) {
             c.release();

@@ -395,7 +395,8 @@ final class ElementwiseKernels {
                 return null;
             }
             int[] push = {(int) n};
-            b.queue.submit(op, r -> r.dispatch(op, p, bufs, push, gx, gy, 1));
+            long outputBit = CommandQueue.writes(bufs.size() - 1); // the output, after the inputs
+            b.queue.submit(op, r -> r.dispatch(op, p, bufs, outputBit, push, gx, gy, 1));
             return out;
         } catch (RuntimeException e) {
             out.release();

@@ -62,7 +62,7 @@ final class GatherKernels {
             boolean signed = indices.dtype().isSigned();
             Pipelines.Pipeline p = b.pipelines.get("gather", "gather" + width, List.of("gather", width, indexWidth, signed),
                     () -> GatherShader.source(width, indexWidth, signed), 5, true);
-            b.queue.submit("gather", r -> r.dispatch("gather", p, List.of(src, idx, out, flag), params, movement.groups(n), 1, 1));
+            b.queue.submit("gather", r -> r.dispatch("gather", p, List.of(src, idx, out, flag), CommandQueue.writes(2, 3), params, movement.groups(n), 1, 1));
             return keptUnlessFlagged(b, "gather", out, flag);
         } catch (RuntimeException e) {
             out.release();

@@ -57,7 +57,7 @@ final class IndexUpdateKernels {
             b.queue.submit(op, r -> {
                 r.keep(tgt);
                 r.copy(tgt.handle(), 0, out.handle(), 0, bytes);
-                if (rows > 0 && layout.sliceSize() > 0) r.dispatch(op, p, List.of(upd, idx, out, flag), params, groups, 1, 1);
+                if (rows > 0 && layout.sliceSize() > 0) r.dispatch(op, p, List.of(upd, idx, out, flag), CommandQueue.writes(2, 3), params, groups, 1, 1);
             });
             if (rows == 0 || layout.sliceSize() == 0) return out;
             return GatherKernels.keptUnlessFlagged(b, op, out, flag);

@@ -53,7 +53,7 @@ final class IotaKernels {
         try {
             Pipelines.Pipeline p = b.pipelines.get("iota", "iota", SOURCE, 2, true);
             int[] params = {(int) n, (int) Math.max(1, dim), (int) Math.max(1, stride)};
-            b.queue.submit("iota", r -> r.dispatch("iota", p, List.of(counter), params, b.movement.groups(n), 1, 1));
+            b.queue.submit("iota", r -> r.dispatch("iota", p, List.of(counter), CommandQueue.writes(0), params, b.movement.groups(n), 1, 1));
             if (dtype == DType.U32) return counter;
             DeviceBuffer out = b.elementwise.cast(new Operand(counter, DType.U32, Shape.of(n)), dtype);
             counter.release();

@@ -56,7 +56,7 @@ final class MovementKernels {
         try {
             if (outElements > 0) {
                 Pipelines.Pipeline p = pipeline(op, t);
-                b.queue.submit(op, r -> r.dispatch(op, p, List.of(src, out, pad), plan.params(), groups(plan.count()), 1, 1));
+                b.queue.submit(op, r -> r.dispatch(op, p, List.of(src, out, pad), CommandQueue.writes(1), plan.params(), groups(plan.count()), 1, 1));
             }
             return out;
         } catch (RuntimeException e) {
@@ -116,7 +116,7 @@ final class MovementKernels {
                     for (int i = 0; i < parts.size(); i++) {
                         if (plans.get(i).count() == 0) continue;
                         DeviceBuffer src = VulkanBackend.device(parts.get(i).buffer(), "concatenate");
-                        r.dispatch("concatenate", pipe, List.of(src, out, src), plans.get(i).params(), groups(plans.get(i).count()), 1, 1);
+                        r.dispatch("concatenate", pipe, List.of(src, out, src), CommandQueue.writes(1), plans.get(i).params(), groups(plans.get(i).count()), 1, 1);
                     }
                 });
             }
@@ -144,7 +144,7 @@ final class MovementKernels {
                 b.queue.submit("putSlice", r -> {
                     r.keep(src);
                     r.copy(src.handle(), 0, out.handle(), 0, bytes);
-                    if (p.count() > 0) r.dispatch("putSlice", pipe, List.of(upd, out, upd), p.params(), groups(p.count()), 1, 1);
+                    if (p.count() > 0) r.dispatch("putSlice", pipe, List.of(upd, out, upd), CommandQueue.writes(1), p.params(), groups(p.count()), 1, 1);
                 });
             }
             return out;

@@ -4,6 +4,7 @@ import dev.jburn.JBurnException;
 import org.lwjgl.PointerBuffer;
 import org.lwjgl.system.MemoryStack;
 import org.lwjgl.system.MemoryUtil;
+import org.lwjgl.vulkan.KHRPushDescriptor;
 import org.lwjgl.vulkan.VkComputePipelineCreateInfo;
 import org.lwjgl.vulkan.VkDescriptorSetLayoutBinding;
 import org.lwjgl.vulkan.VkDescriptorSetLayoutCreateInfo;
@@ -40,9 +41,13 @@ import static org.lwjgl.vulkan.VK10.*;
  * loaded on start (the driver ignores data from another device or driver version).
  */
 final class Pipelines implements AutoCloseable {
-    /** One compiled compute pipeline: storage buffers at bindings {@code 0..bindingCount-1} of set 0. */
+    /**
+     * One compiled compute pipeline: storage buffers at bindings {@code 0..bindingCount-1} of set 0, bound with push
+     * descriptors when {@code pushDescriptors} (its set layout is then a push-descriptor layout, which no descriptor
+     * set can be allocated with), else through a descriptor set per dispatch.
+     */
     record Pipeline(String name, long pipeline, long layout, long setLayout, long module, int bindingCount, boolean usesParams,
-                    int pushWords) implements CommandQueue.Bindable {}
+                    int pushWords, boolean pushDescriptors) implements CommandQueue.Bindable {}
 
     private final VulkanDevice dev;
     private final ShaderCompiler compiler;
@@ -230,8 +235,10 @@ final class Pipelines implements AutoCloseable {
                 bindings.get(i).binding(i).descriptorType(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).descriptorCount(1)
                         .stageFlags(VK_SHADER_STAGE_COMPUTE_BIT);
             }
-            VulkanErrors.check(vkCreateDescriptorSetLayout(dev.device,
-                    VkDescriptorSetLayoutCreateInfo.calloc(stack).sType$Default().pBindings(bindings), null, lp), op, "vkCreateDescriptorSetLayout");
+            boolean push = bindingCount <= dev.maxPushDescriptors;
+            VulkanErrors.check(vkCreateDescriptorSetLayout(dev.device, VkDescriptorSetLayoutCreateInfo.calloc(stack).sType$Default()
+                    .flags(push ? KHRPushDescriptor.VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0).pBindings(bindings), null, lp),
+                    op, "vkCreateDescriptorSetLayout");
             long setLayout = lp.get(0);
             VkPipelineLayoutCreateInfo pli = VkPipelineLayoutCreateInfo.calloc(stack).sType$Default().pSetLayouts(stack.longs(setLayout));
             if (pushWords > 0) {
@@ -243,7 +250,7 @@ final class Pipelines implements AutoCloseable {
             ci.stage().sType$Default().stage(VK_SHADER_STAGE_COMPUTE_BIT).module(module).pName(stack.UTF8("main"));
             VulkanErrors.check(vkCreateComputePipelines(dev.device, pipelineCache, ci, null, lp), op, "vkCreateComputePipelines(" + name + ")");
             created.incrementAndGet();
-            return new Pipeline(name, lp.get(0), layout, setLayout, module, bindingCount, usesParams, pushWords);
+            return new Pipeline(name, lp.get(0), layout, setLayout, module, bindingCount, usesParams, pushWords, push);
         }
     }
 

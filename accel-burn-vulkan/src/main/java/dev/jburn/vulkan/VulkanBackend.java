@@ -62,8 +62,8 @@ public final class VulkanBackend extends HostFallbackBackend {
             h = owner.call(() -> {
                 VulkanDevice d = VulkanDevice.open(config);
                 try {
-                    CommandQueue q = new CommandQueue(d);
-                    return new Handles(d, q, new DeviceMemory(d, q, config.forceStaging()), new Pipelines(d, compiler, config.cacheDir()));
+                    CommandQueue q = new CommandQueue(d, config.dependencyBarriers(), config.batchWhileBusy());
+                    return new Handles(d, q, new DeviceMemory(d, q, config.forceStaging(), config.hostCopies()), new Pipelines(d, compiler, config.cacheDir()));
                 } catch (RuntimeException e) {
                     d.close();
                     throw e;
@@ -114,7 +114,7 @@ public final class VulkanBackend extends HostFallbackBackend {
     public Stats stats() {
         return new Stats(queue.dispatches.get(), queue.submissions.get(), pipelines.created.get(), pipelines.live(), compiler.compiled.get(),
                 compiler.diskHits.get(), memory.liveBuffers.get(), memory.liveBytes.get(), queue.deviceNanos.get(),
-                queue.submitWaitNanos.get(), queue.hostWaits.get(), memory.transfers.get());
+                queue.submitWaitNanos.get(), queue.hostWaits.get(), memory.transfers.get(), queue.barrierCount.get(), memory.buffersCreated.get());
     }
 
     /**
@@ -187,11 +187,15 @@ public final class VulkanBackend extends HostFallbackBackend {
      * @param deviceNanos       device time of the submissions made while {@link #measureDeviceTime} was on (GPU timestamps)
      * @param submitWaitNanos   host time spent in {@code vkQueueSubmit} and waiting on those submissions' fences
      * @param hostWaits         times the host waited for the queue to drain (a read of device data, a staged upload)
-     * @param transfers         copies between host and device memory (uploads and downloads)
+     * @param transfers         copies between host and device memory (uploads and downloads; a small upload read back
+     *                          from its host copy is none)
+     * @param barriers          pipeline barriers recorded between commands: one before each command that touches a
+     *                          buffer an earlier command touched since the last barrier
+     * @param buffersCreated    device buffers created through VMA (the rest came from the engine's cache of freed ones)
      */
     public record Stats(long dispatches, long submissions, long pipelinesCreated, long livePipelines, long shadersCompiled,
                         long shaderDiskHits, long liveBuffers, long liveBytes, long deviceNanos, long submitWaitNanos,
-                        long hostWaits, long transfers) {}
+                        long hostWaits, long transfers, long barriers, long buffersCreated) {}
 
     // ---- memory -----------------------------------------------------------------------------
 

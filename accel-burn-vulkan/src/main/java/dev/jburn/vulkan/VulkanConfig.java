@@ -18,14 +18,33 @@ import java.nio.file.Path;
  *                      it has run only emulated on lavapipe; off, those dots run on the cpu as on a device without it)
  * @param gemmDoubleBuffer f32 GEMMs run {@code GemmShaderDoubleBuffered} (K steps of 8, two shared buffers) instead of {@code GemmShader}
  *                      ({@code -Djburn.vulkan.gemmDoubleBuffer}, default false until the H200 says it is faster)
+ * @param pushDescriptors bind each dispatch's buffers with {@code VK_KHR_push_descriptor} where the device offers it
+ *                      (one command instead of allocating, writing and binding a descriptor set); default true,
+ *                      {@code -Djburn.vulkan.pushDescriptors=false} to compare
+ * @param hostCopies    small uploads keep a host copy that downloads read without waiting for the queue; default
+ *                      true, {@code -Djburn.vulkan.hostCopies=false} to compare
+ * @param dependencyBarriers a pipeline barrier only before a command that touches a buffer an earlier command
+ *                      touched since the last barrier ({@code BarrierTracker}); default true,
+ *                      {@code -Djburn.vulkan.dependencyBarriers=false} puts one before every command, as before
+ * @param batchWhileBusy a recorded large kernel is submitted at once only when the device is idle; while earlier
+ *                      submissions run it waits in the open frame for more commands (fewer submissions);
+ *                      default true, {@code -Djburn.vulkan.batchWhileBusy=false} submits it at once, as before
  */
-public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix, boolean gemmDoubleBuffer) {
+public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix, boolean gemmDoubleBuffer,
+                           boolean pushDescriptors, boolean hostCopies, boolean dependencyBarriers, boolean batchWhileBusy) {
     /** The defaults for the settings not given: cooperative matrices off, the single-buffered f32 GEMM. */
     public VulkanConfig(String device, Path cacheDir, boolean forceStaging) { this(device, cacheDir, forceStaging, false, false); }
 
+    /** The defaults for the host-path settings not given: push descriptors, host copies, dependency barriers, batching while busy. */
+    public VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix, boolean gemmDoubleBuffer) {
+        this(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, true, true, true, true);
+    }
+
     /**
      * {@code -Djburn.vulkan.device}, {@code -Djburn.vulkan.cacheDir} (default {@code ~/.cache/jburn/vulkan}; {@code none} disables),
-     * {@code -Djburn.vulkan.forceStaging}, {@code -Djburn.vulkan.coopMatrix}, {@code -Djburn.vulkan.gemmDoubleBuffer}.
+     * {@code -Djburn.vulkan.forceStaging}, {@code -Djburn.vulkan.coopMatrix}, {@code -Djburn.vulkan.gemmDoubleBuffer},
+     * {@code -Djburn.vulkan.pushDescriptors}, {@code -Djburn.vulkan.hostCopies}, {@code -Djburn.vulkan.dependencyBarriers} and
+     * {@code -Djburn.vulkan.batchWhileBusy} (all four default true).
      */
     public static VulkanConfig fromSystemProperties() {
         String device = System.getProperty("jburn.vulkan.device");
@@ -39,16 +58,46 @@ public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, b
         }
         return new VulkanConfig(device == null ? null : device.trim(), cache, Boolean.getBoolean("jburn.vulkan.forceStaging"),
                 Boolean.getBoolean("jburn.vulkan.coopMatrix"),
-                Boolean.getBoolean("jburn.vulkan.gemmDoubleBuffer"));
+                Boolean.getBoolean("jburn.vulkan.gemmDoubleBuffer"),
+                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.pushDescriptors")),
+                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.hostCopies")),
+                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.dependencyBarriers")),
+                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.batchWhileBusy")));
     }
 
-    public VulkanConfig withDevice(String d) { return new VulkanConfig(d, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer); }
+    public VulkanConfig withDevice(String d) {
+        return new VulkanConfig(d, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy);
+    }
 
-    public VulkanConfig withCacheDir(Path p) { return new VulkanConfig(device, p, forceStaging, coopMatrix, gemmDoubleBuffer); }
+    public VulkanConfig withCacheDir(Path p) {
+        return new VulkanConfig(device, p, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy);
+    }
 
-    public VulkanConfig withForceStaging(boolean on) { return new VulkanConfig(device, cacheDir, on, coopMatrix, gemmDoubleBuffer); }
+    public VulkanConfig withForceStaging(boolean on) {
+        return new VulkanConfig(device, cacheDir, on, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy);
+    }
 
-    public VulkanConfig withCoopMatrix(boolean on) { return new VulkanConfig(device, cacheDir, forceStaging, on, gemmDoubleBuffer); }
+    public VulkanConfig withCoopMatrix(boolean on) {
+        return new VulkanConfig(device, cacheDir, forceStaging, on, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy);
+    }
 
-    public VulkanConfig withGemmDoubleBuffer(boolean on) { return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, on); }
+    public VulkanConfig withGemmDoubleBuffer(boolean on) {
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, on, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy);
+    }
+
+    public VulkanConfig withPushDescriptors(boolean on) {
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, on, hostCopies, dependencyBarriers, batchWhileBusy);
+    }
+
+    public VulkanConfig withHostCopies(boolean on) {
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, on, dependencyBarriers, batchWhileBusy);
+    }
+
+    public VulkanConfig withDependencyBarriers(boolean on) {
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, on, batchWhileBusy);
+    }
+
+    public VulkanConfig withBatchWhileBusy(boolean on) {
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, on);
+    }
 }

@@ -55,10 +55,12 @@ final class VulkanDevice implements AutoCloseable {
     /** Nanoseconds per timestamp tick, and whether the compute queue writes timestamps at all. */
     final float timestampPeriod;
     final boolean timestamps;
+    /** The most buffers a pipeline may bind through push descriptors; 0 when the extension is off ({@link PushDescriptors}). */
+    final int maxPushDescriptors;
 
     private VulkanDevice(VulkanInstance vk, VkPhysicalDevice physical, VkDevice device, VkQueue queue, int queueFamily,
                          long allocator, VulkanFeatures features, CoopMatrixSupport coopMatrix, boolean portabilitySubset,
-                         VkPhysicalDeviceProperties props) {
+                         VkPhysicalDeviceProperties props, int maxPushDescriptors) {
         this.vk = vk;
         this.physical = physical;
         this.device = device;
@@ -75,6 +77,7 @@ final class VulkanDevice implements AutoCloseable {
         this.driverVersion = props.driverVersion();
         this.timestampPeriod = props.limits().timestampPeriod();
         this.timestamps = props.limits().timestampComputeAndGraphics() || timestampBits(physical, queueFamily) > 0;
+        this.maxPushDescriptors = maxPushDescriptors;
     }
 
     private static int timestampBits(VkPhysicalDevice d, int family) {
@@ -96,7 +99,7 @@ final class VulkanDevice implements AutoCloseable {
             DeviceChoice.Result choice = DeviceChoice.choose(vk.candidates(), config.device());
             if (choice.device().isEmpty()) throw new JBurnException("vulkan", choice.reason());
             VkPhysicalDevice pd = vk.physicalDevices().get(choice.device().get().index());
-            return create(vk, pd, config.coopMatrix());
+            return create(vk, pd, config.coopMatrix(), config.pushDescriptors());
         } catch (RuntimeException e) {
             vk.close();
             throw e;
@@ -109,7 +112,7 @@ final class VulkanDevice implements AutoCloseable {
         return (int) Math.min(limit, Integer.MAX_VALUE);
     }
 
-    private static VulkanDevice create(VulkanInstance vk, VkPhysicalDevice pd, boolean coopMatrixWanted) {
+    private static VulkanDevice create(VulkanInstance vk, VkPhysicalDevice pd, boolean coopMatrixWanted, boolean pushDescriptorsWanted) {
         try (MemoryStack stack = MemoryStack.stackPush()) {
             VkPhysicalDevice16BitStorageFeatures q16 = VkPhysicalDevice16BitStorageFeatures.calloc(stack).sType$Default();
             VkPhysicalDevice8BitStorageFeatures q8 = VkPhysicalDevice8BitStorageFeatures.calloc(stack).sType$Default();
@@ -153,7 +156,10 @@ final class VulkanDevice implements AutoCloseable {
             VkDeviceQueueCreateInfo.Buffer qci = VkDeviceQueueCreateInfo.calloc(1, stack).sType$Default()
                     .queueFamilyIndex(family).pQueuePriorities(stack.floats(1f));
             List<String> extensions = new ArrayList<>(CoopMatrixQuery.extensionNames(coop));
-            extensions.addAll(Portability.deviceExtensions(VulkanExtensions.device(pd)));
+            List<String> listed = VulkanExtensions.device(pd);
+            extensions.addAll(Portability.deviceExtensions(listed));
+            int maxPush = PushDescriptors.maxBindings(pd, listed, pushDescriptorsWanted);
+            if (maxPush > 0) extensions.add(PushDescriptors.EXTENSION);
             VkDeviceCreateInfo dci = VkDeviceCreateInfo.calloc(stack).sType$Default().pQueueCreateInfos(qci)
                     .ppEnabledExtensionNames(VulkanExtensions.pointers(extensions, stack));
             dci.pNext(enable.address());
@@ -171,7 +177,7 @@ final class VulkanDevice implements AutoCloseable {
                 vkDestroyDevice(device, null);
                 throw VulkanErrors.error(r, "vulkan", "vmaCreateAllocator", "");
             }
-            return new VulkanDevice(vk, pd, device, queue, family, p.get(0), f, coop, extensions.contains(Portability.SUBSET), props);
+            return new VulkanDevice(vk, pd, device, queue, family, p.get(0), f, coop, extensions.contains(Portability.SUBSET), props, maxPush);
         }
     }
 

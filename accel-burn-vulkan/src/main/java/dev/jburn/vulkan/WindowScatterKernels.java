@@ -75,8 +75,8 @@ final class WindowScatterKernels {
                 return tFloat ? FloatControls.apply(src, f) : src;
             }, 5, true);
             b.queue.submit(name, r -> {
-                if (windows > 0) r.dispatch(name, selectP, List.of(xb, sel), params, groups(windows), 1, 1);
-                r.dispatch(name, scatterP, List.of(sb, ib, sel, out), params, groups(n), 1, 1);
+                if (windows > 0) r.dispatch(name, selectP, List.of(xb, sel), CommandQueue.writes(1), params, groups(windows), 1, 1);
+                r.dispatch(name, scatterP, List.of(sb, ib, sel, out), CommandQueue.writes(3), params, groups(n), 1, 1);
             });
             return out;
         } catch (RuntimeException e) {

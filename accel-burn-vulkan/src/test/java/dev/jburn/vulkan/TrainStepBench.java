@@ -1,0 +1,125 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.DType;
+import dev.jburn.Engine;
+import dev.jburn.Prng;
+import dev.jburn.Shape;
+import dev.jburn.Tensor;
+import dev.jburn.data.TensorDataset;
+import dev.jburn.nn.Activation;
+import dev.jburn.nn.Model;
+import dev.jburn.nn.layers.BatchNorm;
+import dev.jburn.optim.Optimizers;
+import dev.jburn.train.Losses;
+import dev.jburn.train.TrainStep;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The host cost of a compiled training step on the Vulkan engine: {@code jburn train --model cnn}'s network
+ * and Adam step, run the way {@code Trainer.fit} runs it (a device batch sliced per step, per-row weights
+ * uploaded, the step's key folded on the host, losses read in groups of 32), on random data. Prints per step:
+ * wall time, the calling thread's CPU time (on a CPU driver such as lavapipe the driver's threads do the
+ * device's work, so the caller's CPU time is the engine's host work), dispatches, submissions, host waits and
+ * host transfers. Not a test: run it as a main class.
+ *
+ * <pre>
+ * java ... dev.jburn.vulkan.TrainStepBench [--batch 128] [--image 28] [--steps 64] [--warmup 8] [--device-time]
+ * </pre>
+ * ({@code --batch 2 --image 10} keeps lavapipe's share small.) {@code --device-time} then runs the steps again with GPU
+ * timestamps around each submission and prints the device's busy time per step (the queries cost a little).
+ */
+public final class TrainStepBench {
+    private TrainStepBench() {}
+
+    public static void main(String[] args) {
+        int batch = 128, image = 28, steps = 64, warmup = 8;
+        boolean deviceTime = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--batch" -> batch = Integer.parseInt(args[++i]);
+                case "--image" -> image = Integer.parseInt(args[++i]);
+                case "--steps" -> steps = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--device-time" -> deviceTime = true;
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        Engine vk = Engine.select("vulkan");
+        VulkanBackend b = (VulkanBackend) vk.backend();
+        System.out.println("device: " + b.deviceDescription() + "; push descriptors: " + (b.dev.maxPushDescriptors > 0 ? "on" : "off")
+                + ", host copies: " + b.config().hostCopies() + ", dependency barriers: " + b.config().dependencyBarriers()
+                + ", batch while busy: " + b.config().batchWhileBusy());
+        Model m = Model.input("image", Shape.of(-1, image, image, 1))
+                .conv2d(32, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
+                .conv2d(64, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
+                .flatten().dense(128, Activation.RELU).dense(10).named("cnn");
+        int rows = batch * 4;
+        TensorDataset data = TensorDataset.of(
+                Prng.uniform(Prng.key(5), Shape.of(rows, image, image, 1), DType.F32, -1, 1).values().to(vk),
+                Prng.randint(Prng.key(6), 0, 10, Shape.of(rows), DType.S32).values().to(vk));
+        TrainStep step = TrainStep.of(m, Losses.softmaxCrossEntropy(), Optimizers.adam(1e-3));
+        TrainStep.State[] s = {step.init(m.init(Prng.key(0).to(vk)), Prng.key(1).to(vk))};
+        run(step, s, data, batch, warmup, b);
+        b.synchronize();
+        VulkanBackend.Stats before = b.stats();
+        long t0 = System.nanoTime();
+        double cpu0 = VulkanBench.threadCpuNanos();
+        double last = run(step, s, data, batch, steps, b);
+        b.synchronize();
+        double wall = (System.nanoTime() - t0) / 1e6 / steps;
+        double cpu = (VulkanBench.threadCpuNanos() - cpu0) / 1e6 / steps;
+        VulkanBackend.Stats after = b.stats();
+        System.out.printf("cnn train step, batch %d, %dx%d images, %d steps: %.3f ms/step wall (%.0f samples/s), %.3f ms/step caller CPU%n",
+                batch, image, image, steps, wall, batch * 1e3 / wall, cpu);
+        double d = (after.dispatches() - before.dispatches()) / (double) steps;
+        System.out.printf("  per step: %.1f dispatches, %.1f barriers, %.2f submissions, %.3f host waits, %.2f host transfers, %.2f buffers created;"
+                        + " caller CPU %.2f us/dispatch%n",
+                d, (after.barriers() - before.barriers()) / (double) steps, (after.submissions() - before.submissions()) / (double) steps,
+                (after.hostWaits() - before.hostWaits()) / (double) steps, (after.transfers() - before.transfers()) / (double) steps,
+                (after.buffersCreated() - before.buffersCreated()) / (double) steps, cpu * 1e3 / d);
+        if (deviceTime) {
+            b.measureDeviceTime(true);
+            b.synchronize();
+            long d0 = b.stats().deviceNanos(), t1 = System.nanoTime();
+            run(step, s, data, batch, steps, b);
+            b.synchronize();
+            System.out.printf("  with GPU timestamps on: %.3f ms/step wall, device busy %.3f ms/step%n",
+                    (System.nanoTime() - t1) / 1e6 / steps, (b.stats().deviceNanos() - d0) / 1e6 / steps);
+            b.measureDeviceTime(false);
+        }
+        System.out.printf("  last loss %.6f%n", last);
+        System.out.println("fallbacks: " + vk.fallbackCounts());
+        System.out.println("stats: " + after);
+    }
+
+    /** {@code n} steps as {@code Trainer.fit} runs them; returns the last loss. */
+    private static double run(TrainStep step, TrainStep.State[] s, TensorDataset data, int batch, int n, VulkanBackend b) {
+        List<Tensor> pending = new ArrayList<>();
+        double last = Double.NaN;
+        int batches = data.size() / batch;
+        List<Map<String, Tensor>> ms = step.freshMetrics(data.x());
+        for (int i = 0; i < n; i++) {
+            TensorDataset part = data.batch((i % batches) * batch, batch);
+            float[] w = new float[batch];
+            java.util.Arrays.fill(w, 1f);
+            try (Tensor x = part.x(); Tensor y = part.y(); Tensor wt = Tensor.of(w).to(data.x().engine())) {
+                TrainStep.Result r = step.apply(s[0], x, y, wt, ms);
+                r.release(s[0], ms);
+                s[0] = r.state();
+                ms = r.metrics();
+                pending.add(r.loss());
+            }
+            if (pending.size() == 32 || i == n - 1) {
+                for (Tensor l : pending) {
+                    last = l.toDoubleArray()[0];
+                    l.close();
+                }
+                pending.clear();
+            }
+        }
+        return last;
+    }
+}
