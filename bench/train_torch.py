@@ -7,7 +7,9 @@ With --precision bf16|f16 the forward and loss run under torch.autocast (f32 mas
 the twin of `jburn train --precision`.
 With --compile MODE the model is torch.compile'd (mode reduce-overhead: Inductor kernels replayed as CUDA graphs); its first
 epoch includes the compilation.
-Usage: train_torch.py [--model mlp|cnn] [--epochs 5] [--batch-size 128] [--lr 1e-3] [--limit N] [--data DIR] [--precision f32] [--lr-schedule auto|constant|cosine] [--seed 0] [--compile MODE]"""
+With --tf32 on|off, CUDA's TF32 tensor cores are on (or off) for both convs and matmuls; by default PyTorch runs cuDNN's
+convs in TF32 and matmuls in f32.
+Usage: train_torch.py [--model mlp|cnn] [--epochs 5] [--batch-size 128] [--lr 1e-3] [--limit N] [--data DIR] [--precision f32] [--lr-schedule auto|constant|cosine] [--seed 0] [--compile MODE] [--tf32 default|on|off]"""
 import argparse, gzip, json, os, struct, time
 import numpy as np
 import torch
@@ -26,10 +28,17 @@ p.add_argument("--seed", type=int, default=0)
 p.add_argument("--precision", default="f32", choices=["f32", "bf16", "f16"])
 p.add_argument("--compile", default="", help="torch.compile the model with this mode (e.g. reduce-overhead: CUDA graphs); "
                "the optimizer step stays eager, evaluation runs the eager module")
+p.add_argument("--tf32", default="default", choices=["default", "on", "off"],
+               help="TF32 tensor cores on CUDA: 'default' leaves PyTorch's defaults (cuDNN convs TF32, matmuls f32), 'on' turns "
+               "them on for both (the twin of jburn train --tf32), 'off' for both (the twin of jburn's f32 default)")
 p.add_argument("--profile", type=int, default=0, help="after training, profile this many more steps with torch.profiler "
                "and print the kernels' device time (to compare with jburn's -Djburn.profile.nodes.sync=true)")
 a = p.parse_args()
 torch.set_num_threads(a.threads)
+if a.tf32 != "default":
+    torch.backends.cudnn.allow_tf32 = a.tf32 == "on"
+    torch.backends.cuda.matmul.allow_tf32 = a.tf32 == "on"
+
 torch.manual_seed(a.seed)
 
 def idx(name):
@@ -100,7 +109,7 @@ def train_step(idx_b):
     scaler.update()
     return loss
 
-print(json.dumps({"info": "torch %s on %s, %d threads, model %s, %d training images, precision %s%s" % (torch.__version__, a.device, torch.get_num_threads(), a.model, n_train, a.precision, ", torch.compile mode " + a.compile if a.compile else "")}), flush=True)
+print(json.dumps({"info": "torch %s on %s, %d threads, model %s, %d training images, precision %s%s" % (torch.__version__, a.device, torch.get_num_threads(), a.model, n_train, a.precision, (", torch.compile mode " + a.compile if a.compile else "") + (", tf32 " + a.tf32 if a.tf32 != "default" else ""))}), flush=True)
 g = torch.Generator().manual_seed(a.seed)
 t_all = time.perf_counter()
 for epoch in range(a.epochs):
