@@ -50,17 +50,51 @@ final class ConvShader {
                 """.formatted(GROUP);
     }
 
-    /** Bindings as {@link #perOutput}; work group {@code x + y * countX} computes output element of that index. */
+    /** Taps whose input offsets a work group of {@link #perGroup} works out at once, into shared memory. */
+    static final int TAP_CHUNK = 1024;
+
+    /**
+     * Bindings as {@link #perOutput}; work group {@code x + y * countX} computes output element of that index. The
+     * group's invocations first work out the input offsets of up to {@link #TAP_CHUNK} taps into shared memory (-1:
+     * padding or a dilation hole), then invocation {@code lane} sums the products {@code j = lane, lane + GROUP, ...}
+     * of (channel {@code j / taps}, tap {@code j % taps}) reading them, its (channel, tap) advanced by a constant
+     * step instead of a division per product. A tap's offset took a division and a remainder per axis, and it was
+     * worked out again for every product: the small CNN's second weight gradient (18,432 outputs of 15,488
+     * products) was 60% of its Vulkan training step's device time. Up to {@code TAP_CHUNK} taps each invocation adds
+     * the same products in the same order as before, so the bits are unchanged there.
+     */
     static String perGroup() {
         return common() + """
                 shared float partial[%1$d];
+                shared int tapOffset[%2$d];
                 void main() {
                     uint i = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
                     if (i >= outputs()) return;
                     locate(i);
-                    uint taps = uint(p[8]), total = uint(p[3]) * taps, lane = gl_LocalInvocationID.x;
+                    uint taps = uint(p[8]), cg = uint(p[3]), cStride = uint(p[9]), lane = gl_LocalInvocationID.x;
+                    uint inBase = (image * uint(p[4]) + channel0) * cStride, kBase = o * cg * taps;
                     precise float acc = 0.0;
-                    for (uint j = lane; j < total; j += %1$du) acc = acc + term(j / taps, j %% taps);
+                    for (uint t0 = 0u; t0 < taps; t0 += %2$du) {
+                        uint nt = min(%2$du, taps - t0);
+                        for (uint t = lane; t < nt; t += %1$du) {
+                            int off;
+                            tapOffset[t] = tap(t0 + t, off) ? off : -1;
+                        }
+                        memoryBarrierShared();
+                        barrier();
+                        uint total = nt * cg, stepC = %1$du / nt, stepT = %1$du %% nt;
+                        uint c = lane / nt, t = lane %% nt;
+                        for (uint j = lane; j < total; j += %1$du) {
+                            int off = tapOffset[t];
+                            float xv = off >= 0 ? x[inBase + c * cStride + uint(off)] : 0.0;
+                            precise float product = xv * w[kBase + c * taps + t0 + t];
+                            acc = acc + product;
+                            c += stepC;
+                            t += stepT;
+                            if (t >= nt) { t -= nt; c++; }
+                        }
+                        barrier(); // every invocation is done with this chunk's offsets before the next overwrites them
+                    }
                     partial[lane] = acc;
                     memoryBarrierShared();
                     barrier();
@@ -74,14 +108,13 @@ final class ConvShader {
                     }
                     if (lane == 0u) y[i] = partial[0];
                 }
-                """.formatted(GROUP);
+                """.formatted(GROUP, TAP_CHUNK);
     }
 
     /**
-     * Bindings, the parameter decoding and three helpers: {@code locate(i)} finds output element {@code i}'s
+     * Bindings, the parameter decoding and two helpers: {@code locate(i)} finds output element {@code i}'s
      * image, first channel and spatial coordinates; {@code tap(t, off)} whether its tap {@code t} reads the input
-     * (not padding or a dilation hole) and where in a channel's plane; {@code term(c, t)} its product for channel
-     * {@code c} of its group and tap {@code t}.
+     * (not padding or a dilation hole) and where in a channel's plane.
      */
     private static String common() {
         return """
@@ -125,13 +158,6 @@ final class ConvShader {
                         stride *= p[a];
                     }
                     return inside;
-                }
-                float term(uint c, uint t) {
-                    uint inBase = (image * uint(p[4]) + channel0 + c) * uint(p[9]), kBase = (o * uint(p[3]) + c) * uint(p[8]);
-                    int off;
-                    float xv = tap(t, off) ? x[inBase + uint(off)] : 0.0;
-                    precise float product = xv * w[kBase + t];
-                    return product;
                 }
                 """.formatted(GROUP, DirectConvPlan.MAX_RANK, DirectConvPlan.HEADER, DirectConvPlan.PER_AXIS);
     }

@@ -33,7 +33,7 @@ class VulkanConvTest {
         Backend v = vk.backend(), cpu = Engine.select("cpu").backend();
         long fallbacksBefore = vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum();
         Random rnd = new Random(1810);
-        int longSums = 0;
+        int longSums = 0, chunked = 0;
         for (int c = 0; c < 20; c++) {
             RandomConvs cs = c % 5 == 4 ? weightGradient(rnd) : RandomConvs.next(rnd, c);
             float[] xs = uniform(cs.input().size(), rnd), ks = uniform(cs.kernel().size(), rnd);
@@ -43,6 +43,7 @@ class VulkanConvTest {
                 ks[ks.length - 1] = Float.NaN;
             }
             if (cs.productsPerOutput() >= ConvKernels.LONG_SUM) longSums++;
+            if (cs.productsPerOutput() >= ConvKernels.LONG_SUM && cs.kernel().size() / cs.kernel().dim(0) / cs.kernel().dim(1) > ConvShader.TAP_CHUNK) chunked++;
             String what = "conv " + cs.describe() + (special ? " (Inf, NaN weights)" : "");
             float[] want = conv(cpu, xs, ks, cs), got = conv(v, xs, ks, cs);
             assertEquals(want.length, got.length, what);
@@ -54,12 +55,14 @@ class VulkanConvTest {
             }
         }
         assertTrue(longSums >= 4, "the work-group form ran " + longSums + " times");
+        assertTrue(chunked >= 1, "a work group walked its taps in chunks " + chunked + " times");
         assertEquals(fallbacksBefore, vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum(), "fallbacks: " + vk.fallbackCounts());
     }
 
     /** {@code [C, N, s, s] * [O, N, o, o]}: a weight gradient's shape (the batch as channels), a long sum per output. */
     private static RandomConvs weightGradient(Random rnd) {
-        int n = 16 + rnd.nextInt(9), s = 14 + rnd.nextInt(6), o = s - 2 + rnd.nextInt(2);
+        // planes past ConvShader.TAP_CHUNK taps (34 x 34 and up) half the time: the work group walks them in chunks
+        int n = 16 + rnd.nextInt(9), s = rnd.nextBoolean() ? 14 + rnd.nextInt(6) : 36 + rnd.nextInt(6), o = s - 2 + rnd.nextInt(2);
         int[] pad = {rnd.nextInt(2), rnd.nextInt(2)}, ones = {1, 1};
         return new RandomConvs(Shape.of(1 + rnd.nextInt(3), n, s, s), Shape.of(1 + rnd.nextInt(3), n, o, o),
                 new ConvSpec(ones, pad, pad, ones, ones, 1, 1));
