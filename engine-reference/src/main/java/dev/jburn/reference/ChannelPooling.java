@@ -81,6 +81,38 @@ final class ChannelPooling {
         });
     }
 
+    /**
+     * One output row of a pool whose {@code [1, kh, kw, 1]} windows tile channels-last rows with equal strides and no
+     * padding ({@link PooledChains}): output row {@code band} of image {@code image} from {@code ys} ({@code [n, h, w, c]}),
+     * each window's vectors combined in row-major window order from {@code identity}, as {@link #f32} combines them.
+     */
+    static void band(int code, float identity, MemorySegment ys, MemorySegment ps, long image, int band, int h, int w, int c, int kh, int kw) {
+        int ow = w / kw, lanes = F.length();
+        long rowBytes = (long) w * c * Float.BYTES, pixel = (long) c * Float.BYTES;
+        long top = (image * h + (long) band * kh) * rowBytes;
+        long out = (image * (h / kh) + band) * ow * pixel;
+        FloatVector start = FloatVector.broadcast(F, identity);
+        for (int o = 0; o < ow; o++, out += pixel) {
+            long origin = top + (long) o * kw * pixel;
+            for (int ch = 0; ch < c; ch += lanes) {
+                long cb = (long) ch * Float.BYTES;
+                FloatVector v = start;
+                if (ch + lanes <= c) {
+                    for (int i = 0; i < kh; i++) {
+                        for (int j = 0; j < kw; j++) v = combine(code, v, FloatVector.fromMemorySegment(F, ys, origin + i * rowBytes + j * pixel + cb, ORDER));
+                    }
+                    v.intoMemorySegment(ps, out + cb, ORDER);
+                } else {
+                    VectorMask<Float> m = F.indexInRange(ch, c);
+                    for (int i = 0; i < kh; i++) {
+                        for (int j = 0; j < kw; j++) v = combine(code, v, FloatVector.fromMemorySegment(F, ys, origin + i * rowBytes + j * pixel + cb, ORDER, m));
+                    }
+                    v.intoMemorySegment(ps, out + cb, ORDER, m);
+                }
+            }
+        }
+    }
+
     static void f64(ReduceOp op, MemorySegment src, MemorySegment dst, Plan p, Parallel parallel) {
         int code = opCode(op);
         double id = ReductionKernels.floatIdentity(op);

@@ -11,12 +11,8 @@ import dev.jburn.op.WindowOp;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
 import dev.jburn.spi.WindowSpec;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorSpecies;
 
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -33,9 +29,6 @@ import java.util.Map;
  * outputs have the bits of the two nodes. Rows below the last whole band are computed and not pooled.
  */
 final class PooledChains {
-    private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
-    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
-
     private final Parallel parallel;
     /** Off for the scalar oracle (no vector kernels): it runs every op as traced. */
     private final boolean enabled;
@@ -78,7 +71,7 @@ final class PooledChains {
                     long image = u / bands;
                     int band = (int) (u % bands), r0 = band * kh, rows = Math.min(kh, h - r0);
                     FusedKernels.runSteps(job.plan, chainIn, scratch, ys, ((image * h + r0) * w) * c, (long) rows * w * c);
-                    if (band < oh) pool(job, ys, ps, image, band);
+                    if (band < oh) ChannelPooling.band(job.code, job.identity, ys, ps, image, band, h, w, c, kh, kw);
                 }
             });
             return List.of(y, pooled);
@@ -88,38 +81,6 @@ final class PooledChains {
             throw e;
         } finally {
             for (MemorySegment t : tiles) NativeMemory.free(t);
-        }
-    }
-
-    /** Output row {@code band} of image {@code image}: each window's vectors combined in row-major window order from the identity. */
-    private static void pool(Job job, MemorySegment ys, MemorySegment ps, long image, int band) {
-        int w = job.w, c = job.c, kh = job.kh, kw = job.kw, ow = w / kw, lanes = F.length();
-        long rowBytes = (long) w * c * Float.BYTES, pixel = (long) c * Float.BYTES;
-        long top = (image * job.h + (long) band * kh) * rowBytes;
-        long out = (image * (job.h / kh) + band) * ow * pixel;
-        FloatVector identity = FloatVector.broadcast(F, job.identity);
-        for (int o = 0; o < ow; o++, out += pixel) {
-            long origin = top + (long) o * kw * pixel;
-            for (int ch = 0; ch < c; ch += lanes) {
-                long cb = (long) ch * Float.BYTES;
-                FloatVector v = identity;
-                if (ch + lanes <= c) {
-                    for (int i = 0; i < kh; i++) {
-                        for (int j = 0; j < kw; j++) {
-                            v = ChannelPooling.combine(job.code, v, FloatVector.fromMemorySegment(F, ys, origin + i * rowBytes + j * pixel + cb, ORDER));
-                        }
-                    }
-                    v.intoMemorySegment(ps, out + cb, ORDER);
-                } else {
-                    VectorMask<Float> m = F.indexInRange(ch, c);
-                    for (int i = 0; i < kh; i++) {
-                        for (int j = 0; j < kw; j++) {
-                            v = ChannelPooling.combine(job.code, v, FloatVector.fromMemorySegment(F, ys, origin + i * rowBytes + j * pixel + cb, ORDER, m));
-                        }
-                    }
-                    v.intoMemorySegment(ps, out + cb, ORDER, m);
-                }
-            }
         }
     }
 
