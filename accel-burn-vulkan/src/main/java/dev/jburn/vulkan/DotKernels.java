@@ -90,10 +90,55 @@ final class DotKernels {
             if (!isIdentity(permB) && bt == null) return null;
             DeviceBuffer da = at != null ? at : VulkanBackend.device(a.buffer(), "dot");
             DeviceBuffer db = bt != null ? bt : VulkanBackend.device(bb.buffer(), "dot");
+            int parts = batch == 1 && out == DType.F32 && coopConfig(out).isEmpty() ? splits(m, n, k) : 1;
+            DeviceBuffer split = parts > 1 ? splitK(da, db, m, n, k, parts) : null;
+            if (split != null) return split;
             return run(gemm(out, k, n), da, db, batch, m, n, k, es);
         } finally {
             if (at != null) at.release();
             if (bt != null) bt.release();
+        }
+    }
+
+    /** Work groups below which a long product is split along K ({@link #splits}): an H100 has 132 multiprocessors. */
+    static final int SPLIT_BELOW_GROUPS = 16;
+
+    /**
+     * Into how many parts an f32 {@code [m, k]·[k, n]} is split along K: with 128×128 tiles a product with few of them
+     * runs on a few multiprocessors, each walking all of K (the small CNN's dense layer, {@code [128,1600]·[1600,128]},
+     * was one work group). The most parts up to 32, at least {@link #SPLIT_BELOW_GROUPS} groups' worth, whose share
+     * of K is a whole multiple of 16 of at least 64 (the tiles' K step; a multiple of 4 keeps the wide loads); 1 when
+     * the product has tiles enough or no such split exists.
+     */
+    static int splits(long m, long n, long k) {
+        int tile = GemmShader.tile(false);
+        long groups = ((m + tile - 1) / tile) * ((n + tile - 1) / tile);
+        if (groups >= SPLIT_BELOW_GROUPS || k < 512) return 1;
+        for (int s = 32; s > 1; s--) {
+            if (k % s == 0 && (k / s) % 16 == 0 && k / s >= 64) return s;
+        }
+        return 1;
+    }
+
+    /**
+     * {@code [m, k]·[k, n]} as {@code parts} products over shares of K, then their sum: A's columns moved into
+     * {@code [parts, m, k/parts]} (one device transpose; B's shares are already contiguous), one batched GEMM giving
+     * {@code [parts, m, n]}, one reduction over the parts (in order, so the result is the same every run). Each
+     * output adds its products in another grouping than the one-pass kernel's, a rounding difference within a dot's
+     * tolerance like the kernel's fused multiply-adds.
+     */
+    private DeviceBuffer splitK(DeviceBuffer da, DeviceBuffer db, long m, long n, long k, int parts) {
+        long share = k / parts;
+        DeviceBuffer as = movement.transpose(new Operand(da, DType.F32, Shape.of(m, parts, share)), new int[] {1, 0, 2});
+        if (as == null) return null;
+        DeviceBuffer partial = null;
+        try {
+            partial = run(gemm(DType.F32, share, n), as, db, parts, m, n, share, Float.BYTES);
+            if (partial == null) return null;
+            return b.elementwise.reduce(dev.jburn.op.ReduceOp.SUM, new Operand(partial, DType.F32, Shape.of(parts, m, n)), new int[] {0}, DType.F32);
+        } finally {
+            as.release();
+            if (partial != null) partial.release();
         }
     }
 
