@@ -24,20 +24,66 @@ final class ConvShader {
     /** Invocations per work group: the movement shaders', so {@link MovementKernels#groups} sizes the grid. */
     static final int GROUP = StridedCopyShader.GROUP;
 
-    /** Bindings: 0 input, 1 kernel, 2 output, 3 parameters; a grid-stride loop over the output elements. */
+    /** Kernel-tap offsets (taps × spatial axes) a work group of {@link #perOutput} keeps in shared memory. */
+    static final int TAP_WORDS = 2048;
+
+    /**
+     * Bindings: 0 input, 1 kernel, 2 output, 3 parameters; a grid-stride loop over the output elements. Where the
+     * kernel's taps × axes fit {@link #TAP_WORDS}, the work group first works out each tap's offset along each axis
+     * ({@code k · kernel dilation - low padding}) into shared memory, so an invocation's tap test is a multiply-add
+     * and a range check per axis instead of a division and a remainder per axis (and two more with input dilation):
+     * the small CNN's first convolution, 9 taps of one channel per output, spent its time there. The same
+     * arithmetic, so the same results.
+     */
     static String perOutput() {
         return common() + """
+                shared int tapK[%2$d];
+                bool tapShared(uint t, uint taps, out int off) {
+                    int stride = 1;
+                    bool inside = true;
+                    off = 0;
+                    for (int d = p[0] - 1; d >= 0; d--) {
+                        int a = %3$d + %4$d * d;
+                        int at = oc[d] * p[a + 3] + tapK[uint(d) * taps + t];
+                        int dil = p[a + 5];
+                        if (dil == 1) {
+                            if (at < 0 || at >= p[a]) inside = false;
+                            else off += at * stride;
+                        } else if (at < 0 || at %% dil != 0 || at / dil >= p[a]) {
+                            inside = false;
+                        } else {
+                            off += (at / dil) * stride;
+                        }
+                        stride *= p[a];
+                    }
+                    return inside;
+                }
                 void main() {
                     uint n = outputs();
+                    uint taps = uint(p[8]);
+                    bool keep = taps * uint(p[0]) <= %2$du;
+                    if (keep) {
+                        for (uint t = gl_LocalInvocationID.x; t < taps; t += %1$du) {
+                            uint rt = t;
+                            for (int d = p[0] - 1; d >= 0; d--) {
+                                int a = %3$d + %4$d * d;
+                                int k = int(rt %% uint(p[a + 1]));
+                                rt /= uint(p[a + 1]);
+                                tapK[uint(d) * taps + t] = k * p[a + 4] - p[a + 6];
+                            }
+                        }
+                    }
+                    memoryBarrierShared();
+                    barrier();
                     uint step = gl_NumWorkGroups.x * %1$du;
                     for (uint i = gl_GlobalInvocationID.x; i < n; i += step) {
                         locate(i);
-                        uint cg = uint(p[3]), taps = uint(p[8]), cStride = uint(p[9]);
+                        uint cg = uint(p[3]), cStride = uint(p[9]);
                         uint inBase = (image * uint(p[4]) + channel0) * cStride, kBase = o * cg * taps;
                         precise float acc = 0.0;
                         for (uint t = 0u; t < taps; t++) {
                             int off;
-                            bool inside = tap(t, off); // once per tap, not per product
+                            bool inside = keep ? tapShared(t, taps, off) : tap(t, off); // once per tap, not per product
                             for (uint c = 0u; c < cg; c++) {
                                 float xv = inside ? x[inBase + c * cStride + uint(off)] : 0.0;
                                 precise float product = xv * w[kBase + c * taps + t];
@@ -47,7 +93,7 @@ final class ConvShader {
                         y[i] = acc;
                     }
                 }
-                """.formatted(GROUP);
+                """.formatted(GROUP, TAP_WORDS, DirectConvPlan.HEADER, DirectConvPlan.PER_AXIS);
     }
 
     /** Taps whose input offsets a work group of {@link #perGroup} works out at once, into shared memory. */
