@@ -12,7 +12,6 @@ import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -132,7 +131,7 @@ final class ColumnSumSiblings {
                                 case OutputSum s -> { values = full[s.part]; at = start; }
                                 case Chain c -> { continue; }
                             }
-                            addRows(acc[p], values, at, r0 == 0, rows, w);
+                            VectorReductions.addBlockRows(acc[p], values, at, r0 == 0, rows, w);
                         }
                     }
                     for (int p = 0; p < nParts; p++) if (acc[p] != null) System.arraycopy(acc[p], 0, partial[p], (int) (k * w), w);
@@ -158,19 +157,6 @@ final class ColumnSumSiblings {
             case ChainSum c -> c.plan;
             default -> null;
         };
-    }
-
-    /**
-     * Adds {@code rows} rows of {@code w} columns at element {@code at} of {@code values} into {@code acc}; the first
-     * row of the whole sum ({@code firstOfAll}) is copied, not added, as the unfused loop starts from it (-0.0 stays).
-     */
-    private static void addRows(float[] acc, MemorySegment values, long at, boolean firstOfAll, int rows, int w) {
-        int first = 0;
-        if (firstOfAll) {
-            MemorySegment.copy(values, ValueLayout.JAVA_FLOAT, at * Float.BYTES, acc, 0, w);
-            first = 1;
-        }
-        VectorReductions.addRows(acc, values, at + (long) first * w, rows - first, w, w);
     }
 
     /**

@@ -259,13 +259,7 @@ final class FusedKernels {
                 for (long r0 = from; r0 < to; r0 += rowsPerBlock) {
                     int rows = (int) Math.min(rowsPerBlock, to - r0);
                     runSteps(plan, in, scratch, dst, r0 * w, (long) rows * w);
-                    MemorySegment values = scratch[resultScratch];
-                    int first = 0;
-                    if (r0 == 0) { // the unfused loop starts from row 0 itself, not 0 + row 0 (-0.0 stays)
-                        MemorySegment.copy(values, ValueLayout.JAVA_FLOAT, 0, acc, 0, w);
-                        first = 1;
-                    }
-                    VectorReductions.addRows(acc, values, (long) first * w, rows - first, w, w);
+                    VectorReductions.addBlockRows(acc, scratch[resultScratch], 0, r0 == 0, rows, w);
                 }
                 System.arraycopy(acc, 0, partial, (int) (k * w), w);
             }

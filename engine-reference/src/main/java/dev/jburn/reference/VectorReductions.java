@@ -252,6 +252,20 @@ final class VectorReductions {
     }
 
     /**
+     * {@link #addRows} of {@code rows} contiguous rows of {@code w} columns at element {@code at}, where the block holds the
+     * first row of the whole sum when {@code firstOfSum}: that row is copied into {@code acc}, not added, as
+     * {@link #columnsF32}'s loop starts from it (so a -0.0 column stays -0.0). The fused column sums' step per block of rows.
+     */
+    static void addBlockRows(float[] acc, MemorySegment s, long at, boolean firstOfSum, int rows, int w) {
+        int first = 0;
+        if (firstOfSum) {
+            MemorySegment.copy(s, ValueLayout.JAVA_FLOAT, at * Float.BYTES, acc, 0, w);
+            first = 1;
+        }
+        addRows(acc, s, at + (long) first * w, rows - first, w, w);
+    }
+
+    /**
      * {@code acc[j] += s[at + r·pitch + j]} for rows {@code r < rows} in order and {@code j < w}: the same adds in the same
      * order as {@link #columnsF32}'s row by row loop, so the same bits, with up to four vectors of columns held in registers across
      * the rows instead of a load and a store of {@code acc} per row and vector (whose store-to-load chain made the
