@@ -1,6 +1,7 @@
 package dev.jburn.vulkan;
 
 import dev.jburn.DType;
+import dev.jburn.Shape;
 import dev.jburn.kernels.DirectConvPlan;
 import dev.jburn.spi.ConvSpec;
 import dev.jburn.spi.Operand;
@@ -8,8 +9,9 @@ import dev.jburn.spi.Operand;
 import java.util.List;
 
 /**
- * Convolution on the device, f32 ({@link ConvShader}): one dispatch per convolution, a work group per output
- * element for long sums ({@link #LONG_SUM}), else an invocation per output element. Returns {@code null}
+ * Convolution on the device, f32: an ungrouped one as an implicit GEMM ({@link ConvGemmShader}, split along K
+ * where it has few tiles and a long K, then the copies summed in order); a grouped one ({@link ConvShader}) with a
+ * work group per output element for long sums ({@link #LONG_SUM}), else an invocation per output element. Returns {@code null}
  * (the cpu engine runs it, counted) past {@link DirectConvPlan#MAX_RANK} spatial axes, 32-bit indices or
  * a bindable buffer's size. Other float types are not offered in the capabilities, so the front end
  * decomposes them as before.
@@ -23,7 +25,77 @@ final class ConvKernels {
      */
     static final long LONG_SUM = 2048;
 
+    /**
+     * Whether ungrouped convolutions run as implicit GEMMs ({@link ConvGemmShader}); {@code -Djburn.vulkan.convGemm=false}
+     * runs them on the per-output kernels as before, to compare.
+     */
+    volatile boolean gemm = !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.convGemm"));
+
+    /** Work groups below which an implicit GEMM with a long K is split along K ({@link #splits}). */
+    static final int SPLIT_BELOW_GROUPS = 128;
+
+    /** Implicit-GEMM dispatches, and those split along K (for tests: which form ran). */
+    final java.util.concurrent.atomic.AtomicLong gemmRuns = new java.util.concurrent.atomic.AtomicLong(),
+            splitRuns = new java.util.concurrent.atomic.AtomicLong();
+
     ConvKernels(VulkanBackend b) { this.b = b; }
+
+    /**
+     * Into how many shares of K (each a multiple of 16, the tile's K step, and at least 256 long) an implicit GEMM
+     * of {@code groups} work groups is split so that about 256 work groups run: a weight gradient's
+     * {@code [O, C·taps]} output is a handful of tiles over a K of batch × output plane (the small CNN's second one: 5
+     * tiles, K = 15,488). 1 when the product has groups enough or K is short.
+     */
+    static int splits(long groups, long k) {
+        if (groups >= SPLIT_BELOW_GROUPS || k < 512) return 1;
+        long parts = Math.min((256 + groups - 1) / groups, k / 256);
+        return (int) Math.max(1, Math.min(parts, 1024));
+    }
+
+    /** The share of K each of {@code parts} work groups along z sums: a multiple of 16. */
+    static long share(long k, int parts) {
+        long s = (k + parts - 1) / parts;
+        return (s + 15) / 16 * 16;
+    }
+
+    /**
+     * The convolution as one implicit-GEMM dispatch ({@link ConvGemmShader}), then the ordered sum of the split's
+     * copies where K is split; {@code null} where the grid or the copies' size is past the device's limits.
+     */
+    private DeviceBuffer implicitGemm(DeviceBuffer x, DeviceBuffer k, int[] words, long size) {
+        int rank = words[0];
+        long m = words[1], n = (long) words[5] * words[10], kk = DirectConvPlan.productsPerOutput(words);
+        long gx = (n + ConvGemmShader.TILE - 1) / ConvGemmShader.TILE, gy = (m + ConvGemmShader.TILE - 1) / ConvGemmShader.TILE;
+        if (gx > b.dev.features.maxWorkGroupCountX() || gy > 65535) return null;
+        int parts = splits(gx * gy, kk);
+        long share = share(kk, parts);
+        parts = (int) ((kk + share - 1) / share);
+        if (parts > 1 && (parts * size >= Integer.MAX_VALUE || !b.movement.bindable(4L * parts * size))) {
+            parts = 1;
+            share = kk;
+        }
+        int[] params = java.util.Arrays.copyOf(words, ConvGemmShader.shareWord(rank) + 1);
+        params[ConvGemmShader.shareWord(rank)] = (int) share;
+        Pipelines.Pipeline p = b.pipelines.get("conv", "conv-gemm-f32-r" + rank, List.of("conv-gemm-f32", rank),
+                () -> FloatControls.apply(ConvGemmShader.source(rank), b.dev.features), 4, true);
+        DeviceBuffer y = b.memory.allocateUninitialized("conv", 4L * parts * size);
+        int z = parts;
+        try {
+            b.queue.submit("conv", r -> r.dispatch("conv", p, List.of(x, k, y), CommandQueue.writes(2), params, (int) gx, (int) gy, z));
+        } catch (RuntimeException e) {
+            y.release();
+            throw e;
+        }
+        gemmRuns.incrementAndGet();
+        if (parts == 1) return y;
+        splitRuns.incrementAndGet();
+        try {
+            DeviceBuffer sum = b.elementwise.reduce(dev.jburn.op.ReduceOp.SUM, new Operand(y, DType.F32, Shape.of(parts, size)), new int[] {0}, DType.F32);
+            return sum; // null: past the reduction's limits, the per-output kernels run it
+        } finally {
+            y.release();
+        }
+    }
 
     static boolean supports(DType t) { return t == DType.F32; }
 
@@ -37,6 +109,10 @@ final class ConvKernels {
         if (size == 0) return b.memory.allocateUninitialized("conv", 0);
         if (DirectConvPlan.productsPerOutput(words) == 0) return b.memory.allocate("conv", 4 * size); // empty sums: zeros
         DeviceBuffer x = VulkanBackend.device(input.buffer(), "conv"), k = VulkanBackend.device(kernel.buffer(), "conv");
+        if (gemm && words[1] == words[2] && words[6] == 0 && words[7] == 0) {
+            DeviceBuffer r = implicitGemm(x, k, words, size);
+            if (r != null) return r;
+        }
         DeviceBuffer y = b.memory.allocateUninitialized("conv", 4 * size);
         try {
             if (DirectConvPlan.productsPerOutput(words) >= LONG_SUM && size <= 65535L * 65535L) {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -29,6 +30,21 @@ import static org.junit.jupiter.api.Assertions.fail;
 class VulkanConvTest {
     @Test
     void convolutionsMatchTheCpuEngine() {
+        ConvKernels kernels = ((VulkanBackend) TestDevice.engine().backend()).convs;
+        boolean gemm = kernels.gemm;
+        try {
+            kernels.gemm = false; // every case on the per-output kernels
+            convolutionsMatchTheCpuEngine(false);
+            kernels.gemm = true; // the ungrouped ones as implicit GEMMs
+            long before = kernels.gemmRuns.get();
+            convolutionsMatchTheCpuEngine(true);
+            assertTrue(kernels.gemmRuns.get() - before >= 6, "implicit GEMMs: " + (kernels.gemmRuns.get() - before));
+        } finally {
+            kernels.gemm = gemm;
+        }
+    }
+
+    private void convolutionsMatchTheCpuEngine(boolean gemm) {
         Engine vk = TestDevice.engine();
         Backend v = vk.backend(), cpu = Engine.select("cpu").backend();
         long fallbacksBefore = vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum();
@@ -44,7 +60,7 @@ class VulkanConvTest {
             }
             if (cs.productsPerOutput() >= ConvKernels.LONG_SUM) longSums++;
             if (cs.productsPerOutput() >= ConvKernels.LONG_SUM && cs.kernel().size() / cs.kernel().dim(0) / cs.kernel().dim(1) > ConvShader.TAP_CHUNK) chunked++;
-            String what = "conv " + cs.describe() + (special ? " (Inf, NaN weights)" : "");
+            String what = "conv " + cs.describe() + (special ? " (Inf, NaN weights)" : "") + (gemm ? ", implicit GEMM" : "");
             float[] want = conv(cpu, xs, ks, cs), got = conv(v, xs, ks, cs);
             assertEquals(want.length, got.length, what);
             double scale = cs.productsPerOutput(); // each output sums this many products of values in [-1, 1)
@@ -57,6 +73,63 @@ class VulkanConvTest {
         assertTrue(longSums >= 4, "the work-group form ran " + longSums + " times");
         assertTrue(chunked >= 1, "a work group walked its taps in chunks " + chunked + " times");
         assertEquals(fallbacksBefore, vk.fallbackCounts().values().stream().mapToLong(Long::longValue).sum(), "fallbacks: " + vk.fallbackCounts());
+    }
+
+    /**
+     * The implicit GEMM ({@link ConvGemmShader}) past one tile each way: output channels across 64 (70), positions
+     * across many column tiles, K over several 16-steps with a partial last one, taps fewer and more than 16,
+     * strides and input dilation (an input cotangent's shape), three axes, a long plane whose taps do not fit the
+     * shared table, and weight-gradient shapes split along K ({@link ConvKernels#splits}).
+     */
+    @Test
+    void implicitGemmTilesAndSplitsMatchTheCpuEngine() {
+        Engine vk = TestDevice.engine();
+        ConvKernels kernels = ((VulkanBackend) vk.backend()).convs;
+        Backend v = vk.backend(), cpu = Engine.select("cpu").backend();
+        long gemmBefore = kernels.gemmRuns.get(), splitBefore = kernels.splitRuns.get();
+        int[] one2 = {1, 1}, zero2 = {0, 0};
+        List<RandomConvs> cases = List.of(
+                new RandomConvs(Shape.of(6, 5, 13, 13), Shape.of(70, 5, 3, 3), new ConvSpec(one2, one2, one2, one2, one2, 1, 1)),
+                new RandomConvs(Shape.of(3, 7, 9, 11), Shape.of(33, 7, 5, 5), new ConvSpec(new int[] {2, 1}, new int[] {2, -1}, new int[] {1, 2}, one2, new int[] {1, 2}, 1, 1)),
+                new RandomConvs(Shape.of(4, 9, 6, 6), Shape.of(5, 9, 3, 3), new ConvSpec(one2, new int[] {2, 2}, new int[] {2, 2}, new int[] {2, 2}, one2, 1, 1)),
+                new RandomConvs(Shape.of(2, 3, 5, 6, 7), Shape.of(66, 3, 2, 3, 2), new ConvSpec(new int[] {1, 2, 1}, new int[] {1, 0, 1}, new int[] {0, 1, 1}, new int[] {1, 1, 2}, new int[] {2, 1, 1}, 1, 1)),
+                new RandomConvs(Shape.of(1, 130, 50), Shape.of(3, 130, 7), new ConvSpec(new int[] {1}, new int[] {3}, new int[] {3}, new int[] {1}, new int[] {1}, 1, 1)),
+                // weight gradients: [C, N, s, s] * [O, N, o, o], K = N × o² long, outputs few: split along K
+                new RandomConvs(Shape.of(3, 20, 13, 13), Shape.of(70, 20, 11, 11), new ConvSpec(one2, zero2, zero2, one2, one2, 1, 1)),
+                new RandomConvs(Shape.of(1, 16, 48, 48), Shape.of(4, 16, 46, 46), new ConvSpec(one2, zero2, zero2, one2, one2, 1, 1)),
+                new RandomConvs(Shape.of(2, 8, 27, 27), Shape.of(5, 8, 13, 13), new ConvSpec(one2, zero2, zero2, one2, new int[] {2, 2}, 1, 1)));
+        Random rnd = new Random(1811);
+        for (int c = 0; c < cases.size(); c++) {
+            RandomConvs cs = cases.get(c);
+            float[] xs = uniform(cs.input().size(), rnd), ks = uniform(cs.kernel().size(), rnd);
+            if (c == 1) {
+                ks[0] = Float.POSITIVE_INFINITY; // on padding: NaN, as pad-then-convolve gives
+                ks[ks.length - 1] = Float.NaN;
+            }
+            if (c == 2) xs[7] = Float.NEGATIVE_INFINITY;
+            String what = "conv " + cs.describe();
+            float[] want = conv(cpu, xs, ks, cs), got = conv(v, xs, ks, cs);
+            assertEquals(want.length, got.length, what);
+            double scale = cs.productsPerOutput();
+            for (int i = 0; i < want.length; i++) {
+                boolean same = Float.isNaN(want[i]) || Float.isInfinite(want[i]) ? Float.compare(want[i], got[i]) == 0
+                        : Math.abs(want[i] - got[i]) <= 1e-6 * scale + 1e-5 * Math.abs(want[i]);
+                if (!same) fail(what + ": element " + i + " is " + got[i] + ", the cpu engine's " + want[i]);
+            }
+        }
+        assertEquals(cases.size(), kernels.gemmRuns.get() - gemmBefore, "implicit GEMMs run");
+        assertEquals(4, kernels.splitRuns.get() - splitBefore, "split along K");
+    }
+
+    @Test
+    void splitsOnlyFewLongProducts() {
+        assertEquals(1, ConvKernels.splits(128, 100_000), "tiles enough");
+        assertEquals(1, ConvKernels.splits(5, 511), "short K");
+        assertEquals(52, ConvKernels.splits(5, 15_488)); // the small CNN's second weight gradient
+        assertEquals(256, ConvKernels.splits(1, 86_528)); // its first
+        long share = ConvKernels.share(15_488, 52);
+        assertEquals(0, share % 16);
+        assertTrue(share * 52 >= 15_488 && (share - 16) * 52 < 15_488, "share " + share);
     }
 
     /** {@code [C, N, s, s] * [O, N, o, o]}: a weight gradient's shape (the batch as channels), a long sum per output. */
