@@ -37,7 +37,7 @@ import static org.lwjgl.vulkan.VK10.*;
  * The one queue everything runs on. A {@link #submit} records commands into the open one of a
  * few command buffers ("frames") and returns without waiting: the device runs them while the
  * caller goes on. The open frame is submitted to the device as soon as it holds work worth a
- * submission (a large dispatch or copy while the device is idle, or {@value #FLUSH_SETS} dispatches), or when the host
+ * submission (a large dispatch or copy while the device is idle, or {@link #FLUSH_SETS} dispatches, 32 by default), or when the host
  * must see results ({@link #waitIdle}, which downloads call): a stream of small ops then costs one
  * {@code vkQueueSubmit} per batch instead of one per op (on the H200 a submission costs ~25 µs, and
  * the tiny kernel finished before the next op was recorded, so "submit when the device is idle"
@@ -61,14 +61,14 @@ final class CommandQueue implements AutoCloseable {
     static final long PARAM_BYTES = 1 << 16;
     /** The most bytes {@link Recorder#update} writes: {@code vkCmdUpdateBuffer}'s limit. */
     static final int MAX_INLINE_UPLOAD = 65536;
-    /** Submissions that may be in flight at once. */
-    static final int FRAMES = 4;
+    /** Submissions that may be in flight at once ({@code -Djburn.vulkan.frames}, 2 to 64, for comparisons). */
+    static final int FRAMES = Math.clamp(Integer.getInteger("jburn.vulkan.frames", 4), 2, 64);
     /** Descriptor sets (dispatches) one frame may hold. */
     private static final int MAX_SETS = 128;
     /** The most dispatches one {@link #submit} body records (concatenate's part limit); a frame is closed before it could overflow. */
     static final int MAX_SETS_PER_BODY = 48;
-    /** A frame with this many dispatches is submitted. */
-    static final int FLUSH_SETS = 32;
+    /** A frame with this many dispatches is submitted ({@code -Djburn.vulkan.flushSets}, 1 to 80, for comparisons). */
+    static final int FLUSH_SETS = Math.clamp(Integer.getInteger("jburn.vulkan.flushSets", 32), 1, MAX_SETS - MAX_SETS_PER_BODY);
     /**
      * A frame with this much work (work groups dispatched, or copied/filled bytes / 1024) is submitted at
      * once when the device is idle, so a large kernel starts while the host goes on: 256 groups of an
@@ -77,14 +77,14 @@ final class CommandQueue implements AutoCloseable {
      * after each command recorded. A training step at batch 128 made ~54 submissions (~25 µs each on the
      * H200) for 164 dispatches when every large kernel was submitted at once.
      */
-    static final long FLUSH_WORK = 256;
+    static final long FLUSH_WORK = Math.max(1, Long.getLong("jburn.vulkan.flushWork", 256)); // -Djburn.vulkan.flushWork, for comparisons
     /** Whether a frame with {@link #FLUSH_WORK} is held back while the device is busy ({@link VulkanConfig#batchWhileBusy()}). */
     private final boolean batchWhileBusy;
     /**
      * How long a wait polls the fence before blocking in the driver (whose wake-up costs tens of µs);
      * not on a CPU device such as lavapipe, whose own threads need the cores a spinning host would hold.
      */
-    private static final long SPIN_NS = 200_000;
+    private static final long SPIN_NS = Math.max(0, Long.getLong("jburn.vulkan.spinNanos", 200_000)); // -Djburn.vulkan.spinNanos, for comparisons
     private final long spinNs;
     /**
      * Storage buffers one dispatch binds at most, whatever the device allows ({@link Pipelines#fitsBindings}):
