@@ -12,7 +12,6 @@ import dev.jburn.spi.ConvSpec;
 import dev.jburn.spi.Operand;
 
 import java.lang.foreign.Arena;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -245,16 +244,6 @@ final class ChannelsLastConvs {
         ChannelsLastConvGroups.Index idx = ChannelsLastConvGroups.index(g);
         List<ChannelsLastConvGroups.Group> groups = ChannelsLastConvGroups.find(g, idx,
                 n -> n.prim() instanceof Prim.Conv c && applies(c.spec(), c.out()));
-        if (groups.isEmpty()) return g;
-        IdentityHashMap<Node, Node> replaced = new IdentityHashMap<>();
-        IdentityHashMap<Node, Boolean> dropped = new IdentityHashMap<>();
-        for (ChannelsLastConvGroups.Group gr : groups) {
-            Graph body = gr.body();
-            plans.put(body, new Plan(gr.kind(), gr.prim().spec(), gr.prim().out()));
-            replaced.put(gr.conv(), new Node(new Prim.Fused(body), gr.inputs(), gr.after().outputs()));
-            gr.operandMoves().forEach(m -> dropped.put(m, true));
-            dropped.put(gr.after(), true);
-        }
-        return dev.jburn.graph.GraphRewriteCache.replace(g, replaced, dropped);
+        return ChannelsLastConvGroups.fuse(g, groups, (body, gr) -> plans.put(body, new Plan(gr.kind(), gr.prim().spec(), gr.prim().out())));
     }
 }

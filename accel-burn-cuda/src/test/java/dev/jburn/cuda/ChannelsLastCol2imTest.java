@@ -3,6 +3,7 @@ package dev.jburn.cuda;
 import dev.jburn.DType;
 import dev.jburn.Engine;
 import dev.jburn.Shape;
+import dev.jburn.conformance.ChannelsLastLayer;
 import dev.jburn.graph.ChannelsLastConvGroups.Kind;
 import dev.jburn.spi.Backend;
 import dev.jburn.spi.Buffer;
@@ -27,18 +28,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * cotangent there and every other group of the step to im2col. The kernel itself is checked by {@link Col2imHostCheck}.
  */
 class ChannelsLastCol2imTest {
-    private static ChannelsLastConvsTest.Case stride1(int[] in, int channels, int filters, int[] kernel, int[][] pads) {
+    private static ChannelsLastLayer stride1(int[] in, int channels, int filters, int[] kernel, int[][] pads) {
         int[] ones = new int[in.length];
         java.util.Arrays.fill(ones, 1);
-        return new ChannelsLastConvsTest.Case(in, channels, filters, kernel, ones, pads, ones);
+        return new ChannelsLastLayer(in, channels, filters, kernel, ones, pads, ones);
     }
 
     /** The small CNN's conv2: 13×13×32 → 11×11×64, 3×3, valid. */
-    private static final ChannelsLastConvsTest.Case CONV2 = stride1(new int[] {13, 13}, 32, 64, new int[] {3, 3}, new int[][] {{0, 0}, {0, 0}});
+    private static final ChannelsLastLayer CONV2 = stride1(new int[] {13, 13}, 32, 64, new int[] {3, 3}, new int[][] {{0, 0}, {0, 0}});
 
     @Test
     void gemmThenCol2imEqualsTheGroupOnTheCpuEngine() {
-        List<ChannelsLastConvsTest.Case> cases = List.of(
+        List<ChannelsLastLayer> cases = List.of(
                 stride1(new int[] {7}, 3, 5, new int[] {3}, new int[][] {{0, 0}}),
                 stride1(new int[] {4}, 1, 2, new int[] {4}, new int[][] {{0, 0}}),
                 stride1(new int[] {6}, 5, 3, new int[] {2}, new int[][] {{1, 0}}),
@@ -118,10 +119,10 @@ class ChannelsLastCol2imTest {
         // input cotangents of strided, padded (not full) and dilated stride-1 convs stay on im2col
         Random rnd = new Random(6);
         int[][] valid = {{0, 0}, {0, 0}};
-        for (ChannelsLastConvsTest.Case c : List.of(
-                new ChannelsLastConvsTest.Case(new int[] {9, 9}, 4, 8, new int[] {3, 3}, new int[] {2, 2}, valid, new int[] {1, 1}),
+        for (ChannelsLastLayer c : List.of(
+                new ChannelsLastLayer(new int[] {9, 9}, 4, 8, new int[] {3, 3}, new int[] {2, 2}, valid, new int[] {1, 1}),
                 stride1(new int[] {9, 9}, 4, 8, new int[] {3, 3}, new int[][] {{1, 1}, {1, 1}}),
-                new ChannelsLastConvsTest.Case(new int[] {9, 9}, 4, 8, new int[] {3, 3}, new int[] {1, 1}, valid, new int[] {2, 2}))) {
+                new ChannelsLastLayer(new int[] {9, 9}, 4, 8, new int[] {3, 3}, new int[] {1, 1}, valid, new int[] {2, 2}))) {
             for (ChannelsLastConvsTest.Group gr : ChannelsLastConvsTest.groups(c, 2, rnd)) {
                 assertEquals(ChannelsLastConvs.Path.IM2COL, ChannelsLastConvs.path(gr.plan(), gr.inputs().get(0), gr.inputs().get(1), gr.out(), true),
                         gr.plan().kind() + " " + gr.plan().spec());

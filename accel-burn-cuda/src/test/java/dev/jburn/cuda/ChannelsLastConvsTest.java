@@ -6,7 +6,7 @@ import dev.jburn.Engine;
 import dev.jburn.Padding;
 import dev.jburn.Shape;
 import dev.jburn.Tensor;
-import dev.jburn.autodiff.Autodiff;
+import dev.jburn.conformance.ChannelsLastLayer;
 import dev.jburn.graph.CompiledFunction;
 import dev.jburn.graph.Graph;
 import dev.jburn.graph.Jit;
@@ -47,20 +47,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * exactly what {@link ChannelsLastIm2col#source} says.
  */
 class ChannelsLastConvsTest {
-    record Case(int[] in, int channels, int filters, int[] kernel, int[] strides, int[][] pads, int[] dilation) {
-        int rank() { return in.length + 2; }
-    }
-
-    private static List<Tensor> step(Case c, List<Tensor> xs) {
-        int r = c.rank();
-        ConvOptions o = ConvOptions.defaults().withStrides(c.strides).withPadding(Padding.explicit(c.pads))
-                .withKernelDilation(c.dilation).withKernelPermutation(ConvOptions.kernelSpatialFirst(r))
-                .withInputPermutation(ConvOptions.channelsLast(r)).withOutputPermutation(ConvOptions.channelsLast(r));
-        Tensor weights = xs.get(2);
-        List<Tensor> g = Autodiff.gradList((List<Tensor> p) -> p.get(0).conv(p.get(1), o).multiply(weights).sum()).apply(xs.subList(0, 2));
-        return List.of(xs.get(0).conv(xs.get(1), o), g.get(0), g.get(1));
-    }
-
     static Tensor random(Random rnd, int... dims) {
         int n = 1;
         for (int d : dims) n *= d;
@@ -85,34 +71,34 @@ class ChannelsLastConvsTest {
                 dil[a] = rnd.nextInt(4) == 0 ? 2 : 1;
                 pads[a] = new int[] {rnd.nextInt(3), rnd.nextInt(3)};
             }
-            groups.addAll(groups(new Case(in, 1 + rnd.nextInt(5), 1 + rnd.nextInt(6), kernel, strides, pads, dil), 1 + rnd.nextInt(3), rnd));
+            groups.addAll(groups(new ChannelsLastLayer(in, 1 + rnd.nextInt(5), 1 + rnd.nextInt(6), kernel, strides, pads, dil), 1 + rnd.nextInt(3), rnd));
         }
         return groups;
     }
 
     /** The rewritten groups of case {@code c} traced at batch {@code batch}: its forward conv and both cotangents, or none for an empty conv. */
-    static List<Group> groups(Case c, int batch, Random rnd) {
-        int spatial = c.in.length;
+    static List<Group> groups(ChannelsLastLayer c, int batch, Random rnd) {
+        int spatial = c.in().length;
         int[] xd = new int[c.rank()], kd = new int[c.rank()];
         xd[0] = batch;
         for (int a = 0; a < spatial; a++) {
-            xd[a + 1] = c.in[a];
-            kd[a] = c.kernel[a];
+            xd[a + 1] = c.in()[a];
+            kd[a] = c.kernel()[a];
         }
-        xd[c.rank() - 1] = c.channels;
-        kd[c.rank() - 2] = c.channels;
-        kd[c.rank() - 1] = c.filters;
+        xd[c.rank() - 1] = c.channels();
+        kd[c.rank() - 2] = c.channels();
+        kd[c.rank() - 1] = c.filters();
         Tensor x = random(rnd, xd), k = random(rnd, kd);
         Tensor y;
         try {
-            y = x.conv(k, ConvOptions.defaults().withStrides(c.strides).withPadding(Padding.explicit(c.pads)).withKernelDilation(c.dilation)
+            y = x.conv(k, ConvOptions.defaults().withStrides(c.strides()).withPadding(Padding.explicit(c.pads())).withKernelDilation(c.dilation())
                     .withKernelPermutation(ConvOptions.kernelSpatialFirst(c.rank())).withInputPermutation(ConvOptions.channelsLast(c.rank()))
                     .withOutputPermutation(ConvOptions.channelsLast(c.rank())));
         } catch (dev.jburn.JBurnException empty) {
             return List.of();
         }
         if (y.size() == 0) return List.of();
-        CompiledFunction f = Jit.compileList(xs -> step(c, xs));
+        CompiledFunction f = Jit.compileList(xs -> c.step(xs));
         f.apply(List.of(x, k, random(rnd, y.shape().dims())));
         ChannelsLastConvs cl = new ChannelsLastConvs(null);
         Graph rewritten = cl.rewrite(f.graph());

@@ -30,22 +30,78 @@ final class ConvGemmShader {
     /** Rows (output channels) and columns (output positions) of Y per work group. */
     static final int TILE = 64;
 
-    /** Tap offsets (taps × spatial axes) kept in shared memory. */
+    /** Tap offsets along the axes (taps × spatial axes) kept in shared memory. */
     static final int TAP_WORDS = 2048;
 
-    /** Index of the split's share word, after the convolution's words for {@code rank} spatial axes. */
-    static int shareWord(int rank) { return DirectConvPlan.HEADER + DirectConvPlan.PER_AXIS * rank; }
+    /** Kernel offsets of taps kept in shared memory (with {@link #TAP_WORDS}: both tables or neither). */
+    static final int KERNEL_TAPS = 1024;
 
     /**
-     * Bindings: 0 input {@code [N, C, s...]}, 1 kernel {@code [O, C, k...]}, 2 output ({@code [splits, N, O, o...]}),
-     * 3 parameters: {@link DirectConvPlan}'s words for {@code rank} spatial axes, then the share of K per split.
+     * Where each operand's elements lie: element {@code (b, c, s...)} of the input at {@code b·x[0] + c·x[1] + Σ s_d·x[2+d]},
+     * {@code (o, c, k...)} of the kernel at {@code o·w[0] + c·w[1] + Σ k_d·w[2+d]}, {@code (b, o, q...)} of the output at
+     * {@code b·y[0] + o·y[1] + Σ q_d·y[2+d]} (in elements): the canonical layout's row-major strides
+     * ({@link #canonical}), or a channels-last layer's, whose layout moves the convolution then reads and writes in
+     * place ({@code ChannelsLastConvs}).
+     */
+    record Strides(long[] x, long[] w, long[] y) {
+        /** Row-major strides of the canonical {@code [N, C, s...]}, {@code [O, C, k...]}, {@code [N, O, o...]} of {@code words}. */
+        static Strides canonical(int[] words) {
+            int r = words[0];
+            long[] in = new long[r], k = new long[r], out = new long[r];
+            for (int d = 0; d < r; d++) {
+                int a = DirectConvPlan.HEADER + DirectConvPlan.PER_AXIS * d;
+                in[d] = words[a];
+                k[d] = words[a + 1];
+                out[d] = words[a + 2];
+            }
+            return new Strides(rowMajor(words[4], in), rowMajor(words[3], k), rowMajor(words[1], out));
+        }
+
+        /** Strides of {@code [n, c, s...]} stored row-major in that order. */
+        static long[] rowMajor(long c, long[] spatial) {
+            long[] st = new long[spatial.length + 2];
+            long step = 1;
+            for (int d = spatial.length - 1; d >= 0; d--) {
+                st[2 + d] = step;
+                step *= spatial[d];
+            }
+            st[1] = step;
+            st[0] = step * c;
+            return st;
+        }
+    }
+
+    /** Index of the split's share word for {@code rank} spatial axes: after the convolution's words and the strides. */
+    static int shareWord(int rank) { return DirectConvPlan.HEADER + DirectConvPlan.PER_AXIS * rank + 3 * (rank + 2); }
+
+    /**
+     * The parameter block: {@code words} ({@link DirectConvPlan}), the strides, then {@code share}; {@code null} where a
+     * stride does not fit 31 bits.
+     */
+    static int[] params(int[] words, Strides st, long share) {
+        int r = words[0];
+        int[] p = java.util.Arrays.copyOf(words, shareWord(r) + 1);
+        int at = DirectConvPlan.HEADER + DirectConvPlan.PER_AXIS * r;
+        for (long[] s : new long[][] {st.x(), st.w(), st.y()}) {
+            for (long v : s) {
+                if (v < 0 || v >= Integer.MAX_VALUE) return null;
+                p[at++] = (int) v;
+            }
+        }
+        p[at] = (int) share;
+        return p;
+    }
+
+    /**
+     * Bindings: 0 input, 1 kernel, 2 output (its {@code z}-th copy at {@code z ×} the output's size), 3 parameters
+     * ({@link #params}) for {@code rank} spatial axes.
      */
     static String source(int rank) {
         if (rank < 1 || rank > DirectConvPlan.MAX_RANK) throw new IllegalArgumentException("conv gemm: rank " + rank);
         return """
                 #version 450
                 #extension GL_EXT_control_flow_attributes : require
-                // jburn implicit-GEMM convolution, f32, %1$d spatial axes, 64x64 tiles, 4x4 per invocation
+                // jburn implicit-GEMM convolution, f32, %1$d spatial axes, strided operands, 64x64 tiles, 4x4 per invocation
                 layout(local_size_x = 16, local_size_y = 16) in;
                 layout(std430, binding = 0) readonly buffer In { float x[]; };
                 layout(std430, binding = 1) readonly buffer Kernel { float w[]; };
@@ -55,13 +111,29 @@ final class ConvGemmShader {
                 const int HEADER = %2$d;
                 const int PER_AXIS = %3$d;
                 const uint TAP_WORDS = %4$du;
+                const uint KERNEL_TAPS = %5$du;
+                const int SX = HEADER + PER_AXIS * R;  // input strides: batch, channel, axes
+                const int SW = SX + R + 2;             // kernel strides: output channel, channel, axes
+                const int SY = SW + R + 2;             // output strides: batch, output channel, axes
+                const int SHARE = SY + R + 2;
                 shared vec4 As[16][17];
                 shared vec4 Bs[16][16];
                 shared int tapK[TAP_WORDS];
+                shared int tapW[KERNEL_TAPS];
                 int ocs[R];
+                int kernelOffset(uint t, bool keep) {
+                    if (keep) return tapW[t];
+                    int off = 0;
+                    uint rt = t;
+                    [[unroll]] for (int d = R - 1; d >= 0; d--) {
+                        int a = HEADER + PER_AXIS * d;
+                        off += int(rt %% uint(p[a + 1])) * p[SW + 2 + d];
+                        rt /= uint(p[a + 1]);
+                    }
+                    return off;
+                }
                 bool tapAt(uint t, bool keep, uint taps, out int off) {
                     off = 0;
-                    int stride = 1;
                     bool ok = true;
                     uint rt = t;
                     [[unroll]] for (int d = R - 1; d >= 0; d--) {
@@ -78,34 +150,35 @@ final class ConvGemmShader {
                         int dil = p[a + 5];
                         if (dil == 1) {
                             if (at < 0 || at >= p[a]) ok = false;
-                            else off += at * stride;
+                            else off += at * p[SX + 2 + d];
                         } else if (at < 0 || at %% dil != 0 || at / dil >= p[a]) {
                             ok = false;
                         } else {
-                            off += (at / dil) * stride;
+                            off += (at / dil) * p[SX + 2 + d];
                         }
-                        stride *= p[a];
                     }
                     return ok;
                 }
                 void main() {
-                    uint O = uint(p[1]), cg = uint(p[3]), C = uint(p[4]), taps = uint(p[8]);
-                    uint inPlane = uint(p[9]), outPlane = uint(p[10]);
+                    uint O = uint(p[1]), cg = uint(p[3]), taps = uint(p[8]), outPlane = uint(p[10]);
                     uint M = O, N = uint(p[5]) * outPlane, K = cg * taps;
-                    uint share = uint(p[HEADER + PER_AXIS * R]);
+                    uint share = uint(p[SHARE]);
                     uint kStart = gl_WorkGroupID.z * share, kEnd = min(K, kStart + share);
                     uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y, tid = ty * 16u + tx;
                     uint row0 = gl_WorkGroupID.y * 64u, col0 = gl_WorkGroupID.x * 64u;
-                    bool keep = taps * uint(R) <= TAP_WORDS;
+                    bool keep = taps * uint(R) <= TAP_WORDS && taps <= KERNEL_TAPS;
                     if (keep) {
                         for (uint t = tid; t < taps; t += 256u) {
                             uint rt = t;
+                            int kw = 0;
                             [[unroll]] for (int d = R - 1; d >= 0; d--) {
                                 int a = HEADER + PER_AXIS * d;
                                 int k = int(rt %% uint(p[a + 1]));
                                 rt /= uint(p[a + 1]);
                                 tapK[uint(d) * taps + t] = k * p[a + 4] - p[a + 6];
+                                kw += k * p[SW + 2 + d];
                             }
+                            tapW[t] = kw;
                         }
                     }
                     // this invocation's column of the B tile, the same for every K step
@@ -120,7 +193,8 @@ final class ConvGemmShader {
                         ocs[d] = int(rest %% od) * p[a + 3];
                         rest /= od;
                     }
-                    uint xBase = img * C * inPlane;
+                    uint xBase = img * uint(p[SX]);
+                    uint xc = uint(p[SX + 1]);
                     // its four rows k = kStart + bk0 + 4l as (channel, tap), advanced 16 products a step
                     uint cr[4], tr[4];
                     [[unroll]] for (uint l = 0u; l < 4u; l++) {
@@ -129,23 +203,30 @@ final class ConvGemmShader {
                         tr[l] = k %% taps;
                     }
                     uint stepC = 16u / taps, stepT = 16u %% taps;
+                    // its four A elements: row arow, k = k0 + 4aq .. +3, (channel, tap) of the first advanced likewise
                     uint ar = tid >> 2, aq = tid & 3u, arow = row0 + ar;
+                    uint wRow = arow * uint(p[SW]), wc = uint(p[SW + 1]);
+                    uint ca = (kStart + 4u * aq) / taps, ta = (kStart + 4u * aq) %% taps;
                     vec4 acc[4];
                     [[unroll]] for (uint i = 0u; i < 4u; i++) acc[i] = vec4(0.0);
                     memoryBarrierShared();
                     barrier();
                     for (uint k0 = kStart; k0 < kEnd; k0 += 16u) {
+                        uint c = ca, t = ta;
                         [[unroll]] for (uint e = 0u; e < 4u; e++) {
-                            uint k = k0 + 4u * aq + e;
                             float av = 0.0;
-                            if (arow < M && k < kEnd) av = w[arow * K + k];
+                            if (arow < M && k0 + 4u * aq + e < kEnd) av = w[wRow + c * wc + uint(kernelOffset(t, keep))];
                             As[4u * aq + e][ar >> 2][ar & 3u] = av;
+                            if (++t == taps) { t = 0u; c++; }
                         }
+                        ca += stepC;
+                        ta += stepT;
+                        if (ta >= taps) { ta -= taps; ca++; }
                         [[unroll]] for (uint l = 0u; l < 4u; l++) {
                             uint kr = bk0 + 4u * l;
                             float bv = 0.0;
                             int off;
-                            if (colValid && k0 + kr < kEnd && tapAt(tr[l], keep, taps, off)) bv = x[xBase + cr[l] * inPlane + uint(off)];
+                            if (colValid && k0 + kr < kEnd && tapAt(tr[l], keep, taps, off)) bv = x[xBase + cr[l] * xc + uint(off)];
                             Bs[kr][bn >> 2][bn & 3u] = bv;
                             cr[l] += stepC;
                             tr[l] += stepT;
@@ -164,13 +245,19 @@ final class ConvGemmShader {
                     [[unroll]] for (uint j = 0u; j < 4u; j++) {
                         uint nn = col0 + 4u * tx + j;
                         if (nn >= N) continue;
-                        uint im = nn / outPlane, qq = nn %% outPlane;
+                        uint qq = nn %% outPlane;
+                        uint yoff = outBase + (nn / outPlane) * uint(p[SY]);
+                        [[unroll]] for (int d = R - 1; d >= 0; d--) {
+                            uint od = uint(p[HEADER + PER_AXIS * d + 2]);
+                            yoff += (qq %% od) * uint(p[SY + 2 + d]);
+                            qq /= od;
+                        }
                         [[unroll]] for (uint i = 0u; i < 4u; i++) {
                             uint o = row0 + 4u * ty + i;
-                            if (o < M) y[outBase + (im * O + o) * outPlane + qq] = acc[i][j];
+                            if (o < M) y[yoff + o * uint(p[SY + 1])] = acc[i][j];
                         }
                     }
                 }
-                """.formatted(rank, DirectConvPlan.HEADER, DirectConvPlan.PER_AXIS, TAP_WORDS);
+                """.formatted(rank, DirectConvPlan.HEADER, DirectConvPlan.PER_AXIS, TAP_WORDS, KERNEL_TAPS);
     }
 }

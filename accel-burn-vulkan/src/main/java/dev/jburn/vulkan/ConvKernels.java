@@ -59,10 +59,12 @@ final class ConvKernels {
     }
 
     /**
-     * The convolution as one implicit-GEMM dispatch ({@link ConvGemmShader}), then the ordered sum of the split's
-     * copies where K is split; {@code null} where the grid or the copies' size is past the device's limits.
+     * The convolution {@code words} describe, its operands and result laid out as {@code st} says, as one
+     * implicit-GEMM dispatch ({@link ConvGemmShader}), then the ordered sum of the split's copies where K is split;
+     * {@code null} where the grid, a stride or the copies' size is past the device's limits. The caller has checked
+     * that the buffers are bindable and the sums not empty; {@code size} is the output's element count.
      */
-    private DeviceBuffer implicitGemm(DeviceBuffer x, DeviceBuffer k, int[] words, long size) {
+    DeviceBuffer implicitGemm(DeviceBuffer x, DeviceBuffer k, int[] words, ConvGemmShader.Strides st, long size) {
         int rank = words[0];
         long m = words[1], n = (long) words[5] * words[10], kk = DirectConvPlan.productsPerOutput(words);
         long gx = (n + ConvGemmShader.TILE - 1) / ConvGemmShader.TILE, gy = (m + ConvGemmShader.TILE - 1) / ConvGemmShader.TILE;
@@ -74,8 +76,8 @@ final class ConvKernels {
             parts = 1;
             share = kk;
         }
-        int[] params = java.util.Arrays.copyOf(words, ConvGemmShader.shareWord(rank) + 1);
-        params[ConvGemmShader.shareWord(rank)] = (int) share;
+        int[] params = ConvGemmShader.params(words, st, share);
+        if (params == null) return null;
         Pipelines.Pipeline p = b.pipelines.get("conv", "conv-gemm-f32-r" + rank, List.of("conv-gemm-f32", rank),
                 () -> FloatControls.apply(ConvGemmShader.source(rank), b.dev.features), 4, true);
         DeviceBuffer y = b.memory.allocateUninitialized("conv", 4L * parts * size);
@@ -110,7 +112,7 @@ final class ConvKernels {
         if (DirectConvPlan.productsPerOutput(words) == 0) return b.memory.allocate("conv", 4 * size); // empty sums: zeros
         DeviceBuffer x = VulkanBackend.device(input.buffer(), "conv"), k = VulkanBackend.device(kernel.buffer(), "conv");
         if (gemm && words[1] == words[2] && words[6] == 0 && words[7] == 0) {
-            DeviceBuffer r = implicitGemm(x, k, words, size);
+            DeviceBuffer r = implicitGemm(x, k, words, ConvGemmShader.Strides.canonical(words), size);
             if (r != null) return r;
         }
         DeviceBuffer y = b.memory.allocateUninitialized("conv", 4 * size);

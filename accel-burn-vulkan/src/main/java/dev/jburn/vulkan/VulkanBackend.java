@@ -41,6 +41,7 @@ public final class VulkanBackend extends HostFallbackBackend {
     final IotaKernels iotas;
     final WindowScatterKernels windowScatters;
     final ConvKernels convs;
+    final ChannelsLastConvs channelsLast;
     private final FusedGraphs fused;
     /** Answers from the kernels' own checks (stateless, so one instance serves every call). */
     private final Capabilities capabilities = new VulkanCapabilities(this);
@@ -88,6 +89,7 @@ public final class VulkanBackend extends HostFallbackBackend {
             this.iotas = new IotaKernels(this);
             this.windowScatters = new WindowScatterKernels(this);
             this.convs = new ConvKernels(this);
+            this.channelsLast = new ChannelsLastConvs(this, convs);
             this.flushesF32Subnormals = SubnormalProbe.flushes(elementwise, memory);
         } catch (RuntimeException e) {
             close();
@@ -246,10 +248,16 @@ public final class VulkanBackend extends HostFallbackBackend {
         return r != null ? r : super.reduce(op, x, axes, out);
     }
 
-    /** Interprets the graph, running each Jit fusion group as one shader ({@link FusedGraphs}). */
+    /**
+     * Interprets the graph, its channels-last conv groups each as one strided implicit GEMM ({@link ChannelsLastConvs})
+     * and each Jit fusion group as one shader ({@link FusedGraphs}).
+     */
     @Override
     public List<Buffer> execute(Graph graph, List<Operand> inputs) {
-        return Interpreter.execute(this, graph, inputs, new boolean[inputs.size()], fused);
+        return Interpreter.execute(this, channelsLast.rewrite(graph), inputs, new boolean[inputs.size()], (node, in, reusable) -> {
+            List<Buffer> r = channelsLast.run(node, in);
+            return r != null ? r : fused.run(node, in, reusable);
+        });
     }
 
     /** {@link #execute(Graph, List)}; donated inputs are not reused (every kernel writes a new buffer). */

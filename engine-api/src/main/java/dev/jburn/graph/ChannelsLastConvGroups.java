@@ -130,6 +130,25 @@ public final class ChannelsLastConvGroups {
     }
 
     /**
+     * {@code g} with each of {@code groups} replaced by one {@link Prim.Fused} node whose body is the group's own
+     * nodes ({@link Group#body()}), over {@link Group#inputs()}; {@code onGroup} sees each body with its group first
+     * (an engine remembers there how it runs that body). {@code g} itself when there are no groups.
+     */
+    public static Graph fuse(Graph g, List<Group> groups, java.util.function.BiConsumer<Graph, Group> onGroup) {
+        if (groups.isEmpty()) return g;
+        IdentityHashMap<Node, Node> replaced = new IdentityHashMap<>();
+        IdentityHashMap<Node, Boolean> dropped = new IdentityHashMap<>();
+        for (Group gr : groups) {
+            Graph body = gr.body();
+            onGroup.accept(body, gr);
+            replaced.put(gr.conv(), new Node(new Prim.Fused(body), gr.inputs(), gr.after().outputs()));
+            gr.operandMoves().forEach(m -> dropped.put(m, true));
+            dropped.put(gr.after(), true);
+        }
+        return GraphRewriteCache.replace(g, replaced, dropped);
+    }
+
+    /**
      * Whether {@code n} moves its one input by {@code perm}: a {@code Transpose} by {@code perm}, or a
      * {@code Reshape} whose result is the input transposed by {@code perm} with the axes longer than 1 in order
      * (moving a size-1 axis changes no element's position).
