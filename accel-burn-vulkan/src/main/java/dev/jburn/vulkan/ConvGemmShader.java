@@ -27,7 +27,11 @@ import dev.jburn.kernels.DirectConvPlan;
 final class ConvGemmShader {
     private ConvGemmShader() {}
 
-    /** Rows (output channels) and columns (output positions) of Y per work group. */
+    /**
+     * Rows (output channels) and columns (output positions) of Y per work group of 256 invocations, each a 4×4 block.
+     * (A 32×128 tile for convolutions of at most 32 output channels, which compute half of a 64-row tile for nothing,
+     * measured no faster on an H100: the small CNN's second input cotangent 217-297 µs against 195-222.)
+     */
     static final int TILE = 64;
 
     /** Tap offsets along the axes (taps × spatial axes) kept in shared memory. */
@@ -93,16 +97,36 @@ final class ConvGemmShader {
     }
 
     /**
-     * Bindings: 0 input, 1 kernel, 2 output (its {@code z}-th copy at {@code z ×} the output's size), 3 parameters
-     * ({@link #params}) for {@code rank} spatial axes.
+     * How the GEMM's K and N run over the convolution, chosen for where the input's contiguous axis lies, so that the
+     * invocations loading the B tile read neighbouring words: {@link #CHANNEL_MAJOR} (K = channel, then tap; N = image,
+     * then position; neighbouring invocations take neighbouring positions: the canonical layout, whose positions are
+     * contiguous) and {@link #TAP_MAJOR} (K = tap, then channel; neighbouring invocations take neighbouring channels
+     * of one position: a channels-last input; on an H100 the small CNN's second conv took 67.6 µs this way against 77.9,
+     * its input cotangent 195 against 222). Each output still sums all its products once; only the order differs.
+     * (An order with the images innermost, for kernel cotangents, measured the same as channel-major and was dropped.)
      */
-    static String source(int rank) {
+    enum Order {
+        CHANNEL_MAJOR, TAP_MAJOR;
+
+        /** The order for an input laid out as {@code x} strides say (batch, channel, axes) with {@code channels} channels. */
+        static Order of(long[] x, long channels) {
+            return x[1] == 1 && channels > 1 ? TAP_MAJOR : CHANNEL_MAJOR;
+        }
+    }
+
+    /**
+     * Bindings: 0 input, 1 kernel, 2 output (its {@code z}-th copy at {@code z ×} the output's size), 3 parameters
+     * ({@link #params}) for {@code rank} spatial axes. Each invocation loads four elements of the B tile a step: rows of one column ({@link Order#CHANNEL_MAJOR}) or one row of several columns ({@link Order#TAP_MAJOR});
+     * it works out their columns once and walks their rows' (channel, tap) by a constant step.
+     */
+    static String source(int rank, Order order) {
         if (rank < 1 || rank > DirectConvPlan.MAX_RANK) throw new IllegalArgumentException("conv gemm: rank " + rank);
+        boolean tapMajor = order == Order.TAP_MAJOR;
         return """
                 #version 450
                 #extension GL_EXT_control_flow_attributes : require
-                // jburn implicit-GEMM convolution, f32, %1$d spatial axes, strided operands, 64x64 tiles, 4x4 per invocation
-                layout(local_size_x = 16, local_size_y = 16) in;
+                // jburn implicit-GEMM convolution, f32, %1$d spatial axes, strided operands, %6$s, %8$dx%9$d tiles, 4x4 per invocation
+                layout(local_size_x = %9$d / 4, local_size_y = %8$d / 4) in;
                 layout(std430, binding = 0) readonly buffer In { float x[]; };
                 layout(std430, binding = 1) readonly buffer Kernel { float w[]; };
                 layout(std430, binding = 2) writeonly buffer Out { float y[]; };
@@ -112,15 +136,19 @@ final class ConvGemmShader {
                 const int PER_AXIS = %3$d;
                 const uint TAP_WORDS = %4$du;
                 const uint KERNEL_TAPS = %5$du;
+                const bool TAP_MAJOR = %7$s;
+                const uint TM = %8$du, TN = %9$du;  // the tile: rows (output channels) x columns (positions)
+                const uint LB = TN / 16u;          // B elements each invocation loads a step
+                const uint KA = TM / 16u;          // A elements (consecutive k) each invocation loads a step
                 const int SX = HEADER + PER_AXIS * R;  // input strides: batch, channel, axes
                 const int SW = SX + R + 2;             // kernel strides: output channel, channel, axes
                 const int SY = SW + R + 2;             // output strides: batch, output channel, axes
                 const int SHARE = SY + R + 2;
-                shared vec4 As[16][17];
-                shared vec4 Bs[16][16];
+                shared vec4 As[16][TM / 4u + 1u];
+                shared vec4 Bs[16][TN / 4u + 1u];
                 shared int tapK[TAP_WORDS];
                 shared int tapW[KERNEL_TAPS];
-                int ocs[R];
+                uint cg, taps;
                 int kernelOffset(uint t, bool keep) {
                     if (keep) return tapW[t];
                     int off = 0;
@@ -132,7 +160,7 @@ final class ConvGemmShader {
                     }
                     return off;
                 }
-                bool tapAt(uint t, bool keep, uint taps, out int off) {
+                bool tapAt(uint t, bool keep, int ocs[R], out int off) {
                     off = 0;
                     bool ok = true;
                     uint rt = t;
@@ -159,13 +187,22 @@ final class ConvGemmShader {
                     }
                     return ok;
                 }
+                // product k as (channel, tap) in this kernel's order, and k + 1 from k
+                void decode(uint k, out uint c, out uint t) {
+                    if (TAP_MAJOR) { t = k / cg; c = k %% cg; } else { c = k / taps; t = k %% taps; }
+                }
+                void next(inout uint c, inout uint t) {
+                    if (TAP_MAJOR) { if (++c == cg) { c = 0u; t++; } } else { if (++t == taps) { t = 0u; c++; } }
+                }
                 void main() {
-                    uint O = uint(p[1]), cg = uint(p[3]), taps = uint(p[8]), outPlane = uint(p[10]);
-                    uint M = O, N = uint(p[5]) * outPlane, K = cg * taps;
+                    uint O = uint(p[1]), images = uint(p[5]), outPlane = uint(p[10]);
+                    cg = uint(p[3]);
+                    taps = uint(p[8]);
+                    uint M = O, N = images * outPlane, K = cg * taps;
                     uint share = uint(p[SHARE]);
                     uint kStart = gl_WorkGroupID.z * share, kEnd = min(K, kStart + share);
-                    uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y, tid = ty * 16u + tx;
-                    uint row0 = gl_WorkGroupID.y * 64u, col0 = gl_WorkGroupID.x * 64u;
+                    uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y, tid = ty * (TN / 4u) + tx;
+                    uint row0 = gl_WorkGroupID.y * TM, col0 = gl_WorkGroupID.x * TN;
                     bool keep = taps * uint(R) <= TAP_WORDS && taps <= KERNEL_TAPS;
                     if (keep) {
                         for (uint t = tid; t < taps; t += 256u) {
@@ -181,56 +218,69 @@ final class ConvGemmShader {
                             tapW[t] = kw;
                         }
                     }
-                    // this invocation's column of the B tile, the same for every K step
-                    uint bn = tid & 63u, bk0 = tid >> 6;
-                    uint n = col0 + bn;
-                    bool colValid = n < N;
-                    uint img = colValid ? n / outPlane : 0u, q = colValid ? n %% outPlane : 0u;
-                    uint rest = q;
-                    [[unroll]] for (int d = R - 1; d >= 0; d--) {
-                        int a = HEADER + PER_AXIS * d;
-                        uint od = uint(p[a + 2]);
-                        ocs[d] = int(rest %% od) * p[a + 3];
-                        rest /= od;
+                    // this invocation's LB elements of the B tile: rows br[l], columns bc[l]
+                    uint br[LB], bc[LB];
+                    [[unroll]] for (uint l = 0u; l < LB; l++) {
+                        br[l] = TAP_MAJOR ? (tid & 15u) : tid / TN + (256u / TN) * l;
+                        bc[l] = TAP_MAJOR ? (tid >> 4) + 16u * l : tid %% TN;
                     }
-                    uint xBase = img * uint(p[SX]);
+                    // their columns' image offsets and output coordinates (times the strides), worked out once
+                    bool colValid[LB];
+                    uint xb[LB];
+                    int ocs[LB][R];
+                    [[unroll]] for (uint l = 0u; l < LB; l++) {
+                        uint n = col0 + bc[l], img = 0u, q = 0u;
+                        colValid[l] = n < N;
+                        if (colValid[l]) { img = n / outPlane; q = n %% outPlane; }
+                        [[unroll]] for (int d = R - 1; d >= 0; d--) {
+                            int a = HEADER + PER_AXIS * d;
+                            uint od = uint(p[a + 2]);
+                            ocs[l][d] = int(q %% od) * p[a + 3];
+                            q /= od;
+                        }
+                        xb[l] = img * uint(p[SX]);
+                    }
                     uint xc = uint(p[SX + 1]);
-                    // its four rows k = kStart + bk0 + 4l as (channel, tap), advanced 16 products a step
-                    uint cr[4], tr[4];
-                    [[unroll]] for (uint l = 0u; l < 4u; l++) {
-                        uint k = kStart + bk0 + 4u * l;
-                        cr[l] = k / taps;
-                        tr[l] = k %% taps;
-                    }
-                    uint stepC = 16u / taps, stepT = 16u %% taps;
-                    // its four A elements: row arow, k = k0 + 4aq .. +3, (channel, tap) of the first advanced likewise
-                    uint ar = tid >> 2, aq = tid & 3u, arow = row0 + ar;
+                    // their rows as (channel, tap), advanced 16 products a step
+                    uint cr[LB], tr[LB];
+                    [[unroll]] for (uint l = 0u; l < LB; l++) decode(kStart + br[l], cr[l], tr[l]);
+                    uint stepHi = 16u / (TAP_MAJOR ? cg : taps), stepLo = 16u %% (TAP_MAJOR ? cg : taps);
+                    // the A tile: row arow, k = k0 + KA·aq .. + KA - 1
+                    uint ar = tid / (16u / KA), aq = tid %% (16u / KA), arow = row0 + ar;
                     uint wRow = arow * uint(p[SW]), wc = uint(p[SW + 1]);
-                    uint ca = (kStart + 4u * aq) / taps, ta = (kStart + 4u * aq) %% taps;
+                    uint ca, ta;
+                    decode(kStart + KA * aq, ca, ta);
                     vec4 acc[4];
                     [[unroll]] for (uint i = 0u; i < 4u; i++) acc[i] = vec4(0.0);
                     memoryBarrierShared();
                     barrier();
                     for (uint k0 = kStart; k0 < kEnd; k0 += 16u) {
                         uint c = ca, t = ta;
-                        [[unroll]] for (uint e = 0u; e < 4u; e++) {
+                        [[unroll]] for (uint e = 0u; e < KA; e++) {
                             float av = 0.0;
-                            if (arow < M && k0 + 4u * aq + e < kEnd) av = w[wRow + c * wc + uint(kernelOffset(t, keep))];
-                            As[4u * aq + e][ar >> 2][ar & 3u] = av;
-                            if (++t == taps) { t = 0u; c++; }
+                            if (arow < M && k0 + KA * aq + e < kEnd) av = w[wRow + c * wc + uint(kernelOffset(t, keep))];
+                            As[KA * aq + e][ar >> 2][ar & 3u] = av;
+                            next(c, t);
                         }
-                        ca += stepC;
-                        ta += stepT;
-                        if (ta >= taps) { ta -= taps; ca++; }
-                        [[unroll]] for (uint l = 0u; l < 4u; l++) {
-                            uint kr = bk0 + 4u * l;
+                        [[unroll]] for (uint l = 0u; l < LB; l++) {
                             float bv = 0.0;
                             int off;
-                            if (colValid && k0 + kr < kEnd && tapAt(tr[l], keep, taps, off)) bv = x[xBase + cr[l] * xc + uint(off)];
-                            Bs[kr][bn >> 2][bn & 3u] = bv;
-                            cr[l] += stepC;
-                            tr[l] += stepT;
-                            if (tr[l] >= taps) { tr[l] -= taps; cr[l]++; }
+                            if (colValid[l] && k0 + br[l] < kEnd && tapAt(tr[l], keep, ocs[l], off)) bv = x[xb[l] + cr[l] * xc + uint(off)];
+                            Bs[br[l]][bc[l] >> 2][bc[l] & 3u] = bv;
+                        }
+                        // every row 16 products on
+                        [[unroll]] for (uint l = 0u; l <= LB; l++) {
+                            uint hi = l < LB ? (TAP_MAJOR ? tr[l] : cr[l]) : (TAP_MAJOR ? ta : ca);
+                            uint lo = l < LB ? (TAP_MAJOR ? cr[l] : tr[l]) : (TAP_MAJOR ? ca : ta);
+                            uint size = TAP_MAJOR ? cg : taps;
+                            hi += stepHi;
+                            lo += stepLo;
+                            if (lo >= size) { lo -= size; hi++; }
+                            if (l < LB) {
+                                if (TAP_MAJOR) { tr[l] = hi; cr[l] = lo; } else { cr[l] = hi; tr[l] = lo; }
+                            } else {
+                                if (TAP_MAJOR) { ta = hi; ca = lo; } else { ca = hi; ta = lo; }
+                            }
                         }
                         memoryBarrierShared();
                         barrier();
@@ -241,7 +291,7 @@ final class ConvGemmShader {
                         }
                         barrier();
                     }
-                    uint outBase = gl_WorkGroupID.z * (uint(p[5]) * O * outPlane);
+                    uint outBase = gl_WorkGroupID.z * (images * O * outPlane);
                     [[unroll]] for (uint j = 0u; j < 4u; j++) {
                         uint nn = col0 + 4u * tx + j;
                         if (nn >= N) continue;
@@ -258,6 +308,7 @@ final class ConvGemmShader {
                         }
                     }
                 }
-                """.formatted(rank, DirectConvPlan.HEADER, DirectConvPlan.PER_AXIS, TAP_WORDS, KERNEL_TAPS);
+                """.formatted(rank, DirectConvPlan.HEADER, DirectConvPlan.PER_AXIS, TAP_WORDS, KERNEL_TAPS, order.name().toLowerCase(java.util.Locale.ROOT),
+                tapMajor, TILE, TILE);
     }
 }

@@ -34,6 +34,16 @@ final class ConvKernels {
     /** Work groups below which an implicit GEMM with a long K is split along K ({@link #splits}). */
     static final int SPLIT_BELOW_GROUPS = 128;
 
+    /**
+     * Every implicit GEMM in this order instead of the one its input's layout picks ({@link ConvGemmShader.Order#of}):
+     * for tests, and {@code -Djburn.vulkan.convOrder=channel_major|tap_major} to compare.
+     */
+    volatile ConvGemmShader.Order orderOverride = System.getProperty("jburn.vulkan.convOrder") == null ? null
+            : ConvGemmShader.Order.valueOf(System.getProperty("jburn.vulkan.convOrder").trim().toUpperCase(java.util.Locale.ROOT));
+
+    /** Implicit-GEMM dispatches by {@link ConvGemmShader.Order} (for tests: which order a layout picks). */
+    final java.util.concurrent.atomic.AtomicLongArray orderRuns = new java.util.concurrent.atomic.AtomicLongArray(ConvGemmShader.Order.values().length);
+
     /** Implicit-GEMM dispatches, and those split along K (for tests: which form ran). */
     final java.util.concurrent.atomic.AtomicLong gemmRuns = new java.util.concurrent.atomic.AtomicLong(),
             splitRuns = new java.util.concurrent.atomic.AtomicLong();
@@ -78,8 +88,9 @@ final class ConvKernels {
         }
         int[] params = ConvGemmShader.params(words, st, share);
         if (params == null) return null;
-        Pipelines.Pipeline p = b.pipelines.get("conv", "conv-gemm-f32-r" + rank, List.of("conv-gemm-f32", rank),
-                () -> FloatControls.apply(ConvGemmShader.source(rank), b.dev.features), 4, true);
+        ConvGemmShader.Order order = orderOverride != null ? orderOverride : ConvGemmShader.Order.of(st.x(), words[3]);
+        Pipelines.Pipeline p = b.pipelines.get("conv", "conv-gemm-f32-r" + rank + "-" + order.name().toLowerCase(java.util.Locale.ROOT),
+                List.of("conv-gemm-f32", rank, order), () -> FloatControls.apply(ConvGemmShader.source(rank, order), b.dev.features), 4, true);
         DeviceBuffer y = b.memory.allocateUninitialized("conv", 4L * parts * size);
         int z = parts;
         try {
@@ -89,6 +100,7 @@ final class ConvKernels {
             throw e;
         }
         gemmRuns.incrementAndGet();
+        orderRuns.incrementAndGet(order.ordinal());
         if (parts == 1) return y;
         splitRuns.incrementAndGet();
         try {

@@ -98,27 +98,34 @@ class VulkanConvTest {
                 new RandomConvs(Shape.of(3, 20, 13, 13), Shape.of(70, 20, 11, 11), new ConvSpec(one2, zero2, zero2, one2, one2, 1, 1)),
                 new RandomConvs(Shape.of(1, 16, 48, 48), Shape.of(4, 16, 46, 46), new ConvSpec(one2, zero2, zero2, one2, one2, 1, 1)),
                 new RandomConvs(Shape.of(2, 8, 27, 27), Shape.of(5, 8, 13, 13), new ConvSpec(one2, zero2, zero2, one2, new int[] {2, 2}, 1, 1)));
-        Random rnd = new Random(1811);
-        for (int c = 0; c < cases.size(); c++) {
-            RandomConvs cs = cases.get(c);
-            float[] xs = uniform(cs.input().size(), rnd), ks = uniform(cs.kernel().size(), rnd);
-            if (c == 1) {
-                ks[0] = Float.POSITIVE_INFINITY; // on padding: NaN, as pad-then-convolve gives
-                ks[ks.length - 1] = Float.NaN;
+        try {
+            for (ConvGemmShader.Order order : ConvGemmShader.Order.values()) {
+                kernels.orderOverride = order; // each order must be right for any layout, not only the one it is picked for
+                Random rnd = new Random(1811);
+                for (int c = 0; c < cases.size(); c++) {
+                    RandomConvs cs = cases.get(c);
+                    float[] xs = uniform(cs.input().size(), rnd), ks = uniform(cs.kernel().size(), rnd);
+                    if (c == 1) {
+                        ks[0] = Float.POSITIVE_INFINITY; // on padding: NaN, as pad-then-convolve gives
+                        ks[ks.length - 1] = Float.NaN;
+                    }
+                    if (c == 2) xs[7] = Float.NEGATIVE_INFINITY;
+                    String what = "conv " + cs.describe() + ", " + order;
+                    float[] want = conv(cpu, xs, ks, cs), got = conv(v, xs, ks, cs);
+                    assertEquals(want.length, got.length, what);
+                    double scale = cs.productsPerOutput();
+                    for (int i = 0; i < want.length; i++) {
+                        boolean same = Float.isNaN(want[i]) || Float.isInfinite(want[i]) ? Float.compare(want[i], got[i]) == 0
+                                : Math.abs(want[i] - got[i]) <= 1e-6 * scale + 1e-5 * Math.abs(want[i]);
+                        if (!same) fail(what + ": element " + i + " is " + got[i] + ", the cpu engine's " + want[i]);
+                    }
+                }
             }
-            if (c == 2) xs[7] = Float.NEGATIVE_INFINITY;
-            String what = "conv " + cs.describe();
-            float[] want = conv(cpu, xs, ks, cs), got = conv(v, xs, ks, cs);
-            assertEquals(want.length, got.length, what);
-            double scale = cs.productsPerOutput();
-            for (int i = 0; i < want.length; i++) {
-                boolean same = Float.isNaN(want[i]) || Float.isInfinite(want[i]) ? Float.compare(want[i], got[i]) == 0
-                        : Math.abs(want[i] - got[i]) <= 1e-6 * scale + 1e-5 * Math.abs(want[i]);
-                if (!same) fail(what + ": element " + i + " is " + got[i] + ", the cpu engine's " + want[i]);
-            }
+        } finally {
+            kernels.orderOverride = null;
         }
-        assertEquals(cases.size(), kernels.gemmRuns.get() - gemmBefore, "implicit GEMMs run");
-        assertEquals(4, kernels.splitRuns.get() - splitBefore, "split along K");
+        assertEquals(2L * cases.size(), kernels.gemmRuns.get() - gemmBefore, "implicit GEMMs run");
+        assertEquals(2L * 4, kernels.splitRuns.get() - splitBefore, "split along K");
     }
 
     @Test
