@@ -40,6 +40,7 @@ public final class VulkanBackend extends HostFallbackBackend {
     final ElementwiseKernels elementwise;
     final IotaKernels iotas;
     final WindowScatterKernels windowScatters;
+    final WindowExtremeKernels windowExtremes;
     final ConvKernels convs;
     final ChannelsLastConvs channelsLast;
     private final FusedGraphs fused;
@@ -88,6 +89,7 @@ public final class VulkanBackend extends HostFallbackBackend {
             this.fused = new FusedGraphs(elementwise);
             this.iotas = new IotaKernels(this);
             this.windowScatters = new WindowScatterKernels(this);
+            this.windowExtremes = new WindowExtremeKernels(this);
             this.convs = new ConvKernels(this);
             this.channelsLast = new ChannelsLastConvs(this, convs);
             this.flushesF32Subnormals = SubnormalProbe.flushes(elementwise, memory);
@@ -342,6 +344,12 @@ public final class VulkanBackend extends HostFallbackBackend {
      * sources that picked it, in window order ({@link WindowScatterShader}): the cpu engine's result, no atomics.
      * (Window reductions need no kernel: the front end decomposes them into slices and element-wise ops.)
      */
+    @Override
+    public Buffer windowReduce(WindowOp op, Operand x, WindowSpec spec) {
+        Buffer r = windowExtremes.reduce(op, x, spec);
+        return r != null ? r : super.windowReduce(op, x, spec);
+    }
+
     @Override
     public Buffer windowScatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) {
         Buffer r = windowScatters.scatter(op, x, source, init, spec);

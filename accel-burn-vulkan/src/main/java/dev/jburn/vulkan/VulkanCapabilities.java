@@ -81,7 +81,8 @@ final class VulkanCapabilities implements Capabilities {
             case RandomOp r -> false;
             case WindowOp w -> switch (w) {
                 case WINDOW_SCATTER_MAX, WINDOW_SCATTER_MIN -> b.windowScatters.supports(dtype);
-                case WINDOW_SUM, WINDOW_PRODUCT, WINDOW_MAX, WINDOW_MIN -> false; // decomposed into slices and element-wise ops
+                case WINDOW_MAX, WINDOW_MIN -> WindowExtremeKernels.supports(dtype); // f32; the rest decomposed as below
+                case WINDOW_SUM, WINDOW_PRODUCT -> false; // decomposed into slices and element-wise ops
             };
             case ConvOp c -> ConvKernels.supports(dtype); // ConvShader, direct, f32
             case LinalgOp l -> false;

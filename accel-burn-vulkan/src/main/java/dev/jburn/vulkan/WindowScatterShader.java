@@ -67,11 +67,30 @@ final class WindowScatterShader {
                     int rank = int(p[0]);
                     uint windows = p[1], windowSize = p[3];
                     for (uint w = gl_GlobalInvocationID.x; w < windows; w += gl_NumWorkGroups.x * %du) {
+                        int best = -1;
+                        %s bv = %s(0);
+                %s
+                        sel[w] = best;
+                    }
+                }
+                """.formatted(x.extensions(), max ? "max" : "min", GROUP, x.storage(), x.compare(), floats ? "isnan(v)" : "false", GROUP,
+                x.compare(), x.compare(), windowPositions("""
+                        uint i = uint(off);
+                        %s v = %s;
+                        if (best < 0 || isNaN(v) || (!isNaN(bv) && %s)) { best = off; bv = v; }
+                        """.formatted(x.compare(), x.load(), max ? "v >= bv" : "v <= bv")));
+    }
+
+    /**
+     * GLSL that walks window {@code w}'s positions in row-major window order over {@link WindowScatterPlan}'s words in
+     * {@code p} (with {@code rank} and {@code windowSize} declared): {@code oc} holds the window's coordinates, and for
+     * each position inside the input (padding is skipped) {@code body} runs with {@code off}, its offset in {@code x}.
+     */
+    static String windowPositions(String body) {
+        return """
                         int oc[%d];
                         uint r = w;
                         for (int d = rank - 1; d >= 0; d--) { uint od = p[%d + %d * d + 1]; oc[d] = int(r %% od); r /= od; }
-                        int best = -1;
-                        %s bv = %s(0);
                         for (uint k = 0u; k < windowSize; k++) {
                             uint rk = k;
                             int off = 0, stride = 1;
@@ -88,15 +107,8 @@ final class WindowScatterShader {
                                 stride *= dim;
                             }
                             if (!inside) continue;
-                            uint i = uint(off);
-                            %s v = %s;
-                            if (best < 0 || isNaN(v) || (!isNaN(bv) && %s)) { best = off; bv = v; }
-                        }
-                        sel[w] = best;
-                    }
-                }
-                """.formatted(x.extensions(), max ? "max" : "min", GROUP, x.storage(), x.compare(), floats ? "isnan(v)" : "false", GROUP,
-                MAX_RANK, HEADER, PER_AXIS, x.compare(), x.compare(), HEADER, PER_AXIS, x.compare(), x.load(), max ? "v >= bv" : "v <= bv");
+                %s        }
+                """.formatted(MAX_RANK, HEADER, PER_AXIS, HEADER, PER_AXIS, body.indent(12).stripTrailing() + "\n");
     }
 
     /** Bindings: 0 source (one per window), 1 init (element 0), 2 selected offsets, 3 output, 4 parameters. */
