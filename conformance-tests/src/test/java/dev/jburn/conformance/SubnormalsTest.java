@@ -41,5 +41,11 @@ class SubnormalsTest {
         assertFalse(Subnormals.flushedMatch(DType.F32, tiny, 2 * tiny), "a wrong subnormal is still wrong");
         assertFalse(Subnormals.flushedMatch(DType.F32, 1.0, 0.0), "normal results are not excused");
         assertFalse(Subnormals.flushedMatch(DType.F64, 1e-310, 0.0), "f64 is not flushed");
+        // BF16 computed in f32: a product just below f32's smallest normal flushes before it would round up to it
+        assertTrue(Subnormals.flushedMatch(DType.BF16, -Float.MIN_NORMAL, -0.0));
+        assertFalse(Subnormals.flushedMatch(DType.F32, Float.MIN_NORMAL, 0.0), "f32 rounds before it flushes");
+        assertFalse(Subnormals.flushedMatch(DType.BF16, 2.0 * Float.MIN_NORMAL, 0.0), "larger bf16 normals are not excused");
+        Subnormals.setFlushed(false);
+        assertFalse(Subnormals.flushedMatch(DType.BF16, Float.MIN_NORMAL, 0.0), "only a flushing engine");
     }
 }
