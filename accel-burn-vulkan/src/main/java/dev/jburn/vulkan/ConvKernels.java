@@ -38,8 +38,14 @@ final class ConvKernels {
      * Every implicit GEMM in this order instead of the one its input's layout picks ({@link ConvGemmShader.Order#of}):
      * for tests, and {@code -Djburn.vulkan.convOrder=channel_major|tap_major} to compare.
      */
-    volatile ConvGemmShader.Order orderOverride = System.getProperty("jburn.vulkan.convOrder") == null ? null
-            : ConvGemmShader.Order.valueOf(System.getProperty("jburn.vulkan.convOrder").trim().toUpperCase(java.util.Locale.ROOT));
+    volatile ConvGemmShader.Order orderOverride = orderProperty(System.getProperty("jburn.vulkan.convOrder"));
+
+    /** The order {@code -Djburn.vulkan.convOrder} names, {@code null} when unset. */
+    static ConvGemmShader.Order orderProperty(String v) {
+        if (v == null || v.isBlank()) return null;
+        for (ConvGemmShader.Order o : ConvGemmShader.Order.values()) if (o.name().equalsIgnoreCase(v.trim())) return o;
+        throw new dev.jburn.JBurnException("vulkan", "-Djburn.vulkan.convOrder must be channel_major or tap_major, got '" + v + "'");
+    }
 
     /** Implicit-GEMM dispatches by {@link ConvGemmShader.Order} (for tests: which order a layout picks). */
     final java.util.concurrent.atomic.AtomicLongArray orderRuns = new java.util.concurrent.atomic.AtomicLongArray(ConvGemmShader.Order.values().length);

@@ -129,6 +129,14 @@ class VulkanConvTest {
     }
 
     @Test
+    void aConvOrderPropertyIsReadOrRefusedByName() {
+        assertEquals(null, ConvKernels.orderProperty(null));
+        assertEquals(ConvGemmShader.Order.TAP_MAJOR, ConvKernels.orderProperty(" tap_major"));
+        var e = org.junit.jupiter.api.Assertions.assertThrows(dev.jburn.JBurnException.class, () -> ConvKernels.orderProperty("rows"));
+        assertTrue(e.getMessage().contains("channel_major or tap_major"), e.getMessage());
+    }
+
+    @Test
     void splitsOnlyFewLongProducts() {
         assertEquals(1, ConvKernels.splits(128, 100_000), "tiles enough");
         assertEquals(1, ConvKernels.splits(5, 511), "short K");
