@@ -6,13 +6,14 @@ import dev.jburn.DType;
 public enum ReduceOp implements Op {
     SUM, PRODUCT, REDUCE_MAX, REDUCE_MIN, ALL, ANY, ARGMAX, ARGMIN, MEAN, LOG_SUM_EXP;
 
-    @Override public String opName() {
-        return switch (this) {
-            case REDUCE_MAX -> "max";
-            case REDUCE_MIN -> "min";
-            default -> Op.camel(name());
-        };
-    }
+    /** Worked out once, as the other op enums do: engines ask for it on every call (a kernel cache key, an error's name). */
+    private final String opName = switch (name()) {
+        case "REDUCE_MAX" -> "max";
+        case "REDUCE_MIN" -> "min";
+        default -> Op.camel(name());
+    };
+
+    @Override public String opName() { return opName; }
 
     @Override public boolean composite() { return this == MEAN || this == LOG_SUM_EXP; }
 
