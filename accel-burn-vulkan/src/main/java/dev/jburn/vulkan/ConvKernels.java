@@ -47,6 +47,19 @@ final class ConvKernels {
         throw new dev.jburn.JBurnException("vulkan", "-Djburn.vulkan.convOrder must be channel_major or tap_major, got '" + v + "'");
     }
 
+    /** The implicit GEMM's pipeline names and keys by rank and order, made once (a name built per call showed in the host profile). */
+    private static final String[][] PIPELINE_NAMES = new String[DirectConvPlan.MAX_RANK + 1][ConvGemmShader.Order.values().length];
+    private static final Object[][] PIPELINE_KEYS = new Object[DirectConvPlan.MAX_RANK + 1][ConvGemmShader.Order.values().length];
+
+    static {
+        for (int r = 0; r <= DirectConvPlan.MAX_RANK; r++) {
+            for (ConvGemmShader.Order o : ConvGemmShader.Order.values()) {
+                PIPELINE_NAMES[r][o.ordinal()] = "conv-gemm-f32-r" + r + "-" + o.name().toLowerCase(java.util.Locale.ROOT);
+                PIPELINE_KEYS[r][o.ordinal()] = List.of("conv-gemm-f32", r, o);
+            }
+        }
+    }
+
     /** Implicit-GEMM dispatches by {@link ConvGemmShader.Order} (for tests: which order a layout picks). */
     final java.util.concurrent.atomic.AtomicLongArray orderRuns = new java.util.concurrent.atomic.AtomicLongArray(ConvGemmShader.Order.values().length);
 
@@ -95,8 +108,8 @@ final class ConvKernels {
         int[] params = ConvGemmShader.params(words, st, share);
         if (params == null) return null;
         ConvGemmShader.Order order = orderOverride != null ? orderOverride : ConvGemmShader.Order.of(st.x(), words[3]);
-        Pipelines.Pipeline p = b.pipelines.get("conv", "conv-gemm-f32-r" + rank + "-" + order.name().toLowerCase(java.util.Locale.ROOT),
-                List.of("conv-gemm-f32", rank, order), () -> FloatControls.apply(ConvGemmShader.source(rank, order), b.dev.features), 4, true);
+        Pipelines.Pipeline p = b.pipelines.get("conv", PIPELINE_NAMES[rank][order.ordinal()], PIPELINE_KEYS[rank][order.ordinal()],
+                () -> FloatControls.apply(ConvGemmShader.source(rank, order), b.dev.features), 4, true);
         DeviceBuffer y = b.memory.allocateUninitialized("conv", 4L * parts * size);
         int z = parts;
         try {
