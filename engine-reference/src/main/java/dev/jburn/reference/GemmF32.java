@@ -159,8 +159,16 @@ final class GemmF32 {
                         int jpHi = (int) ((long) nPanels * (split + 1) / nSplits);
                         // one A panel (L1) against a run of B panels (L2): C tiles advance along rows
                         for (int jp = (int) ((long) nPanels * split / nSplits); jp < jpHi; jp++) {
-                            GemmKernels.f32(kc, aPack, ip * MR * kc, bPack, (long) jp * NR * kc * Float.BYTES, tile);
-                            store(tile, rows, Math.min(NR, ncur - jp * NR), c, i0 + ip * MR, j0 + jp * NR, add);
+                            int cols = Math.min(NR, ncur - jp * NR);
+                            long bAt = (long) jp * NR * kc * Float.BYTES;
+                            if (MR == 12 && !add && rows == MR && cols == NR && c.colStride() == 1) {
+                                // a full tile of row-major C: the kernel stores it itself
+                                long at = c.offset() + (i0 + (long) ip * MR) * c.rowStride() + j0 + (long) jp * NR;
+                                GemmKernels.float12Into(kc, aPack, ip * MR * kc, bPack, bAt, c.segment(), at * Float.BYTES, c.rowStride() * Float.BYTES);
+                            } else {
+                                GemmKernels.f32(kc, aPack, ip * MR * kc, bPack, bAt, tile);
+                                store(tile, rows, cols, c, i0 + ip * MR, j0 + jp * NR, add);
+                            }
                         }
                     });
                 }

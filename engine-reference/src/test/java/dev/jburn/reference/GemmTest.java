@@ -314,6 +314,33 @@ class GemmTest {
     }
 
     @Test
+    void fullTilesStoredByTheKernelMatchTheTilePath() {
+        // C = A·B stores full tiles of row-major C from the kernel (GemmKernels.float12Into); C += A·B on a C of -0.0
+        // goes through the heap tile and GemmF32.store, and -0.0 + v == v bit for bit (NaN, infinities and zeros too)
+        Random rnd = new Random(11);
+        for (int[] mnk : new int[][] {{3 * MR, 2 * NR, 40}, {2 * MR + 5, 3 * NR + 7, Gemm.F32_KC + 9}, {MR, NR, 1}}) {
+            int m = mnk[0], n = mnk[1], k = mnk[2];
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment a = arena.allocate((long) m * k * 4), b = arena.allocate((long) k * n * 4);
+                MemorySegment direct = arena.allocate((long) m * n * 4), viaTile = arena.allocate((long) m * n * 4);
+                float[] special = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, -0f, 0f, Float.MIN_VALUE};
+                for (long i = 0; i < (long) m * k; i++) a.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i, rnd.nextInt(50) == 0 ? special[rnd.nextInt(6)] : (float) rnd.nextGaussian());
+                for (long i = 0; i < (long) k * n; i++) b.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i, rnd.nextInt(50) == 0 ? special[rnd.nextInt(6)] : (float) rnd.nextGaussian());
+                for (long i = 0; i < (long) m * n; i++) viaTile.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i, -0f);
+                for (Parallel p : List.of(ONE, MANY)) {
+                    Gemm.sgemm(m, n, k, Gemm.View.rowMajor(a, 0, k), Gemm.View.rowMajor(b, 0, n), Gemm.View.rowMajor(direct, 0, n), false, p);
+                    if (p == ONE) Gemm.sgemm(m, n, k, Gemm.View.rowMajor(a, 0, k), Gemm.View.rowMajor(b, 0, n), Gemm.View.rowMajor(viaTile, 0, n), true, p);
+                    for (long i = 0; i < (long) m * n; i++) {
+                        int d = Float.floatToRawIntBits(direct.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i));
+                        int t = Float.floatToRawIntBits(viaTile.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i));
+                        if (d != t) fail(m + "x" + n + "x" + k + " threads=" + p.threads() + ": C[" + i / n + "," + i % n + "] " + Float.intBitsToFloat(d) + " vs " + Float.intBitsToFloat(t));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void blockingSplitsEvenly() {
         Gemm.Blocking b = Gemm.blocking(1000, 2000, 390, MR, NR, 384, 4096, 768);
         assertEquals(195, b.kc());                   // 390 = 2 × 195, not 384 + 6
