@@ -34,6 +34,9 @@ final class GemmPhases {
         Aborted() { super(null, null, false, false); }
     }
 
+    /** Whether {@code phase} ({@code count} items) has items nobody has claimed yet: a late participant can skip preparing for it. */
+    boolean unclaimed(int phase, int count) { return counters.get(2 * phase) < count; }
+
     /** Claims and runs items of {@code phase} ({@code count} in all), then waits for the rest to finish. */
     void run(int phase, int count, Item body) {
         int next = 2 * phase, done = next + 1;
