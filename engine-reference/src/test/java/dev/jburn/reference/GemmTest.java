@@ -341,6 +341,19 @@ class GemmTest {
     }
 
     @Test
+    void aPhaseIsUnclaimedUntilItsLastItemIsTaken() {
+        // a participant packs its own B block only while the block's compute phase has items left (GemmF32.participate)
+        GemmPhases phases = new GemmPhases(2);
+        assertTrue(phases.unclaimed(0, 3));
+        List<Integer> ran = new ArrayList<>();
+        phases.run(0, 3, ran::add);
+        assertEquals(List.of(0, 1, 2), ran);
+        assertFalse(phases.unclaimed(0, 3), "every item claimed (and the failed claim past the end counted too)");
+        assertTrue(phases.unclaimed(1, 1));
+        assertFalse(phases.unclaimed(1, 0), "an empty phase has nothing to claim");
+    }
+
+    @Test
     void blockingSplitsEvenly() {
         Gemm.Blocking b = Gemm.blocking(1000, 2000, 390, MR, NR, 384, 4096, 768);
         assertEquals(195, b.kc());                   // 390 = 2 × 195, not 384 + 6
