@@ -70,24 +70,24 @@ final class GemmF64 {
     private static void blocked(int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c,
                                 boolean accumulate, Parallel parallel) {
         Gemm.Blocking blk = Gemm.blocking(m, n, k, MR, NR, Gemm.F64_KC, Gemm.F64_MC, Gemm.F64_NC);
-        Workspace ws = WORKSPACE.get();
-        double[] aPack = ws.aPack(blk.mc() * blk.kc());
-        MemorySegment bPack = ws.bPack(blk.nc() * blk.kc());
+        double[] aPack = WORKSPACE.get().aPack(blk.mc() * blk.kc());
         GemmPhases phases = new GemmPhases(blk.phases(m, n, k));
         phases.runWith(parallel, (long) m * n * k,
-                () -> participate(m, n, k, a, b, c, accumulate, blk, aPack, bPack, phases, parallel.threads()));
+                () -> participate(m, n, k, a, b, c, accumulate, blk, aPack, phases, parallel.threads()));
     }
 
     /**
      * One thread's part of a blocked GEMM. Every participant walks the same sequence of
      * phases and claims items from each; a phase ends when all its items are done (see
-     * {@link GemmPhases}), so the packed blocks are complete before they are read and no
-     * longer read before they are overwritten.
+     * {@link GemmPhases}), so the packed A blocks are complete before they are read and no
+     * longer read before they are overwritten. B blocks are the participant's own, as in {@code GemmF32} (a block
+     * shared between two threads streamed half its panels from the other core's L2).
      */
     private static void participate(int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c, boolean accumulate,
-                                    Gemm.Blocking blk, double[] aPack, MemorySegment bPack, GemmPhases phases, int threads) {
+                                    Gemm.Blocking blk, double[] aPack, GemmPhases phases, int threads) {
         Workspace w = WORKSPACE.get();
         double[] tile = w.tile;
+        MemorySegment bPack = w.bPack(blk.nc() * blk.kc());
         int phase = 0;
         for (int ic = 0; ic < m; ic += blk.mc()) {
             int i0 = ic, mcur = Math.min(blk.mc(), m - ic), mPanels = Gemm.ceilDiv(mcur, MR);
@@ -97,23 +97,15 @@ final class GemmF64 {
                 Scratch s = w.scratch(kc, blk.nc());
                 for (int jc = 0; jc < n; jc += blk.nc()) {
                     int j0 = jc, ncur = Math.min(blk.nc(), n - jc), nPanels = Gemm.ceilDiv(ncur, NR);
-                    if (Gemm.alongFirst(b.colStride(), b.rowStride(), ncur, kc)) {
-                        // B's rows are the contiguous direction: items of whole rows of the block
-                        int rowsPer = Gemm.PACK_ROWS;
-                        phases.run(phase++, Gemm.ceilDiv(kc, rowsPer),
-                                item -> packBRows(b, p0, item * rowsPer, Math.min(kc, (item + 1) * rowsPer), kc, j0, ncur, bPack, s));
-                    } else {
-                        phases.run(phase++, nPanels,
-                                jp -> packBColumns(b, p0, kc, j0 + jp * NR, Math.min(NR, ncur - jp * NR), bPack, (long) jp * NR * kc, s));
-                    }
-                    int nSplits = Gemm.nSplits(mPanels, nPanels, threads);
+                    int nSplits = Gemm.nSplits(mPanels, nPanels, threads), items = mPanels * nSplits;
                     // Each A panel is packed by the item that first uses it (in the first column
                     // block); when several items share a panel, all panels are packed first.
-                    boolean packInItem = nSplits == 1 && jc == 0;
-                    if (nSplits > 1 && jc == 0) {
+                    boolean packInItem = nSplits == 1 && jc == 0, packAFirst = nSplits > 1 && jc == 0;
+                    if (phases.unclaimed(phase + (packAFirst ? 1 : 0), items)) packB(b, p0, kc, j0, ncur, bPack, s);
+                    if (packAFirst) {
                         phases.run(phase++, mPanels, ip -> packA(a, i0 + ip * MR, Math.min(MR, mcur - ip * MR), p0, kc, aPack, ip * MR * kc, s));
                     }
-                    phases.run(phase++, mPanels * nSplits, item -> {
+                    phases.run(phase++, items, item -> {
                         int ip = item / nSplits, split = item % nSplits;
                         int rows = Math.min(MR, mcur - ip * MR);
                         if (packInItem) packA(a, i0 + ip * MR, rows, p0, kc, aPack, ip * MR * kc, s);
@@ -131,9 +123,8 @@ final class GemmF64 {
 
     /**
      * Per-thread buffers, kept between calls so that GEMMs allocate (and zero) nothing: the
-     * caller's packed A and B blocks (at most {@code MC×KC} and {@code KC×NC}: 6 MiB on the
-     * heap and 1.1 MiB of automatically freed native memory), and every participant's tile
-     * and scratch.
+     * caller's packed A block (at most {@code MC×KC} on the heap), every participant's packed B
+     * block (at most {@code KC×NC} of automatically freed native memory), tile and scratch.
      */
     private static final ThreadLocal<Workspace> WORKSPACE = ThreadLocal.withInitial(Workspace::new);
 
@@ -177,6 +168,15 @@ final class GemmF64 {
     }
 
     /** Rows {@code [pLo, pHi)} of B's {@code kc×ncur} block at {@code (p0, j0)} → the NR panels of {@code dst}. */
+    /** B's {@code kc×ncur} block at {@code (p0, j0)} → the NR panels of {@code dst}, read along B's contiguous direction. */
+    private static void packB(Gemm.View b, int p0, int kc, int j0, int ncur, MemorySegment dst, Scratch s) {
+        if (Gemm.alongFirst(b.colStride(), b.rowStride(), ncur, kc)) {
+            packBRows(b, p0, 0, kc, kc, j0, ncur, dst, s);
+        } else {
+            for (int jp = 0; jp * NR < ncur; jp++) packBColumns(b, p0, kc, j0 + jp * NR, Math.min(NR, ncur - jp * NR), dst, (long) jp * NR * kc, s);
+        }
+    }
+
     static void packBRows(Gemm.View b, int p0, int pLo, int pHi, int kc, long j0, int ncur, MemorySegment dst, Scratch s) {
         MemorySegment seg = b.segment();
         int full = ncur / NR, tail = ncur - full * NR;

@@ -235,6 +235,9 @@ class GemmTest {
         check(DType.F32, Gemm.F32_MC + MR + 1, 2 * NR + 1, 7, new Layout(true, 0, 1), Layout.PLAIN, Layout.PLAIN, false, MANY, 23);
         check(DType.F64, Gemm.F64_MC + 5, NR64 + 1, 3, Layout.PLAIN, Layout.PLAIN, Layout.PLAIN, true, MANY, 24);
         check(DType.F64, 4, Gemm.F64_NC + 9, 6, Layout.PLAIN, Layout.PLAIN, Layout.PLAIN, false, ONE, 25);
+        // several threads over several column blocks, each packing its own B block (rows and columns of B contiguous)
+        check(DType.F64, 3 * MR64 + 1, 2 * Gemm.F64_NC + 3, 9, Layout.PLAIN, new Layout(true, 1, 1), Layout.PLAIN, true, MANY, 26);
+        check(DType.F64, 5 * MR64 + 2, Gemm.F64_NC + NR64 + 1, 2 * Gemm.F64_KC + 1, Layout.PLAIN, Layout.PLAIN, Layout.PLAIN, false, MANY, 27);
     }
 
     @Test
