@@ -112,11 +112,12 @@ public final class TrainStepBench {
                 ms = r.metrics();
                 pending.add(r.loss());
             }
-            if (pending.size() == 32 || i == n - 1) {
-                for (Tensor l : pending) {
-                    last = l.toDoubleArray()[0];
-                    l.close();
+            if (pending.size() == 32 || i == n - 1) { // read together, as Trainer.fit does: one stack, one download
+                try (Tensor all = Tensor.stack(pending, 0)) {
+                    double[] v = all.toDoubleArray();
+                    last = v[v.length - 1];
                 }
+                pending.forEach(Tensor::close);
                 pending.clear();
             }
         }
