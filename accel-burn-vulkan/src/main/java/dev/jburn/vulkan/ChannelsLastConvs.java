@@ -40,7 +40,6 @@ final class ChannelsLastConvs {
     record Plan(Kind kind, ConvSpec spec, Shape convInput, Shape convKernel) {}
 
     private final ConvKernels convs;
-    private final VulkanBackend b;
     private final boolean on = !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.channelsLast"));
     private final GraphRewriteCache rewritten = new GraphRewriteCache(this::rewriteOnce);
     private final Map<Graph, Plan> plans = Collections.synchronizedMap(new WeakHashMap<>());
@@ -48,16 +47,10 @@ final class ChannelsLastConvs {
     final java.util.concurrent.atomic.AtomicLong forwardRuns = new java.util.concurrent.atomic.AtomicLong(),
             kernelGradientRuns = new java.util.concurrent.atomic.AtomicLong();
 
-    ChannelsLastConvs(VulkanBackend b, ConvKernels convs) {
-        this.b = b;
-        this.convs = convs;
-    }
+    ChannelsLastConvs(ConvKernels convs) { this.convs = convs; }
 
     /** {@code g} with its channels-last conv groups as fused nodes, or {@code g} itself when it has none. */
     Graph rewrite(Graph g) { return on ? rewritten.get(g) : g; }
-
-    /** The plan of a body this class made (for tests), or {@code null}. */
-    Plan plan(Graph body) { return plans.get(body); }
 
     /** Runs a fused node made by {@link #rewrite}, or returns {@code null} (not ours, or declined). */
     List<Buffer> run(Node node, List<Operand> in) {
@@ -69,14 +62,8 @@ final class ChannelsLastConvs {
         int[] words = DirectConvPlan.params(p.convInput, p.convKernel, p.spec);
         if (words == null) return null;
         Shape outShape = node.outputs().getFirst().shape();
-        long size = DirectConvPlan.outputSize(words);
-        if (size != outShape.size()) return null;
-        MovementKernels m = b.movement;
-        if (!m.bindable(4 * size) || !m.bindable(x.buffer().byteSize()) || !m.bindable(other.buffer().byteSize())) return null;
-        if (size == 0) return List.of(b.memory.allocateUninitialized("conv", 0));
-        if (DirectConvPlan.productsPerOutput(words) == 0) return List.of(b.memory.allocate("conv", 4 * size));
-        ConvGemmShader.Strides st = strides(p.kind, x.shape(), other.shape(), outShape);
-        DeviceBuffer r = convs.implicitGemm(VulkanBackend.device(x.buffer(), "conv"), VulkanBackend.device(other.buffer(), "conv"), words, st, size);
+        if (DirectConvPlan.outputSize(words) != outShape.size()) return null;
+        DeviceBuffer r = convs.strided(x, other, words, strides(p.kind, x.shape(), other.shape(), outShape));
         if (r == null) return null;
         (p.kind == Kind.FORWARD ? forwardRuns : kernelGradientRuns).incrementAndGet();
         return List.of(r);

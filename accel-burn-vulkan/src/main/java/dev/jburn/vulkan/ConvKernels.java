@@ -63,9 +63,15 @@ final class ConvKernels {
     /** Implicit-GEMM dispatches by {@link ConvGemmShader.Order} (for tests: which order a layout picks). */
     final java.util.concurrent.atomic.AtomicLongArray orderRuns = new java.util.concurrent.atomic.AtomicLongArray(ConvGemmShader.Order.values().length);
 
-    /** Implicit-GEMM dispatches, and those split along K (for tests: which form ran). */
-    final java.util.concurrent.atomic.AtomicLong gemmRuns = new java.util.concurrent.atomic.AtomicLong(),
-            splitRuns = new java.util.concurrent.atomic.AtomicLong();
+    /** Implicit-GEMM dispatches split along K (for tests: which form ran). */
+    final java.util.concurrent.atomic.AtomicLong splitRuns = new java.util.concurrent.atomic.AtomicLong();
+
+    /** Implicit-GEMM dispatches in all: the sum of {@link #orderRuns}. */
+    long gemmRuns() {
+        long n = 0;
+        for (int i = 0; i < orderRuns.length(); i++) n += orderRuns.get(i);
+        return n;
+    }
 
     ConvKernels(VulkanBackend b) { this.b = b; }
 
@@ -91,7 +97,7 @@ final class ConvKernels {
      * The convolution {@code words} describe, its operands and result laid out as {@code st} says, as one
      * implicit-GEMM dispatch ({@link ConvGemmShader}), then the ordered sum of the split's copies where K is split;
      * {@code null} where the grid, a stride or the copies' size is past the device's limits. The caller has checked
-     * that the buffers are bindable and the sums not empty; {@code size} is the output's element count.
+     * that the buffers are bindable and the sums not empty ({@link #strided}); {@code size} is the output's element count.
      */
     DeviceBuffer implicitGemm(DeviceBuffer x, DeviceBuffer k, int[] words, ConvGemmShader.Strides st, long size) {
         int rank = words[0];
@@ -118,7 +124,6 @@ final class ConvKernels {
             y.release();
             throw e;
         }
-        gemmRuns.incrementAndGet();
         orderRuns.incrementAndGet(order.ordinal());
         if (parts == 1) return y;
         splitRuns.incrementAndGet();
@@ -130,17 +135,42 @@ final class ConvKernels {
         }
     }
 
+    /**
+     * The ungrouped convolution {@code words} describe on {@code x} and {@code k}, laid out as {@code st} says (a
+     * channels-last group, {@link ChannelsLastConvs}), as an implicit GEMM; {@code null} past the device's limits.
+     */
+    DeviceBuffer strided(Operand x, Operand k, int[] words, ConvGemmShader.Strides st) {
+        if (!bindable(words, x, k)) return null;
+        DeviceBuffer trivial = trivial(words);
+        if (trivial != null) return trivial;
+        return implicitGemm(VulkanBackend.device(x.buffer(), "conv"), VulkanBackend.device(k.buffer(), "conv"), words, st,
+                DirectConvPlan.outputSize(words));
+    }
+
+    /** Whether the output of {@code words} and both operands fit a binding. */
+    private boolean bindable(int[] words, Operand x, Operand k) {
+        MovementKernels m = b.movement;
+        return m.bindable(4 * DirectConvPlan.outputSize(words)) && m.bindable(x.buffer().byteSize()) && m.bindable(k.buffer().byteSize());
+    }
+
+    /** The result of a convolution with no output (empty) or with empty sums (zeros); {@code null} when it has work to do. */
+    private DeviceBuffer trivial(int[] words) {
+        long size = DirectConvPlan.outputSize(words);
+        if (size == 0) return b.memory.allocateUninitialized("conv", 0);
+        if (DirectConvPlan.productsPerOutput(words) == 0) return b.memory.allocate("conv", 4 * size);
+        return null;
+    }
+
     static boolean supports(DType t) { return t == DType.F32; }
 
     DeviceBuffer conv(Operand input, Operand kernel, ConvSpec spec, DType out) {
         if (!supports(out) || input.dtype() != out || kernel.dtype() != out) return null;
         int[] words = DirectConvPlan.params(input.shape(), kernel.shape(), spec);
         if (words == null) return null;
+        if (!bindable(words, input, kernel)) return null;
+        DeviceBuffer trivial = trivial(words);
+        if (trivial != null) return trivial;
         long size = DirectConvPlan.outputSize(words);
-        MovementKernels m = b.movement;
-        if (!m.bindable(4 * size) || !m.bindable(input.buffer().byteSize()) || !m.bindable(kernel.buffer().byteSize())) return null;
-        if (size == 0) return b.memory.allocateUninitialized("conv", 0);
-        if (DirectConvPlan.productsPerOutput(words) == 0) return b.memory.allocate("conv", 4 * size); // empty sums: zeros
         DeviceBuffer x = VulkanBackend.device(input.buffer(), "conv"), k = VulkanBackend.device(kernel.buffer(), "conv");
         if (gemm && words[1] == words[2] && words[6] == 0 && words[7] == 0) {
             DeviceBuffer r = implicitGemm(x, k, words, ConvGemmShader.Strides.canonical(words), size);
@@ -156,7 +186,7 @@ final class ConvKernels {
             } else {
                 Pipelines.Pipeline p = b.pipelines.get("conv", "conv-f32", "conv-f32",
                         () -> FloatControls.apply(ConvShader.perOutput(), b.dev.features), 4, true);
-                int gx = m.groups(size); // a grid-stride loop of work groups of 256, as the movement shaders'
+                int gx = b.movement.groups(size); // a grid-stride loop of work groups of 256, as the movement shaders'
                 b.queue.submit("conv", r -> r.dispatch("conv", p, List.of(x, k, y), CommandQueue.writes(2), words, gx, 1, 1));
             }
             return y;

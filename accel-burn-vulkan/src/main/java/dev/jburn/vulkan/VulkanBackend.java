@@ -91,7 +91,7 @@ public final class VulkanBackend extends HostFallbackBackend {
             this.windowScatters = new WindowScatterKernels(this);
             this.windowExtremes = new WindowExtremeKernels(this);
             this.convs = new ConvKernels(this);
-            this.channelsLast = new ChannelsLastConvs(this, convs);
+            this.channelsLast = new ChannelsLastConvs(convs);
             this.flushesF32Subnormals = SubnormalProbe.flushes(elementwise, memory);
         } catch (RuntimeException e) {
             close();
@@ -340,9 +340,8 @@ public final class VulkanBackend extends HostFallbackBackend {
     }
 
     /**
-     * Max-pool's gradient on the device: each window's element selected, then each output element sums the
-     * sources that picked it, in window order ({@link WindowScatterShader}): the cpu engine's result, no atomics.
-     * (Window reductions need no kernel: the front end decomposes them into slices and element-wise ops.)
+     * Window max and min of f32 as one kernel ({@link WindowExtremeKernels}); the other window reductions are
+     * decomposed by the front end into slices and element-wise ops before they get here.
      */
     @Override
     public Buffer windowReduce(WindowOp op, Operand x, WindowSpec spec) {
@@ -350,13 +349,20 @@ public final class VulkanBackend extends HostFallbackBackend {
         return r != null ? r : super.windowReduce(op, x, spec);
     }
 
+    /**
+     * Max-pool's gradient on the device: each window's element selected, then each output element sums the
+     * sources that picked it, in window order ({@link WindowScatterShader}): the cpu engine's result, no atomics.
+     */
     @Override
     public Buffer windowScatter(WindowOp op, Operand x, Operand source, Operand init, WindowSpec spec) {
         Buffer r = windowScatters.scatter(op, x, source, init, spec);
         return r != null ? r : super.windowScatter(op, x, source, init, spec);
     }
 
-    /** Direct convolution on the device, f32 ({@link ConvShader}): one dispatch, where the decomposition made one per kernel tap. */
+    /**
+     * Convolution on the device, f32 ({@link ConvKernels}: an implicit GEMM, or a direct kernel for grouped convs): one
+     * dispatch (two when split along K), where the decomposition made one per kernel tap.
+     */
     @Override
     public Buffer conv(Operand input, Operand kernel, ConvSpec spec, DType out) {
         Buffer r = convs.conv(input, kernel, spec, out);

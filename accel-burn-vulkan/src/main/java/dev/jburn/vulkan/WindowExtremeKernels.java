@@ -2,6 +2,9 @@ package dev.jburn.vulkan;
 
 import dev.jburn.DType;
 import dev.jburn.Shape;
+import dev.jburn.graph.Prim;
+import dev.jburn.graph.ShapeInference;
+import dev.jburn.graph.TensorType;
 import dev.jburn.kernels.WindowScatterPlan;
 import dev.jburn.op.WindowOp;
 import dev.jburn.spi.Operand;
@@ -25,9 +28,6 @@ final class WindowExtremeKernels {
     /** Whether window extremes of {@code t} run here (f32; the rest stays decomposed). */
     static boolean supports(DType t) { return t == DType.F32; }
 
-    /** Invocations per work group. */
-    static final int GROUP = 64;
-
     /** The result, or {@code null} to fall back (another type or op, rank past 8, indices past 32 bits). */
     DeviceBuffer reduce(WindowOp op, Operand x, WindowSpec spec) {
         boolean max;
@@ -37,7 +37,7 @@ final class WindowExtremeKernels {
             default -> { return null; }
         }
         if (!supports(x.dtype()) || spec.rank() != x.shape().rank()) return null;
-        Shape out = windows(x.shape(), spec);
+        Shape out = ShapeInference.infer(new Prim.WindowReduce(op, spec), List.of(new TensorType(x.dtype(), x.shape()))).getFirst().shape();
         int[] params = WindowScatterPlan.params(x.shape(), out, spec);
         if (params == null) return null;
         long n = out.size();
@@ -50,25 +50,13 @@ final class WindowExtremeKernels {
             DeviceBuffer xb = VulkanBackend.device(x.buffer(), name);
             Pipelines.Pipeline p = b.pipelines.get(name, "windowExtreme", List.of("windowExtreme", max),
                     () -> FloatControls.apply(source(max), b.dev.features), 3, true);
-            long g = (n + GROUP - 1) / GROUP;
-            int groups = (int) Math.max(1, Math.min(g, Math.min(b.dev.features.maxWorkGroupCountX(), 65535)));
+            int groups = WindowScatterKernels.groups(b.dev.features, n);
             b.queue.submit(name, r -> r.dispatch(name, p, List.of(xb, y), CommandQueue.writes(1), params, groups, 1, 1));
             return y;
         } catch (RuntimeException e) {
             y.release();
             throw e;
         }
-    }
-
-    /** Windows per axis of {@code x} under {@code spec}: {@code ⌊(in + lo + hi - ((w - 1)·dilation + 1)) / stride⌋ + 1}, at least 0. */
-    static Shape windows(Shape x, WindowSpec spec) {
-        int[] d = new int[x.rank()];
-        for (int i = 0; i < d.length; i++) {
-            long span = (spec.dims()[i] - 1L) * spec.dilations()[i] + 1;
-            long room = (long) x.dim(i) + spec.padLow()[i] + spec.padHigh()[i] - span;
-            d[i] = room < 0 ? 0 : (int) (room / spec.strides()[i] + 1);
-        }
-        return Shape.of(d);
     }
 
     /** Bindings: 0 x, 1 output (one per window), 2 parameters. */
@@ -93,7 +81,7 @@ final class WindowExtremeKernels {
                         y[w] = acc;
                     }
                 }
-                """.formatted(max ? "max" : "min", GROUP, max ? "0xff800000u" : "0x7f800000u", WindowScatterShader.windowPositions("""
+                """.formatted(max ? "max" : "min", WindowScatterShader.GROUP, max ? "0xff800000u" : "0x7f800000u", WindowScatterShader.windowPositions("""
                         float v = x[uint(off)];
                         %s
                         """.formatted(fold)));

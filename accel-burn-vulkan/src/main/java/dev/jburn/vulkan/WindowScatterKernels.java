@@ -87,9 +87,12 @@ final class WindowScatterKernels {
         }
     }
 
-    private int groups(long count) {
+    private int groups(long count) { return groups(b.dev.features, count); }
+
+    /** Work groups of {@link WindowScatterShader#GROUP} for a grid-stride loop over {@code count} items (the window kernels'). */
+    static int groups(VulkanFeatures f, long count) {
         long g = (count + WindowScatterShader.GROUP - 1) / WindowScatterShader.GROUP;
-        return (int) Math.max(1, Math.min(g, Math.min(b.dev.features.maxWorkGroupCountX(), 65535)));
+        return (int) Math.max(1, Math.min(g, Math.min(f.maxWorkGroupCountX(), 65535)));
     }
 
     /** An F16/BF16 scatter as the F64 one between exact widening casts and one rounding cast back. */

@@ -36,9 +36,9 @@ class VulkanConvTest {
             kernels.gemm = false; // every case on the per-output kernels
             convolutionsMatchTheCpuEngine(false);
             kernels.gemm = true; // the ungrouped ones as implicit GEMMs
-            long before = kernels.gemmRuns.get();
+            long before = kernels.gemmRuns();
             convolutionsMatchTheCpuEngine(true);
-            assertTrue(kernels.gemmRuns.get() - before >= 6, "implicit GEMMs: " + (kernels.gemmRuns.get() - before));
+            assertTrue(kernels.gemmRuns() - before >= 6, "implicit GEMMs: " + (kernels.gemmRuns() - before));
         } finally {
             kernels.gemm = gemm;
         }
@@ -61,14 +61,7 @@ class VulkanConvTest {
             if (cs.productsPerOutput() >= ConvKernels.LONG_SUM) longSums++;
             if (cs.productsPerOutput() >= ConvKernels.LONG_SUM && cs.kernel().size() / cs.kernel().dim(0) / cs.kernel().dim(1) > ConvShader.TAP_CHUNK) chunked++;
             String what = "conv " + cs.describe() + (special ? " (Inf, NaN weights)" : "") + (gemm ? ", implicit GEMM" : "");
-            float[] want = conv(cpu, xs, ks, cs), got = conv(v, xs, ks, cs);
-            assertEquals(want.length, got.length, what);
-            double scale = cs.productsPerOutput(); // each output sums this many products of values in [-1, 1)
-            for (int i = 0; i < want.length; i++) {
-                boolean same = Float.isNaN(want[i]) || Float.isInfinite(want[i]) ? Float.compare(want[i], got[i]) == 0
-                        : Math.abs(want[i] - got[i]) <= 1e-6 * scale + 1e-5 * Math.abs(want[i]);
-                if (!same) fail(what + ": element " + i + " is " + got[i] + ", the cpu engine's " + want[i]);
-            }
+            assertMatchesCpu(what, cs, xs, ks, cpu, v);
         }
         assertTrue(longSums >= 4, "the work-group form ran " + longSums + " times");
         assertTrue(chunked >= 1, "a work group walked its taps in chunks " + chunked + " times");
@@ -86,7 +79,7 @@ class VulkanConvTest {
         Engine vk = TestDevice.engine();
         ConvKernels kernels = ((VulkanBackend) vk.backend()).convs;
         Backend v = vk.backend(), cpu = Engine.select("cpu").backend();
-        long gemmBefore = kernels.gemmRuns.get(), splitBefore = kernels.splitRuns.get();
+        long gemmBefore = kernels.gemmRuns(), splitBefore = kernels.splitRuns.get();
         int[] one2 = {1, 1}, zero2 = {0, 0};
         List<RandomConvs> cases = List.of(
                 new RandomConvs(Shape.of(6, 5, 13, 13), Shape.of(70, 5, 3, 3), new ConvSpec(one2, one2, one2, one2, one2, 1, 1)),
@@ -111,20 +104,13 @@ class VulkanConvTest {
                     }
                     if (c == 2) xs[7] = Float.NEGATIVE_INFINITY;
                     String what = "conv " + cs.describe() + ", " + order;
-                    float[] want = conv(cpu, xs, ks, cs), got = conv(v, xs, ks, cs);
-                    assertEquals(want.length, got.length, what);
-                    double scale = cs.productsPerOutput();
-                    for (int i = 0; i < want.length; i++) {
-                        boolean same = Float.isNaN(want[i]) || Float.isInfinite(want[i]) ? Float.compare(want[i], got[i]) == 0
-                                : Math.abs(want[i] - got[i]) <= 1e-6 * scale + 1e-5 * Math.abs(want[i]);
-                        if (!same) fail(what + ": element " + i + " is " + got[i] + ", the cpu engine's " + want[i]);
-                    }
+                    assertMatchesCpu(what, cs, xs, ks, cpu, v);
                 }
             }
         } finally {
             kernels.orderOverride = null;
         }
-        assertEquals(2L * cases.size(), kernels.gemmRuns.get() - gemmBefore, "implicit GEMMs run");
+        assertEquals(2L * cases.size(), kernels.gemmRuns() - gemmBefore, "implicit GEMMs run");
         assertEquals(2L * 4, kernels.splitRuns.get() - splitBefore, "split along K");
     }
 
@@ -154,6 +140,21 @@ class VulkanConvTest {
         int[] pad = {rnd.nextInt(2), rnd.nextInt(2)}, ones = {1, 1};
         return new RandomConvs(Shape.of(1 + rnd.nextInt(3), n, s, s), Shape.of(1 + rnd.nextInt(3), n, o, o),
                 new ConvSpec(ones, pad, pad, ones, ones, 1, 1));
+    }
+
+    /**
+     * {@code cs} on {@code xs} and {@code ks} by both backends: the same special values (NaN, ±Inf) where the cpu engine
+     * gives one, else within a tolerance that grows with the products each output sums (values in [-1, 1)).
+     */
+    private static void assertMatchesCpu(String what, RandomConvs cs, float[] xs, float[] ks, Backend cpu, Backend v) {
+        float[] want = conv(cpu, xs, ks, cs), got = conv(v, xs, ks, cs);
+        assertEquals(want.length, got.length, what);
+        double scale = cs.productsPerOutput();
+        for (int i = 0; i < want.length; i++) {
+            boolean same = Float.isNaN(want[i]) || Float.isInfinite(want[i]) ? Float.compare(want[i], got[i]) == 0
+                    : Math.abs(want[i] - got[i]) <= 1e-6 * scale + 1e-5 * Math.abs(want[i]);
+            if (!same) fail(what + ": element " + i + " is " + got[i] + ", the cpu engine's " + want[i]);
+        }
     }
 
     private static float[] uniform(long n, Random rnd) {
