@@ -23,20 +23,30 @@ final class ElementwiseOperands {
 
     /** A rank-0 operand of type {@code t} on {@code engine} holding the integer {@code value} (converted as by {@code setLong}). */
     static Operand scalar(Engine engine, DType t, long value) {
+        return upload(engine, scalarBytes(t, value), t);
+    }
+
+    /** The bytes of a scalar of type {@code t} holding {@code value} (wrapped to the width). */
+    static MemorySegment scalarBytes(DType t, long value) {
         MemorySegment host = MemorySegment.ofArray(new long[1]);
         HostElements.setLong(host, t, 0, value);
-        return upload(engine, host, t);
+        return host.asSlice(0, t.byteSize());
+    }
+
+    /** The bytes of a scalar of type {@code t} holding {@code value} (converted with Nx cast rules). */
+    static MemorySegment scalarBytes(DType t, double value) {
+        MemorySegment host = MemorySegment.ofArray(new long[1]);
+        HostElements.setDouble(host, t, 0, value);
+        return host.asSlice(0, t.byteSize());
     }
 
     /** A rank-0 operand of type {@code t} on {@code engine} holding {@code value} (converted with Nx cast rules). */
     static Operand scalar(Engine engine, DType t, double value) {
-        MemorySegment host = MemorySegment.ofArray(new long[1]);
-        HostElements.setDouble(host, t, 0, value);
-        return upload(engine, host, t);
+        return upload(engine, scalarBytes(t, value), t);
     }
 
     private static Operand upload(Engine engine, MemorySegment host, DType t) {
-        return new Operand(engine.backend().upload(host.asSlice(0, t.byteSize())), t, Shape.scalar());
+        return new Operand(engine.backend().upload(host), t, Shape.scalar());
     }
 
     /** Frees {@code temp} when it is a temporary, i.e. not the buffer of {@code original} (which may be null). */

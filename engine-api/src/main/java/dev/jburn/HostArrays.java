@@ -86,7 +86,7 @@ final class HostArrays {
         long bytes = t.dtype().byteSize(t.shape());
         dev.jburn.spi.HostMemory.check(bytes);
         MemorySegment host = arena.allocate(Math.max(bytes, 1), 8).asSlice(0, bytes);
-        if (bytes > 0) t.engine().backend().download(t.buffer(), 0, host);
+        if (bytes > 0) t.read(0, host);
         return host;
     }
 }

@@ -11,6 +11,10 @@ final class InternalAccess implements JBurnInternals.Access {
         return Tensor.wrap(engine, buffer, dtype, shape);
     }
 
+    @Override public Tensor wrapSame(Engine engine, Buffer buffer, Tensor same) {
+        return Tensor.wrap(engine, buffer, same.dtype(), same.shape()).rememberFrom(same);
+    }
+
     @Override public Operand operand(Tensor t) { return t.operand(); }
 
     @Override public Engine tracingEngine(String name, Backend backend) { return Engine.tracing(name, backend); }

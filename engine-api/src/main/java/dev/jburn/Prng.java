@@ -285,7 +285,7 @@ public final class Prng {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment h = arena.allocate(Math.max(1, v.length * (long) type.byteSize()), 8).asSlice(0, v.length * (long) type.byteSize());
             for (int i = 0; i < v.length; i++) HostElements.setLong(h, type, i, v[i]);
-            return Tensor.wrap(engine, engine.backend().upload(h), type, shape);
+            return Tensor.wrap(engine, engine.backend().upload(h), type, shape).remember(h);
         }
     }
 
@@ -293,7 +293,7 @@ public final class Prng {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment h = arena.allocate(Math.max(1, v.length * (long) type.byteSize()), 8).asSlice(0, v.length * (long) type.byteSize());
             for (int i = 0; i < v.length; i++) HostElements.setDouble(h, type, i, v[i]);
-            return Tensor.wrap(engine, engine.backend().upload(h), type, shape);
+            return Tensor.wrap(engine, engine.backend().upload(h), type, shape).remember(h);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.jburn;
 
 import dev.jburn.op.ShapeOp;
 
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,12 +18,14 @@ final class ShapeOps {
 
     /** A scalar of {@code type} holding the integer {@code v} (wrapped to the width), on {@code engine}. */
     static Tensor scalarOn(Engine engine, DType type, long v) {
-        return Tensor.wrap(engine, ElementwiseOperands.scalar(engine, type, v).buffer(), type, Shape.scalar());
+        MemorySegment host = ElementwiseOperands.scalarBytes(type, v);
+        return Tensor.wrap(engine, engine.backend().upload(host), type, Shape.scalar()).remember(host);
     }
 
     /** A scalar of {@code type} holding {@code v} converted with Nx cast semantics, on {@code engine}. */
     static Tensor scalarOn(Engine engine, DType type, double v) {
-        return Tensor.wrap(engine, ElementwiseOperands.scalar(engine, type, v).buffer(), type, Shape.scalar());
+        MemorySegment host = ElementwiseOperands.scalarBytes(type, v);
+        return Tensor.wrap(engine, engine.backend().upload(host), type, Shape.scalar()).remember(host);
     }
 
     static String str(int[] a) { return Arrays.toString(a); }

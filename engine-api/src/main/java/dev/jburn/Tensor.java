@@ -40,6 +40,15 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     private final Release release;
     private final Cleaner.Cleanable cleanable;
     private volatile boolean closed;
+    /**
+     * The bytes of a small tensor made from host values ({@link #remember}), or null. Reads of such a tensor (a
+     * step's key words, a learning rate) and moves to another engine then need no transfer from the device, which on
+     * a GPU engine is a copy and a wait for all queued work. A tensor's bytes never change while it is open (an input
+     * donated to a compiled function is closed), so these stay true.
+     */
+    private volatile byte[] known;
+    /** The largest tensor whose host bytes are remembered: a batch's row weights (4 KiB at 1,024 rows), keys, scalars. */
+    static final int KNOWN_BYTES = 4096;
 
     private Tensor(Engine engine, Buffer buffer, DType dtype, Shape shape) {
         this.engine = engine;
@@ -81,7 +90,27 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
 
     /** A new tensor sharing this one's buffer (reshape, bitcast); the buffer gains a reference. */
     Tensor share(DType newType, Shape newShape) {
-        return new Tensor(engine, live().retain(), newType, newShape);
+        return new Tensor(engine, live().retain(), newType, newShape).rememberFrom(this);
+    }
+
+    /** This tensor, remembering {@code host} as its bytes when they are few (not for traced tensors: they are symbolic). */
+    Tensor remember(MemorySegment host) {
+        if (host.byteSize() <= KNOWN_BYTES && !engine.isTracing()) known = host.toArray(ValueLayout.JAVA_BYTE);
+        return this;
+    }
+
+    /** This tensor, remembering {@code same}'s bytes: for a tensor holding the same bytes (a view, a passed-through input). */
+    Tensor rememberFrom(Tensor same) {
+        if (same.engine.isTracing() == engine.isTracing()) known = same.known;
+        return this;
+    }
+
+    /** Copies this tensor's bytes from {@code offset} into {@code dst}: from the remembered bytes where there are. */
+    void read(long offset, MemorySegment dst) {
+        Buffer b = live();
+        byte[] k = known;
+        if (k != null) MemorySegment.copy(MemorySegment.ofArray(k), offset, dst, 0, dst.byteSize());
+        else engine.backend().download(b, offset, dst);
     }
 
     /** The backend view of this tensor. */
@@ -288,6 +317,22 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
         return fullOn(Engine.defaultEngine(), shape, dtype, value);
     }
 
+    /**
+     * {@link #full(Shape, DType, double)} made on {@code engine} directly (not on the default engine and then moved):
+     * a training loop's learning rate for a GPU engine, say.
+     *
+     * <pre>{@code
+     * Tensor lr = Tensor.full(Shape.scalar(), DType.F32, 1e-3, Engine.select("vulkan"));
+     * }</pre>
+     */
+    public static Tensor full(Shape shape, DType dtype, double value, Engine engine) {
+        Args.nonNull("full", "shape", shape);
+        Args.nonNull("full", "dtype", dtype);
+        Args.nonNull("full", "engine", engine);
+        shape.requireConcrete("full");
+        return fullOn(engine, shape, dtype, value);
+    }
+
     private static Tensor fullOn(Engine e, Shape shape, DType dtype, double value) {
         Tensor one = ShapeOps.scalarOn(e, dtype, value);
         if (shape.rank() == 0) return one;
@@ -344,7 +389,7 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
 
     private static Tensor upload(MemorySegment host, DType dtype, Shape shape) {
         Engine e = Engine.defaultEngine();
-        return wrap(e, e.backend().upload(host), dtype, shape);
+        return wrap(e, e.backend().upload(host), dtype, shape).remember(host);
     }
 
     // ==== reading back ============================================================================
@@ -353,7 +398,7 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     public float[] toFloatArray() {
         float[] out = new float[checkedLength()];
         if (dtype == DType.F32) {
-            if (out.length > 0) backend().download(buffer(), 0, MemorySegment.ofArray(out));
+            if (out.length > 0) read(0, MemorySegment.ofArray(out));
             return out;
         }
         try (Arena arena = Arena.ofConfined()) {
@@ -367,7 +412,7 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     public double[] toDoubleArray() {
         double[] out = new double[checkedLength()];
         if (dtype == DType.F64) {
-            if (out.length > 0) backend().download(buffer(), 0, MemorySegment.ofArray(out));
+            if (out.length > 0) read(0, MemorySegment.ofArray(out));
             return out;
         }
         try (Arena arena = Arena.ofConfined()) {
@@ -391,7 +436,7 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
     public int[] toIntArray() {
         int[] out = new int[checkedLength()];
         if (dtype == DType.S32) {
-            if (out.length > 0) backend().download(buffer(), 0, MemorySegment.ofArray(out));
+            if (out.length > 0) read(0, MemorySegment.ofArray(out));
             return out;
         }
         try (Arena arena = Arena.ofConfined()) {
@@ -458,7 +503,7 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment h = arena.allocate(8, 8).asSlice(0, dtype.byteSize());
-            backend().download(buffer(), dtype.byteSize(flat), h);
+            read(dtype.byteSize(flat), h);
             return dtype.isFloat() ? (Number) HostElements.getDouble(h, dtype, 0) : (Number) HostElements.getLong(h, dtype, 0);
         }
     }
@@ -474,9 +519,14 @@ public final class Tensor implements AutoCloseable, TensorElementwise, TensorRed
         Args.nonNull("to", "target", target);
         if (target == engine) return this;
         long bytes = dtype.byteSize(shape);
+        byte[] k = known;
+        if (k != null) { // made from host values: no transfer back from this engine
+            live();
+            return wrap(target, target.backend().upload(MemorySegment.ofArray(k)), dtype, shape).rememberFrom(this);
+        }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment h = HostArrays.download(this, arena);
-            return wrap(target, target.backend().upload(h.asSlice(0, bytes)), dtype, shape);
+            return wrap(target, target.backend().upload(h.asSlice(0, bytes)), dtype, shape).remember(h);
         }
     }
 

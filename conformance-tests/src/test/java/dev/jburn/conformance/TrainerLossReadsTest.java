@@ -9,19 +9,12 @@ import dev.jburn.data.TensorDataset;
 import dev.jburn.nn.Activation;
 import dev.jburn.nn.Model;
 import dev.jburn.optim.Optimizers;
-import dev.jburn.reference.ReferenceProvider;
-import dev.jburn.spi.Availability;
-import dev.jburn.spi.Backend;
-import dev.jburn.spi.Buffer;
-import dev.jburn.spi.EngineConfig;
-import dev.jburn.spi.EngineProvider;
 import dev.jburn.train.Fit;
 import dev.jburn.train.FitResult;
 import dev.jburn.train.Losses;
 import dev.jburn.train.Trainer;
 import org.junit.jupiter.api.Test;
 
-import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,26 +24,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code Trainer.fit} reads its steps' losses in groups, each with one transfer from the engine: on a GPU engine a read
  * is a copy and a wait for the device, and reading every step's loss on its own made the Vulkan engine wait once a
  * step. An engine that counts its downloads trains 64 steps; the losses must still be each step's own (the epoch's
- * mean loss equals the cpu engine's).
+ * mean loss equals the cpu engine's), and nothing else may be read back per step.
  */
 class TrainerLossReadsTest {
-    private static final AtomicLong DOWNLOADS = new AtomicLong();
-    private static final Engine COUNTING = Engine.create(new Provider(), EngineConfig.defaults().withThreads(1));
-
-    private static final class Provider implements EngineProvider {
-        @Override public String name() { return "counting"; }
-        @Override public int priority() { return -1; }
-        @Override public Availability availability() { return Availability.yes("test double"); }
-        @Override public Backend create(EngineConfig config) {
-            return new ForwardingBackend(new ReferenceProvider().create(config)) {
-                @Override public String name() { return "counting"; }
-                @Override public void download(Buffer src, long offset, MemorySegment dst) {
-                    DOWNLOADS.incrementAndGet();
-                    super.download(src, offset, dst);
-                }
-            };
-        }
-    }
+    private static final AtomicLong DOWNLOADS = CountingEngine.DOWNLOADS;
+    private static final Engine COUNTING = CountingEngine.ENGINE;
 
     private static FitResult fit(Engine e) {
         Tensor x = Prng.uniform(Prng.key(3), Shape.of(256, 2), DType.F32, -1, 1).values();
@@ -65,10 +43,11 @@ class TrainerLossReadsTest {
         long before = DOWNLOADS.get();
         FitResult got = fit(COUNTING);
         long downloads = DOWNLOADS.get() - before;
-        // Two reads a step remain, both of values the host gave the engine (the Vulkan engine serves them from its host
-        // copies without waiting): the step key's words for its fold, and the learning rate, compared with the
-        // schedule's. The losses may add one read per group of 32, not one per step (that was 3 reads a step).
-        assertTrue(downloads <= 2 * 64 + 16, downloads + " downloads for 64 steps");
+        // The losses take one read per group of 32, not one per step (that was 3 reads a step). The step key's words
+        // (for its fold) and the learning rate (compared with the schedule's) are values the host made, read from the
+        // host (HostBytesTest): they were two more downloads a step, each a wait for the device on a GPU engine.
+        System.out.println("TrainerLossReadsTest: " + downloads + " downloads for 64 steps");
+        assertTrue(downloads <= 8, downloads + " downloads for 64 steps");
         assertEquals(want.history().get("loss").getFirst(), got.history().get("loss").getFirst(), "the epoch's mean loss");
     }
 }

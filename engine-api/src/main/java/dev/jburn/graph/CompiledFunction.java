@@ -46,7 +46,22 @@ public final class CompiledFunction {
     private int traces;
 
     /** One signature's compilation. */
-    private record Compiled(Signature signature, Graph traced, Graph graph, PassReport report, Duration traceTime, Duration optimizeTime) {}
+    private record Compiled(Signature signature, Graph traced, Graph graph, PassReport report, Duration traceTime, Duration optimizeTime,
+                            int[] passedThrough) {
+        Compiled(Signature signature, Graph traced, Graph graph, PassReport report, Duration traceTime, Duration optimizeTime) {
+            this(signature, traced, graph, report, traceTime, optimizeTime, passedThrough(graph));
+        }
+
+        /** Per output, the input it is (returned unchanged), or -1. */
+        private static int[] passedThrough(Graph g) {
+            int[] at = new int[g.outputs().size()];
+            for (int i = 0; i < at.length; i++) {
+                at[i] = -1;
+                for (int k = 0; k < g.inputs().size() && at[i] < 0; k++) if (g.inputs().get(k).id() == g.outputs().get(i).id()) at[i] = k;
+            }
+            return at;
+        }
+    }
 
     CompiledFunction(Function<List<Tensor>, List<Tensor>> fn, int arity, JitOptions options) {
         this.fn = fn;
@@ -87,9 +102,11 @@ public final class CompiledFunction {
         // The caller gave the donated inputs up: close them, so a later use fails instead of reading overwritten memory.
         if (anyDonated) for (int i = 0; i < in.size(); i++) if (donated[i]) in.get(i).close();
         List<Tensor> result = new ArrayList<>(outs.size());
+        int[] passed = c.passedThrough();
         for (int i = 0; i < outs.size(); i++) {
             Value v = c.graph().outputs().get(i);
-            result.add(ACCESS.wrap(engine, outs.get(i), v.dtype(), v.shape()));
+            // an input returned as it came (an optimizer's learning rate) keeps what the host knows of its bytes
+            result.add(passed[i] >= 0 ? ACCESS.wrapSame(engine, outs.get(i), in.get(passed[i])) : ACCESS.wrap(engine, outs.get(i), v.dtype(), v.shape()));
         }
         return List.copyOf(result);
     }

@@ -21,6 +21,9 @@ public final class JBurnInternals {
         /** {@code Tensor.wrap}: a tensor taking over {@code buffer}'s reference. */
         Tensor wrap(Engine engine, Buffer buffer, DType dtype, Shape shape);
 
+        /** {@link #wrap} for a result that is the input {@code same} passed through: it keeps {@code same}'s remembered host bytes. */
+        Tensor wrapSame(Engine engine, Buffer buffer, Tensor same);
+
         /** {@code Tensor.operand()}: the backend view of a live tensor. */
         Operand operand(Tensor t);
 

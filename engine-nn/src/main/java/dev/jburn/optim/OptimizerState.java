@@ -43,7 +43,7 @@ public record OptimizerState(Map<String, Tensor> tensors) {
         boolean found = false;
         for (var e : tensors.entrySet()) {
             if (e.getKey().equals("learning_rate") || e.getKey().endsWith("/learning_rate")) {
-                m.put(e.getKey(), Tensor.scalar(lr, e.getValue().dtype()).to(e.getValue().engine()));
+                m.put(e.getKey(), Tensor.full(dev.jburn.Shape.scalar(), e.getValue().dtype(), lr, e.getValue().engine()));
                 found = true;
             }
         }

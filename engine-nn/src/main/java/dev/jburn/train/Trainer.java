@@ -229,7 +229,9 @@ public final class Trainer {
         ctx.advance(globalStep);
         callbacks.forEach(c -> c.onTrainBegin(ctx));
         boolean stop = false;
-        try (Progress progress = new Progress(options.progress(), options.out())) {
+        // Every full batch's row weights (all ones), made once: a host array uploaded every step cost a transfer a step.
+        try (Progress progress = new Progress(options.progress(), options.out());
+             Tensor ones = rep == null && n >= bs ? Tensor.full(Shape.of(bs), DType.F32, 1, data.x().engine()) : null) {
             for (int epoch = options.initialEpoch(); epoch < options.epochs() && !stop; epoch++) {
                 ctx.epoch(epoch);
                 final int e = epoch;
@@ -253,7 +255,7 @@ public final class Trainer {
                         }
                         used = cur;
                         if (rep == null) {
-                            Batch batch = batch(ordered, start, real, bs);
+                            Batch batch = batch(ordered, start, real, bs, ones);
                             r = ts.apply(cur, batch.x, batch.y, batch.w, ms);
                         } else {
                             r = rep.step(cur, ordered, start, real, bs, ms);
@@ -387,7 +389,13 @@ public final class Trainer {
     record Batch(Tensor x, Tensor y, Tensor w) {}
 
     static Batch batch(TensorDataset d, int start, int real, int size) {
+        return batch(d, start, real, size, null);
+    }
+
+    /** {@link #batch(TensorDataset, int, int, int)} whose weights are {@code ones} (of {@code size} ones, or null) when the batch is full. */
+    static Batch batch(TensorDataset d, int start, int real, int size, Tensor ones) {
         TensorDataset b = d.batch(start, real);
+        if (real == size && ones != null) return new Batch(b.x(), b.y(), ones);
         Tensor x = b.x(), y = b.y();
         if (real < size) {
             List<Tensor> xs = new ArrayList<>(List.of(x)), ys = new ArrayList<>(List.of(y));
