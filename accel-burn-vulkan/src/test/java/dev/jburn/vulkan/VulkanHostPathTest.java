@@ -13,6 +13,7 @@ import dev.jburn.spi.Availability;
 import dev.jburn.spi.Backend;
 import dev.jburn.spi.EngineConfig;
 import dev.jburn.spi.EngineProvider;
+import dev.jburn.spi.TensorBuffers;
 import dev.jburn.train.Losses;
 import dev.jburn.train.TrainStep;
 import org.junit.jupiter.api.AfterAll;
@@ -100,31 +101,32 @@ class VulkanHostPathTest {
 
     /**
      * A small upload reads back from its host copy, without waiting for queued work; a larger one, and any buffer a
-     * kernel wrote, waits. With host copies off the small one waits too.
+     * kernel wrote, waits. With host copies off the small one waits too. The reads go to the backend
+     * ({@code TensorBuffers.bytes}): a tensor made from host values would serve {@code toLongArray} from its own bytes.
      */
     @Test
     void smallUploadsReadBackWithoutWaiting() {
         Engine vk = TestDevice.engine();
         VulkanBackend b = (VulkanBackend) vk.backend();
         try (Tensor key = Prng.key(42).to(vk); Tensor big = Tensor.of(new float[100]).to(vk)) {
-            long[] want = Prng.key(42).toLongArray();
+            byte[] want = TensorBuffers.bytes(Prng.key(42));
             try (Tensor queued = big.add(big)) { // an open frame: a download that waits for the queue counts a host wait
                 long before = b.stats().hostWaits();
-                assertArrayEquals(want, key.toLongArray());
+                assertArrayEquals(want, TensorBuffers.bytes(key));
                 assertEquals(before, b.stats().hostWaits(), "8 bytes uploaded read back without a wait");
                 assertEquals(0f, queued.toFloatArray()[0]);
                 assertEquals(before + 1, b.stats().hostWaits(), "a kernel's output waits for the kernel");
             }
             try (Tensor queued = big.add(big)) {
                 long before = b.stats().hostWaits();
-                big.toFloatArray();
+                TensorBuffers.bytes(big);
                 assertEquals(before + 1, b.stats().hostWaits(), "400 bytes are past the host copies' limit");
             }
         }
         try (Tensor key = Prng.key(42).to(plain); Tensor big = Tensor.of(new float[100]).to(plain); Tensor queued = big.add(big)) {
             VulkanBackend p = (VulkanBackend) plain.backend();
             long before = p.stats().hostWaits();
-            assertArrayEquals(Prng.key(42).toLongArray(), key.toLongArray());
+            assertArrayEquals(TensorBuffers.bytes(Prng.key(42)), TensorBuffers.bytes(key));
             assertEquals(before + 1, p.stats().hostWaits(), "without host copies the read waits");
         }
     }
