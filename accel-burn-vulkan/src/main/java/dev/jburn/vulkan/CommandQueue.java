@@ -105,6 +105,12 @@ final class CommandQueue implements AutoCloseable {
     private final long paramAlign;
     private final long queryPool;
     final AtomicLong dispatches = new AtomicLong();
+    /**
+     * With {@code -Djburn.vulkan.dispatchNames=true}: dispatches by op name and work-group count (what a step spends its
+     * dispatches on; {@code TrainStepBench} prints it). Off by default: a map update per dispatch.
+     */
+    static final boolean COUNT_NAMES = Boolean.getBoolean("jburn.vulkan.dispatchNames");
+    final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> dispatchNames = new java.util.concurrent.ConcurrentHashMap<>();
     final AtomicLong submissions = new AtomicLong();
     /** Pipeline barriers recorded between commands (one before each command that depends on the ones before it). */
     final AtomicLong barrierCount = new AtomicLong();
@@ -319,6 +325,7 @@ final class CommandQueue implements AutoCloseable {
                 frame.work += (long) gx * gy * gz;
             }
             dispatches.incrementAndGet();
+            if (COUNT_NAMES) dispatchNames.computeIfAbsent(op + " x" + (long) gx * gy * gz, k -> new java.util.concurrent.atomic.LongAdder()).increment();
         }
 
         /** Copies {@code size} bytes between buffers (raw handles: staging buffers are not tensors). */

@@ -5,6 +5,7 @@ import dev.jburn.JBurnException;
 import dev.jburn.Shape;
 import dev.jburn.kernels.Dialect;
 import dev.jburn.kernels.ElementwiseKernel;
+import dev.jburn.kernels.ElementwiseOutputs;
 import dev.jburn.kernels.Emitter;
 import dev.jburn.kernels.KernelSource;
 import dev.jburn.kernels.ReductionEmitter;
@@ -14,6 +15,7 @@ import dev.jburn.kernels.ReductionShape;
 import dev.jburn.op.BinaryOp;
 import dev.jburn.op.ReduceOp;
 import dev.jburn.op.UnaryOp;
+import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
 
 import java.util.ArrayList;
@@ -82,6 +84,11 @@ final class ElementwiseKernels {
             };
             return ReductionEmitter.unsupported(ReductionKernel.of(op, t, Shape.of(4, 4), new int[] {1}, out), Dialect.GLSL, features).isEmpty();
         });
+    }
+
+    /** Whether {@code k} runs here as emitted: its precision is trusted on this device and the emitter can write it. */
+    boolean runs(ElementwiseKernel k) {
+        return GlslPrecision.trusted(k, b.dev.features.float64(), b.dev.features.int64()) && emits(k);
     }
 
     private boolean emits(ElementwiseKernel k) {
@@ -257,10 +264,46 @@ final class ElementwiseKernels {
         long n = k.outShape().size();
         long outBytes = k.outType().byteSize(n);
         if (!fits(n, outBytes, inputs) || !b.pipelines.fitsBindings(inputs.size() + 1)) return null;
-        Pipelines.Pipeline p = pipelineFor(op, k, inputs.size() + 1, () -> GlslPrecision.trusted(k, b.dev.features.float64(), b.dev.features.int64()) && emits(k)
-                ? Emitter.emit(k, Dialect.GLSL, features) : null);
+        Pipelines.Pipeline p = pipelineFor(op, k, inputs.size() + 1, () -> runs(k) ? Emitter.emit(k, Dialect.GLSL, features) : null);
         long per = Emitter.elementsPerInvocation(k, Dialect.GLSL); // 4-byte outputs: four elements per invocation
         return p == null ? null : dispatch(op, p, inputs, outBytes, n, groupsFor((n + per - 1) / per));
+    }
+
+    /**
+     * Runs a kernel of several outputs (a combined chain, {@link ElementwiseOutputs}) as one dispatch; {@code null}
+     * when the emitter or the device cannot (run each output's own kernel then).
+     */
+    List<Buffer> run(String op, ElementwiseOutputs o, List<Operand> inputs) {
+        ElementwiseKernel k = o.kernel();
+        long n = k.outShape().size();
+        List<DType> outs = o.outTypes();
+        for (DType t : outs) if (!fits(n, t.byteSize(n), inputs)) return null;
+        if (!b.pipelines.fitsBindings(inputs.size() + outs.size())) return null;
+        Pipelines.Pipeline p = pipelineFor(op, o, inputs.size() + outs.size(), () -> runs(k) ? Emitter.emit(o, Dialect.GLSL, features) : null);
+        if (p == null) return null;
+        List<DeviceBuffer> bufs = new ArrayList<>(inputs.size() + outs.size());
+        for (Operand x : inputs) bufs.add(VulkanBackend.device(x.buffer(), op));
+        List<Buffer> results = new ArrayList<>(outs.size());
+        try {
+            int[] written = new int[outs.size()];
+            for (int j = 0; j < outs.size(); j++) {
+                DeviceBuffer out = b.memory.allocateUninitialized(op, outs.get(j).byteSize(n));
+                results.add(out);
+                written[j] = bufs.size();
+                bufs.add(out);
+            }
+            long groups = groupsFor(n);
+            int gx = (int) Math.max(1, Math.min(groups, 65535)), gy = (int) ((groups + gx - 1) / gx);
+            if (gy > 65535) {
+                results.forEach(Buffer::release);
+                return null;
+            }
+            if (n > 0) b.queue.submit(op, r -> r.dispatch(op, p, bufs, CommandQueue.writes(written), new int[] {(int) n}, gx, gy, 1));
+            return results;
+        } catch (RuntimeException e) {
+            results.forEach(Buffer::release);
+            throw e;
+        }
     }
 
     /**

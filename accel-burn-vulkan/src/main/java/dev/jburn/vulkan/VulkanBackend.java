@@ -43,7 +43,7 @@ public final class VulkanBackend extends HostFallbackBackend {
     final WindowExtremeKernels windowExtremes;
     final ConvKernels convs;
     final ChannelsLastConvs channelsLast;
-    private final FusedGraphs fused;
+    final FusedGraphs fused;
     /** Answers from the kernels' own checks (stateless, so one instance serves every call). */
     private final Capabilities capabilities = new VulkanCapabilities(this);
     /** Whether the device's f32 arithmetic flushes subnormals to zero, measured at start. */
@@ -119,6 +119,13 @@ public final class VulkanBackend extends HostFallbackBackend {
         return new Stats(queue.dispatches.get(), queue.submissions.get(), pipelines.created.get(), pipelines.live(), compiler.compiled.get(),
                 compiler.diskHits.get(), memory.liveBuffers.get(), memory.liveBytes.get(), queue.deviceNanos.get(),
                 queue.submitWaitNanos.get(), queue.hostWaits.get(), memory.transfers.get(), queue.barrierCount.get(), memory.buffersCreated.get());
+    }
+
+    /** Dispatches so far by op name and work-group count; empty unless {@code -Djburn.vulkan.dispatchNames=true}. */
+    public java.util.Map<String, Long> dispatchNames() {
+        java.util.Map<String, Long> m = new java.util.TreeMap<>();
+        queue.dispatchNames.forEach((k, v) -> m.put(k, v.sum()));
+        return m;
     }
 
     /**
@@ -256,7 +263,7 @@ public final class VulkanBackend extends HostFallbackBackend {
      */
     @Override
     public List<Buffer> execute(Graph graph, List<Operand> inputs) {
-        return Interpreter.execute(this, channelsLast.rewrite(graph), inputs, new boolean[inputs.size()], (node, in, reusable) -> {
+        return Interpreter.execute(this, fused.rewrite(channelsLast.rewrite(graph)), inputs, new boolean[inputs.size()], (node, in, reusable) -> {
             List<Buffer> r = channelsLast.run(node, in);
             return r != null ? r : fused.run(node, in, reusable);
         });

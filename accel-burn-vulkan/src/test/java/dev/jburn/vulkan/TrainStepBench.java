@@ -74,6 +74,7 @@ public final class TrainStepBench {
         run(step, s, data, batch, warmup, b);
         b.synchronize();
         VulkanBackend.Stats before = b.stats();
+        Map<String, Long> namesBefore = b.dispatchNames();
         long t0 = System.nanoTime();
         double cpu0 = VulkanBench.threadCpuNanos();
         double last = run(step, s, data, batch, steps, b);
@@ -100,6 +101,13 @@ public final class TrainStepBench {
             b.measureDeviceTime(false);
         }
         System.out.printf("  last loss %.6f%n", last);
+        if (!namesBefore.isEmpty()) { // -Djburn.vulkan.dispatchNames=true: what the timed steps dispatched, per step
+            java.util.Map<String, Long> now = b.dispatchNames();
+            int timed = steps;
+            now.entrySet().stream().map(e -> Map.entry(e.getKey(), (e.getValue() - namesBefore.getOrDefault(e.getKey(), 0L)) / (double) timed))
+                    .filter(e -> e.getValue() > 0).sorted(Map.Entry.comparingByValue(java.util.Comparator.reverseOrder()))
+                    .forEach(e -> System.out.printf("  %6.2f  %s%n", e.getValue(), e.getKey()));
+        }
         System.out.println("fallbacks: " + vk.fallbackCounts());
         System.out.println("stats: " + after);
     }

@@ -104,19 +104,36 @@ public record ElementwiseKernel(List<DType> inputTypes, List<KernelExpr> nodes, 
     }
 
     /** The kernel computing {@code out}, a value of {@code body}, from {@code body}'s inputs; empty when a node on the way is not element-wise. */
-    static Optional<ElementwiseKernel> fusedAt(Graph body, Value out) {
-        Map<Integer, Node> producers = new HashMap<>();
-        for (Node n : body.nodes()) {
-            for (Value v : n.outputs()) producers.put(v.id(), n);
+    public static Optional<ElementwiseKernel> fusedAt(Graph body, Value out) {
+        FusedBuilder b = FusedBuilder.of(body, out.shape());
+        if (b.build(out, identity(out.shape().rank())) < 0) return Optional.empty();
+        return Optional.of(new ElementwiseKernel(body.inputs().stream().map(Value::dtype).toList(), b.nodes, out.shape()));
+    }
+
+    /**
+     * The one kernel of a fusion body with several outputs of one shape, every node on the way element-wise (a
+     * combined chain such as Adam's {@code m'}, {@code v'} and update); empty otherwise. Nodes the outputs share are
+     * computed once.
+     */
+    public static Optional<ElementwiseOutputs> fusedOutputs(Graph body) {
+        if (body.outputs().size() < 2) return Optional.empty();
+        Shape shape = body.outputs().getFirst().shape();
+        for (Value v : body.outputs()) if (!v.shape().equals(shape)) return Optional.empty();
+        FusedBuilder b = FusedBuilder.of(body, shape);
+        List<Integer> results = new ArrayList<>();
+        for (Value v : body.outputs()) {
+            int r = b.build(v, identity(shape.rank()));
+            if (r < 0) return Optional.empty();
+            results.add(r);
         }
-        Map<Integer, Integer> inputIndex = new HashMap<>();
-        for (int i = 0; i < body.inputs().size(); i++) inputIndex.put(body.inputs().get(i).id(), i);
-        FusedBuilder b = new FusedBuilder(producers, inputIndex, out.shape());
-        int[] identity = new int[out.shape().rank()];
-        for (int d = 0; d < identity.length; d++) identity[d] = d;
-        if (b.build(out, identity) < 0) return Optional.empty();
-        List<DType> types = body.inputs().stream().map(Value::dtype).toList();
-        return Optional.of(new ElementwiseKernel(types, b.nodes, out.shape()));
+        ElementwiseKernel k = new ElementwiseKernel(body.inputs().stream().map(Value::dtype).toList(), b.nodes, shape);
+        return Optional.of(new ElementwiseOutputs(k, results));
+    }
+
+    private static int[] identity(int rank) {
+        int[] a = new int[rank];
+        for (int d = 0; d < rank; d++) a[d] = d;
+        return a;
     }
 
     /** Per output axis, the stride into {@code in}'s row-major layout ({@code 0} where broadcast); null when {@code in == out}. */
@@ -150,6 +167,17 @@ public record ElementwiseKernel(List<DType> inputTypes, List<KernelExpr> nodes, 
             this.producers = producers;
             this.inputIndex = inputIndex;
             this.outShape = outShape;
+        }
+
+        /** A builder over {@code body}'s nodes and inputs for values of shape {@code out}. */
+        static FusedBuilder of(Graph body, Shape out) {
+            Map<Integer, Node> producers = new HashMap<>();
+            for (Node n : body.nodes()) {
+                for (Value v : n.outputs()) producers.put(v.id(), n);
+            }
+            Map<Integer, Integer> inputIndex = new HashMap<>();
+            for (int i = 0; i < body.inputs().size(); i++) inputIndex.put(body.inputs().get(i).id(), i);
+            return new FusedBuilder(producers, inputIndex, out);
         }
 
         /** The node index of {@code v} read with axis map {@code axisOf}, or -1 when something is not element-wise. */

@@ -72,6 +72,27 @@ public final class Emitter {
         return new KernelSource(entry, code, k.inputTypes(), k.outType());
     }
 
+    /**
+     * The source of a kernel of several outputs ({@link ElementwiseOutputs}): GLSL only, one element per invocation.
+     * Binding order: the inputs, then each output; the element count is the push constant, as for one output.
+     *
+     * @throws IllegalArgumentException for another dialect, or what {@link #unsupported} reports for a single output
+     */
+    public static KernelSource emit(ElementwiseOutputs o, Dialect d, DeviceFeatures f) {
+        if (!(d instanceof GlslDialect glsl)) throw new Unsupported("kernels of several outputs are emitted for GLSL only");
+        ElementwiseKernel k = o.kernel();
+        List<DType> outs = o.outTypes();
+        for (DType t : k.inputTypes()) requireStorage(t, f);
+        for (DType t : outs) requireStorage(t, f);
+        StringBuilder body = new StringBuilder();
+        statements(k, d, f, "    ", body, null);
+        for (int j = 0; j < outs.size(); j++) {
+            String stored = d.toStorage(outs.get(j), Types.toStorageBits(outs.get(j), "v" + o.results().get(j)));
+            body.append("    ").append(glsl.writeOutput(j, "i", stored)).append('\n');
+        }
+        return new KernelSource("main", Prelude.of(d, f) + glsl.openOutputs(k.inputTypes(), outs) + body + d.close(), k.inputTypes(), outs.getFirst());
+    }
+
     /** {@code result} (a compute-type variable) as the output's stored type. */
     private static String storedValue(ElementwiseKernel k, Dialect d, String result) {
         return d.toStorage(k.outType(), Types.toStorageBits(k.outType(), result));

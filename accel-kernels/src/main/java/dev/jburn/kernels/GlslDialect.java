@@ -124,19 +124,42 @@ final class GlslDialect implements Dialect {
 
     @Override
     public String open(String name, List<DType> inputs, DType out) {
+        return inputDeclarations(inputs) + "layout(std430, binding = " + inputs.size() + ") writeonly buffer Out { "
+                + storageType(out) + " d[]; } bout;\n" + elementFrame();
+    }
+
+    private String inputDeclarations(List<DType> inputs) {
         StringBuilder s = new StringBuilder();
         for (int k = 0; k < inputs.size(); k++) {
             s.append("layout(std430, binding = ").append(k).append(") readonly buffer In").append(k)
                     .append(" { ").append(storageType(inputs.get(k))).append(" d[]; } b").append(k).append(";\n");
         }
-        s.append("layout(std430, binding = ").append(inputs.size()).append(") writeonly buffer Out { ")
-                .append(storageType(out)).append(" d[]; } bout;\n");
-        s.append("layout(push_constant) uniform Params { uint n; } pc;\n");
-        s.append("void main() {\n");
-        s.append("  idx_t i = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x;\n");
-        s.append("  if (i >= pc.n) return;\n  {\n");
         return s.toString();
     }
+
+    /** The push constant {@code n} and {@code main} up to the body: element {@code i}, returning past {@code n}. */
+    private static String elementFrame() {
+        return "layout(push_constant) uniform Params { uint n; } pc;\n"
+                + "void main() {\n"
+                + "  idx_t i = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x;\n"
+                + "  if (i >= pc.n) return;\n  {\n";
+    }
+
+    /**
+     * {@link #open} for a kernel of several outputs: output {@code j} is buffer {@code boutj} at binding
+     * {@code inputs.size() + j} (write it with {@link #writeOutput}).
+     */
+    String openOutputs(List<DType> inputs, List<DType> outs) {
+        StringBuilder s = new StringBuilder(inputDeclarations(inputs));
+        for (int j = 0; j < outs.size(); j++) {
+            s.append("layout(std430, binding = ").append(inputs.size() + j).append(") writeonly buffer Out").append(j).append(" { ")
+                    .append(storageType(outs.get(j))).append(" d[]; } bout").append(j).append(";\n");
+        }
+        return s + elementFrame();
+    }
+
+    /** Stores {@code value} at {@code index} of output {@code j} of a kernel opened by {@link #openOutputs}. */
+    String writeOutput(int j, String index, String value) { return "bout" + j + ".d[" + index + "] = " + value + ";"; }
 
     @Override public String close() { return "  }\n}\n"; }
 

@@ -1,24 +1,19 @@
 package dev.jburn.reference;
 
 import dev.jburn.DType;
-import dev.jburn.graph.ChannelsLastConvGroups;
+import dev.jburn.graph.ChainedFusedGroups;
 import dev.jburn.graph.Graph;
 import dev.jburn.graph.GraphRewriteCache;
 import dev.jburn.graph.Node;
 import dev.jburn.graph.Prim;
-import dev.jburn.graph.Value;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Element-wise groups whose results another group reads, run with it in one blocked pass. The fusion pass keeps a
@@ -136,34 +131,27 @@ final class ChainedGroups {
 
     // ---- rewriting ----------------------------------------------------------------------------
 
+    /** The chains {@link FusedKernels} runs: F32 element-wise groups of one size, producers without a scalar prologue. */
     private Graph rewriteOnce(Graph g) {
-        ChannelsLastConvGroups.Index idx = ChannelsLastConvGroups.index(g);
-        Map<Node, Integer> position = FusedBodies.positions(g);
-        Map<Node, Node> replaced = new IdentityHashMap<>();
-        Map<Node, Boolean> dropped = new IdentityHashMap<>();
-        Set<Node> used = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Node consumer : g.nodes()) {
-            FusedKernels.Plan cp = elementwisePlan(consumer);
-            if (cp == null || used.contains(consumer)) continue;
-            List<Node> producers = new ArrayList<>();
-            for (Value v : consumer.inputs()) {
-                Node p = idx.producer(v);
-                if (p != null && p != consumer && !used.contains(p) && !producers.contains(p) && v.shape().equals(consumer.outputs().getFirst().shape())) {
-                    FusedKernels.Plan pp = elementwisePlan(p);
-                    if (pp != null && pp.prologue() == null && pp.size() == cp.size()) producers.add(p);
-                }
+        return ChainedFusedGroups.rewrite(g, new ChainedFusedGroups.Rules() {
+            @Override public boolean consumer(Node n) { return elementwisePlan(n) != null; }
+
+            @Override public boolean producer(Node p, Node consumer) {
+                FusedKernels.Plan pp = elementwisePlan(p);
+                return pp != null && pp.prologue() == null && pp.size() == elementwisePlan(consumer).size();
             }
-            if (producers.isEmpty()) continue;
-            int at = producers.stream().mapToInt(position::get).max().orElseThrow();
-            if (!placeable(consumer, producers, at, idx, position)) continue;
-            Node last = producers.stream().filter(p -> position.get(p) == at).findFirst().orElseThrow();
-            replaced.put(last, combine(producers, consumer, cp));
-            for (Node p : producers) if (p != last) dropped.put(p, true);
-            dropped.put(consumer, true);
-            used.addAll(producers);
-            used.add(consumer);
-        }
-        return GraphRewriteCache.replace(g, replaced, dropped);
+
+            @Override public int[] readFirst(Node consumer) { // the scalar prologue reads its operands before any block
+                FusedKernels.Plan plan = elementwisePlan(consumer);
+                return plan.prologue() == null ? new int[0] : plan.prologueInputs();
+            }
+
+            @Override public void combined(Node node, List<Node> parts, List<int[]> inputs) {
+                List<Part> ps = new ArrayList<>();
+                for (int p = 0; p < parts.size(); p++) ps.add(new Part(elementwisePlan(parts.get(p)), inputs.get(p)));
+                jobs.put(((Prim.Fused) node.prim()).body(), new Job(List.copyOf(ps), ps.getLast().plan().size()));
+            }
+        });
     }
 
     /** A single-output F32 fused group {@link FusedKernels} runs element-wise (no reduction), or {@code null}. */
@@ -171,58 +159,5 @@ final class ChainedGroups {
         if (!(n.prim() instanceof Prim.Fused f) || n.outputs().size() != 1 || n.outputs().getFirst().dtype() != DType.F32) return null;
         FusedKernels.Plan plan = FusedKernels.plan(f.body());
         return plan == null || plan.reduce() >= 0 || plan.dtype() != DType.F32 ? null : plan;
-    }
-
-    /**
-     * Whether the consumer can run at position {@code at} (the last producer's): its other operands are ready there,
-     * no producer's result is read before it by another node, and its scalar prologue reads no producer's result.
-     */
-    private static boolean placeable(Node consumer, List<Node> producers, int at, ChannelsLastConvGroups.Index idx, Map<Node, Integer> position) {
-        Set<Node> ps = Collections.newSetFromMap(new IdentityHashMap<>());
-        ps.addAll(producers);
-        for (Value v : consumer.inputs()) {
-            Node p = idx.producer(v);
-            if (p != null && !ps.contains(p) && position.get(p) >= at) return false;
-        }
-        for (Node p : producers) {
-            for (Node r : idx.readers(p.outputs().getFirst())) if (r != consumer && position.get(r) <= at) return false;
-        }
-        FusedKernels.Plan plan = FusedKernels.plan(((Prim.Fused) consumer.prim()).body());
-        if (plan.prologue() != null) {
-            for (int k : plan.prologueInputs()) if (ps.contains(idx.producer(consumer.inputs().get(k)))) return false;
-        }
-        return true;
-    }
-
-    /** One fused node computing the producers' results and then the consumer's, with the job that runs it. */
-    private Node combine(List<Node> producers, Node consumer, FusedKernels.Plan consumerPlan) {
-        Map<Integer, Integer> partOf = new HashMap<>(); // a producer's result -> its part
-        for (int p = 0; p < producers.size(); p++) partOf.put(producers.get(p).outputs().getFirst().id(), p);
-        LinkedHashMap<Integer, Value> operands = new LinkedHashMap<>();
-        for (Node p : producers) for (Value v : p.inputs()) operands.putIfAbsent(v.id(), v);
-        for (Value v : consumer.inputs()) if (!partOf.containsKey(v.id())) operands.putIfAbsent(v.id(), v);
-        List<Value> ins = List.copyOf(operands.values());
-        Map<Integer, Integer> at = new HashMap<>();
-        for (int k = 0; k < ins.size(); k++) at.put(ins.get(k).id(), k);
-        Graph.Builder b = Graph.builder();
-        Map<Integer, Value> inner = new HashMap<>();
-        for (Value v : ins) inner.put(v.id(), b.input(v.type()));
-        List<Value> results = new ArrayList<>();
-        List<Part> parts = new ArrayList<>();
-        List<Node> all = new ArrayList<>(producers);
-        all.add(consumer);
-        for (Node n : all) {
-            int[] map = new int[n.inputs().size()];
-            for (int k = 0; k < map.length; k++) {
-                Value v = n.inputs().get(k);
-                Integer part = n == consumer ? partOf.get(v.id()) : null;
-                map[k] = part != null ? -1 - part : at.get(v.id());
-            }
-            results.add(FusedBodies.inline(b, n, inner)); // a producer's result is what the consumer reads for it
-            parts.add(new Part(n == consumer ? consumerPlan : FusedKernels.plan(((Prim.Fused) n.prim()).body()), map));
-        }
-        Graph body = b.build(results);
-        jobs.put(body, new Job(List.copyOf(parts), consumerPlan.size()));
-        return new Node(new Prim.Fused(body), ins, all.stream().map(n -> n.outputs().getFirst()).toList());
     }
 }

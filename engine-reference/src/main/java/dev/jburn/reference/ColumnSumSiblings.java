@@ -1,6 +1,7 @@
 package dev.jburn.reference;
 
 import dev.jburn.DType;
+import dev.jburn.graph.ChainedFusedGroups;
 import dev.jburn.graph.ChannelsLastConvGroups;
 import dev.jburn.graph.Graph;
 import dev.jburn.graph.GraphRewriteCache;
@@ -177,7 +178,7 @@ final class ColumnSumSiblings {
 
     private Graph rewriteOnce(Graph g) {
         ChannelsLastConvGroups.Index idx = ChannelsLastConvGroups.index(g);
-        Map<Node, Integer> position = FusedBodies.positions(g);
+        Map<Node, Integer> position = ChainedFusedGroups.positions(g);
         Map<Node, Node> replaced = new IdentityHashMap<>();
         Map<Node, Boolean> dropped = new IdentityHashMap<>();
         Set<Node> used = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -290,14 +291,14 @@ final class ColumnSumSiblings {
         Graph.Builder builder = Graph.builder();
         Map<Integer, Value> inner = new HashMap<>();
         for (Value v : ins) inner.put(v.id(), builder.input(v.type()));
-        Value ra = FusedBodies.inline(builder, a, inner), rb;
+        Value ra = ChainedFusedGroups.inline(builder, a, inner), rb;
         List<Part> parts = new ArrayList<>();
         parts.add(part(a, at, chained));
         if (chained) {
             rb = builder.add1(b.prim(), ra);
             parts.add(new OutputSum(0));
         } else {
-            rb = FusedBodies.inline(builder, b, inner);
+            rb = ChainedFusedGroups.inline(builder, b, inner);
             parts.add(part(b, at, false));
         }
         Graph body = builder.build(List.of(ra, rb));

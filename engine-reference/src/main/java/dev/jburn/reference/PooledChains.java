@@ -1,6 +1,7 @@
 package dev.jburn.reference;
 
 import dev.jburn.DType;
+import dev.jburn.graph.ChainedFusedGroups;
 import dev.jburn.graph.ChannelsLastConvGroups;
 import dev.jburn.graph.Graph;
 import dev.jburn.graph.GraphRewriteCache;
@@ -98,7 +99,7 @@ final class PooledChains {
             Graph.Builder b = Graph.builder();
             Map<Integer, Value> inner = new java.util.HashMap<>();
             for (Value v : group.inputs()) inner.putIfAbsent(v.id(), b.input(v.type()));
-            Value by = FusedBodies.inline(b, group, inner);
+            Value by = ChainedFusedGroups.inline(b, group, inner);
             Graph body = b.build(List.of(by, b.add1(wr, by)));
             jobs.put(body, job);
             replaced.put(group, new Node(new Prim.Fused(body), group.inputs(), List.of(y, pool.outputs().getFirst())));
