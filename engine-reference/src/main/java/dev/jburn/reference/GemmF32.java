@@ -24,7 +24,18 @@ import java.util.Arrays;
  * L2), so the C tiles it updates advance along C's rows, which the hardware prefetcher
  * follows. Packing reads any strides, so transposed operands cost no copy. Partial panels are
  * padded with zeros; the tile store writes only the valid part. Packed A panels live in a heap
- * array, packed B panels in 64-byte aligned native memory (see {@link GemmKernels} for why).
+ * array, each row of a panel at {@link GemmKernels#AS} from the previous one (row-major A packs
+ * with a bulk copy per row), packed B panels in 64-byte aligned native memory (see
+ * {@link GemmKernels} for why). Full tiles of row-major C are stored, or added to C after the
+ * first kc block, by the kernel itself.
+ *
+ * <p>Why not the classic Goto order (one B panel resident in L1, A panels streaming from L2):
+ * the kernel loads 2 B vectors (128 bytes) per step from L2 for 24 fmas here, 2.7x the traffic
+ * of streaming A, but L2 keeps up. Kernel alone (KernelLab, one thread, GFLOP/s): A resident and
+ * 24 B panels streaming 185-205 (kc 384) and 185-194 (kc 256); one B panel resident and 64 A
+ * panels streaming from an MC×KC block 184-194 (kc 256), 175-183 (kc 384), and 166 when C's rows
+ * are 8 KiB apart (2048 columns: the column of tiles it then walks falls into the same L1
+ * sets); two threads at once, 170-187 per thread either way. The order stays.
  *
  * <p>Why each participant packs all of B: with one shared B block packed half by each of two
  * threads, every kernel streamed half its B panels out of the other core's L2, and the items

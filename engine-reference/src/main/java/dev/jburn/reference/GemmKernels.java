@@ -11,7 +11,8 @@ import java.nio.ByteOrder;
  * GEMM micro-kernels: {@code tile = Apanel·Bpanel} for one MR×NR tile, every accumulator in
  * a register.
  *
- * <p>The A panel is a heap array holding MR values per step ({@code a[ao + p·MR + r]}); the
+ * <p>The A panel is a heap array: for F32 its MR rows at the constant stride {@link #AS}
+ * ({@code a[ao + r·AS + p]}), for F64 MR values per step ({@code a[ao + p·MR + r]}); the
  * B panel holds NR = 2 vectors per step at byte offset {@code bo + p·NR·size} of a 64-byte
  * aligned native segment. Each step broadcasts the MR values of A against the two B vectors:
  * 2·MR independent fma chains, each one output element per lane summed over ascending
@@ -24,12 +25,20 @@ import java.nio.ByteOrder;
  *       unroll (spills). Narrower vectors (AVX2 has 16 registers) use 6 rows.</li>
  *   <li>A from a heap array: the broadcasts compile to {@code vbroadcastss} from memory with
  *       the bounds checks hoisted out of the loop.</li>
+ *   <li>F32 A rows at a constant stride rather than interleaved by step: row-major A packs with
+ *       a bulk copy per row instead of a scalar transpose, and the kernel is no slower (one A
+ *       panel against 24 B panels, one thread: 187-195 GFLOP/s against 184-186 interleaved).
+ *       The stride must be a constant ({@code static final}) so that each row's broadcast keeps
+ *       a constant displacement; a variable stride would cost an address computation per row
+ *       and step.</li>
  *   <li>B from aligned native memory: heap arrays are only 8-byte aligned, and 64-byte loads
  *       that straddle cache lines made the kernel 15-20% slower (133 vs 160 GFLOP/s with
  *       panels streaming from L2); the two bounds checks per step that a segment costs are
  *       cheaper.</li>
- *   <li>The tile goes to the caller's heap array: passing 24 vectors to a store helper would
- *       box them.</li>
+ *   <li>The tile goes to the caller's heap array, or straight into C ({@link #float12Into},
+ *       {@link #float12AddInto}): passing 24 vectors to a store helper would box them. Each
+ *       store is a kernel of its own: a method much larger than ~1200 bytecodes makes C1 give
+ *       up, and the kernel then ran uncompiled by C2 for seconds.</li>
  * </ul>
  */
 final class GemmKernels {
@@ -45,7 +54,8 @@ final class GemmKernels {
     /**
      * F32 A panels hold their rows at this constant stride ({@code a[ao + r·AS + p]}): a constant, so each row's
      * broadcast is one {@code vbroadcastss} from {@code [a + p·4 + r·AS·4]}. At least any kc (kc ≤ {@link Gemm#F32_KC})
-     * and one cache line more than a multiple of 16 floats, so that a panel's rows do not all fall into the same L1 sets.
+     * and one cache line more than a multiple of 16 floats, so that a panel's rows do not all fall into the same L1 sets
+     * (as they would 4 KiB apart; a precaution, not measured).
      */
     static final int AS = Gemm.roundUp(Gemm.F32_KC, 16) + 16;
     /** Columns per tile: two vectors. */
