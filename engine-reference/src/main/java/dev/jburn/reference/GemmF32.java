@@ -187,7 +187,7 @@ final class GemmF32 {
 
     /**
      * Per-thread buffers, kept between calls so that GEMMs allocate (and zero) nothing: the
-     * caller's packed A block (at most {@code MC×KC}: 6 MiB on the heap), every participant's
+     * caller's packed A block (at most {@code MC×AS}: 6.3 MiB on the heap), every participant's
      * packed B block (at most {@code KC×NC}: 1.1 MiB of automatically freed native memory),
      * tile and scratch.
      */
