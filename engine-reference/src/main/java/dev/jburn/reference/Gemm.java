@@ -32,7 +32,7 @@ final class Gemm {
 
     /**
      * 384. Measured 2026-12-06 (two threads, p25 GFLOP/s, alternating JVMs): 512 makes a 512² GEMM 7% faster (k of
-     * 385-512 in one kc block instead of two), 1024² and 2048² within ±2%, [128,784]·[784,256] and
+     * 385-512 in one kc block instead of two), 1024² and 2048² within -2% to +4%, [128,784]·[784,256] and
      * [128,1600]·[1600,128] +2%; 640 like 512, 256 no better. Not taken: other kc blocks round differently, and the
      * results are to stay bit for bit those of kc 384.
      */
