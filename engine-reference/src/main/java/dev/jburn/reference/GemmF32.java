@@ -24,7 +24,18 @@ import java.util.Arrays;
  * L2), so the C tiles it updates advance along C's rows, which the hardware prefetcher
  * follows. Packing reads any strides, so transposed operands cost no copy. Partial panels are
  * padded with zeros; the tile store writes only the valid part. Packed A panels live in a heap
- * array, packed B panels in 64-byte aligned native memory (see {@link GemmKernels} for why).
+ * array, each row of a panel at {@link GemmKernels#AS} from the previous one (row-major A packs
+ * with a bulk copy per row), packed B panels in 64-byte aligned native memory (see
+ * {@link GemmKernels} for why). Full tiles of row-major C are stored, or added to C after the
+ * first kc block, by the kernel itself.
+ *
+ * <p>Why not the classic Goto order (one B panel resident in L1, A panels streaming from L2):
+ * the kernel loads 2 B vectors (128 bytes) per step from L2 for 24 fmas here, 2.7x the traffic
+ * of streaming A, but L2 keeps up. Kernel alone (KernelLab, one thread, GFLOP/s): A resident and
+ * 24 B panels streaming 185-205 (kc 384) and 185-194 (kc 256); one B panel resident and 64 A
+ * panels streaming from an MC×KC block 184-194 (kc 256), 175-183 (kc 384), and 166 when C's rows
+ * are 8 KiB apart (2048 columns: the column of tiles it then walks falls into the same L1
+ * sets); two threads at once, 170-187 per thread either way. The order stays.
  *
  * <p>Why each participant packs all of B: with one shared B block packed half by each of two
  * threads, every kernel streamed half its B panels out of the other core's L2, and the items
@@ -38,7 +49,7 @@ final class GemmF32 {
 
     private static final VectorSpecies<Float> F = GemmKernels.F;
     private static final int L = F.length();
-    private static final int MR = GemmKernels.F32_MR, NR = GemmKernels.F32_NR;
+    private static final int MR = GemmKernels.F32_MR, NR = GemmKernels.F32_NR, AS = GemmKernels.AS;
     private static final ValueLayout.OfFloat FL = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final ValueLayout.OfShort SL = ValueLayout.JAVA_SHORT_UNALIGNED;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
@@ -115,7 +126,7 @@ final class GemmF32 {
     private static void blocked(DType src, int m, int n, int k, Gemm.View a, Gemm.View b, Gemm.View c,
                                 boolean accumulate, Parallel parallel) {
         Gemm.Blocking blk = Gemm.blocking(m, n, k, MR, NR, Gemm.F32_KC, Gemm.F32_MC, Gemm.F32_NC);
-        float[] aPack = WORKSPACE.get().aPack(blk.mc() * blk.kc());
+        float[] aPack = WORKSPACE.get().aPack(blk.mc() * AS);
         GemmPhases phases = new GemmPhases(blk.phases(m, n, k));
         phases.runWith(parallel, (long) m * n * k,
                 () -> participate(src, m, n, k, a, b, c, accumulate, blk, aPack, phases, parallel.threads()));
@@ -147,23 +158,24 @@ final class GemmF32 {
                     boolean packInItem = nSplits == 1 && jc == 0, packAFirst = nSplits > 1 && jc == 0;
                     if (phases.unclaimed(phase + (packAFirst ? 1 : 0), items)) packB(src, b, p0, kc, j0, ncur, bPack, s);
                     if (packAFirst) {
-                        phases.run(phase++, mPanels, ip -> packA(src, a, i0 + ip * MR, Math.min(MR, mcur - ip * MR), p0, kc, aPack, ip * MR * kc, s));
+                        phases.run(phase++, mPanels, ip -> packA(src, a, i0 + ip * MR, Math.min(MR, mcur - ip * MR), p0, kc, aPack, ip * MR * AS, s));
                     }
                     phases.run(phase++, items, item -> {
                         int ip = item / nSplits, split = item % nSplits;
                         int rows = Math.min(MR, mcur - ip * MR);
-                        if (packInItem) packA(src, a, i0 + ip * MR, rows, p0, kc, aPack, ip * MR * kc, s);
+                        if (packInItem) packA(src, a, i0 + ip * MR, rows, p0, kc, aPack, ip * MR * AS, s);
                         int jpHi = (int) ((long) nPanels * (split + 1) / nSplits);
                         // one A panel (L1) against a run of B panels (L2): C tiles advance along rows
                         for (int jp = (int) ((long) nPanels * split / nSplits); jp < jpHi; jp++) {
                             int cols = Math.min(NR, ncur - jp * NR);
                             long bAt = (long) jp * NR * kc * Float.BYTES;
-                            if (MR == 12 && !add && rows == MR && cols == NR && c.colStride() == 1) {
-                                // a full tile of row-major C: the kernel stores it itself
+                            if (MR == 12 && rows == MR && cols == NR && c.colStride() == 1) {
+                                // a full tile of row-major C: the kernel stores (or adds) it itself
                                 long at = c.offset() + (i0 + (long) ip * MR) * c.rowStride() + j0 + (long) jp * NR;
-                                GemmKernels.float12Into(kc, aPack, ip * MR * kc, bPack, bAt, c.segment(), at * Float.BYTES, c.rowStride() * Float.BYTES);
+                                if (add) GemmKernels.float12AddInto(kc, aPack, ip * MR * AS, bPack, bAt, c.segment(), at * Float.BYTES, c.rowStride() * Float.BYTES);
+                                else GemmKernels.float12Into(kc, aPack, ip * MR * AS, bPack, bAt, c.segment(), at * Float.BYTES, c.rowStride() * Float.BYTES);
                             } else {
-                                GemmKernels.f32(kc, aPack, ip * MR * kc, bPack, bAt, tile);
+                                GemmKernels.f32(kc, aPack, ip * MR * AS, bPack, bAt, tile);
                                 store(tile, rows, cols, c, i0 + ip * MR, j0 + jp * NR, add);
                             }
                         }
@@ -175,7 +187,7 @@ final class GemmF32 {
 
     /**
      * Per-thread buffers, kept between calls so that GEMMs allocate (and zero) nothing: the
-     * caller's packed A block (at most {@code MC×KC}: 6 MiB on the heap), every participant's
+     * caller's packed A block (at most {@code MC×AS}: 6.3 MiB on the heap), every participant's
      * packed B block (at most {@code KC×NC}: 1.1 MiB of automatically freed native memory),
      * tile and scratch.
      */
@@ -209,6 +221,9 @@ final class GemmF32 {
         final float[] f;
         /** Gather offsets: {@code j·kc} for the lanes of a vector. */
         final int[] lanes = new int[L];
+        /** {@link #packAColumns}' L×L block of L steps' rows, and its gather offsets {@code q·L} (step q of a row). */
+        final float[] block = new float[L * L];
+        final int[] steps = new int[L];
         /** One strip of narrow floats before widening. */
         final short[] h;
         final int kc, rowLen;
@@ -216,6 +231,7 @@ final class GemmF32 {
         Scratch(int kc, int rowLen) {
             this.kc = kc;
             this.rowLen = rowLen;
+            for (int q = 0; q < L; q++) steps[q] = q * L;
             f = new float[Math.max(Math.max(MR, NR) * kc, rowLen)];
             h = new short[Math.max(Math.max(MR, NR), Math.max(kc, rowLen))];
         }
@@ -269,87 +285,69 @@ final class GemmF32 {
         }
     }
 
-    /** A rows {@code [i0, i0+rows)}, columns {@code [p0, p0+kc)} → {@code dst[at + p·MR + r]}, zero-padded to MR. */
+    /**
+     * A rows {@code [i0, i0+rows)}, columns {@code [p0, p0+kc)} → {@code dst[at + r·AS + p]} (row r of the panel at
+     * {@link GemmKernels#AS}), rows {@code [rows, MR)} zero. Writes only those MR strips of kc floats.
+     */
     static void packA(DType src, Gemm.View a, long i0, int rows, int p0, int kc, float[] dst, int at, Scratch s) {
         long base = a.offset() + i0 * a.rowStride() + p0 * a.colStride();
         if (Gemm.alongFirst(a.rowStride(), a.colStride(), rows, kc)) {
-            if (src == DType.F32 && a.rowStride() == 1 && MR < L) packAColumns(a.segment(), base, a.colStride(), rows, kc, dst, at);
+            if (src == DType.F32) packAColumns(a.segment(), base, a.rowStride(), a.colStride(), rows, kc, dst, at, s);
             else packAStrips(src, a, base, rows, kc, dst, at, s);
         } else {
-            if (src == DType.F32) packARows(a.segment(), base, a.rowStride(), a.colStride(), rows, kc, dst, at);
-            else packAStaged(src, a, base, rows, kc, dst, at, s);
+            packARows(src, a, base, rows, kc, dst, at, s);
         }
+        for (int r = rows; r < MR; r++) Arrays.fill(dst, at + r * AS, at + r * AS + kc, 0f);
     }
 
-    /** The columns of A (any type, any strides) one strip of {@code rows} at a time: {@link #packAColumns}' twin. */
+    /**
+     * The rows of A (any type, any strides), each one strip straight into its panel row: for row-major F32 a bulk
+     * copy per row. This is why panels hold rows: the former step-interleaved layout ({@code p·MR + r}) needed a
+     * scalar transposing pass, ~5% of a 1024² or 2048² GEMM.
+     */
+    static void packARows(DType src, Gemm.View a, long base, int rows, int kc, float[] dst, int at, Scratch s) {
+        for (int r = 0; r < rows; r++) strip(src, a.segment(), base + r * a.rowStride(), a.colStride(), kc, dst, at + r * AS, s);
+    }
+
+    /** The columns of A (any type, any strides) one strip of {@code rows} at a time, then spread over the panel's rows: {@link #packAColumns}' twin. */
     static void packAStrips(DType src, Gemm.View a, long base, int rows, int kc, float[] dst, int at, Scratch s) {
-        for (int p = 0; p < kc; p++) {
-            strip(src, a.segment(), base + p * a.colStride(), a.rowStride(), rows, dst, at + p * MR, s);
-            if (rows < MR) Arrays.fill(dst, at + p * MR + rows, at + (p + 1) * MR, 0f);
-        }
-    }
-
-    /**
-     * The rows of A (any type, any strides) staged, then transposed into the panel: for F16/BF16, which widen
-     * while staging, and {@link #packARows}' twin.
-     */
-    static void packAStaged(DType src, Gemm.View a, long base, int rows, int kc, float[] dst, int at, Scratch s) {
         float[] f = s.f;
-        for (int r = 0; r < rows; r++) strip(src, a.segment(), base + r * a.rowStride(), a.colStride(), kc, f, r * kc, s);
-        // transpose into the panel: lane r of step p is f[r·kc + p]; the rows past {@code rows} are zero
-        // (plain loops: masked gathers are not intrinsified everywhere and fall back to per-lane lambdas)
-        for (int r = 0; r < rows; r++) {
-            int from = r * kc, to = at + r;
-            for (int p = 0; p < kc; p++) dst[to + p * MR] = f[from + p];
-        }
-        for (int r = rows; r < MR; r++) {
-            for (int p = 0; p < kc; p++) dst[at + r + p * MR] = 0f;
+        for (int p = 0; p < kc; p++) {
+            strip(src, a.segment(), base + p * a.colStride(), a.rowStride(), rows, f, 0, s);
+            for (int r = 0; r < rows; r++) dst[at + r * AS + p] = f[r];
         }
     }
 
     /**
-     * An F32 panel read row by row, straight into its MR-interleaved layout: one pass instead of
-     * {@link #packAStaged}'s copy of each row into the scratch and transposing pass over it (a 12×256 panel
-     * 1.1 → 0.72 µs single-threaded; the copy cost about half as much as the transpose). Rows past {@code rows}
-     * are zero.
+     * An F32 panel whose rows are contiguous (or closest) in each column (A stored transposed, as in a weight
+     * gradient Xᵀ·dY, or the Bᵀ of a narrow output run as Cᵀ = Bᵀ·Aᵀ), transposed L steps at a time where one
+     * vector holds a step's rows: each step's rows with one vector load into an L×L block of the scratch (masked
+     * only where a whole vector would pass the end of the segment), then each row's L steps with one gather from
+     * it. The remaining steps, other strides and panels wider than a vector (128-bit vectors: 4 lanes, 6 rows),
+     * one element at a time. A 12-row panel of 128 steps from a [128,784] activation (PackLab, one
+     * thread): 1.33 µs element by element, 0.41-0.44 µs with masked loads, 0.35-0.37 µs so. Element by element,
+     * the [784,128]ᵀ·[128,256] weight gradient ran 16% slower than with the former layout's pack.
      */
-    static void packARows(MemorySegment seg, long base, long rowStride, long colStride, int rows, int kc, float[] dst, int at) {
-        for (int r = 0; r < rows; r++) {
-            long from = base + r * rowStride;
-            int to = at + r;
-            if (colStride == 1) for (int p = 0; p < kc; p++) dst[to + p * MR] = seg.getAtIndex(FL, from + p);
-            else for (int p = 0; p < kc; p++) dst[to + p * MR] = seg.getAtIndex(FL, from + p * colStride);
-        }
-        for (int r = rows; r < MR; r++) {
-            for (int p = 0; p < kc; p++) dst[at + r + p * MR] = 0f;
-        }
-    }
-
-    /**
-     * An F32 panel whose rows ({@code rows ≤ MR}) are contiguous in each column (A stored transposed, as in a
-     * weight gradient Xᵀ·dY, or the Bᵀ of a narrow output run as Cᵀ = Bᵀ·Aᵀ): one vector load and store per
-     * step instead of a bulk copy of MR floats, which cost about as much as a kernel call's fmas for short kc.
-     * Each store writes L lanes from {@code dst[at + p·MR]}, past the step's MR slots into the next step's,
-     * which that step then overwrites; a partial panel's loads are masked to its rows, so its lanes up to MR
-     * hold the zero padding. The last step, and any step whose L-lane read would pass the end of the
-     * segment, copy exactly {@code rows} floats and pad.
-     */
-    private static void packAColumns(MemorySegment seg, long base, long colStride, int rows, int kc, float[] dst, int at) {
-        long lastVector = seg.byteSize() / Float.BYTES - L; // the last element index a full vector may start at
+    static void packAColumns(MemorySegment seg, long base, long rowStride, long colStride, int rows, int kc, float[] dst, int at, Scratch s) {
         int p = 0;
-        if (rows == MR) {
-            for (long e = base; p < kc - 1 && e <= lastVector; p++, e += colStride) {
-                FloatVector.fromMemorySegment(F, seg, e * Float.BYTES, ORDER).intoArray(dst, at + p * MR);
-            }
-        } else {
+        if (rowStride == 1 && rows <= L) {
             VectorMask<Float> valid = F.indexInRange(0, rows);
-            for (long e = base; p < kc - 1 && e <= lastVector; p++, e += colStride) {
-                FloatVector.fromMemorySegment(F, seg, e * Float.BYTES, ORDER, valid).intoArray(dst, at + p * MR);
+            float[] block = s.block;
+            long lastVector = seg.byteSize() / Float.BYTES - L; // the last element a whole vector may start at
+            for (; p + L <= kc; p += L) {
+                long e = base + p * colStride;
+                if (Math.max(e, e + (L - 1) * colStride) <= lastVector) {
+                    // every load in bounds: whole vectors (lanes past the panel's rows are read and never used)
+                    for (int q = 0; q < L; q++) FloatVector.fromMemorySegment(F, seg, (e + q * colStride) * Float.BYTES, ORDER).intoArray(block, q * L);
+                } else {
+                    for (int q = 0; q < L; q++) FloatVector.fromMemorySegment(F, seg, (e + q * colStride) * Float.BYTES, ORDER, valid).intoArray(block, q * L);
+                }
+                for (int r = 0; r < rows; r++) FloatVector.fromArray(F, block, r, s.steps, 0).intoArray(dst, at + r * AS + p);
             }
         }
         for (; p < kc; p++) {
-            MemorySegment.copy(seg, FL, (base + p * colStride) * Float.BYTES, dst, at + p * MR, rows);
-            if (rows < MR) Arrays.fill(dst, at + p * MR + rows, at + (p + 1) * MR, 0f);
+            long e = base + p * colStride;
+            for (int r = 0; r < rows; r++) dst[at + r * AS + p] = seg.getAtIndex(FL, e + r * rowStride);
         }
     }
 

@@ -11,14 +11,14 @@ import java.util.Random;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * The F32 A-panel packers against their twins, bit for bit: {@link GemmF32#packARows} (rows read in place)
- * against {@link GemmF32#packAStaged}, and {@link GemmF32#packAColumns} (vector loads, masked for partial
- * panels) against {@link GemmF32#packAStrips}. Edge sizes of rows and steps, NaN, infinities, signed zeros and
- * subnormals among the values, strided views, panels that end at the end of their segment, and nothing written
- * past a panel (the next panel may belong to another thread).
+ * The F32 A-panel packers, bit for bit: {@link GemmF32#packA} of rows (bulk copies per panel row) against the
+ * elements of A, and {@link GemmF32#packAColumns} (a transposing pass in place) against its twin
+ * {@link GemmF32#packAStrips}. Edge sizes of rows and steps, NaN, infinities, signed zeros and subnormals among
+ * the values, strided views, panels that end at the end of their segment, and nothing written outside a panel's
+ * MR strips of kc floats (the next panel may belong to another thread).
  */
 class GemmPackTest {
-    private static final int MR = GemmKernels.F32_MR;
+    private static final int MR = GemmKernels.F32_MR, AS = GemmKernels.AS;
     private static final float[] SPECIAL = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, -0f, 0f,
             Float.MIN_VALUE, -Float.MIN_NORMAL / 3, Float.MAX_VALUE, Float.intBitsToFloat(0x7fc00123)};
     private static final float SENTINEL = Float.intBitsToFloat(0x7f80dead);
@@ -38,20 +38,31 @@ class GemmPackTest {
     }
 
     private static float[] panel(int kc) {
-        float[] dst = new float[3 + MR * kc + 40];
+        float[] dst = new float[3 + MR * AS + 40];
         java.util.Arrays.fill(dst, SENTINEL);
         return dst;
+    }
+
+    /** What packing A's {@code rows×kc} corner at (i0, p0) into {@link #panel} at 3 must give: its values, zero rows, sentinels elsewhere. */
+    private static float[] expected(Gemm.View a, long i0, int rows, int p0, int kc) {
+        float[] want = panel(kc);
+        for (int r = 0; r < MR; r++) {
+            for (int p = 0; p < kc; p++) {
+                want[3 + r * AS + p] = r < rows ? a.segment().getAtIndex(ValueLayout.JAVA_FLOAT, a.offset() + (i0 + r) * a.rowStride() + (p0 + p) * a.colStride()) : 0f;
+            }
+        }
+        return want;
     }
 
     private static void assertSameBits(float[] expected, float[] actual, String what) {
         for (int i = 0; i < expected.length; i++) {
             int e = Float.floatToRawIntBits(expected[i]), g = Float.floatToRawIntBits(actual[i]);
-            if (e != g) fail(what + ": element " + i + " is " + actual[i] + " (0x" + Integer.toHexString(g) + "), the twin's " + expected[i]);
+            if (e != g) fail(what + ": element " + i + " is " + actual[i] + " (0x" + Integer.toHexString(g) + "), expected " + expected[i]);
         }
     }
 
     @Test
-    void rowsReadInPlaceMatchTheStagedTranspose() {
+    void rowsCopiedInPlaceHoldA() {
         Random rnd = new Random(1);
         int[] rowsList = {1, 2, MR - 1, MR};
         int[] kcs = {1, 2, 15, 16, 17, 33, 256};
@@ -62,17 +73,15 @@ class GemmPackTest {
                 Gemm.View a = matrix(arena, rnd, rows, kc, 7, rowStride, colStride);
                 if (kc > 1) assertFalse(Gemm.alongFirst(a.rowStride(), a.colStride(), rows, kc), "rows are the contiguous direction");
                 GemmF32.Scratch s = new GemmF32.Scratch(kc, kc);
-                float[] got = panel(kc), twin = panel(kc);
+                float[] got = panel(kc);
                 GemmF32.packA(DType.F32, a, 0, rows, 0, kc, got, 3, s);
-                GemmF32.packAStaged(DType.F32, a, a.offset(), rows, kc, twin, 3, s);
-                assertSameBits(twin, got, "rows=" + rows + " kc=" + kc + " strides " + rowStride + "," + colStride);
-                assertEquals(Float.floatToRawIntBits(SENTINEL), Float.floatToRawIntBits(got[3 + MR * kc]), "wrote past the panel");
+                assertSameBits(expected(a, 0, rows, 0, kc), got, "rows=" + rows + " kc=" + kc + " strides " + rowStride + "," + colStride);
             }
         }
     }
 
     @Test
-    void columnsReadAsVectorsMatchTheStrips() {
+    void columnsReadInPlaceMatchTheStrips() {
         Random rnd = new Random(2);
         int[] rowsList = {1, 2, MR - 1, MR};
         int[] kcs = {1, 2, 15, 16, 17, 33, 256};
@@ -85,9 +94,10 @@ class GemmPackTest {
                 float[] got = panel(kc), twin = panel(kc);
                 GemmF32.packA(DType.F32, a, 0, rows, 0, kc, got, 3, s);
                 GemmF32.packAStrips(DType.F32, a, a.offset(), rows, kc, twin, 3, s);
+                for (int r = rows; r < MR; r++) java.util.Arrays.fill(twin, 3 + r * AS, 3 + r * AS + kc, 0f); // packA's zero rows
                 String what = "rows=" + rows + " kc=" + kc + " column stride " + colStride;
                 assertSameBits(twin, got, what);
-                for (int i = 3 + MR * kc; i < got.length; i++) assertEquals(Float.floatToRawIntBits(SENTINEL), Float.floatToRawIntBits(got[i]), what + ": wrote past the panel");
+                assertSameBits(expected(a, 0, rows, 0, kc), got, what);
             }
         }
     }
@@ -104,12 +114,7 @@ class GemmPackTest {
                     GemmF32.Scratch s = new GemmF32.Scratch(kc, kc);
                     float[] got = panel(kc);
                     GemmF32.packA(DType.F32, a, i0, rows, p0, kc, got, 3, s);
-                    for (int p = 0; p < kc; p++) {
-                        for (int r = 0; r < MR; r++) {
-                            float want = r < rows ? a.segment().getAtIndex(ValueLayout.JAVA_FLOAT, a.offset() + (i0 + r) * a.rowStride() + (p0 + p) * a.colStride()) : 0f;
-                            assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits(got[3 + p * MR + r]), "transposed=" + transposed + " rows=" + rows + " p=" + p + " r=" + r);
-                        }
-                    }
+                    assertSameBits(expected(a, i0, rows, p0, kc), got, "transposed=" + transposed + " rows=" + rows);
                 }
             }
         }
