@@ -121,6 +121,17 @@ class JitPassesTest {
     }
 
     @Test
+    void aGradientsSeedOfOnesIsNotMultiplied() {
+        // grad(sum(x·g)) traces broadcast(1)·g; a broadcast too large to fold still multiplies by one only
+        Tensor gv = Tensor.of(new float[64 * 48]).reshape(64, 48).add(0.5f);
+        CompiledFunction f = assertJitEqualsEager("seed of ones", xs -> List.of(dev.jburn.autodiff.Autodiff.grad((Tensor x) -> x.multiply(xs.get(1)).sum()).apply(xs.get(0))),
+                Tensor.of(new float[64 * 48]).reshape(64, 48), gv);
+        Graph g = f.graph();
+        assertEquals(0, count(g, p -> isBinary(p, BinaryOp.MULTIPLY)) + count(g, Prim.Fused.class), g.toString());
+        assertTrue(f.passReport().changes("simplify").stream().anyMatch(c -> c.startsWith("x*1:")), f.passReport().toString());
+    }
+
+    @Test
     void identitiesThatAreNotExactStay() {
         // -0.0 + 0.0 is +0.0: adding a float +0 is not an identity; broadcasting and promotion are never skipped
         // (f32 x times an f64 one is x cast to f64).
