@@ -4,6 +4,9 @@ import dev.jburn.Shape;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.ConvSpec;
 
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
@@ -154,6 +157,23 @@ final class ChannelsLastConvF32 {
      * {@code [k..., C, O]}. {@code null} when the sizes do not fit int indexing or are empty.
      */
     static HostBuffer kernelGradient(MemorySegment x, Shape xs, MemorySegment g, Shape gs, ConvSpec spec, Parallel parallel) {
+        return kernelGradient(x, xs, g, gs, spec, parallel, PANELS);
+    }
+
+    /**
+     * Whether {@link #kernelGradient} takes {@link ChannelsLastTile#panel12} tiles over packed panels where it can: with
+     * 512-bit vectors (32 registers hold the 24 accumulators) and at least {@link #PANEL_MIN_CHANNELS} channels.
+     */
+    static final boolean PANELS = ChannelsLastTile.L >= 16;
+    /** Fewer channels make the panel's runs too short to copy by vectors (conv 1's one channel: a run a row). */
+    static final int PANEL_MIN_CHANNELS = 8;
+
+    /**
+     * {@link #kernelGradient}; {@code panels}: whether the 12-row panel tiles may run ({@link #PANELS}; tests compare
+     * both paths, whose bits are the same).
+     */
+    static HostBuffer kernelGradient(MemorySegment x, Shape xs, MemorySegment g, Shape gs, ConvSpec spec, Parallel parallel,
+                                     boolean panels) {
         int sr = spec.spatialRank();
         int n = xs.dim(0), c = xs.dim(sr + 1), o = gs.dim(sr + 1);
         int[] uDims = spatial(gs, 1, sr);
@@ -162,7 +182,9 @@ final class ChannelsLastConvF32 {
         long taps = product(kDims), positions = product(uDims);
         long rows = taps * c;
         int blocks = (o + W - 1) / W, pitch = blocks * W;
-        long rowsPadded = (rows + R - 1) / R * R;
+        boolean usePanels = panels && c >= PANEL_MIN_CHANNELS;
+        int tileRows = usePanels ? ChannelsLastTile.PANEL_ROWS : R;
+        long rowsPadded = (rows + tileRows - 1) / tileRows * tileRows;
         long gImage = positions * o;
         ChannelMajorImage cm = new ChannelMajorImage(img, spec.kernelDilation()[sr - 1]);
         if (n == 0 || o == 0 || rows == 0 || positions == 0 || img.size > MAX || cm.size > MAX || rowsPadded * pitch > MAX
@@ -186,6 +208,10 @@ final class ChannelsLastConvF32 {
         }
         int parts = Math.min(n, PARTIALS);
         float[][] partial = new float[parts][(int) (rowsPadded * pitch)];
+        if (usePanels) {
+            panelGradient(x, g, img, kDims, uDims, spec, c, o, nr, (int) positions, blocks, pitch, n, parts, partial, parallel);
+            return sumPartials(partial, parts, nr, o, pitch);
+        }
         parallel.forRange(parts, rows * o * positions * n / parts, (lo, hi) -> {
             float[] a = new float[(int) img.size], at = new float[(int) cm.size];
             // the image's cotangent, and as [block][position][W] (a partial block's tail stays 0) unless that is the same
@@ -212,6 +238,11 @@ final class ChannelsLastConvF32 {
                 }
             }
         });
+        return sumPartials(partial, parts, nr, o, pitch);
+    }
+
+    /** The partial sums added in order, as {@code [rows, O]}. */
+    private static HostBuffer sumPartials(float[][] partial, int parts, int nr, int o, int pitch) {
         float[] sum = new float[nr * o];
         for (int r = 0; r < nr; r++) {
             for (int f = 0; f < o; f++) {
@@ -223,6 +254,74 @@ final class ChannelsLastConvF32 {
         HostBuffer result = HostBuffer.uninitialized((long) sum.length * Float.BYTES);
         MemorySegment.copy(sum, 0, result.segment(), FL, 0, sum.length);
         return result;
+    }
+
+    /**
+     * {@link #kernelGradient} on {@link ChannelsLastTile#panel12} tiles: per image, each block of 12 rows (tap, channel)
+     * is packed as a panel {@code [position][12]} straight from the zero-padded channels-last image (a row block's
+     * consecutive channels of one tap are consecutive floats there: copied by vectors), then run against every column
+     * block of the cotangent. Each partial sum sees the same products in the same order as the 6-row tiles (images in
+     * order, positions in row-major order), so the same bits.
+     */
+    private static void panelGradient(MemorySegment x, MemorySegment g, PaddedImage img, int[] kDims, int[] uDims, ConvSpec spec,
+                                      int c, int o, int nr, int positions, int blocks, int pitch, int n, int parts,
+                                      float[][] partial, Parallel parallel) {
+        final int pr = ChannelsLastTile.PANEL_ROWS, pp = ChannelsLastTile.PANEL_PITCH, l = ChannelsLastTile.L;
+        int[] tapOff = offsets(kDims, spec.strides(), img); // taps stepped by the strides
+        int[] uOff = offsets(uDims, spec.kernelDilation(), img); // positions stepped by the kernel dilation
+        // per panel, its runs of rows that read consecutive floats: (first row in the panel, length, offset); rows past
+        // the last read the last row again (their sums land in padding rows of the partials)
+        int panelCount = (nr + pr - 1) / pr;
+        int[][] runs = new int[panelCount][];
+        for (int pi = 0; pi < panelCount; pi++) {
+            int[] r = new int[3 * pr];
+            int k = 0, prev = Integer.MIN_VALUE;
+            for (int i = 0; i < pr; i++) {
+                int row = Math.min(pi * pr + i, nr - 1);
+                int off = tapOff[row / c] + row % c;
+                if (k > 0 && off == prev + 1) r[k - 2]++;
+                else {
+                    r[k] = i;
+                    r[k + 1] = 1;
+                    r[k + 2] = off;
+                    k += 3;
+                }
+                prev = off;
+            }
+            runs[pi] = java.util.Arrays.copyOf(r, k);
+        }
+        long gImage = (long) positions * o;
+        parallel.forRange(parts, (long) nr * o * positions * n / parts, (lo, hi) -> {
+            float[] a = new float[(int) img.size + 2 * l]; // vector copies read up to a vector past a run
+            float[] panel = new float[positions * pp + 2 * l]; // and write up to a vector past the panel
+            float[] gi = new float[(int) gImage], gb = o == W ? gi : new float[blocks * positions * W];
+            for (long p = lo; p < hi; p++) {
+                float[] acc = partial[(int) p];
+                for (long b = p * n / parts; b < (p + 1) * n / parts; b++) {
+                    img.fill(x, b, a);
+                    MemorySegment.copy(g, FL, b * gImage * Float.BYTES, gi, 0, (int) gImage);
+                    for (int blk = 0; gb != gi && blk < blocks; blk++) {
+                        int width = Math.min(W, o - blk * W);
+                        for (int q = 0; q < positions; q++) System.arraycopy(gi, q * o + blk * W, gb, (blk * positions + q) * W, width);
+                    }
+                    for (int pi = 0; pi < panelCount; pi++) {
+                        int[] r = runs[pi];
+                        for (int k = 0; k < r.length; k += 3) {
+                            int i0 = r[k], len = r[k + 1], off = r[k + 2];
+                            for (int v = 0; v < len; v += l) { // once with 512-bit vectors (runs of at most 12)
+                                VectorMask<Float> m = ChannelsLastTile.S.indexInRange(v, len);
+                                for (int q = 0; q < positions; q++) {
+                                    FloatVector.fromArray(ChannelsLastTile.S, a, uOff[q] + off + v).intoArray(panel, q * pp + i0 + v, m);
+                                }
+                            }
+                        }
+                        for (int blk = 0; blk < blocks; blk++) {
+                            ChannelsLastTile.panel12(panel, positions, gb, blk * positions * W, acc, pi * pr * pitch + blk * W, pitch);
+                        }
+                    }
+                }
+            }
+        });
     }
 
     /**

@@ -100,6 +100,75 @@ final class ChannelsLastTile {
         }
     }
 
+    /** Rows of a {@link #panel12} tile. */
+    static final int PANEL_ROWS = 12;
+    /** Floats between a {@link #panel12} panel's steps: its 12 rows and 4 unused (a packed step is one 64-byte store). */
+    static final int PANEL_PITCH = 16;
+
+    /**
+     * A 12 rows × 2 vectors tile over a packed panel: {@code acc[i][v] += a[p·PANEL_PITCH + i] · b[bBase + p·COLS + v·L]} for
+     * {@code p = 0 .. steps-1}, in that order, starting from the stored {@code acc} rows ({@code accBase + i·accPitch}) and
+     * storing them back. One base for the twelve broadcasts (constant displacements, as the GEMM's panels): the 6-row
+     * {@link #run} needs a register per row base, and 12 of those crowd the general registers. The same fma per
+     * accumulator as {@link #run} over the same reduction order, so the same bits.
+     */
+    static void panel12(float[] a, int steps, float[] b, int bBase, float[] acc, int accBase, int accPitch) {
+        int p0 = accBase, p1 = p0 + accPitch, p2 = p1 + accPitch, p3 = p2 + accPitch, p4 = p3 + accPitch, p5 = p4 + accPitch;
+        int p6 = p5 + accPitch, p7 = p6 + accPitch, p8 = p7 + accPitch, p9 = p8 + accPitch, p10 = p9 + accPitch, p11 = p10 + accPitch;
+        FloatVector a00 = FloatVector.fromArray(S, acc, p0), a01 = FloatVector.fromArray(S, acc, p0 + L);
+        FloatVector a10 = FloatVector.fromArray(S, acc, p1), a11 = FloatVector.fromArray(S, acc, p1 + L);
+        FloatVector a20 = FloatVector.fromArray(S, acc, p2), a21 = FloatVector.fromArray(S, acc, p2 + L);
+        FloatVector a30 = FloatVector.fromArray(S, acc, p3), a31 = FloatVector.fromArray(S, acc, p3 + L);
+        FloatVector a40 = FloatVector.fromArray(S, acc, p4), a41 = FloatVector.fromArray(S, acc, p4 + L);
+        FloatVector a50 = FloatVector.fromArray(S, acc, p5), a51 = FloatVector.fromArray(S, acc, p5 + L);
+        FloatVector a60 = FloatVector.fromArray(S, acc, p6), a61 = FloatVector.fromArray(S, acc, p6 + L);
+        FloatVector a70 = FloatVector.fromArray(S, acc, p7), a71 = FloatVector.fromArray(S, acc, p7 + L);
+        FloatVector a80 = FloatVector.fromArray(S, acc, p8), a81 = FloatVector.fromArray(S, acc, p8 + L);
+        FloatVector a90 = FloatVector.fromArray(S, acc, p9), a91 = FloatVector.fromArray(S, acc, p9 + L);
+        FloatVector b00 = FloatVector.fromArray(S, acc, p10), b01 = FloatVector.fromArray(S, acc, p10 + L);
+        FloatVector b10 = FloatVector.fromArray(S, acc, p11), b11 = FloatVector.fromArray(S, acc, p11 + L);
+        for (int p = 0; p < steps; p++) {
+            int bj = bBase + p * COLS, ai = p * PANEL_PITCH;
+            FloatVector w0 = FloatVector.fromArray(S, b, bj), w1 = FloatVector.fromArray(S, b, bj + L);
+            FloatVector x = FloatVector.broadcast(S, a[ai]);
+            a00 = x.fma(w0, a00); a01 = x.fma(w1, a01);
+            x = FloatVector.broadcast(S, a[ai + 1]);
+            a10 = x.fma(w0, a10); a11 = x.fma(w1, a11);
+            x = FloatVector.broadcast(S, a[ai + 2]);
+            a20 = x.fma(w0, a20); a21 = x.fma(w1, a21);
+            x = FloatVector.broadcast(S, a[ai + 3]);
+            a30 = x.fma(w0, a30); a31 = x.fma(w1, a31);
+            x = FloatVector.broadcast(S, a[ai + 4]);
+            a40 = x.fma(w0, a40); a41 = x.fma(w1, a41);
+            x = FloatVector.broadcast(S, a[ai + 5]);
+            a50 = x.fma(w0, a50); a51 = x.fma(w1, a51);
+            x = FloatVector.broadcast(S, a[ai + 6]);
+            a60 = x.fma(w0, a60); a61 = x.fma(w1, a61);
+            x = FloatVector.broadcast(S, a[ai + 7]);
+            a70 = x.fma(w0, a70); a71 = x.fma(w1, a71);
+            x = FloatVector.broadcast(S, a[ai + 8]);
+            a80 = x.fma(w0, a80); a81 = x.fma(w1, a81);
+            x = FloatVector.broadcast(S, a[ai + 9]);
+            a90 = x.fma(w0, a90); a91 = x.fma(w1, a91);
+            x = FloatVector.broadcast(S, a[ai + 10]);
+            b00 = x.fma(w0, b00); b01 = x.fma(w1, b01);
+            x = FloatVector.broadcast(S, a[ai + 11]);
+            b10 = x.fma(w0, b10); b11 = x.fma(w1, b11);
+        }
+        a00.intoArray(acc, p0); a01.intoArray(acc, p0 + L);
+        a10.intoArray(acc, p1); a11.intoArray(acc, p1 + L);
+        a20.intoArray(acc, p2); a21.intoArray(acc, p2 + L);
+        a30.intoArray(acc, p3); a31.intoArray(acc, p3 + L);
+        a40.intoArray(acc, p4); a41.intoArray(acc, p4 + L);
+        a50.intoArray(acc, p5); a51.intoArray(acc, p5 + L);
+        a60.intoArray(acc, p6); a61.intoArray(acc, p6 + L);
+        a70.intoArray(acc, p7); a71.intoArray(acc, p7 + L);
+        a80.intoArray(acc, p8); a81.intoArray(acc, p8 + L);
+        a90.intoArray(acc, p9); a91.intoArray(acc, p9 + L);
+        b00.intoArray(acc, p10); b01.intoArray(acc, p10 + L);
+        b10.intoArray(acc, p11); b11.intoArray(acc, p11 + L);
+    }
+
     /**
      * Row {@code r0} of {@link #run} alone, with the same fma sequence, so the same bits: for the last one or two rows
      * of a run of rows, where a whole tile would compute up to five rows for nothing (a 121-position conv output is

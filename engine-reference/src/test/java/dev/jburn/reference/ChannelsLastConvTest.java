@@ -223,6 +223,62 @@ class ChannelsLastConvTest {
         assertArrayEquals(bits(values(ChannelsLastConvF32.forward(x, xs, k, ks, null, false, false, pad2, one, false, ChannelsLastConvF32.CHUNK_BYTES).getFirst())), bits(y));
     }
 
+    /**
+     * The kernel cotangent on 12-row panel tiles ({@link ChannelsLastTile#panel12}) keeps the bits of the 6-row tiles:
+     * batch 1 and more than {@code PARTIALS} images, odd sizes, padding (negative too), strides, dilations, 1-3 spatial
+     * axes, channel counts whose row blocks straddle taps, partial column blocks.
+     */
+    @Test
+    void panelTilesKeepTheKernelCotangentsBits() {
+        Random rnd = new Random(47);
+        Parallel two = new Parallel(2, 1);
+        int checked = 0;
+        for (int trial = 0; trial < 40; trial++) {
+            int sr = 1 + trial % 3, n = trial % 5 == 0 ? 1 : 1 + rnd.nextInt(11);
+            int c = new int[] {8, 13, 32, 40}[rnd.nextInt(4)], o = new int[] {1, 17, 33, 64}[rnd.nextInt(4)];
+            int[] in = new int[sr], u = new int[sr], strides = new int[sr], lo = new int[sr], hi = new int[sr], dil = new int[sr];
+            for (int a = 0; a < sr; a++) {
+                in[a] = 2 + rnd.nextInt(sr == 3 ? 4 : 9);
+                strides[a] = 1 + rnd.nextInt(2);
+                dil[a] = 1 + (rnd.nextInt(4) == 0 ? 1 : 0);
+                lo[a] = rnd.nextInt(3) - (rnd.nextInt(5) == 0 ? 1 : 0);
+                hi[a] = rnd.nextInt(3);
+                u[a] = 1 + rnd.nextInt(Math.max(1, in[a] - 1));
+            }
+            // the cotangent conv: its strides step the taps, its kernel dilation the cotangent's positions
+            dev.jburn.spi.ConvSpec spec = new dev.jburn.spi.ConvSpec(strides, lo, hi, ones(sr), dil, 1, 1);
+            int[] xd = new int[sr + 2], gd = new int[sr + 2];
+            xd[0] = n;
+            gd[0] = n;
+            long xc = n * (long) c, gc = n * (long) o;
+            for (int a = 0; a < sr; a++) {
+                xd[a + 1] = in[a];
+                gd[a + 1] = u[a];
+                xc *= in[a];
+                gc *= u[a];
+            }
+            xd[sr + 1] = c;
+            gd[sr + 1] = o;
+            java.lang.foreign.MemorySegment x = floats(rnd, (int) xc), g = floats(rnd, (int) gc);
+            dev.jburn.Shape xs = dev.jburn.Shape.of(xd), gs = dev.jburn.Shape.of(gd);
+            HostBuffer six = ChannelsLastConvF32.kernelGradient(x, xs, g, gs, spec, two, false);
+            if (six == null) continue; // no taps
+            HostBuffer twelve = ChannelsLastConvF32.kernelGradient(x, xs, g, gs, spec, two, true);
+            String what = "n " + n + ", in " + java.util.Arrays.toString(in) + ", c " + c + ", o " + o + ", u " + java.util.Arrays.toString(u)
+                    + ", strides " + java.util.Arrays.toString(strides) + ", pads " + java.util.Arrays.toString(lo) + java.util.Arrays.toString(hi)
+                    + ", dilation " + java.util.Arrays.toString(dil);
+            assertArrayEquals(bits(values(six)), bits(values(twelve)), what);
+            checked++;
+        }
+        assertTrue(checked >= 30, "most cases have taps, got " + checked);
+    }
+
+    private static int[] ones(int n) {
+        int[] r = new int[n];
+        java.util.Arrays.fill(r, 1);
+        return r;
+    }
+
     private static java.lang.foreign.MemorySegment floats(Random rnd, int count) {
         java.lang.foreign.MemorySegment m = HostBuffer.uninitialized((long) count * Float.BYTES).segment();
         for (int i = 0; i < count; i++) m.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i, rnd.nextFloat() * 2 - 1);
