@@ -72,6 +72,12 @@ final class ChannelsLastConvF32 {
      */
     static List<Buffer> forward(MemorySegment x, Shape xs, MemorySegment k, Shape ks, MemorySegment bias, boolean relu, boolean mask,
                                 ConvSpec spec, Parallel parallel, boolean skipPadding, int chunkBytes) {
+        return forward(x, xs, k, ks, bias, relu, mask, spec, parallel, skipPadding, chunkBytes, PANELS);
+    }
+
+    /** {@link #forward}; {@code scatter}: whether the scatter form ({@link #scatterForward}) may run where it applies. */
+    static List<Buffer> forward(MemorySegment x, Shape xs, MemorySegment k, Shape ks, MemorySegment bias, boolean relu, boolean mask,
+                                ConvSpec spec, Parallel parallel, boolean skipPadding, int chunkBytes, boolean scatter) {
         int sr = spec.spatialRank();
         int n = xs.dim(0), c = xs.dim(sr + 1), o = ks.dim(0);
         int[] kDims = spatial(ks, 2, sr);
@@ -85,6 +91,9 @@ final class ChannelsLastConvF32 {
         int[] tapOff = offsets(kDims, spec.kernelDilation(), img);
         int[] rowBase = offsets(out, spec.strides(), img);
         float[] w = pack(k, o, c, (int) taps, blocks);
+        if (scatter && scatters(spec, kDims, img, bias, relu, o, c) && finite(w)) {
+            return List.of(scatterForward(x, n, img, kDims, spec.kernelDilation(), out, w, c, o, blocks, parallel));
+        }
         // the bias padded to whole blocks: a partial block's tile adds it past O too (into rows that get overwritten)
         float[] bv = bias == null ? null : java.util.Arrays.copyOf(bias.toArray(FL), blocks * W);
         boolean reluTile = relu && !mask; // with the mask kept, the pass below makes both
@@ -253,6 +262,81 @@ final class ChannelsLastConvF32 {
         }
         HostBuffer result = HostBuffer.uninitialized((long) sum.length * Float.BYTES);
         MemorySegment.copy(sum, 0, result.segment(), FL, 0, sum.length);
+        return result;
+    }
+
+    /**
+     * Whether {@link #scatterForward} computes this conv: a full correlation (each axis padded by the dilated kernel's
+     * extent less one on both sides, unit strides: the input cotangent of a valid conv), no bias or ReLU, whole column
+     * blocks of filters, {@link #PANEL_MIN_CHANNELS} channels or more.
+     */
+    private static boolean scatters(ConvSpec spec, int[] kDims, PaddedImage img, MemorySegment bias, boolean relu, int o, int c) {
+        if (bias != null || relu || o % W != 0 || c < PANEL_MIN_CHANNELS) return false;
+        for (int a = 0; a < kDims.length; a++) {
+            int full = (kDims[a] - 1) * spec.kernelDilation()[a];
+            if (spec.strides()[a] != 1 || spec.padLow()[a] != full || spec.padHigh()[a] != full || img.in[a] < 1) return false;
+        }
+        return true;
+    }
+
+    /**
+     * A full correlation in scatter form: each input position {@code q} meets tap {@code t} in exactly one output position
+     * ({@code q + (k - 1 - t)·dilation} per axis), so {@code y[p] = Σ_t (Σ_c x[q, c]·w[t, c])} over the pairs that reach
+     * {@code p}, with no products on the padding (a quarter of the padded form's on conv 2's 11×11 → 13×13 input
+     * cotangent). Per image: 12 input positions transposed into a panel {@code [channel][16]}, a {@link
+     * ChannelsLastTile#panel12Scatter} tile per tap and column block, its rows added to their output positions. The sum
+     * over channels is one fma chain as in the padded form, but the taps' sums are then added in (panel, tap) order:
+     * another summation order than the padded form's single chain over taps and channels (the same within F32 rounding,
+     * not the same bits). Only with finite weights (no infinite or NaN weight meets the padding's zeros there).
+     */
+    private static HostBuffer scatterForward(MemorySegment x, int n, PaddedImage img, int[] kDims, int[] dil, int[] out, float[] w,
+                                             int c, int o, int blocks, Parallel parallel) {
+        final int pr = ChannelsLastTile.PANEL_ROWS, pp = ChannelsLastTile.PANEL_PITCH;
+        int sr = kDims.length;
+        int inPlane = (int) product(img.in), outPlane = (int) product(out), taps = (int) product(kDims);
+        int panels = (inPlane + pr - 1) / pr, rowsPadded = panels * pr;
+        int[] outStride = new int[sr];
+        for (int a = sr - 1, st = 1; a >= 0; st *= out[a], a--) outStride[a] = st;
+        // rowAt[t][q]: where input position q's sums for tap t go (padding rows: a dump row past the plane)
+        int[][] rowAt = new int[taps][rowsPadded];
+        int[] q = new int[sr], t = new int[sr];
+        for (int ti = 0; ti < taps; ti++) {
+            java.util.Arrays.fill(q, 0);
+            for (int qi = 0; qi < rowsPadded; qi++) {
+                if (qi >= inPlane) {
+                    rowAt[ti][qi] = outPlane * o;
+                    continue;
+                }
+                int at = 0;
+                for (int a = 0; a < sr; a++) at += (q[a] + (kDims[a] - 1 - t[a]) * dil[a]) * outStride[a];
+                rowAt[ti][qi] = at * o;
+                WindowGeometry.next(q, img.in);
+            }
+            WindowGeometry.next(t, kDims);
+        }
+        HostBuffer result = HostBuffer.uninitialized((long) n * outPlane * o * Float.BYTES);
+        MemorySegment dst = result.segment();
+        long imageIn = (long) inPlane * c;
+        parallel.forRange(n, (long) inPlane * taps * c * o, (lo, hi) -> {
+            float[] xi = new float[(int) imageIn], panel = new float[c * pp], tile = new float[pr * W];
+            float[] y = new float[(outPlane + 1) * o];
+            for (long b = lo; b < hi; b++) {
+                MemorySegment.copy(x, FL, b * imageIn * Float.BYTES, xi, 0, (int) imageIn);
+                java.util.Arrays.fill(y, 0f);
+                for (int pi = 0; pi < panels; pi++) {
+                    for (int i = 0; i < pr; i++) {
+                        int src = Math.min(pi * pr + i, inPlane - 1) * c;
+                        for (int ch = 0; ch < c; ch++) panel[ch * pp + i] = xi[src + ch];
+                    }
+                    for (int ti = 0; ti < taps; ti++) {
+                        for (int blk = 0; blk < blocks; blk++) {
+                            ChannelsLastTile.panel12Scatter(panel, c, w, (blk * taps + ti) * c * W, tile, y, rowAt[ti], pi * pr, blk * W);
+                        }
+                    }
+                }
+                MemorySegment.copy(y, 0, dst, FL, b * outPlane * o * Float.BYTES, outPlane * o);
+            }
+        });
         return result;
     }
 

@@ -170,6 +170,77 @@ final class ChannelsLastTile {
     }
 
     /**
+     * {@link #panel12} from zero sums, stored in {@code tile} ({@code [12][COLS]}), each row's sums then added to
+     * {@code y} at {@code rowAt[rowFrom + i] + column} (two vectors): the 12 rows of a panel of input positions, each scattered to the output position one tap takes it
+     * to ({@link ChannelsLastConvF32}'s scatter form of a fully padded conv).
+     */
+    static void panel12Scatter(float[] a, int steps, float[] b, int bBase, float[] tile, float[] y, int[] rowAt, int rowFrom, int column) {
+        FloatVector z = FloatVector.zero(S);
+        FloatVector a00 = z, a01 = z;
+        FloatVector a10 = z, a11 = z;
+        FloatVector a20 = z, a21 = z;
+        FloatVector a30 = z, a31 = z;
+        FloatVector a40 = z, a41 = z;
+        FloatVector a50 = z, a51 = z;
+        FloatVector a60 = z, a61 = z;
+        FloatVector a70 = z, a71 = z;
+        FloatVector a80 = z, a81 = z;
+        FloatVector a90 = z, a91 = z;
+        FloatVector b00 = z, b01 = z;
+        FloatVector b10 = z, b11 = z;
+        for (int p = 0; p < steps; p++) {
+            int bj = bBase + p * COLS, ai = p * PANEL_PITCH;
+            FloatVector w0 = FloatVector.fromArray(S, b, bj), w1 = FloatVector.fromArray(S, b, bj + L);
+            FloatVector x = FloatVector.broadcast(S, a[ai]);
+            a00 = x.fma(w0, a00); a01 = x.fma(w1, a01);
+            x = FloatVector.broadcast(S, a[ai + 1]);
+            a10 = x.fma(w0, a10); a11 = x.fma(w1, a11);
+            x = FloatVector.broadcast(S, a[ai + 2]);
+            a20 = x.fma(w0, a20); a21 = x.fma(w1, a21);
+            x = FloatVector.broadcast(S, a[ai + 3]);
+            a30 = x.fma(w0, a30); a31 = x.fma(w1, a31);
+            x = FloatVector.broadcast(S, a[ai + 4]);
+            a40 = x.fma(w0, a40); a41 = x.fma(w1, a41);
+            x = FloatVector.broadcast(S, a[ai + 5]);
+            a50 = x.fma(w0, a50); a51 = x.fma(w1, a51);
+            x = FloatVector.broadcast(S, a[ai + 6]);
+            a60 = x.fma(w0, a60); a61 = x.fma(w1, a61);
+            x = FloatVector.broadcast(S, a[ai + 7]);
+            a70 = x.fma(w0, a70); a71 = x.fma(w1, a71);
+            x = FloatVector.broadcast(S, a[ai + 8]);
+            a80 = x.fma(w0, a80); a81 = x.fma(w1, a81);
+            x = FloatVector.broadcast(S, a[ai + 9]);
+            a90 = x.fma(w0, a90); a91 = x.fma(w1, a91);
+            x = FloatVector.broadcast(S, a[ai + 10]);
+            b00 = x.fma(w0, b00); b01 = x.fma(w1, b01);
+            x = FloatVector.broadcast(S, a[ai + 11]);
+            b10 = x.fma(w0, b10); b11 = x.fma(w1, b11);
+        }
+        a00.intoArray(tile, 0 * COLS); a01.intoArray(tile, 0 * COLS + L);
+        a10.intoArray(tile, 1 * COLS); a11.intoArray(tile, 1 * COLS + L);
+        a20.intoArray(tile, 2 * COLS); a21.intoArray(tile, 2 * COLS + L);
+        a30.intoArray(tile, 3 * COLS); a31.intoArray(tile, 3 * COLS + L);
+        a40.intoArray(tile, 4 * COLS); a41.intoArray(tile, 4 * COLS + L);
+        a50.intoArray(tile, 5 * COLS); a51.intoArray(tile, 5 * COLS + L);
+        a60.intoArray(tile, 6 * COLS); a61.intoArray(tile, 6 * COLS + L);
+        a70.intoArray(tile, 7 * COLS); a71.intoArray(tile, 7 * COLS + L);
+        a80.intoArray(tile, 8 * COLS); a81.intoArray(tile, 8 * COLS + L);
+        a90.intoArray(tile, 9 * COLS); a91.intoArray(tile, 9 * COLS + L);
+        b00.intoArray(tile, 10 * COLS); b01.intoArray(tile, 10 * COLS + L);
+        b10.intoArray(tile, 11 * COLS); b11.intoArray(tile, 11 * COLS + L);
+        addRows(tile, y, rowAt, rowFrom, column);
+    }
+
+    /** {@link #panel12Scatter}'s second half, a method of its own (see {@link #finishRow} on C2's inlining budget). */
+    private static void addRows(float[] tile, float[] y, int[] rowAt, int rowFrom, int column) {
+        for (int i = 0; i < PANEL_ROWS; i++) {
+            int at = rowAt[rowFrom + i] + column;
+            FloatVector.fromArray(S, y, at).add(FloatVector.fromArray(S, tile, i * COLS)).intoArray(y, at);
+            FloatVector.fromArray(S, y, at + L).add(FloatVector.fromArray(S, tile, i * COLS + L)).intoArray(y, at + L);
+        }
+    }
+
+    /**
      * Row {@code r0} of {@link #run} alone, with the same fma sequence, so the same bits: for the last one or two rows
      * of a run of rows, where a whole tile would compute up to five rows for nothing (a 121-position conv output is
      * twenty tiles and one row).

@@ -273,6 +273,100 @@ class ChannelsLastConvTest {
         assertTrue(checked >= 30, "most cases have taps, got " + checked);
     }
 
+    /**
+     * The scatter form of a fully padded conv (the input cotangent of a valid conv) agrees with the padded form within F32
+     * rounding (another summation order: not the same bits): batch 1 and more, odd sizes, dilations, 1-3 spatial axes,
+     * one and two column blocks; an infinite weight keeps the padded form (NaN where it meets the padding, as the oracle).
+     */
+    @Test
+    void theScatterFormOfAFullCorrelationAgreesWithThePaddedForm() {
+        Random rnd = new Random(48);
+        Parallel two = new Parallel(2, 1);
+        int W = ChannelsLastTile.COLS;
+        for (int trial = 0; trial < 30; trial++) {
+            int sr = 1 + trial % 3, n = trial % 4 == 0 ? 1 : 1 + rnd.nextInt(4);
+            int c = new int[] {8, 13, 64}[rnd.nextInt(3)], o = W * (1 + rnd.nextInt(2));
+            int[] in = new int[sr], kd = new int[sr], dil = new int[sr], pad = new int[sr];
+            int[] xd = new int[sr + 2], kshape = new int[sr + 2];
+            xd[0] = n;
+            kshape[0] = o;
+            kshape[1] = c;
+            long xc = n * (long) c, kc = (long) o * c;
+            for (int a = 0; a < sr; a++) {
+                in[a] = 1 + rnd.nextInt(sr == 3 ? 4 : 12);
+                kd[a] = 1 + rnd.nextInt(3);
+                dil[a] = 1 + (rnd.nextInt(3) == 0 ? 1 : 0);
+                pad[a] = (kd[a] - 1) * dil[a];
+                xd[a + 1] = in[a];
+                kshape[a + 2] = kd[a];
+                xc *= in[a];
+                kc *= kd[a];
+            }
+            xd[sr + 1] = c;
+            dev.jburn.spi.ConvSpec spec = new dev.jburn.spi.ConvSpec(ones(sr), pad, pad, ones(sr), dil, 1, 1);
+            java.lang.foreign.MemorySegment x = floats(rnd, (int) xc), k = floats(rnd, (int) kc);
+            dev.jburn.Shape xs = dev.jburn.Shape.of(xd), ks = dev.jburn.Shape.of(kshape);
+            float[] padded = values(ChannelsLastConvF32.forward(x, xs, k, ks, null, false, false, spec, two, true,
+                    ChannelsLastConvF32.CHUNK_BYTES, false).getFirst());
+            float[] scattered = values(ChannelsLastConvF32.forward(x, xs, k, ks, null, false, false, spec, two, true,
+                    ChannelsLastConvF32.CHUNK_BYTES, true).getFirst());
+            String what = "n " + n + ", in " + java.util.Arrays.toString(in) + ", c " + c + ", o " + o + ", kernel "
+                    + java.util.Arrays.toString(kd) + ", dilation " + java.util.Arrays.toString(dil);
+            assertEquals(padded.length, scattered.length, what);
+            double scale = 1;
+            for (float v : padded) scale = Math.max(scale, Math.abs(v));
+            for (int i = 0; i < padded.length; i++) {
+                if (!(Math.abs(padded[i] - scattered[i]) <= 2e-5 * scale)) fail(what + ": " + i + ": " + padded[i] + " vs " + scattered[i]);
+            }
+        }
+        // an infinite weight: the padded form runs, and gives NaN where the weight meets padding
+        java.lang.foreign.MemorySegment x = floats(rnd, 3 * 3 * 8), k = floats(rnd, W * 8 * 9);
+        k.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, 0, Float.POSITIVE_INFINITY);
+        dev.jburn.spi.ConvSpec pad2 = new dev.jburn.spi.ConvSpec(new int[] {1, 1}, new int[] {2, 2}, new int[] {2, 2}, new int[] {1, 1},
+                new int[] {1, 1}, 1, 1);
+        dev.jburn.Shape xs = dev.jburn.Shape.of(1, 3, 3, 8), ks = dev.jburn.Shape.of(W, 8, 3, 3);
+        float[] y = values(ChannelsLastConvF32.forward(x, xs, k, ks, null, false, false, pad2, two, true, ChannelsLastConvF32.CHUNK_BYTES, true).getFirst());
+        assertTrue(Float.isNaN(y[0]), "0 x inf on the padding gives NaN");
+        assertArrayEquals(bits(values(ChannelsLastConvF32.forward(x, xs, k, ks, null, false, false, pad2, two, true,
+                ChannelsLastConvF32.CHUNK_BYTES, false).getFirst())), bits(y));
+    }
+
+    /** Compiled convs whose input cotangent takes the scatter form (32 input channels), against F64, as the random cases. */
+    @Test
+    void compiledInputCotangentsInScatterFormMatchTheF64Result() {
+        Random rnd = new Random(49);
+        int ch = ChannelsLastTile.COLS;
+        List<Case> cases = List.of(
+                new Case(new int[] {5, 6}, ch, 9, new int[] {3, 3}, new int[] {1, 1}, new int[][] {{0, 0}, {0, 0}}, new int[] {1, 1}, true, true),
+                new Case(new int[] {7, 4}, ch, 16, new int[] {2, 3}, new int[] {1, 1}, new int[][] {{0, 0}, {0, 0}}, new int[] {2, 1}, false, false),
+                new Case(new int[] {9}, 2 * ch, 8, new int[] {3}, new int[] {1}, new int[][] {{0, 0}}, new int[] {1}, false, false),
+                new Case(new int[] {3, 4, 3}, ch, 12, new int[] {2, 2, 2}, new int[] {1, 1, 1}, new int[][] {{0, 0}, {0, 0}, {0, 0}},
+                        new int[] {1, 1, 1}, true, false));
+        for (int ci = 0; ci < cases.size(); ci++) {
+            Case c = cases.get(ci);
+            int batch = ci % 2 == 0 ? 1 : 3;
+            int[] xd = new int[c.rank()], kd = new int[c.rank()];
+            xd[0] = batch;
+            for (int a = 0; a < c.in.length; a++) {
+                xd[a + 1] = c.in[a];
+                kd[a] = c.kernel[a];
+            }
+            xd[c.rank() - 1] = c.channels;
+            kd[c.rank() - 2] = c.channels;
+            kd[c.rank() - 1] = c.filters;
+            Tensor x = randomFloat(rnd, DType.F32, xd), k = randomFloat(rnd, DType.F32, kd), bias = randomFloat(rnd, DType.F32, c.filters);
+            Tensor y = step(c, List.of(x, k, Tensor.scalar(1f), bias)).get(0);
+            Tensor w = randomFloat(rnd, DType.F32, y.shape().dims());
+            List<Tensor> expected = step(c, List.of(x.asType(DType.F64), k.asType(DType.F64), w.asType(DType.F64), bias.asType(DType.F64)));
+            for (Engine e : List.of(Engine.defaultEngine(), PARALLEL)) {
+                CompiledFunction f = Jit.compileList(xs -> step(c, xs));
+                List<Tensor> got = f.apply(List.of(x.to(e), k.to(e), w.to(e), bias.to(e)));
+                for (int i = 0; i < 3; i++) assertClose(c + " output " + i, expected.get(i), got.get(i));
+                assertTrue(groups(f.graph()) >= 3, () -> "the three convs run channels-last: " + f.graph());
+            }
+        }
+    }
+
     private static int[] ones(int n) {
         int[] r = new int[n];
         java.util.Arrays.fill(r, 1);
