@@ -314,6 +314,11 @@ final class ChannelsLastConvF32 {
             }
             WindowGeometry.next(t, kDims);
         }
+        // per panel, the offsets of its 12 positions' channel 0 in the image, then 4 repeats of the last (unused lanes)
+        int[] gather = new int[panels * pp];
+        for (int pi = 0; pi < panels; pi++) {
+            for (int i = 0; i < pp; i++) gather[pi * pp + i] = Math.min(pi * pr + Math.min(i, pr - 1), inPlane - 1) * c;
+        }
         HostBuffer result = HostBuffer.uninitialized((long) n * outPlane * o * Float.BYTES);
         MemorySegment dst = result.segment();
         long imageIn = (long) inPlane * c;
@@ -324,9 +329,10 @@ final class ChannelsLastConvF32 {
                 MemorySegment.copy(x, FL, b * imageIn * Float.BYTES, xi, 0, (int) imageIn);
                 java.util.Arrays.fill(y, 0f);
                 for (int pi = 0; pi < panels; pi++) {
-                    for (int i = 0; i < pr; i++) {
-                        int src = Math.min(pi * pr + i, inPlane - 1) * c;
-                        for (int ch = 0; ch < c; ch++) panel[ch * pp + i] = xi[src + ch];
+                    for (int ch = 0; ch < c; ch++) { // a gather of the panel's 12 positions (and 4 repeats) per channel
+                        for (int v = 0; v < pp; v += ChannelsLastTile.L) {
+                            FloatVector.fromArray(ChannelsLastTile.S, xi, ch, gather, pi * pp + v).intoArray(panel, ch * pp + v);
+                        }
                     }
                     for (int ti = 0; ti < taps; ti++) {
                         for (int blk = 0; blk < blocks; blk++) {
