@@ -134,12 +134,31 @@ final class StridedCopy {
 
     private long tileBlocks() { return (dims[tileAxis] + TILE - 1) / TILE; }
 
+    /**
+     * Elements {@code [lo, hi)} in row-major order: the last axis as an inner loop, the walker over the others (a step of
+     * the walker per element made a kernel reversal, {@code [64,32,3,3]} reversed on its 3×3 axes, cost ~7 ns an element).
+     */
     private void elements(MemorySegment src, long srcBase, MemorySegment dst, long dstBase, long lo, long hi) {
-        Strides.Walker w = new Strides.Walker(dims, srcStrides, dstStrides);
-        w.seek(lo);
-        for (long i = lo; i < hi; i++) {
-            Elements.copy(src, srcBase + w.offsets[0], dst, dstBase + w.offsets[1], width);
-            w.next();
+        int last = dims.length - 1;
+        if (last < 0) { // a scalar: one element
+            if (lo < hi) Elements.copy(src, srcBase, dst, dstBase, width);
+            return;
+        }
+        long n = dims[last], ss = srcStrides[last], ds = dstStrides[last];
+        if (last == 0) {
+            for (long k = lo; k < hi; k++) Elements.copy(src, srcBase + k * ss, dst, dstBase + k * ds, width);
+            return;
+        }
+        Strides.Walker w = new Strides.Walker(java.util.Arrays.copyOf(dims, last), java.util.Arrays.copyOf(srcStrides, last),
+                java.util.Arrays.copyOf(dstStrides, last));
+        long row = lo / n;
+        w.seek(row);
+        for (long i = lo; i < hi; row++) {
+            long k0 = i - row * n, k1 = Math.min(n, k0 + (hi - i));
+            long sb = srcBase + w.offsets[0], db = dstBase + w.offsets[1];
+            for (long k = k0; k < k1; k++) Elements.copy(src, sb + k * ss, dst, db + k * ds, width);
+            i += k1 - k0;
+            if (i < hi) w.next();
         }
     }
 
