@@ -31,7 +31,13 @@ final class PaddedImage {
             s *= padded[a];
         }
         size = s;
+        boolean same = true;
+        for (int a = 0; a < rank; a++) same &= lo[a] == 0 && padded[a] == in[a];
+        unpadded = same;
     }
+
+    /** No padding or cropping on any axis: the padded image is the image. */
+    private final boolean unpadded;
 
     /** Floats between neighbours on spatial axis {@code a} of the padded image. */
     long stride(int a) { return strides[a]; }
@@ -45,6 +51,10 @@ final class PaddedImage {
 
     /** Image {@code b} of the channels-last {@code src} into {@code dst[0..size)}: zeros, then the rows that land inside. */
     void fill(MemorySegment src, long b, float[] dst) {
+        if (unpadded) { // the image as it is: one copy, no zeros to write
+            MemorySegment.copy(src, FL, b * size * Float.BYTES, dst, 0, (int) size);
+            return;
+        }
         java.util.Arrays.fill(dst, 0, (int) size, 0f);
         int last = rank - 1;
         int from = Math.max(0, -lo[last]), to = Math.min(in[last], padded[last] - lo[last]); // kept columns
