@@ -139,6 +139,7 @@ final class StridedCopy {
      * the walker per element made a kernel reversal, {@code [64,32,3,3]} reversed on its 3×3 axes, cost ~7 ns an element).
      */
     private void elements(MemorySegment src, long srcBase, MemorySegment dst, long dstBase, long lo, long hi) {
+        if (lo >= hi) return; // nothing (an empty shape has a 0 extent, which the row arithmetic below divides by)
         int last = dims.length - 1;
         if (last < 0) { // a scalar: one element
             if (lo < hi) Elements.copy(src, srcBase, dst, dstBase, width);
