@@ -35,10 +35,10 @@ import java.nio.ByteOrder;
  *       that straddle cache lines made the kernel 15-20% slower (133 vs 160 GFLOP/s with
  *       panels streaming from L2); the two bounds checks per step that a segment costs are
  *       cheaper.</li>
- *   <li>The tile goes to the caller's heap array, or straight into C ({@link #float12Into},
- *       {@link #float12AddInto}): passing 24 vectors to a store helper would box them. Each
- *       store is a kernel of its own: a method much larger than ~1200 bytecodes makes C1 give
- *       up, and the kernel then ran uncompiled by C2 for seconds.</li>
+ *   <li>The tile goes to the caller's heap array, or straight into C ({@link #float12Into}):
+ *       passing 24 vectors to a store helper would box them. No kernel adds into C: such a
+ *       method (1,785 bytecodes) made C1 give up ("out of virtual registers"), and in half of
+ *       fresh JVMs C2 never compiled it either (the MLP's GEMMs ran ~7x slower for the whole run).</li>
  * </ul>
  */
 final class GemmKernels {
@@ -169,71 +169,6 @@ final class GemmKernels {
         c9_0.intoMemorySegment(c, co + 9 * cRow, ORDER); c9_1.intoMemorySegment(c, co + 9 * cRow + lb, ORDER);
         c10_0.intoMemorySegment(c, co + 10 * cRow, ORDER); c10_1.intoMemorySegment(c, co + 10 * cRow + lb, ORDER);
         c11_0.intoMemorySegment(c, co + 11 * cRow, ORDER); c11_1.intoMemorySegment(c, co + 11 * cRow + lb, ORDER);
-    }
-
-
-    /**
-     * {@link #float12Into}, adding the sums to C's values ({@code sum + C}, as {@code GemmF32.store} adds them, so the
-     * same bits): every kc block after the first of a deep GEMM, where the tile and {@code store}'s loop cost ~5% of
-     * a 2048² GEMM. A method of its own: with both stores in one method, C1 gave up on it ("out of virtual
-     * registers") and C2 compiled it late or never, the kernel running ~100x slower meanwhile.
-     */
-    static void float12AddInto(int kc, float[] a, int ao, MemorySegment b, long bo, MemorySegment c, long co, long cRow) {
-        FloatVector c0_0 = FloatVector.zero(F), c0_1 = c0_0;
-        FloatVector c1_0 = FloatVector.zero(F), c1_1 = c1_0;
-        FloatVector c2_0 = FloatVector.zero(F), c2_1 = c2_0;
-        FloatVector c3_0 = FloatVector.zero(F), c3_1 = c3_0;
-        FloatVector c4_0 = FloatVector.zero(F), c4_1 = c4_0;
-        FloatVector c5_0 = FloatVector.zero(F), c5_1 = c5_0;
-        FloatVector c6_0 = FloatVector.zero(F), c6_1 = c6_0;
-        FloatVector c7_0 = FloatVector.zero(F), c7_1 = c7_0;
-        FloatVector c8_0 = FloatVector.zero(F), c8_1 = c8_0;
-        FloatVector c9_0 = FloatVector.zero(F), c9_1 = c9_0;
-        FloatVector c10_0 = FloatVector.zero(F), c10_1 = c10_0;
-        FloatVector c11_0 = FloatVector.zero(F), c11_1 = c11_0;
-        int l = F.length();
-        for (int p = 0; p < kc; p++) {
-            long bi = bo + (long) p * 2 * l * Float.BYTES;
-            int ai = ao + p;
-            FloatVector b0 = FloatVector.fromMemorySegment(F, b, bi, ORDER), b1 = FloatVector.fromMemorySegment(F, b, bi + (long) l * Float.BYTES, ORDER);
-            FloatVector x0 = FloatVector.broadcast(F, a[ai]); c0_0 = x0.fma(b0, c0_0); c0_1 = x0.fma(b1, c0_1);
-            FloatVector x1 = FloatVector.broadcast(F, a[ai + 1 * AS]); c1_0 = x1.fma(b0, c1_0); c1_1 = x1.fma(b1, c1_1);
-            FloatVector x2 = FloatVector.broadcast(F, a[ai + 2 * AS]); c2_0 = x2.fma(b0, c2_0); c2_1 = x2.fma(b1, c2_1);
-            FloatVector x3 = FloatVector.broadcast(F, a[ai + 3 * AS]); c3_0 = x3.fma(b0, c3_0); c3_1 = x3.fma(b1, c3_1);
-            FloatVector x4 = FloatVector.broadcast(F, a[ai + 4 * AS]); c4_0 = x4.fma(b0, c4_0); c4_1 = x4.fma(b1, c4_1);
-            FloatVector x5 = FloatVector.broadcast(F, a[ai + 5 * AS]); c5_0 = x5.fma(b0, c5_0); c5_1 = x5.fma(b1, c5_1);
-            FloatVector x6 = FloatVector.broadcast(F, a[ai + 6 * AS]); c6_0 = x6.fma(b0, c6_0); c6_1 = x6.fma(b1, c6_1);
-            FloatVector x7 = FloatVector.broadcast(F, a[ai + 7 * AS]); c7_0 = x7.fma(b0, c7_0); c7_1 = x7.fma(b1, c7_1);
-            FloatVector x8 = FloatVector.broadcast(F, a[ai + 8 * AS]); c8_0 = x8.fma(b0, c8_0); c8_1 = x8.fma(b1, c8_1);
-            FloatVector x9 = FloatVector.broadcast(F, a[ai + 9 * AS]); c9_0 = x9.fma(b0, c9_0); c9_1 = x9.fma(b1, c9_1);
-            FloatVector x10 = FloatVector.broadcast(F, a[ai + 10 * AS]); c10_0 = x10.fma(b0, c10_0); c10_1 = x10.fma(b1, c10_1);
-            FloatVector x11 = FloatVector.broadcast(F, a[ai + 11 * AS]); c11_0 = x11.fma(b0, c11_0); c11_1 = x11.fma(b1, c11_1);
-        }
-        long lb = (long) l * Float.BYTES;
-        c0_0.add(FloatVector.fromMemorySegment(F, c, co + 0 * cRow, ORDER)).intoMemorySegment(c, co + 0 * cRow, ORDER);
-        c0_1.add(FloatVector.fromMemorySegment(F, c, co + 0 * cRow + lb, ORDER)).intoMemorySegment(c, co + 0 * cRow + lb, ORDER);
-        c1_0.add(FloatVector.fromMemorySegment(F, c, co + 1 * cRow, ORDER)).intoMemorySegment(c, co + 1 * cRow, ORDER);
-        c1_1.add(FloatVector.fromMemorySegment(F, c, co + 1 * cRow + lb, ORDER)).intoMemorySegment(c, co + 1 * cRow + lb, ORDER);
-        c2_0.add(FloatVector.fromMemorySegment(F, c, co + 2 * cRow, ORDER)).intoMemorySegment(c, co + 2 * cRow, ORDER);
-        c2_1.add(FloatVector.fromMemorySegment(F, c, co + 2 * cRow + lb, ORDER)).intoMemorySegment(c, co + 2 * cRow + lb, ORDER);
-        c3_0.add(FloatVector.fromMemorySegment(F, c, co + 3 * cRow, ORDER)).intoMemorySegment(c, co + 3 * cRow, ORDER);
-        c3_1.add(FloatVector.fromMemorySegment(F, c, co + 3 * cRow + lb, ORDER)).intoMemorySegment(c, co + 3 * cRow + lb, ORDER);
-        c4_0.add(FloatVector.fromMemorySegment(F, c, co + 4 * cRow, ORDER)).intoMemorySegment(c, co + 4 * cRow, ORDER);
-        c4_1.add(FloatVector.fromMemorySegment(F, c, co + 4 * cRow + lb, ORDER)).intoMemorySegment(c, co + 4 * cRow + lb, ORDER);
-        c5_0.add(FloatVector.fromMemorySegment(F, c, co + 5 * cRow, ORDER)).intoMemorySegment(c, co + 5 * cRow, ORDER);
-        c5_1.add(FloatVector.fromMemorySegment(F, c, co + 5 * cRow + lb, ORDER)).intoMemorySegment(c, co + 5 * cRow + lb, ORDER);
-        c6_0.add(FloatVector.fromMemorySegment(F, c, co + 6 * cRow, ORDER)).intoMemorySegment(c, co + 6 * cRow, ORDER);
-        c6_1.add(FloatVector.fromMemorySegment(F, c, co + 6 * cRow + lb, ORDER)).intoMemorySegment(c, co + 6 * cRow + lb, ORDER);
-        c7_0.add(FloatVector.fromMemorySegment(F, c, co + 7 * cRow, ORDER)).intoMemorySegment(c, co + 7 * cRow, ORDER);
-        c7_1.add(FloatVector.fromMemorySegment(F, c, co + 7 * cRow + lb, ORDER)).intoMemorySegment(c, co + 7 * cRow + lb, ORDER);
-        c8_0.add(FloatVector.fromMemorySegment(F, c, co + 8 * cRow, ORDER)).intoMemorySegment(c, co + 8 * cRow, ORDER);
-        c8_1.add(FloatVector.fromMemorySegment(F, c, co + 8 * cRow + lb, ORDER)).intoMemorySegment(c, co + 8 * cRow + lb, ORDER);
-        c9_0.add(FloatVector.fromMemorySegment(F, c, co + 9 * cRow, ORDER)).intoMemorySegment(c, co + 9 * cRow, ORDER);
-        c9_1.add(FloatVector.fromMemorySegment(F, c, co + 9 * cRow + lb, ORDER)).intoMemorySegment(c, co + 9 * cRow + lb, ORDER);
-        c10_0.add(FloatVector.fromMemorySegment(F, c, co + 10 * cRow, ORDER)).intoMemorySegment(c, co + 10 * cRow, ORDER);
-        c10_1.add(FloatVector.fromMemorySegment(F, c, co + 10 * cRow + lb, ORDER)).intoMemorySegment(c, co + 10 * cRow + lb, ORDER);
-        c11_0.add(FloatVector.fromMemorySegment(F, c, co + 11 * cRow, ORDER)).intoMemorySegment(c, co + 11 * cRow, ORDER);
-        c11_1.add(FloatVector.fromMemorySegment(F, c, co + 11 * cRow + lb, ORDER)).intoMemorySegment(c, co + 11 * cRow + lb, ORDER);
     }
 
     /** 6 rows × 2 vectors,: {@code tile[MR×NR] = Apanel·Bpanel} over {@code kc} steps. */
