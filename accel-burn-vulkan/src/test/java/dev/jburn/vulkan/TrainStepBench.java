@@ -84,12 +84,7 @@ public final class TrainStepBench {
         VulkanBackend.Stats after = b.stats();
         System.out.printf("cnn train step, batch %d, %dx%d images, %d steps: %.3f ms/step wall (%.0f samples/s), %.3f ms/step caller CPU%n",
                 batch, image, image, steps, wall, batch * 1e3 / wall, cpu);
-        double d = (after.dispatches() - before.dispatches()) / (double) steps;
-        System.out.printf("  per step: %.1f dispatches, %.1f barriers, %.2f submissions, %.3f host waits, %.2f host transfers, %.2f buffers created;"
-                        + " caller CPU %.2f us/dispatch%n",
-                d, (after.barriers() - before.barriers()) / (double) steps, (after.submissions() - before.submissions()) / (double) steps,
-                (after.hostWaits() - before.hostWaits()) / (double) steps, (after.transfers() - before.transfers()) / (double) steps,
-                (after.buffersCreated() - before.buffersCreated()) / (double) steps, cpu * 1e3 / d);
+        perStep(before, after, steps, cpu);
         if (deviceTime) {
             b.measureDeviceTime(true);
             b.synchronize();
@@ -151,15 +146,20 @@ public final class TrainStepBench {
         if (recording[0] != null) Jfr.stop(recording[0], jfr);
         double wall = (System.nanoTime() - t[0]) / 1e6 / steps, c = (VulkanBench.threadCpuNanos() - cpu[0]) / 1e6 / steps;
         VulkanBackend.Stats after = b.stats(), before = at[0];
-        double d = (after.dispatches() - before.dispatches()) / (double) steps;
         System.out.printf("Trainer.fit, cnn, batch %d, %dx%d images, without %s, epoch 2 (%d steps): %.3f ms/step wall (%.0f samples/s; fit says %.0f), %.3f ms/step caller CPU%n",
                 batch, image, image, without, steps, wall, batch * 1e3 / wall, r.history().get("samples_per_s").get(1), c);
+        perStep(before, after, steps, c);
+        System.out.println("fallbacks: " + vk.fallbackCounts());
+    }
+
+    /** The host counters between {@code before} and {@code after} per step, and the caller's CPU ({@code cpuMs} a step) per dispatch. */
+    private static void perStep(VulkanBackend.Stats before, VulkanBackend.Stats after, int steps, double cpuMs) {
+        double d = (after.dispatches() - before.dispatches()) / (double) steps;
         System.out.printf("  per step: %.1f dispatches, %.1f barriers, %.2f submissions, %.3f host waits, %.2f host transfers, %.2f buffers created;"
                         + " caller CPU %.2f us/dispatch%n",
                 d, (after.barriers() - before.barriers()) / (double) steps, (after.submissions() - before.submissions()) / (double) steps,
                 (after.hostWaits() - before.hostWaits()) / (double) steps, (after.transfers() - before.transfers()) / (double) steps,
-                (after.buffersCreated() - before.buffersCreated()) / (double) steps, c * 1e3 / d);
-        System.out.println("fallbacks: " + vk.fallbackCounts());
+                (after.buffersCreated() - before.buffersCreated()) / (double) steps, cpuMs * 1e3 / d);
     }
 
     /** {@code n} steps as {@code Trainer.fit} runs them; returns the last loss. */

@@ -32,6 +32,24 @@ class ChannelsLastConvTest {
     private record Case(int[] in, int channels, int filters, int[] kernel, int[] strides, int[][] pads, int[] dilation, boolean relu,
                         boolean maxForm) {
         int rank() { return in.length + 2; }
+
+        /** The channels-last input's dims for {@code batch} images. */
+        int[] inputDims(int batch) {
+            int[] d = new int[rank()];
+            d[0] = batch;
+            System.arraycopy(in, 0, d, 1, in.length);
+            d[rank() - 1] = channels;
+            return d;
+        }
+
+        /** The HWIO kernel's dims. */
+        int[] kernelDims() {
+            int[] d = new int[rank()];
+            System.arraycopy(kernel, 0, d, 0, kernel.length);
+            d[rank() - 2] = channels;
+            d[rank() - 1] = filters;
+            return d;
+        }
     }
 
     /** The nn layers' ReLU ({@code Activation.relu}): {@code max(x, 0)}, its gradient read from the result. */
@@ -80,15 +98,7 @@ class ChannelsLastConvTest {
         for (int trial = 0; trial < 24; trial++) {
             Case c = random(rnd, 1 + trial % 3);
             int batch = 1 + rnd.nextInt(trial % 4 == 0 ? 12 : 3);
-            int[] xd = new int[c.rank()], kd = new int[c.rank()];
-            xd[0] = batch;
-            for (int a = 0; a < c.in.length; a++) {
-                xd[a + 1] = c.in[a];
-                kd[a] = c.kernel[a];
-            }
-            xd[c.rank() - 1] = c.channels;
-            kd[c.rank() - 2] = c.channels;
-            kd[c.rank() - 1] = c.filters;
+            int[] xd = c.inputDims(batch), kd = c.kernelDims();
             Tensor x = randomFloat(rnd, DType.F32, xd), k = randomFloat(rnd, DType.F32, kd), bias = randomFloat(rnd, DType.F32, c.filters);
             Tensor y;
             try {
@@ -345,15 +355,7 @@ class ChannelsLastConvTest {
         for (int ci = 0; ci < cases.size(); ci++) {
             Case c = cases.get(ci);
             int batch = ci % 2 == 0 ? 1 : 3;
-            int[] xd = new int[c.rank()], kd = new int[c.rank()];
-            xd[0] = batch;
-            for (int a = 0; a < c.in.length; a++) {
-                xd[a + 1] = c.in[a];
-                kd[a] = c.kernel[a];
-            }
-            xd[c.rank() - 1] = c.channels;
-            kd[c.rank() - 2] = c.channels;
-            kd[c.rank() - 1] = c.filters;
+            int[] xd = c.inputDims(batch), kd = c.kernelDims();
             Tensor x = randomFloat(rnd, DType.F32, xd), k = randomFloat(rnd, DType.F32, kd), bias = randomFloat(rnd, DType.F32, c.filters);
             Tensor y = step(c, List.of(x, k, Tensor.scalar(1f), bias)).get(0);
             Tensor w = randomFloat(rnd, DType.F32, y.shape().dims());
