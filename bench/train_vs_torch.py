@@ -6,7 +6,7 @@ RSS (from /usr/bin/time when present). Prints a Markdown table and the median of
 Usage: bench/train_vs_torch.py [--model mlp|cnn] [--epochs 5] [--rounds 2] [--limit N] [--baseline DIR]   (run from the
 repository root after ./jburn has built once). --baseline DIR: a saved earlier build (a copy of cli/target/lib with the
 cli jar beside it) that also runs in every round (baseline, torch, this build), for before/after ratios in one sitting."""
-import argparse, csv, glob, json, os, re, statistics, subprocess, sys, tempfile
+import argparse, csv, glob, json, os, re, shutil, statistics, subprocess, sys, tempfile
 
 p = argparse.ArgumentParser()
 p.add_argument("--model", default="mlp")
@@ -33,6 +33,7 @@ def run_jburn(cp=cp):  # the JVM options of the ./jburn script
     if r.returncode != 0:
         sys.exit("jburn train failed:\n" + r.stdout + r.stderr)
     rows = list(csv.DictReader(open(out + "/history.csv")))
+    shutil.rmtree(out, ignore_errors=True)
     sps = [float(x["samples_per_s"]) for x in rows]
     acc = float(re.search(r"test: loss [0-9.]+, accuracy ([0-9.]+)", r.stdout).group(1))
     wall = float(re.search(r"time: ([0-9.]+) s", r.stdout).group(1))

@@ -5,6 +5,7 @@ import dev.jburn.Shape;
 import dev.jburn.op.BinaryOp;
 import dev.jburn.op.UnaryOp;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,6 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class EmitterTest {
+    /** Where the GLSL compile checks write their shaders; JUnit deletes it afterwards. */
+    @TempDir Path scratch;
+
     private static final DeviceFeatures NO_WIDE = new DeviceFeatures(false, false, true, true);
 
     @Test
@@ -64,7 +68,7 @@ class EmitterTest {
     @Test
     void everyExpressibleGlslKernelCompiles() throws Exception {
         assumeTrue(Glslang.installed(), "glslangValidator not installed");
-        Path dir = Files.createTempDirectory("jburn-glsl");
+        Path dir = Files.createTempDirectory(scratch, "jburn-glsl");
         List<Path> files = new ArrayList<>();
         for (DeviceFeatures f : List.of(DeviceFeatures.ALL, NO_WIDE)) {
             List<ElementwiseKernel> all = KernelCatalog.all();

@@ -8,6 +8,7 @@ import dev.jburn.graph.Value;
 import dev.jburn.op.BinaryOp;
 import dev.jburn.op.ReduceOp;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class ReductionEmitterTest {
+    /** Where the GLSL compile checks write their shaders; JUnit deletes it afterwards. */
+    @TempDir Path scratch;
+
     private static List<ReductionKernel> catalog() {
         List<ReductionKernel> out = new ArrayList<>();
         Shape s = Shape.of(4, 5, 6);
@@ -67,7 +71,7 @@ class ReductionEmitterTest {
     @Test
     void everyGlslReductionCompiles() throws Exception {
         assumeTrue(Glslang.installed(), "glslangValidator not installed");
-        Path dir = Files.createTempDirectory("jburn-glsl-reduce");
+        Path dir = Files.createTempDirectory(scratch, "jburn-glsl-reduce");
         List<ReductionKernel> all = catalog();
         List<Path> shaders = new ArrayList<>();
         for (int n = 0; n < all.size(); n += 7) {
@@ -86,7 +90,7 @@ class ReductionEmitterTest {
     @Test
     void everyGlslReductionFormCompiles() throws Exception {
         assumeTrue(Glslang.installed(), "glslangValidator not installed");
-        Path dir = Files.createTempDirectory("jburn-glsl-forms");
+        Path dir = Files.createTempDirectory(scratch, "jburn-glsl-forms");
         List<Path> shaders = new ArrayList<>();
         for (ReductionKernel k : catalog()) {
             boolean sample = List.of(DType.F32, DType.F64, DType.S32, DType.U8, DType.BF16, DType.PRED).contains(k.producer().outType());

@@ -40,6 +40,9 @@ record DataSource(FashionMnist data, String description) {
     static DataSource embedded() {
         try {
             Path dir = Files.createTempDirectory("jburn-fashion-subset");
+            // deleteOnExit runs in reverse order of registration: the folder first registered is deleted last,
+            // after its files (registered after it the folder stayed behind, non-empty when its turn came).
+            dir.toFile().deleteOnExit();
             for (String f : FILES) {
                 try (InputStream in = DataSource.class.getResourceAsStream(EMBEDDED + f)) {
                     if (in == null) throw new JBurnException("train", "the embedded Fashion-MNIST subset is missing from the jar (" + f + ")");
@@ -47,7 +50,6 @@ record DataSource(FashionMnist data, String description) {
                 }
                 dir.resolve(f).toFile().deleteOnExit();
             }
-            dir.toFile().deleteOnExit();
             FashionMnist d = FashionMnist.load(dir);
             return new DataSource(d, "the Fashion-MNIST subset embedded in jburn (" + d.train().size() + " training, " + d.test().size()
                     + " test images); for the full 60000/10000: apt-get install dataset-fashion-mnist, or --data DIR");
