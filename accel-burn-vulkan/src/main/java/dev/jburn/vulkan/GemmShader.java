@@ -37,7 +37,9 @@ final class GemmShader {
     /**
      * Bindings: 0 A, 1 B, 2 C, 3 parameters {@code [batch, M, N, K]}. {@code wideLoads} (f32 only, and only
      * when {@code K} and {@code N} are multiples of 4, see {@link #wideLoads}) reads A and B from global
-     * memory as {@code vec4}s: a quarter of the load instructions.
+     * memory as {@code vec4}s: a quarter of the load instructions. The engine runs {@link GemmShaderTiled}'s
+     * kernel of the same tiling for wide f32 products (it also stores {@code vec4}s); this one stays as the twin
+     * it is checked against, bit for bit ({@code GemmShaderTiledTest}).
      */
     static String source(boolean f64, boolean wideLoads) {
         return f64 ? strided(true) : vec4Blocks(wideLoads);

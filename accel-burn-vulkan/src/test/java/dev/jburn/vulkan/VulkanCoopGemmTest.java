@@ -36,7 +36,7 @@ class VulkanCoopGemmTest {
             assertEquals(b.dots.coopConfig(t).isPresent(), vk.capabilities().supports(ContractionOp.DOT, t), t.toString());
         }
         assertTrue(b.dots.coopConfig(DType.F32).isEmpty(), "f32 stays on the exact f32 shader");
-        assertEquals("gemm-f32-wide", b.dots.gemm(DType.F32, 4096, 4096).name());
+        assertEquals("gemm-f32-16x16-8x8-k16-wide", b.dots.gemm(DType.F32, 4096, 4096).name());
         assertEquals("gemm-f32", b.dots.gemm(DType.F32, 65, 33).name());
         if (!b.dev.coopMatrix.enabled()) assertFalse(vk.capabilities().supports(ContractionOp.DOT, DType.F16));
     }

@@ -1,0 +1,96 @@
+package dev.jburn.vulkan;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Every generated f32 tiling ({@link GemmShaderTiled}) against an f64 oracle on shapes around its tile
+ * edges (K and N multiples of 4, as wide loads need), batched, with NaN and ±Inf: what the device
+ * bench may pick must be right first. On lavapipe in CI; on the GPU machine with the engine's tests.
+ */
+class GemmShaderTiledTest {
+    /** The tilings the bench searches first: the classic one, with prefetch, other thread shapes, depths and tiles. */
+    static final List<GemmShaderTiled.Tiling> TILINGS = GemmShaderTiled.Tiling.parseAll(
+            "16x16/8x8/k16,16x16/8x8/k16/p,16x16/8x8/k8/p,16x16/8x8/k32,16x8/8x16/k16,8x16/16x8/k16/p,16x16/16x8/k8/p,16x16/4x8/k16/p,16x16/8x8/k16/w,16x16/8x8/k16/p/w/g8,8x16/8x16/k16/p/g4,16x16/8x8/k8/p/w/g3");
+
+    private static VulkanBackend b;
+
+    @BeforeAll
+    static void requireDevice() {
+        b = (VulkanBackend) TestDevice.engine().backend();
+    }
+
+    @Test
+    void classicTilingIsGemmShadersLayout() {
+        assertEquals(128, GemmShaderTiled.CLASSIC.tileM());
+        assertEquals(128, GemmShaderTiled.CLASSIC.tileN());
+        assertEquals(GemmShaderTiled.CLASSIC, GemmShaderTiled.Tiling.parse("16x16/8x8/k16"));
+        assertEquals("16x16/8x8/k8/p", GemmShaderTiled.Tiling.parse(" 16x16/8x8/k8/p ").toString());
+    }
+
+    @Test
+    void badTilingsAreRefusedWithTheReason() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> GemmShaderTiled.Tiling.parse("16x16/6x8/k16"));
+        assertTrue(e.getMessage().contains("multiples of 4"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> GemmShaderTiled.Tiling.parse("64x32/8x8/k16"));
+        assertTrue(e.getMessage().contains("1024 invocations"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> GemmShaderTiled.Tiling.parse("16x2/8x8/k16/w"));
+        assertTrue(e.getMessage().contains("warp lanes"), e.getMessage());
+        assertEquals("16x16/8x8/k8/p/w/g3", GemmShaderTiled.Tiling.parse("16x16/8x8/k8/p/w/g3").toString());
+        e = assertThrows(IllegalArgumentException.class, () -> GemmShaderTiled.Tiling.parse("16x16/8x8"));
+        assertTrue(e.getMessage().contains("expected"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> GemmShaderTiled.Tiling.parse("16x16/16x16/k64"));
+        assertTrue(e.getMessage().contains("shared memory"), e.getMessage());
+    }
+
+    @Test
+    void everyTilingMatchesTheOracleAtItsEdges() {
+        int[][] shapes = {{1, 4, 4}, {17, 36, 68}, {129, 40, 136}, {260, 200, 132}, {64, 8, 256}};
+        for (GemmShaderTiled.Tiling t : TILINGS) {
+            for (int[] s : shapes) check(t, 1, s[0], s[1], s[2]);
+            check(t, 3, 33, 40, 24);
+        }
+    }
+
+    @Test
+    void classicTilingKeepsGemmShadersBits() {
+        int m = 260, k = 200, n = 132;
+        float[] a = GemmRuns.random(m * k, 21), bb = GemmRuns.random(k * n, 22);
+        DotKernels.Gemm old = new DotKernels.Gemm("gemm-f32-wide", java.util.List.of("gemm", false, true), () -> GemmShader.source(false, true), 128, 128);
+        float[] want = GemmRuns.run(b, old, a, bb, 1, m, n, k);
+        float[] got = GemmRuns.run(b, DotKernels.tiled(GemmShaderTiled.CLASSIC), a, bb, 1, m, n, k);
+        for (int i = 0; i < want.length; i++) assertEquals(Float.floatToRawIntBits(want[i]), Float.floatToRawIntBits(got[i]), "element " + i);
+        assertEquals(DotKernels.tiled(GemmShaderTiled.CLASSIC).name(), b.dots.gemm(dev.jburn.DType.F32, k, n).name(), "the engine's wide f32 kernel");
+    }
+
+    @Test
+    void nanAndInfinityReachTheirOutputs() {
+        int m = 70, k = 36, n = 72;
+        float[] a = GemmRuns.random(m * k, 5), bb = GemmRuns.random(k * n, 6);
+        a[3 * k + 7] = Float.NaN;                // row 3 of C: NaN
+        a[40 * k + 2] = Float.POSITIVE_INFINITY; // row 40: ±Inf or NaN where B's row 2 is 0
+        bb[2 * n + 5] = 0f;                      // ... C[40,5] = Inf·0 + ... = NaN
+        for (GemmShaderTiled.Tiling t : TILINGS) {
+            float[] c = GemmRuns.run(b, DotKernels.tiled(t), a, bb, 1, m, n, k);
+            for (int j = 0; j < n; j++) assertTrue(Float.isNaN(c[3 * n + j]), t + ": C[3," + j + "] = " + c[3 * n + j]);
+            assertTrue(Float.isNaN(c[40 * n + 5]), t + ": C[40,5]");
+            for (int j = 0; j < n; j++) if (j != 5) assertTrue(Float.isInfinite(c[40 * n + j]), t + ": C[40," + j + "] = " + c[40 * n + j]);
+            assertFalse(Float.isNaN(c[4 * n]) || Float.isInfinite(c[4 * n]), t + ": C[4,0] stays finite");
+        }
+    }
+
+    private static void check(GemmShaderTiled.Tiling t, int batch, int m, int k, int n) {
+        float[] a = GemmRuns.random(batch * m * k, 11 + m), bb = GemmRuns.random(batch * k * n, 12 + n);
+        float[] got = GemmRuns.run(b, DotKernels.tiled(t), a, bb, batch, m, n, k);
+        float[] want = GemmRuns.oracle(a, bb, batch, m, n, k);
+        for (int i = 0; i < want.length; i++) {
+            double tol = 1e-5 * k + 1e-5 * Math.abs(want[i]);
+            int at = i;
+            assertEquals(want[i], got[i], tol, () -> t + " " + batch + "x" + m + "x" + k + "x" + n + " element " + at);
+        }
+    }
+}
