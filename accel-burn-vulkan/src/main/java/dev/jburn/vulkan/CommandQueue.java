@@ -18,7 +18,11 @@ import org.lwjgl.vulkan.VkDescriptorSetAllocateInfo;
 import org.lwjgl.vulkan.VkFenceCreateInfo;
 import org.lwjgl.vulkan.VkMemoryBarrier;
 import org.lwjgl.vulkan.VkQueryPoolCreateInfo;
+import org.lwjgl.vulkan.VkSemaphoreCreateInfo;
+import org.lwjgl.vulkan.VkSemaphoreTypeCreateInfo;
+import org.lwjgl.vulkan.VkSemaphoreWaitInfo;
 import org.lwjgl.vulkan.VkSubmitInfo;
+import org.lwjgl.vulkan.VkTimelineSemaphoreSubmitInfo;
 import org.lwjgl.vulkan.VkWriteDescriptorSet;
 
 import java.lang.foreign.MemorySegment;
@@ -86,6 +90,12 @@ final class CommandQueue implements AutoCloseable {
      */
     private static final long SPIN_NS = Math.max(0, Long.getLong("jburn.vulkan.spinNanos", 200_000)); // -Djburn.vulkan.spinNanos, for comparisons
     private final long spinNs;
+    /**
+     * With {@link VulkanConfig#timelineWaits()} (where the device has timeline semaphores): the semaphore each
+     * submission signals with its serial, whose counter waits read instead of a fence per frame (a fence is reset and
+     * re-armed per submission, the counter is one read); {@code VK_NULL_HANDLE} when off.
+     */
+    private final long timeline;
     /**
      * Storage buffers one dispatch binds at most, whatever the device allows ({@link Pipelines#fitsBindings}):
      * each frame's descriptor pool holds this many for every one of its sets, so no frame can run out.
@@ -166,9 +176,9 @@ final class CommandQueue implements AutoCloseable {
 
     /**
      * {@code dependencyBarriers}: a barrier only before a command that depends on earlier ones (false: before every
-     * command); {@code batchWhileBusy}: see {@link #FLUSH_WORK}.
+     * command); {@code batchWhileBusy}: see {@link #FLUSH_WORK}; {@code timelineWaits}: see {@link #timeline}.
      */
-    CommandQueue(VulkanDevice dev, boolean dependencyBarriers, boolean batchWhileBusy) {
+    CommandQueue(VulkanDevice dev, boolean dependencyBarriers, boolean batchWhileBusy, boolean timelineWaits) {
         this.dev = dev;
         this.batchWhileBusy = batchWhileBusy;
         this.barriers = new BarrierTracker(dependencyBarriers);
@@ -192,6 +202,16 @@ final class CommandQueue implements AutoCloseable {
                 long fence = lp.get(0);
                 VulkanErrors.check(vkCreateDescriptorPool(dev.device, dpi, null, lp), "vulkan", "vkCreateDescriptorPool");
                 frames[f] = new Frame(f, new VkCommandBuffer(pp.get(f), dev.device), fence, lp.get(0));
+            }
+
+            if (timelineWaits && dev.timelineSemaphores) {
+                VkSemaphoreTypeCreateInfo type = VkSemaphoreTypeCreateInfo.calloc(stack).sType$Default()
+                        .semaphoreType(org.lwjgl.vulkan.VK12.VK_SEMAPHORE_TYPE_TIMELINE).initialValue(0);
+                VulkanErrors.check(vkCreateSemaphore(dev.device, VkSemaphoreCreateInfo.calloc(stack).sType$Default().pNext(type), null, lp),
+                        "vulkan", "vkCreateSemaphore");
+                timeline = lp.get(0);
+            } else {
+                timeline = VK_NULL_HANDLE;
             }
 
             VkBufferCreateInfo bci = VkBufferCreateInfo.calloc(stack).sType$Default().size(PARAM_BYTES * FRAMES)
@@ -439,7 +459,7 @@ final class CommandQueue implements AutoCloseable {
      */
     private boolean deviceIdle() {
         Frame newest = frames[(nextFrame + FRAMES - 1) % FRAMES];
-        return !newest.pending || vkGetFenceStatus(dev.device, newest.fence) == VK_SUCCESS;
+        return !newest.pending || finished(newest) == VK_SUCCESS;
     }
 
     /** Opens the next frame for recording (waiting for its previous submission if still running). Under the lock. */
@@ -482,8 +502,12 @@ final class CommandQueue implements AutoCloseable {
             }
             if (f.paramOffset > 0) vmaFlushAllocation(dev.allocator, paramAllocation, f.index * PARAM_BYTES, PARAM_BYTES);
             VkSubmitInfo si = VkSubmitInfo.calloc(stack).sType$Default().pCommandBuffers(stack.pointers(f.cmd));
+            if (timeline != VK_NULL_HANDLE) {
+                si.pSignalSemaphores(stack.longs(timeline)).pNext(VkTimelineSemaphoreSubmitInfo.calloc(stack).sType$Default()
+                        .pSignalSemaphoreValues(stack.longs(f.serial)));
+            }
             long t0 = System.nanoTime();
-            int res = vkQueueSubmit(dev.queue, si, f.fence);
+            int res = vkQueueSubmit(dev.queue, si, timeline != VK_NULL_HANDLE ? VK_NULL_HANDLE : f.fence);
             if (f.timed) submitWaitNanos.addAndGet(System.nanoTime() - t0);
             if (res == VK_ERROR_DEVICE_LOST) lost = true;
             VulkanErrors.check(res, op, "vkQueueSubmit");
@@ -505,6 +529,9 @@ final class CommandQueue implements AutoCloseable {
         waitIdle(op);
     }
 
+    /** Whether waits read a timeline semaphore's counter rather than fences. */
+    boolean timelineWaits() { return timeline != VK_NULL_HANDLE; }
+
     /** Submits the open frame and waits until every submission so far has finished. */
     void waitIdle(String op) {
         lock.lock();
@@ -520,19 +547,37 @@ final class CommandQueue implements AutoCloseable {
         }
     }
 
-    /** Waits for {@code f}'s fence, then releases what it held (called under the lock). */
+    /**
+     * {@code VK_SUCCESS} when the device has finished {@code f}'s submission, {@code VK_NOT_READY} while not, or the
+     * error: its fence's status, or whether the timeline's counter has reached its serial.
+     */
+    private int finished(Frame f) {
+        if (timeline == VK_NULL_HANDLE) return vkGetFenceStatus(dev.device, f.fence);
+        try (MemoryStack stack = MemoryStack.stackPush()) {
+            LongBuffer value = stack.mallocLong(1);
+            int res = org.lwjgl.vulkan.VK12.vkGetSemaphoreCounterValue(dev.device, timeline, value);
+            if (res != VK_SUCCESS) return res;
+            return value.get(0) >= f.serial ? VK_SUCCESS : VK_NOT_READY;
+        }
+    }
+
+    /** Waits for {@code f}'s submission to finish, then releases what it held (called under the lock). */
     private void await(String op, Frame f) {
         try (MemoryStack stack = MemoryStack.stackPush()) {
             long t0 = System.nanoTime();
-            int res = vkGetFenceStatus(dev.device, f.fence);
-            for (long until = t0 + spinNs; res == VK_NOT_READY && System.nanoTime() < until; res = vkGetFenceStatus(dev.device, f.fence)) {
+            int res = finished(f);
+            for (long until = t0 + spinNs; res == VK_NOT_READY && System.nanoTime() < until; res = finished(f)) {
                 Thread.onSpinWait();
             }
-            if (res == VK_NOT_READY) res = vkWaitForFences(dev.device, stack.longs(f.fence), true, FENCE_TIMEOUT_NS);
+            if (res == VK_NOT_READY) {
+                res = timeline == VK_NULL_HANDLE ? vkWaitForFences(dev.device, stack.longs(f.fence), true, FENCE_TIMEOUT_NS)
+                        : org.lwjgl.vulkan.VK12.vkWaitSemaphores(dev.device, VkSemaphoreWaitInfo.calloc(stack).sType$Default()
+                                .semaphoreCount(1).pSemaphores(stack.longs(timeline)).pValues(stack.longs(f.serial)), FENCE_TIMEOUT_NS);
+            }
             if (f.timed) submitWaitNanos.addAndGet(System.nanoTime() - t0);
             if (res == VK_ERROR_DEVICE_LOST) lost = true;
-            VulkanErrors.check(res, op, "vkWaitForFences");
-            VulkanErrors.check(vkResetFences(dev.device, stack.longs(f.fence)), op, "vkResetFences");
+            VulkanErrors.check(res, op, timeline == VK_NULL_HANDLE ? "vkWaitForFences" : "vkWaitSemaphores");
+            if (timeline == VK_NULL_HANDLE) VulkanErrors.check(vkResetFences(dev.device, stack.longs(f.fence)), op, "vkResetFences");
             if (f.timed) {
                 LongBuffer ticks = stack.mallocLong(2);
                 if (vkGetQueryPoolResults(dev.device, queryPool, 2 * f.index, 2, ticks, 8, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
@@ -560,6 +605,7 @@ final class CommandQueue implements AutoCloseable {
                 vkDestroyFence(dev.device, f.fence, null);
                 vkDestroyDescriptorPool(dev.device, f.descriptorPool, null);
             }
+            if (timeline != VK_NULL_HANDLE) vkDestroySemaphore(dev.device, timeline, null);
             completed = recorded;
             vmaDestroyBuffer(dev.allocator, paramBuffer, paramAllocation);
             if (queryPool != VK_NULL_HANDLE) vkDestroyQueryPool(dev.device, queryPool, null);

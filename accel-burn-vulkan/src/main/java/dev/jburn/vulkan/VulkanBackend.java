@@ -64,7 +64,7 @@ public final class VulkanBackend extends HostFallbackBackend {
             h = owner.call(() -> {
                 VulkanDevice d = VulkanDevice.open(config);
                 try {
-                    CommandQueue q = new CommandQueue(d, config.dependencyBarriers(), config.batchWhileBusy());
+                    CommandQueue q = new CommandQueue(d, config.dependencyBarriers(), config.batchWhileBusy(), config.timelineWaits());
                     return new Handles(d, q, new DeviceMemory(d, q, config.forceStaging(), config.hostCopies()), new Pipelines(d, compiler, config.cacheDir()));
                 } catch (RuntimeException e) {
                     d.close();

@@ -29,22 +29,26 @@ import java.nio.file.Path;
  * @param batchWhileBusy a recorded large kernel is submitted at once only when the device is idle; while earlier
  *                      submissions run it waits in the open frame for more commands (fewer submissions);
  *                      default true, {@code -Djburn.vulkan.batchWhileBusy=false} submits it at once, as before
+ * @param timelineWaits submissions signal a timeline semaphore and waits read its counter, instead of a fence per
+ *                      submission, where the device has timeline semaphores ({@code -Djburn.vulkan.timelineWaits=true};
+ *                      default false until a GPU measures it faster)
  */
 public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix, boolean gemmDoubleBuffer,
-                           boolean pushDescriptors, boolean hostCopies, boolean dependencyBarriers, boolean batchWhileBusy) {
+                           boolean pushDescriptors, boolean hostCopies, boolean dependencyBarriers, boolean batchWhileBusy,
+                           boolean timelineWaits) {
     /** The defaults for the settings not given: cooperative matrices off, the single-buffered f32 GEMM. */
     public VulkanConfig(String device, Path cacheDir, boolean forceStaging) { this(device, cacheDir, forceStaging, false, false); }
 
     /** The defaults for the host-path settings not given: push descriptors, host copies, dependency barriers, batching while busy. */
     public VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix, boolean gemmDoubleBuffer) {
-        this(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, true, true, true, true);
+        this(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, true, true, true, true, false);
     }
 
     /**
      * {@code -Djburn.vulkan.device}, {@code -Djburn.vulkan.cacheDir} (default {@code ~/.cache/jburn/vulkan}; {@code none} disables),
      * {@code -Djburn.vulkan.forceStaging}, {@code -Djburn.vulkan.coopMatrix}, {@code -Djburn.vulkan.gemmDoubleBuffer},
      * {@code -Djburn.vulkan.pushDescriptors}, {@code -Djburn.vulkan.hostCopies}, {@code -Djburn.vulkan.dependencyBarriers} and
-     * {@code -Djburn.vulkan.batchWhileBusy} (all four default true).
+     * {@code -Djburn.vulkan.batchWhileBusy} (all four default true), {@code -Djburn.vulkan.timelineWaits} (default false).
      */
     public static VulkanConfig fromSystemProperties() {
         String device = System.getProperty("jburn.vulkan.device");
@@ -62,42 +66,48 @@ public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, b
                 !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.pushDescriptors")),
                 !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.hostCopies")),
                 !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.dependencyBarriers")),
-                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.batchWhileBusy")));
+                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.batchWhileBusy")),
+                Boolean.getBoolean("jburn.vulkan.timelineWaits"));
     }
 
     public VulkanConfig withDevice(String d) {
-        return new VulkanConfig(d, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy);
+        return new VulkanConfig(d, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits);
     }
 
     public VulkanConfig withCacheDir(Path p) {
-        return new VulkanConfig(device, p, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy);
+        return new VulkanConfig(device, p, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits);
     }
 
     public VulkanConfig withForceStaging(boolean on) {
-        return new VulkanConfig(device, cacheDir, on, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy);
+        return new VulkanConfig(device, cacheDir, on, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits);
     }
 
     public VulkanConfig withCoopMatrix(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, on, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy);
+        return new VulkanConfig(device, cacheDir, forceStaging, on, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits);
     }
 
     public VulkanConfig withGemmDoubleBuffer(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, on, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, on, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits);
     }
 
     public VulkanConfig withPushDescriptors(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, on, hostCopies, dependencyBarriers, batchWhileBusy);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, on, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits);
     }
 
     public VulkanConfig withHostCopies(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, on, dependencyBarriers, batchWhileBusy);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, on, dependencyBarriers, batchWhileBusy, timelineWaits);
     }
 
     public VulkanConfig withDependencyBarriers(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, on, batchWhileBusy);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, on, batchWhileBusy, timelineWaits);
     }
 
     public VulkanConfig withBatchWhileBusy(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, on);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, on, timelineWaits);
+    }
+
+    public VulkanConfig withTimelineWaits(boolean on) {
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers,
+                batchWhileBusy, on);
     }
 }

@@ -7,6 +7,7 @@ import org.lwjgl.util.vma.VmaAllocatorCreateInfo;
 import org.lwjgl.util.vma.VmaBudget;
 import org.lwjgl.util.vma.VmaTotalStatistics;
 import org.lwjgl.util.vma.VmaVulkanFunctions;
+import org.lwjgl.vulkan.VK12;
 import org.lwjgl.vulkan.VkDevice;
 import org.lwjgl.vulkan.VkDeviceCreateInfo;
 import org.lwjgl.vulkan.VkDeviceQueueCreateInfo;
@@ -14,6 +15,7 @@ import org.lwjgl.vulkan.VkPhysicalDevice;
 import org.lwjgl.vulkan.VkPhysicalDevice16BitStorageFeatures;
 import org.lwjgl.vulkan.VkPhysicalDevice8BitStorageFeatures;
 import org.lwjgl.vulkan.VkPhysicalDeviceFeatures2;
+import org.lwjgl.vulkan.VkPhysicalDeviceTimelineSemaphoreFeatures;
 import org.lwjgl.vulkan.VkPhysicalDeviceFloatControlsProperties;
 import org.lwjgl.vulkan.VkPhysicalDeviceMaintenance3Properties;
 import org.lwjgl.vulkan.VkPhysicalDeviceMemoryProperties;
@@ -57,10 +59,12 @@ final class VulkanDevice implements AutoCloseable {
     final boolean timestamps;
     /** The most buffers a pipeline may bind through push descriptors; 0 when the extension is off ({@link PushDescriptors}). */
     final int maxPushDescriptors;
+    /** Whether timeline semaphores are enabled (Vulkan 1.2 and the driver has them): {@link CommandQueue} may wait on one. */
+    final boolean timelineSemaphores;
 
     private VulkanDevice(VulkanInstance vk, VkPhysicalDevice physical, VkDevice device, VkQueue queue, int queueFamily,
                          long allocator, VulkanFeatures features, CoopMatrixSupport coopMatrix, boolean portabilitySubset,
-                         VkPhysicalDeviceProperties props, int maxPushDescriptors) {
+                         VkPhysicalDeviceProperties props, int maxPushDescriptors, boolean timelineSemaphores) {
         this.vk = vk;
         this.physical = physical;
         this.device = device;
@@ -78,6 +82,7 @@ final class VulkanDevice implements AutoCloseable {
         this.timestampPeriod = props.limits().timestampPeriod();
         this.timestamps = props.limits().timestampComputeAndGraphics() || timestampBits(physical, queueFamily) > 0;
         this.maxPushDescriptors = maxPushDescriptors;
+        this.timelineSemaphores = timelineSemaphores;
     }
 
     private static int timestampBits(VkPhysicalDevice d, int family) {
@@ -118,7 +123,14 @@ final class VulkanDevice implements AutoCloseable {
             VkPhysicalDevice8BitStorageFeatures q8 = VkPhysicalDevice8BitStorageFeatures.calloc(stack).sType$Default();
             VkPhysicalDeviceShaderFloat16Int8Features qf16 = VkPhysicalDeviceShaderFloat16Int8Features.calloc(stack).sType$Default();
             VkPhysicalDeviceFeatures2 query = VkPhysicalDeviceFeatures2.calloc(stack).sType$Default().pNext(q16).pNext(q8).pNext(qf16);
+            // Timeline semaphores are core in 1.2; their feature struct is chained only where both sides speak 1.2.
+            VkPhysicalDeviceProperties basic = VkPhysicalDeviceProperties.calloc(stack);
+            vkGetPhysicalDeviceProperties(pd, basic);
+            boolean v12 = vk.apiVersion >= VK12.VK_API_VERSION_1_2 && basic.apiVersion() >= VK12.VK_API_VERSION_1_2;
+            VkPhysicalDeviceTimelineSemaphoreFeatures qtl = VkPhysicalDeviceTimelineSemaphoreFeatures.calloc(stack).sType$Default();
+            if (v12) query.pNext(qtl);
             vkGetPhysicalDeviceFeatures2(pd, query);
+            boolean timeline = v12 && qtl.timelineSemaphore();
             VkPhysicalDeviceMaintenance3Properties m3 = VkPhysicalDeviceMaintenance3Properties.calloc(stack).sType$Default();
             VkPhysicalDeviceFloatControlsProperties fc = VkPhysicalDeviceFloatControlsProperties.calloc(stack).sType$Default();
             VkPhysicalDeviceProperties2 props2 = VkPhysicalDeviceProperties2.calloc(stack).sType$Default().pNext(m3).pNext(fc);
@@ -151,6 +163,7 @@ final class VulkanDevice implements AutoCloseable {
             // f16 matrices also need the f16 type and 16-bit buffers; without them the GEMM never picks coopmat, so leave it off.
             CoopMatrixSupport coop = f.float16() && f.storage16() ? CoopMatrixQuery.query(pd, coopMatrixWanted) : CoopMatrixSupport.NONE;
             CoopMatrixQuery.enable(enable, coop, stack);
+            if (timeline) enable.pNext(VkPhysicalDeviceTimelineSemaphoreFeatures.calloc(stack).sType$Default().timelineSemaphore(true));
 
             int family = VulkanInstance.computeQueueFamily(pd);
             VkDeviceQueueCreateInfo.Buffer qci = VkDeviceQueueCreateInfo.calloc(1, stack).sType$Default()
@@ -177,7 +190,7 @@ final class VulkanDevice implements AutoCloseable {
                 vkDestroyDevice(device, null);
                 throw VulkanErrors.error(r, "vulkan", "vmaCreateAllocator", "");
             }
-            return new VulkanDevice(vk, pd, device, queue, family, p.get(0), f, coop, extensions.contains(Portability.SUBSET), props, maxPush);
+            return new VulkanDevice(vk, pd, device, queue, family, p.get(0), f, coop, extensions.contains(Portability.SUBSET), props, maxPush, timeline);
         }
     }
 

@@ -142,6 +142,9 @@ public final class VulkanBench {
             perCall("eager sum (f32[2,4] axis 0", "op", () -> rows.sum(0));
             perCall("eager dot (f32[2,4]·f32[4,2]", "op", () -> rows.dot(cols));
             perCall("Jit dispatch (fused a*b+c on f32[8]", "call", () -> fma.apply(List.of(small, small, small)).getFirst());
+            // The fixed cost of a call the host waits for: submission, the device's start, the fence seen signalled.
+            double sync = median(20, 201, () -> fma.apply(List.of(small, small, small)).getFirst());
+            System.out.printf("Jit call on f32[8] waited for (synchronize after each): median %.2f us wall%n", sync * 1e6);
         }
     }
 

@@ -84,6 +84,40 @@ class VulkanHostPathTest {
         for (int i = 0; i < want.size(); i++) assertArrayEquals(want.get(i), got.get(i), "value " + i);
     }
 
+    /**
+     * Waits on a timeline semaphore's counter instead of fences: used where the device has timeline semaphores, the
+     * same training bits, and a run of waited-for submissions (more than the frames, so each is reused with a new
+     * serial) each seeing its own result.
+     */
+    @Test
+    void timelineWaitsGiveTheSameResults() {
+        Engine timeline = privateEngine(c -> c.withTimelineWaits(true));
+        try {
+            VulkanBackend b = (VulkanBackend) timeline.backend();
+            assertEquals(b.dev.timelineSemaphores, b.queue.timelineWaits(), "timeline waits exactly where the device has them");
+            VulkanBackend shared = (VulkanBackend) TestDevice.engine().backend();
+            assertEquals(shared.config().timelineWaits() && shared.dev.timelineSemaphores, shared.queue.timelineWaits(), "the shared engine follows its settings");
+            assertFalse(new VulkanConfig(null, null, false).timelineWaits(), "off by default");
+            Model m = Model.input("x", Shape.of(-1, 6, 6, 1)).conv2d(4, 3).activation(Activation.RELU).flatten().dense(10);
+            Tensor x = Prng.uniform(Prng.key(7), Shape.of(4, 6, 6, 1), DType.F32, -1, 1).values();
+            Tensor y = Prng.randint(Prng.key(8), 0, 10, Shape.of(4), DType.S32).values();
+            List<float[]> want = steps(m, TestDevice.engine(), x, y), got = steps(m, timeline, x, y);
+            for (int i = 0; i < want.size(); i++) assertArrayEquals(want.get(i), got.get(i), "value " + i);
+            try (Tensor one = Tensor.of(new float[] {1, 2, 3}).to(timeline)) {
+                Tensor acc = one.add(one);
+                for (int i = 0; i < 3 * CommandQueue.FRAMES + 5; i++) {
+                    Tensor next = acc.add(one);
+                    acc.close();
+                    acc = next;
+                    assertEquals(3f + i, acc.toFloatArray()[0], "submission " + i);
+                }
+                acc.close();
+            }
+        } finally {
+            timeline.backend().close();
+        }
+    }
+
     /** Three steps' losses, then every parameter, as floats. */
     private static List<float[]> steps(Model m, Engine e, Tensor x, Tensor y) {
         TrainStep step = TrainStep.of(m, Losses.softmaxCrossEntropy(), Optimizers.adam(1e-2));
