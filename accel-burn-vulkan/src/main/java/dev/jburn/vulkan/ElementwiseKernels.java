@@ -292,13 +292,10 @@ final class ElementwiseKernels {
                 written[j] = bufs.size();
                 bufs.add(out);
             }
-            long groups = groupsFor(n);
-            int gx = (int) Math.max(1, Math.min(groups, 65535)), gy = (int) ((groups + gx - 1) / gx);
-            if (gy > 65535) {
+            if (n > 0 && !submit(op, p, bufs, CommandQueue.writes(written), n, groupsFor(n))) {
                 results.forEach(Buffer::release);
                 return null;
             }
-            if (n > 0) b.queue.submit(op, r -> r.dispatch(op, p, bufs, CommandQueue.writes(written), new int[] {(int) n}, gx, gy, 1));
             return results;
         } catch (RuntimeException e) {
             results.forEach(Buffer::release);
@@ -431,19 +428,23 @@ final class ElementwiseKernels {
         if (n == 0) return out;
         bufs.add(out);
         try {
-            int gx = (int) Math.min(groups, 65535);
-            int gy = (int) ((groups + gx - 1) / gx);
-            if (gy > 65535) {
-                out.release();
-                return null;
-            }
-            int[] push = {(int) n};
-            long outputBit = CommandQueue.writes(bufs.size() - 1); // the output, after the inputs
-            b.queue.submit(op, r -> r.dispatch(op, p, bufs, outputBit, push, gx, gy, 1));
-            return out;
+            if (submit(op, p, bufs, CommandQueue.writes(bufs.size() - 1), n, groups)) return out; // the output, after the inputs
+            out.release();
+            return null;
         } catch (RuntimeException e) {
             out.release();
             throw e;
         }
+    }
+
+    /**
+     * Records {@code p} over {@code bufs} ({@code written}: the bits of those it writes), pushing {@code n}, as
+     * {@code groups} work groups laid out along x, then y; false when they exceed the grid (nothing recorded).
+     */
+    private boolean submit(String op, Pipelines.Pipeline p, List<DeviceBuffer> bufs, long written, long n, long groups) {
+        int gx = (int) Math.max(1, Math.min(groups, 65535)), gy = (int) ((groups + gx - 1) / gx);
+        if (gy > 65535) return false;
+        b.queue.submit(op, r -> r.dispatch(op, p, bufs, written, new int[] {(int) n}, gx, gy, 1));
+        return true;
     }
 }
