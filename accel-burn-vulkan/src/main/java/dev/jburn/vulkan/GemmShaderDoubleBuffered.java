@@ -11,8 +11,9 @@ package dev.jburn.vulkan;
  * barrier, not two: a buffer is written only after every invocation passed the barrier that ended
  * its last reading. Same bounds checks, same results up to the order of FMA rounding within a dot
  * (exactly the same order, in fact: k ascends in both). An earlier register prefetch of 16-deep
- * steps (32 more registers) measured slower on the H200 (4.27 ms against 3.67); whether this one is
- * faster is for the H200 to say: it is chosen by {@code -Djburn.vulkan.gemmDoubleBuffer=true}.
+ * steps (32 more registers) measured slower on the H200 (4.27 ms against 3.67), and so does this one on an
+ * H100 (device time 3.99 against 3.60 ms at 4096, 2026-12-06; {@code GemmTilingBench}): kept to compare, chosen by
+ * {@code -Djburn.vulkan.gemmDoubleBuffer=true}.
  */
 final class GemmShaderDoubleBuffered {
     private GemmShaderDoubleBuffered() {}

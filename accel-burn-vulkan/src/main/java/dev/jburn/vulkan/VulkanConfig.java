@@ -16,8 +16,8 @@ import java.nio.file.Path;
  * @param coopMatrix    use {@code VK_KHR_cooperative_matrix} for f16/bf16 GEMMs where the device offers it
  *                      ({@code -Djburn.vulkan.coopMatrix=true}; off by default until a GPU run has checked the kernel:
  *                      it has run only emulated on lavapipe; off, those dots run on the cpu as on a device without it)
- * @param gemmDoubleBuffer f32 GEMMs run {@code GemmShaderDoubleBuffered} (K steps of 8, two shared buffers) instead of {@code GemmShader}
- *                      ({@code -Djburn.vulkan.gemmDoubleBuffer}, default false until the H200 says it is faster)
+ * @param gemmDoubleBuffer f32 GEMMs run {@code GemmShaderDoubleBuffered} (K steps of 8, two shared buffers) instead of the default
+ *                      tiling ({@code -Djburn.vulkan.gemmDoubleBuffer}, default false: slower on an H100, kept to compare)
  * @param pushDescriptors bind each dispatch's buffers with {@code VK_KHR_push_descriptor} where the device offers it
  *                      (one command instead of allocating, writing and binding a descriptor set); default true,
  *                      {@code -Djburn.vulkan.pushDescriptors=false} to compare
