@@ -1,0 +1,79 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.Engine;
+import dev.jburn.Tensor;
+import dev.jburn.graph.CompiledFunction;
+import dev.jburn.graph.Jit;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * Fences against timeline-semaphore waits ({@link VulkanConfig#timelineWaits()}), alternating in one JVM so that a
+ * noisy machine cannot favour one: each round times, on an engine of each setting, the median of calls the host waits
+ * for (a Jit {@code a*b+c} on f32[8], then on 16M f32) and prints them with the device time of the large one.
+ *
+ * <p>Usage: {@code java ... dev.jburn.vulkan.SyncLatencyBench [--rounds 5] [--fused 16777216]}
+ */
+public final class SyncLatencyBench {
+    private SyncLatencyBench() {}
+
+    public static void main(String[] args) {
+        int rounds = 5;
+        long m = 1 << 24;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--fused" -> m = Long.parseLong(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        Engine fences = VulkanHostPathTest.privateEngine(c -> c.withTimelineWaits(false));
+        Engine timeline = VulkanHostPathTest.privateEngine(c -> c.withTimelineWaits(true));
+        System.out.println("device: " + ((VulkanBackend) fences.backend()).deviceDescription()
+                + "; timeline semaphores: " + ((VulkanBackend) timeline.backend()).queue.timelineWaits());
+        CompiledFunction fma = Jit.compileList(in -> List.of(in.get(0).multiply(in.get(1)).add(in.get(2))));
+        for (int r = 1; r <= rounds; r++) {
+            for (Engine e : List.of(fences, timeline)) {
+                VulkanBackend b = (VulkanBackend) e.backend();
+                try (Tensor small = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8}).to(e);
+                     Tensor x = VulkanBench.random(e, m, 3); Tensor y = VulkanBench.random(e, m, 4); Tensor z = VulkanBench.random(e, m, 5)) {
+                    double s = median(b, 50, 301, () -> fma.apply(List.of(small, small, small)).getFirst());
+                    double f = median(b, 5, 51, () -> fma.apply(List.of(x, y, z)).getFirst());
+                    b.measureDeviceTime(true);
+                    long d0 = b.stats().deviceNanos();
+                    for (int i = 0; i < 21; i++) {
+                        fma.apply(List.of(x, y, z)).getFirst().close();
+                        b.synchronize();
+                    }
+                    double dev = (b.stats().deviceNanos() - d0) / 1e9 / 21;
+                    b.measureDeviceTime(false);
+                    System.out.printf(Locale.ROOT, "round %d %-8s: small call waited for %.2f us; a*b+c f32[%d] waited for %.3f ms, device %.3f ms (%.2fx)%n",
+                            r, b.queue.timelineWaits() ? "timeline" : "fences", s * 1e6, m, f * 1e3, dev * 1e3, f / dev);
+                }
+            }
+        }
+        timeline.backend().close();
+        fences.backend().close();
+    }
+
+    /** Median seconds of {@code runs} calls, each waited for ({@code synchronize}) and closed, after {@code warmup}. */
+    static double median(VulkanBackend b, int warmup, int runs, Supplier<Tensor> op) {
+        for (int i = 0; i < warmup; i++) {
+            op.get().close();
+            b.synchronize();
+        }
+        double[] t = new double[runs];
+        for (int i = 0; i < runs; i++) {
+            long t0 = System.nanoTime();
+            Tensor r = op.get();
+            b.synchronize();
+            t[i] = (System.nanoTime() - t0) / 1e9;
+            r.close();
+        }
+        Arrays.sort(t);
+        return t[runs / 2];
+    }
+}
