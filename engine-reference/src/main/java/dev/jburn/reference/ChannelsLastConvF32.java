@@ -20,7 +20,8 @@ import java.util.List;
  *   <li>{@link #forward}: {@code y[n, q, f] = Σ_{t, c} x[n, q·stride + t·dilation - lo, c] · k[f, c, t]}
  *       (the forward conv and the input cotangent); rows are output positions, the reduction runs
  *       over taps, then channels (contiguous in channels-last), against the kernel packed in column
- *       blocks of {@link ChannelsLastTile#COLS} filters.</li>
+ *       blocks of {@link ChannelsLastTile#COLS} filters. With two spatial axes, 12-row tiles
+ *       ({@link ChannelsLastTile#run12}) over a {@link RunImage} of the image take most rows.</li>
  *   <li>{@link #kernelGradient}: {@code dk[t, c, f] = Σ_{n, u} x[n, t·stride + u·dilation - lo, c] · g[n, u, f]}
  *       (the kernel cotangent, HWIO); rows are (tap, channel) pairs, the reduction runs over the
  *       cotangent's positions, image by image, into a fixed number of partial sums added in order,

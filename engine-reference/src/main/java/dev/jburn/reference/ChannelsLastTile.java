@@ -9,7 +9,7 @@ import jdk.incubator.vector.VectorSpecies;
  * reduction, which runs through segments of {@code runLength} unit steps. Twelve accumulators, two
  * vector loads and six broadcasts per step fit the 16 registers of AVX2 without spills (a larger
  * tile does not: the NCHW kernel's 24 accumulators spill there; on AVX-512, 12 rows with 12 row bases
- * measured no faster, its row bases crowd the general registers). The rows are output positions
+ * measured no faster, its row bases crowd the general registers: {@link #run12} has 12 rows from one base). The rows are output positions
  * (then the reduction runs over taps × channels, a run of channels per tap, {@code a} is a zero-padded
  * channels-last image and {@code b} the packed kernel) or kernel rows (then it runs over the cotangent's
  * positions, a run per row, {@code a} is a channel-major image ({@link ChannelMajorImage}) and {@code b}
