@@ -177,9 +177,9 @@ final class ChannelsLastConvF32 {
                 int blk = (i + blocks - 1) % blocks; // a partial block first: the full blocks overwrite its spill
                 long bBase = (long) (blk * nTaps + g.tapFrom) * c * W * Float.BYTES;
                 ChannelsLastTile.run12(ri, q * RunImage.STRIDE, steps, steps.length, w, bBase, y, q * o + blk * W, o);
-                if (bias != null || relu) {
-                    for (int r = 0; r < rows; r++) ChannelsLastTile.finishRow(y, (q + r) * o + blk * W, Math.min(W, o), bias, blk * W, relu);
-                }
+            }
+            if (bias != null || relu) { // a row at a time, all its columns: its spill is overwritten by now
+                for (int r = 0; r < rows; r++) ChannelsLastTile.finishRow(y, (q + r) * o, o, bias, 0, relu);
             }
         }
         return q;
