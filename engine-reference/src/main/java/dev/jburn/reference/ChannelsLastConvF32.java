@@ -20,7 +20,8 @@ import java.util.List;
  *   <li>{@link #forward}: {@code y[n, q, f] = Σ_{t, c} x[n, q·stride + t·dilation - lo, c] · k[f, c, t]}
  *       (the forward conv and the input cotangent); rows are output positions, the reduction runs
  *       over taps, then channels (contiguous in channels-last), against the kernel packed in column
- *       blocks of {@link ChannelsLastTile#COLS} filters.</li>
+ *       blocks of {@link ChannelsLastTile#COLS} filters. With two spatial axes, 12-row tiles
+ *       ({@link ChannelsLastTile#run12}) over a {@link RunImage} of the image take most rows.</li>
  *   <li>{@link #kernelGradient}: {@code dk[t, c, f] = Σ_{n, u} x[n, t·stride + u·dilation - lo, c] · g[n, u, f]}
  *       (the kernel cotangent, HWIO); rows are (tap, channel) pairs, the reduction runs over the
  *       cotangent's positions, image by image, into a fixed number of partial sums added in order,
@@ -78,6 +79,15 @@ final class ChannelsLastConvF32 {
     /** {@link #forward}; {@code scatter}: whether the scatter form ({@link #scatterForward}) may run where it applies. */
     static List<Buffer> forward(MemorySegment x, Shape xs, MemorySegment k, Shape ks, MemorySegment bias, boolean relu, boolean mask,
                                 ConvSpec spec, Parallel parallel, boolean skipPadding, int chunkBytes, boolean scatter) {
+        return forward(x, xs, k, ks, bias, relu, mask, spec, parallel, skipPadding, chunkBytes, scatter, true);
+    }
+
+    /**
+     * {@link #forward}; {@code twelveRows}: whether the 12-row tiles over a {@link RunImage} may run where they apply
+     * ({@link #TWELVE_ROWS}), instead of the 6-row tiles (tests compare both: the same bits).
+     */
+    static List<Buffer> forward(MemorySegment x, Shape xs, MemorySegment k, Shape ks, MemorySegment bias, boolean relu, boolean mask,
+                                ConvSpec spec, Parallel parallel, boolean skipPadding, int chunkBytes, boolean scatter, boolean twelveRows) {
         int sr = spec.spatialRank();
         int n = xs.dim(0), c = xs.dim(sr + 1), o = ks.dim(0);
         int[] kDims = spatial(ks, 2, sr);
@@ -104,46 +114,32 @@ final class ChannelsLastConvF32 {
         // Tap groups take whole kernel rows when there are two spatial axes or more (with one, a group's taps are part of a row).
         int merged = sr >= 2 && spec.kernelDilation()[sr - 1] == 1 ? kDims[sr - 1] : 1, runLength = merged * c;
         List<int[]> runs = groups.stream().map(g -> everyNth(g.tapOffsets, merged)).toList();
+        RunImage runImage = twelveRows && TWELVE_ROWS && c >= PANEL_MIN_CHANNELS ? RunImage.of(img, out, spec, runLength, groups, merged) : null;
+        MemorySegment wNative = runImage == null ? null : aligned(w);
         HostBuffer result = HostBuffer.uninitialized((long) n * outPlane * o * Float.BYTES);
         boolean keepMask = relu && mask;
         HostBuffer maskResult = keepMask ? HostBuffer.uninitialized((long) n * outPlane * o) : null;
         MemorySegment dst = result.segment(), maskDst = keepMask ? maskResult.segment() : null;
         parallel.forRange(n, outPlane * o * kCount, (lo, hi) -> {
             float[] a = new float[(int) img.size];
+            // the image the tiles read: the padded image, or the run image (where the 6-row tiles read it too)
+            float[] src = runImage == null ? a : new float[(int) runImage.size];
+            int[] bases = runImage == null ? rowBase : runImage.rowBase;
+            List<int[]> segments = runImage == null ? runs : runImage.runs;
             // One image's output, written by the tiles in place (row pitch O) and copied out at once. A last,
             // partial block's tile rows run past their row into the next one; that block goes first, so the
             // full blocks overwrite the spill (and the rows past the plane land in the slack).
             float[] y = new float[(plane + R) * o + W];
             byte[] masks = keepMask ? new byte[plane * o] : null;
             for (long b = lo; b < hi; b++) {
-                img.fill(x, b, a);
-                for (int i = 0; i < blocks; i++) {
-                    int blk = (i + blocks - 1) % blocks;
-                    for (int gi = 0; gi < groups.size(); gi++) { // in order: a group's last tile spills into the next group's rows
-                        TapGroup g = groups.get(gi);
-                        int[] segOff = runs.get(gi);
-                        int end = g.to - 1, gt = segOff.length;
-                        int chunk = Math.max(1, Math.min(gt, chunkBytes / (runLength * W * Float.BYTES)));
-                        for (int t0 = 0; t0 == 0 || t0 < gt; t0 += chunk) { // once at least: rows with no taps get 0 + bias
-                            int nt = Math.min(chunk, gt - t0);
-                            boolean first = t0 == 0, last = t0 + nt == gt;
-                            int bBase = (blk * nTaps + g.tapFrom + t0 * merged) * c * W;
-                            float[] bvc = last ? bv : null;
-                            boolean reluc = last && reluTile;
-                            for (int q0 = g.from; q0 < g.to; q0 += R) {
-                                if (g.to - q0 <= ChannelsLastTile.TAIL_ROWS) {
-                                    for (int q = q0; q < g.to; q++) {
-                                        ChannelsLastTile.runRow(a, rowBase[q], segOff, t0, nt, runLength, w, bBase, y,
-                                                q * o + blk * W, !first, bvc, blk * W, reluc);
-                                    }
-                                    break;
-                                }
-                                ChannelsLastTile.run(a, rowBase[q0], rowBase[Math.min(q0 + 1, end)], rowBase[Math.min(q0 + 2, end)],
-                                        rowBase[Math.min(q0 + 3, end)], rowBase[Math.min(q0 + 4, end)], rowBase[Math.min(q0 + 5, end)],
-                                        segOff, t0, nt, runLength, w, bBase, y, q0 * o + blk * W, o, !first, bvc, blk * W, reluc);
-                            }
-                        }
-                    }
+                if (runImage != null) runImage.fill(x, b, a, src);
+                else img.fill(x, b, a);
+                // group by group: a group's last tiles write past its rows, into the next group's, which come later
+                for (int gi = 0; gi < groups.size(); gi++) {
+                    TapGroup g = groups.get(gi);
+                    int from = runImage == null ? g.from
+                            : twelveRowTiles(src, runImage.steps.get(gi), g, wNative, nTaps, c, o, blocks, y, bv, reluTile);
+                    sixRowTiles(src, bases, segments.get(gi), g, from, w, nTaps, c, o, blocks, merged, runLength, chunkBytes, y, bv, reluTile);
                 }
                 if (keepMask) {
                     for (int i = 0; i < plane * o; i++) {
@@ -157,6 +153,76 @@ final class ChannelsLastConvF32 {
             }
         });
         return keepMask ? List.of(maskResult, result) : List.of(result);
+    }
+
+    /**
+     * Whether the forward conv takes {@link ChannelsLastTile#run12} tiles where a {@link RunImage} serves: with 512-bit
+     * vectors (32 registers hold the 24 accumulators) and at least {@link #PANEL_MIN_CHANNELS} channels (runs long
+     * enough to copy by vectors; conv 1's one channel keeps the 6-row tiles). The small CNN's conv 2 ran 1.2-1.35x faster
+     * alone with them (ConvTileTiming, 2 threads, 2026-12-06).
+     */
+    static final boolean TWELVE_ROWS = ChannelsLastTile.L >= 16;
+
+    /**
+     * Group {@code g}'s rows in {@link ChannelsLastTile#run12} tiles over the run image {@code ri}, from its first row on,
+     * each tile's whole reduction for every column block in turn (the tile's rows stay in L1; the packed kernel comes from
+     * L2); returns the first row left, fewer than 12 before the group's end.
+     */
+    private static int twelveRowTiles(float[] ri, int[] steps, TapGroup g, MemorySegment w, int nTaps, int c, int o, int blocks,
+                                      float[] y, float[] bias, boolean relu) {
+        final int rows = ChannelsLastTile.RUN12_ROWS;
+        int q = g.from;
+        for (; g.to - q >= rows; q += rows) {
+            for (int i = 0; i < blocks; i++) {
+                int blk = (i + blocks - 1) % blocks; // a partial block first: the full blocks overwrite its spill
+                long bBase = (long) (blk * nTaps + g.tapFrom) * c * W * Float.BYTES;
+                ChannelsLastTile.run12(ri, q * RunImage.STRIDE, steps, steps.length, w, bBase, y, q * o + blk * W, o);
+            }
+            if (bias != null || relu) { // a row at a time, all its columns: its spill is overwritten by now
+                for (int r = 0; r < rows; r++) ChannelsLastTile.finishRow(y, (q + r) * o, o, bias, 0, relu);
+            }
+        }
+        return q;
+    }
+
+    /**
+     * Group {@code g}'s rows from {@code from} on in {@link ChannelsLastTile#run} tiles (and one-row tiles for the last one
+     * or two), over {@code a} with the rows' bases {@code rowBase} and the group's runs {@code segOff}: column block by
+     * block, the reduction in chunks of {@code chunkBytes} of the packed kernel.
+     */
+    private static void sixRowTiles(float[] a, int[] rowBase, int[] segOff, TapGroup g, int from, float[] w, int nTaps, int c, int o,
+                                    int blocks, int merged, int runLength, int chunkBytes, float[] y, float[] bias, boolean relu) {
+        int end = g.to - 1, gt = segOff.length;
+        int chunk = Math.max(1, Math.min(gt, chunkBytes / (runLength * W * Float.BYTES)));
+        for (int i = 0; from < g.to && i < blocks; i++) {
+            int blk = (i + blocks - 1) % blocks;
+            for (int t0 = 0; t0 == 0 || t0 < gt; t0 += chunk) { // once at least: rows with no taps get 0 + bias
+                int nt = Math.min(chunk, gt - t0);
+                boolean first = t0 == 0, last = t0 + nt == gt;
+                int bBase = (blk * nTaps + g.tapFrom + t0 * merged) * c * W;
+                float[] bvc = last ? bias : null;
+                boolean reluc = last && relu;
+                for (int q0 = from; q0 < g.to; q0 += R) {
+                    if (g.to - q0 <= ChannelsLastTile.TAIL_ROWS) {
+                        for (int q = q0; q < g.to; q++) {
+                            ChannelsLastTile.runRow(a, rowBase[q], segOff, t0, nt, runLength, w, bBase, y,
+                                    q * o + blk * W, !first, bvc, blk * W, reluc);
+                        }
+                        break;
+                    }
+                    ChannelsLastTile.run(a, rowBase[q0], rowBase[Math.min(q0 + 1, end)], rowBase[Math.min(q0 + 2, end)],
+                            rowBase[Math.min(q0 + 3, end)], rowBase[Math.min(q0 + 4, end)], rowBase[Math.min(q0 + 5, end)],
+                            segOff, t0, nt, runLength, w, bBase, y, q0 * o + blk * W, o, !first, bvc, blk * W, reluc);
+                }
+            }
+        }
+    }
+
+    /** {@code w} in 64-byte aligned native memory, as the GEMM's B panels (loads that straddle cache lines cost 15-20% there). */
+    private static MemorySegment aligned(float[] w) {
+        MemorySegment m = java.lang.foreign.Arena.ofAuto().allocate((long) w.length * Float.BYTES, 64);
+        MemorySegment.copy(w, 0, m, FL, 0, w.length);
+        return m;
     }
 
     /**
@@ -422,7 +488,7 @@ final class ChannelsLastConvF32 {
      * so skipping them keeps every bit but the sign of such a zero. Only with finite weights: an infinite or NaN
      * weight on padding gives NaN, as the oracle's.
      */
-    private record TapGroup(int from, int to, int tapFrom, int[] tapOffsets) {}
+    record TapGroup(int from, int to, int tapFrom, int[] tapOffsets) {}
 
     private static List<TapGroup> tapGroups(PaddedImage img, int[] out, int[] kDims, ConvSpec spec, int[] tapOff) {
         int inner = tapOff.length / kDims[0], rowPlane = (int) (product(out) / out[0]);

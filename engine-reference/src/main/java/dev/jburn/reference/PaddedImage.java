@@ -37,7 +37,7 @@ final class PaddedImage {
     }
 
     /** No padding or cropping on any axis: the padded image is the image. */
-    private final boolean unpadded;
+    final boolean unpadded;
 
     /** Floats between neighbours on spatial axis {@code a} of the padded image. */
     long stride(int a) { return strides[a]; }

@@ -369,23 +369,23 @@ class ChannelsLastConvTest {
         }
     }
 
-    private static int[] ones(int n) {
+    static int[] ones(int n) {
         int[] r = new int[n];
         java.util.Arrays.fill(r, 1);
         return r;
     }
 
-    private static java.lang.foreign.MemorySegment floats(Random rnd, int count) {
+    static java.lang.foreign.MemorySegment floats(Random rnd, int count) {
         java.lang.foreign.MemorySegment m = HostBuffer.uninitialized((long) count * Float.BYTES).segment();
         for (int i = 0; i < count; i++) m.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i, rnd.nextFloat() * 2 - 1);
         return m;
     }
 
-    private static float[] values(dev.jburn.spi.Buffer b) {
+    static float[] values(dev.jburn.spi.Buffer b) {
         return HostBuffer.of(b).toArray(java.lang.foreign.ValueLayout.JAVA_FLOAT);
     }
 
-    private static int[] bits(float[] v) {
+    static int[] bits(float[] v) {
         int[] b = new int[v.length];
         for (int i = 0; i < v.length; i++) b[i] = Float.floatToRawIntBits(v[i]);
         return b;

@@ -13,7 +13,7 @@ import java.util.Random;
  * median wall time of {@code reps} calls after a warm-up, and GFLOP/s, on 1 thread and on every core. Not a test:
  * a quick loop for kernel work (the peer comparison is {@code bench/peers.sh --only cnn}).
  * <pre>{@code
- * java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -cp <test classpath> dev.jburn.reference.ConvTileTiming [reps]
+ * java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED [-Donly="conv2 forward.*"] -cp <test classpath> dev.jburn.reference.ConvTileTiming [reps]
  * }</pre>
  */
 public final class ConvTileTiming {
@@ -35,7 +35,7 @@ public final class ConvTileTiming {
         int n = 128;
         MemorySegment x1 = floats(rnd, n * 28 * 28), k1 = floats(rnd, 32 * 9), g1 = floats(rnd, n * 26 * 26 * 32);
         MemorySegment x2 = floats(rnd, n * 13 * 13 * 32), k2 = floats(rnd, 64 * 32 * 9), g2 = floats(rnd, n * 11 * 11 * 64);
-        MemorySegment k2t = floats(rnd, 32 * 64 * 9);
+        MemorySegment k2t = floats(rnd, 32 * 64 * 9), b2 = floats(rnd, 64);
         if (System.getProperty("dump") != null) { // a training step's own conv 2 input cotangent operands
             try {
                 g2 = Arena.global().allocate(n * 11 * 11 * 64 * 4, 64).copyFrom(MemorySegment.ofArray(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(System.getProperty("dump") + ".g"))));
@@ -51,6 +51,11 @@ public final class ConvTileTiming {
                     () -> ChannelsLastConvF32.kernelGradient(x1, Shape.of(n, 28, 28, 1), g1, Shape.of(n, 26, 26, 32), valid(0), p));
             time("conv2 forward", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
                     () -> ChannelsLastConvF32.forward(x2, Shape.of(n, 13, 13, 32), k2, Shape.of(64, 32, 3, 3), null, false, false, valid(0), p));
+            time("conv2 forward 6-row tiles", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
+                    () -> ChannelsLastConvF32.forward(x2, Shape.of(n, 13, 13, 32), k2, Shape.of(64, 32, 3, 3), null, false, false, valid(0), p,
+                            true, ChannelsLastConvF32.CHUNK_BYTES, true, false));
+            time("conv2 forward bias relu", threads, reps, 2.0 * n * 11 * 11 * 64 * 288, // as the training step's
+                    () -> ChannelsLastConvF32.forward(x2, Shape.of(n, 13, 13, 32), k2, Shape.of(64, 32, 3, 3), b2, true, false, valid(0), p));
             time("conv2 dx", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
                     () -> ChannelsLastConvF32.forward(g2f, Shape.of(n, 11, 11, 64), k2f, Shape.of(32, 64, 3, 3), null, false, false, valid(2), p));
             time("conv2 dk", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
@@ -66,7 +71,11 @@ public final class ConvTileTiming {
         for (int i = 0; i < FLUSH.length; i += 16) FLUSH[i] += 1f;
     }
 
+    /** With {@code -Donly=<regex>}, only the convs whose name matches it (e.g. {@code -Donly="conv2 forward.*"}). */
+    private static final String ONLY = System.getProperty("only", "");
+
     private static void time(String name, int threads, int reps, double flops, java.util.function.Supplier<Object> call) {
+        if (!ONLY.isEmpty() && !name.matches(ONLY)) return;
         long end = System.nanoTime() + 2_000_000_000L;
         while (System.nanoTime() < end) release(call.get());
         long[] t = new long[reps];
