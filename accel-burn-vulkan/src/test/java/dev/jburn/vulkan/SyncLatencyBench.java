@@ -5,7 +5,6 @@ import dev.jburn.Tensor;
 import dev.jburn.graph.CompiledFunction;
 import dev.jburn.graph.Jit;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -40,8 +39,8 @@ public final class SyncLatencyBench {
                 VulkanBackend b = (VulkanBackend) e.backend();
                 try (Tensor small = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8}).to(e);
                      Tensor x = VulkanBench.random(e, m, 3); Tensor y = VulkanBench.random(e, m, 4); Tensor z = VulkanBench.random(e, m, 5)) {
-                    double s = median(b, 50, 301, () -> fma.apply(List.of(small, small, small)).getFirst());
-                    double f = median(b, 5, 51, () -> fma.apply(List.of(x, y, z)).getFirst());
+                    double s = VulkanBench.median(b, 50, 301, () -> fma.apply(List.of(small, small, small)).getFirst());
+                    double f = VulkanBench.median(b, 5, 51, () -> fma.apply(List.of(x, y, z)).getFirst());
                     b.measureDeviceTime(true);
                     long d0 = b.stats().deviceNanos();
                     for (int i = 0; i < 21; i++) {
@@ -57,23 +56,5 @@ public final class SyncLatencyBench {
         }
         timeline.backend().close();
         fences.backend().close();
-    }
-
-    /** Median seconds of {@code runs} calls, each waited for ({@code synchronize}) and closed, after {@code warmup}. */
-    static double median(VulkanBackend b, int warmup, int runs, Supplier<Tensor> op) {
-        for (int i = 0; i < warmup; i++) {
-            op.get().close();
-            b.synchronize();
-        }
-        double[] t = new double[runs];
-        for (int i = 0; i < runs; i++) {
-            long t0 = System.nanoTime();
-            Tensor r = op.get();
-            b.synchronize();
-            t[i] = (System.nanoTime() - t0) / 1e9;
-            r.close();
-        }
-        Arrays.sort(t);
-        return t[runs / 2];
     }
 }

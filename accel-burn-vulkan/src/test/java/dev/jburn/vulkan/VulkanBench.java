@@ -210,7 +210,11 @@ public final class VulkanBench {
      * timed until the device has finished it ({@code synchronize}); each result is closed.
      */
     static double median(int warmup, int runs, Supplier<Tensor> op) {
-        VulkanBackend b = (VulkanBackend) vulkan().backend();
+        return median((VulkanBackend) vulkan().backend(), warmup, runs, op);
+    }
+
+    /** {@link #median(int, int, Supplier)} on {@code b}'s engine. */
+    static double median(VulkanBackend b, int warmup, int runs, Supplier<Tensor> op) {
         for (int i = 0; i < warmup; i++) op.get().close();
         b.synchronize();
         double[] t = new double[runs];
