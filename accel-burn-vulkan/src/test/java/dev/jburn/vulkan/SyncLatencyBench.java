@@ -7,7 +7,6 @@ import dev.jburn.graph.Jit;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Supplier;
 
 /**
  * Fences against timeline-semaphore waits ({@link VulkanConfig#timelineWaits()}), alternating in one JVM so that a
