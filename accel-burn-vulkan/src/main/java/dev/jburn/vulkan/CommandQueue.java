@@ -36,6 +36,9 @@ import java.util.function.Consumer;
 import static org.lwjgl.util.vma.Vma.*;
 import static org.lwjgl.vulkan.KHRPushDescriptor.vkCmdPushDescriptorSetKHR;
 import static org.lwjgl.vulkan.VK10.*;
+import static org.lwjgl.vulkan.VK12.VK_SEMAPHORE_TYPE_TIMELINE;
+import static org.lwjgl.vulkan.VK12.vkGetSemaphoreCounterValue;
+import static org.lwjgl.vulkan.VK12.vkWaitSemaphores;
 
 /**
  * The one queue everything runs on. A {@link #submit} records commands into the open one of a
@@ -206,7 +209,7 @@ final class CommandQueue implements AutoCloseable {
 
             if (timelineWaits && dev.timelineSemaphores) {
                 VkSemaphoreTypeCreateInfo type = VkSemaphoreTypeCreateInfo.calloc(stack).sType$Default()
-                        .semaphoreType(org.lwjgl.vulkan.VK12.VK_SEMAPHORE_TYPE_TIMELINE).initialValue(0);
+                        .semaphoreType(VK_SEMAPHORE_TYPE_TIMELINE).initialValue(0);
                 VulkanErrors.check(vkCreateSemaphore(dev.device, VkSemaphoreCreateInfo.calloc(stack).sType$Default().pNext(type), null, lp),
                         "vulkan", "vkCreateSemaphore");
                 timeline = lp.get(0);
@@ -555,7 +558,7 @@ final class CommandQueue implements AutoCloseable {
         if (timeline == VK_NULL_HANDLE) return vkGetFenceStatus(dev.device, f.fence);
         try (MemoryStack stack = MemoryStack.stackPush()) {
             LongBuffer value = stack.mallocLong(1);
-            int res = org.lwjgl.vulkan.VK12.vkGetSemaphoreCounterValue(dev.device, timeline, value);
+            int res = vkGetSemaphoreCounterValue(dev.device, timeline, value);
             if (res != VK_SUCCESS) return res;
             return value.get(0) >= f.serial ? VK_SUCCESS : VK_NOT_READY;
         }
@@ -571,7 +574,7 @@ final class CommandQueue implements AutoCloseable {
             }
             if (res == VK_NOT_READY) {
                 res = timeline == VK_NULL_HANDLE ? vkWaitForFences(dev.device, stack.longs(f.fence), true, FENCE_TIMEOUT_NS)
-                        : org.lwjgl.vulkan.VK12.vkWaitSemaphores(dev.device, VkSemaphoreWaitInfo.calloc(stack).sType$Default()
+                        : vkWaitSemaphores(dev.device, VkSemaphoreWaitInfo.calloc(stack).sType$Default()
                                 .semaphoreCount(1).pSemaphores(stack.longs(timeline)).pValues(stack.longs(f.serial)), FENCE_TIMEOUT_NS);
             }
             if (f.timed) submitWaitNanos.addAndGet(System.nanoTime() - t0);
