@@ -367,12 +367,13 @@ final class ChannelsLastConvF32 {
         int positions = group * inPlane, tiles = (positions + pr - 1) / pr, rowsPadded = tiles * pr;
         int chunks = (c + rs - 1) / rs;
         long imageIn = (long) inPlane * c, imageOut = (long) outPlane * o;
-        if ((long) chunks * rowsPadded * rs + group * imageOut + o > MAX) return null; // past int indexing: the padded form
-        int[][] rowAt = scatterRows(img.in, kDims, dil, out, o, group, rowsPadded);
+        int[] rowAt = scatterRows(img.in, out, o, group, rowsPadded), shift = tapShifts(kDims, dil, out, o);
+        // the dump row, shifted by a tap too, stays in the output's slack
+        if ((long) chunks * rowsPadded * rs + group * imageOut + shift[0] + o > MAX) return null; // past int indexing: the padded form
         MemorySegment wNative = aligned(w);
         HostBuffer result = HostBuffer.uninitialized((long) n * outPlane * o * Float.BYTES);
         MemorySegment dst = result.segment();
-        int xsSize = chunks * rowsPadded * rs, ySize = (int) (group * imageOut) + o;
+        int xsSize = chunks * rowsPadded * rs, ySize = (int) (group * imageOut) + shift[0] + o;
         parallel.forRange(groups, (long) positions * taps * c * o, (lo, hi) -> {
             // the strided copy at 0: chunk k of position q at (k·rowsPadded + q)·RUN_STRIDE; the group's output from ys on
             // (a per-thread scratch: fresh arrays per task cost their zeroing, 0.1 ms of a 2.3 ms call on 2 threads)
@@ -390,7 +391,7 @@ final class ChannelsLastConvF32 {
                     for (int blk = 0; blk < blocks; blk++) {
                         for (int k = 0; k < chunks; k++) {
                             ChannelsLastTile.run12Rows(s, (k * rowsPadded + tile * pr) * rs, Math.min(rs, c - k * rs), wNative,
-                                    (long) ((blk * taps + tap) * c + k * rs) * W * Float.BYTES, s, rowAt[tap], tile * pr, ys + blk * W);
+                                    (long) ((blk * taps + tap) * c + k * rs) * W * Float.BYTES, s, rowAt, tile * pr, ys + shift[tap] + blk * W);
                         }
                     }
                 }
@@ -401,30 +402,46 @@ final class ChannelsLastConvF32 {
     }
 
     /**
-     * {@code rowAt[t][q]}: where the group's input position {@code q} (over {@code group} images of {@code in}) meets tap
-     * {@code t} in the group's output ({@code [group][out][o]}); rows past the group's positions go to a dump row past it.
+     * {@code rowAt[q]}: where the group's input position {@code q} (over {@code group} images of {@code in}) meets the last
+     * tap in the group's output ({@code [group][out][o]}); rows past the group's positions go to a dump row past it. Tap
+     * {@code t} takes each position {@link #tapShifts}{@code [t]} further, the same for all.
      */
-    private static int[][] scatterRows(int[] in, int[] kDims, int[] dil, int[] out, int o, int group, int rowsPadded) {
-        int sr = kDims.length, inPlane = (int) product(in), outPlane = (int) product(out), taps = (int) product(kDims);
-        int[] outStride = new int[sr];
-        for (int a = sr - 1, st = 1; a >= 0; st *= out[a], a--) outStride[a] = st;
-        int[][] rowAt = new int[taps][rowsPadded];
-        int[] q = new int[sr], t = new int[sr];
-        for (int ti = 0; ti < taps; ti++) {
-            for (int qi = 0; qi < rowsPadded; qi++) {
-                if (qi >= group * inPlane) {
-                    rowAt[ti][qi] = group * outPlane * o;
-                    continue;
-                }
-                if (qi % inPlane == 0) java.util.Arrays.fill(q, 0);
-                int at = (qi / inPlane) * outPlane;
-                for (int a = 0; a < sr; a++) at += (q[a] + (kDims[a] - 1 - t[a]) * dil[a]) * outStride[a];
-                rowAt[ti][qi] = at * o;
-                WindowGeometry.next(q, in);
+    private static int[] scatterRows(int[] in, int[] out, int o, int group, int rowsPadded) {
+        int sr = in.length, inPlane = (int) product(in), outPlane = (int) product(out);
+        int[] outStride = outStrides(out);
+        int[] rowAt = new int[rowsPadded];
+        int[] q = new int[sr];
+        for (int qi = 0; qi < rowsPadded; qi++) {
+            if (qi >= group * inPlane) {
+                rowAt[qi] = group * outPlane * o;
+                continue;
             }
-            WindowGeometry.next(t, kDims);
+            if (qi % inPlane == 0) java.util.Arrays.fill(q, 0);
+            int at = (qi / inPlane) * outPlane;
+            for (int a = 0; a < sr; a++) at += q[a] * outStride[a];
+            rowAt[qi] = at * o;
+            WindowGeometry.next(q, in);
         }
         return rowAt;
+    }
+
+    /** Per tap {@code t}, {@code Σ_a (k_a - 1 - t_a)·dilation_a·outStride_a · o}: how much further than the last tap it takes an input position. */
+    private static int[] tapShifts(int[] kDims, int[] dil, int[] out, int o) {
+        int sr = kDims.length, taps = (int) product(kDims);
+        int[] outStride = outStrides(out), shift = new int[taps], t = new int[sr];
+        for (int ti = 0; ti < taps; ti++) {
+            int at = 0;
+            for (int a = 0; a < sr; a++) at += (kDims[a] - 1 - t[a]) * dil[a] * outStride[a];
+            shift[ti] = at * o;
+            WindowGeometry.next(t, kDims);
+        }
+        return shift;
+    }
+
+    private static int[] outStrides(int[] out) {
+        int[] outStride = new int[out.length];
+        for (int a = out.length - 1, st = 1; a >= 0; st *= out[a], a--) outStride[a] = st;
+        return outStride;
     }
 
     /**
@@ -636,15 +653,24 @@ final class ChannelsLastConvF32 {
         return off;
     }
 
-    /** The canonical kernel {@code [O, C, taps]} as {@code [block][tap][channel][W]}: filters {@code block·W + j}, 0 past {@code O}. */
+    /**
+     * The canonical kernel {@code [O, C, taps]} as {@code [block][tap][channel][W]}: filters {@code block·W + j}, 0 past {@code O}.
+     * Per (block, channel), its filters' taps: the writes rotate among {@code taps} lines and the reads go through a block's
+     * filters' runs of taps, both in L1 (filter by filter, each write was a line {@code C·W} floats from the last: 0.05 ms
+     * of conv 2's, a serial step before its tiles).
+     */
     private static float[] pack(MemorySegment k, int o, int c, int taps, int blocks) {
         float[] src = new float[o * c * taps];
         MemorySegment.copy(k, FL, 0, src, 0, src.length);
         float[] w = new float[blocks * taps * c * W];
-        for (int f = 0; f < o; f++) {
-            int blk = f / W, j = f % W;
+        for (int blk = 0; blk < blocks; blk++) {
+            int width = Math.min(W, o - blk * W);
             for (int ch = 0; ch < c; ch++) {
-                for (int t = 0; t < taps; t++) w[((blk * taps + t) * c + ch) * W + j] = src[(f * c + ch) * taps + t];
+                int to = (blk * taps * c + ch) * W;
+                for (int j = 0; j < width; j++) {
+                    int from = ((blk * W + j) * c + ch) * taps;
+                    for (int t = 0; t < taps; t++) w[to + t * c * W + j] = src[from + t];
+                }
             }
         }
         return w;
