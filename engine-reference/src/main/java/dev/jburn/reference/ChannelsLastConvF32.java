@@ -116,43 +116,48 @@ final class ChannelsLastConvF32 {
         int merged = sr >= 2 && spec.kernelDilation()[sr - 1] == 1 ? kDims[sr - 1] : 1, runLength = merged * c;
         List<int[]> runs = groups.stream().map(g -> everyNth(g.tapOffsets, merged)).toList();
         RunImage runImage = twelveRows && TWELVE_ROWS && c >= PANEL_MIN_CHANNELS ? RunImage.of(img, out, spec, runLength, groups, merged) : null;
-        MemorySegment wNative = runImage == null ? null : aligned(w);
+        HostBuffer wBuffer = runImage == null ? null : aligned(w);
+        MemorySegment wNative = wBuffer == null ? null : wBuffer.segment();
         HostBuffer result = HostBuffer.uninitialized((long) n * outPlane * o * Float.BYTES);
         boolean keepMask = relu && mask;
         HostBuffer maskResult = keepMask ? HostBuffer.uninitialized((long) n * outPlane * o) : null;
         MemorySegment dst = result.segment(), maskDst = keepMask ? maskResult.segment() : null;
-        parallel.forRange(n, outPlane * o * kCount, (lo, hi) -> {
-            float[] a = new float[(int) img.size];
-            // the image the tiles read: the padded image, or the run image (where the 6-row tiles read it too)
-            float[] src = runImage == null ? a : new float[(int) runImage.size];
-            int[] bases = runImage == null ? rowBase : runImage.rowBase;
-            List<int[]> segments = runImage == null ? runs : runImage.runs;
-            // One image's output, written by the tiles in place (row pitch O) and copied out at once. A last,
-            // partial block's tile rows run past their row into the next one; that block goes first, so the
-            // full blocks overwrite the spill (and the rows past the plane land in the slack).
-            float[] y = new float[(plane + R) * o + W];
-            byte[] masks = keepMask ? new byte[plane * o] : null;
-            for (long b = lo; b < hi; b++) {
-                if (runImage != null) runImage.fill(x, b, a, src);
-                else img.fill(x, b, a);
-                // group by group: a group's last tiles write past its rows, into the next group's, which come later
-                for (int gi = 0; gi < groups.size(); gi++) {
-                    TapGroup g = groups.get(gi);
-                    int from = runImage == null ? g.from
-                            : twelveRowTiles(src, runImage.steps.get(gi), g, wNative, nTaps, c, o, blocks, y, bv, reluTile);
-                    sixRowTiles(src, bases, segments.get(gi), g, from, w, nTaps, c, o, blocks, merged, runLength, chunkBytes, y, bv, reluTile);
-                }
-                if (keepMask) {
-                    for (int i = 0; i < plane * o; i++) {
-                        boolean off = y[i] <= 0f; // NaN stays
-                        masks[i] = (byte) (off ? 1 : 0);
-                        if (off) y[i] = 0f;
+        try {
+            parallel.forRange(n, outPlane * o * kCount, (lo, hi) -> {
+                float[] a = new float[(int) img.size];
+                // the image the tiles read: the padded image, or the run image (where the 6-row tiles read it too)
+                float[] src = runImage == null ? a : new float[(int) runImage.size];
+                int[] bases = runImage == null ? rowBase : runImage.rowBase;
+                List<int[]> segments = runImage == null ? runs : runImage.runs;
+                // One image's output, written by the tiles in place (row pitch O) and copied out at once. A last,
+                // partial block's tile rows run past their row into the next one; that block goes first, so the
+                // full blocks overwrite the spill (and the rows past the plane land in the slack).
+                float[] y = new float[(plane + R) * o + W];
+                byte[] masks = keepMask ? new byte[plane * o] : null;
+                for (long b = lo; b < hi; b++) {
+                    if (runImage != null) runImage.fill(x, b, a, src);
+                    else img.fill(x, b, a);
+                    // group by group: a group's last tiles write past its rows, into the next group's, which come later
+                    for (int gi = 0; gi < groups.size(); gi++) {
+                        TapGroup g = groups.get(gi);
+                        int from = runImage == null ? g.from
+                                : twelveRowTiles(src, runImage.steps.get(gi), g, wNative, nTaps, c, o, blocks, y, bv, reluTile);
+                        sixRowTiles(src, bases, segments.get(gi), g, from, w, nTaps, c, o, blocks, merged, runLength, chunkBytes, y, bv, reluTile);
                     }
-                    MemorySegment.copy(masks, 0, maskDst, ValueLayout.JAVA_BYTE, b * plane * o, plane * o);
+                    if (keepMask) {
+                        for (int i = 0; i < plane * o; i++) {
+                            boolean off = y[i] <= 0f; // NaN stays
+                            masks[i] = (byte) (off ? 1 : 0);
+                            if (off) y[i] = 0f;
+                        }
+                        MemorySegment.copy(masks, 0, maskDst, ValueLayout.JAVA_BYTE, b * plane * o, plane * o);
+                    }
+                    MemorySegment.copy(y, 0, dst, FL, b * plane * o * Float.BYTES, plane * o);
                 }
-                MemorySegment.copy(y, 0, dst, FL, b * plane * o * Float.BYTES, plane * o);
-            }
-        });
+            });
+        } finally {
+            if (wBuffer != null) wBuffer.release();
+        }
         return keepMask ? List.of(maskResult, result) : List.of(result);
     }
 
@@ -219,11 +224,15 @@ final class ChannelsLastConvF32 {
         }
     }
 
-    /** {@code w} in 64-byte aligned native memory, as the GEMM's B panels (loads that straddle cache lines cost 15-20% there). */
-    private static MemorySegment aligned(float[] w) {
-        MemorySegment m = java.lang.foreign.Arena.ofAuto().allocate((long) w.length * Float.BYTES, 64);
-        MemorySegment.copy(w, 0, m, FL, 0, w.length);
-        return m;
+    /**
+     * {@code w} in 64-byte aligned native memory, as the GEMM's B panels (loads that straddle cache lines cost 15-20% there):
+     * a pooled host block, which the caller releases once its tiles are done (an automatic arena's allocation took 0.04 ms
+     * per call, a serial step before conv 2's tiles).
+     */
+    private static HostBuffer aligned(float[] w) {
+        HostBuffer b = HostBuffer.uninitialized((long) w.length * Float.BYTES);
+        MemorySegment.copy(w, 0, b.segment(), FL, 0, w.length);
+        return b;
     }
 
     /**
@@ -370,34 +379,39 @@ final class ChannelsLastConvF32 {
         int[] rowAt = scatterRows(img.in, out, o, group, rowsPadded), shift = tapShifts(kDims, dil, out, o);
         // the dump row, shifted by a tap too, stays in the output's slack
         if ((long) chunks * rowsPadded * rs + group * imageOut + shift[0] + o > MAX) return null; // past int indexing: the padded form
-        MemorySegment wNative = aligned(w);
+        HostBuffer wBuffer = aligned(w);
+        MemorySegment wNative = wBuffer.segment();
         HostBuffer result = HostBuffer.uninitialized((long) n * outPlane * o * Float.BYTES);
         MemorySegment dst = result.segment();
         int xsSize = chunks * rowsPadded * rs, ySize = (int) (group * imageOut) + shift[0] + o;
-        parallel.forRange(groups, (long) positions * taps * c * o, (lo, hi) -> {
-            // the strided copy at 0: chunk k of position q at (k·rowsPadded + q)·RUN_STRIDE; the group's output from ys on
-            // (a per-thread scratch: fresh arrays per task cost their zeroing, 0.1 ms of a 2.3 ms call on 2 threads)
-            float[] s = Scratch.floats(xsSize + ySize);
-            int ys = xsSize;
-            for (long gi = lo; gi < hi; gi++) {
-                long b0 = gi * group;
-                int count = (int) Math.min(group, n - b0);
-                // a last, partial group: its tiles past its images read stale rows and write rows not copied out
-                int used = (count * inPlane + pr - 1) / pr;
-                strided(x, b0 * imageIn, count * inPlane, c, s, rowsPadded);
-                java.util.Arrays.fill(s, ys, ys + ySize, 0f);
-                for (int ti = 0; ti < used * taps; ti++) { // tile-major, then taps in order
-                    int tile = ti / taps, tap = ti % taps;
-                    for (int blk = 0; blk < blocks; blk++) {
-                        for (int k = 0; k < chunks; k++) {
-                            ChannelsLastTile.run12Rows(s, (k * rowsPadded + tile * pr) * rs, Math.min(rs, c - k * rs), wNative,
-                                    (long) ((blk * taps + tap) * c + k * rs) * W * Float.BYTES, s, rowAt, tile * pr, ys + shift[tap] + blk * W);
+        try {
+            parallel.forRange(groups, (long) positions * taps * c * o, (lo, hi) -> {
+                // the strided copy at 0: chunk k of position q at (k·rowsPadded + q)·RUN_STRIDE; the group's output from ys on
+                // (a per-thread scratch: fresh arrays per task cost their zeroing, 0.1 ms of a 2.3 ms call on 2 threads)
+                float[] s = Scratch.floats(xsSize + ySize);
+                int ys = xsSize;
+                for (long gi = lo; gi < hi; gi++) {
+                    long b0 = gi * group;
+                    int count = (int) Math.min(group, n - b0);
+                    // a last, partial group: its tiles past its images read stale rows and write rows not copied out
+                    int used = (count * inPlane + pr - 1) / pr;
+                    strided(x, b0 * imageIn, count * inPlane, c, s, rowsPadded);
+                    java.util.Arrays.fill(s, ys, ys + ySize, 0f);
+                    for (int ti = 0; ti < used * taps; ti++) { // tile-major, then taps in order
+                        int tile = ti / taps, tap = ti % taps;
+                        for (int blk = 0; blk < blocks; blk++) {
+                            for (int k = 0; k < chunks; k++) {
+                                ChannelsLastTile.run12Rows(s, (k * rowsPadded + tile * pr) * rs, Math.min(rs, c - k * rs), wNative,
+                                        (long) ((blk * taps + tap) * c + k * rs) * W * Float.BYTES, s, rowAt, tile * pr, ys + shift[tap] + blk * W);
+                            }
                         }
                     }
+                    MemorySegment.copy(s, ys, dst, FL, b0 * imageOut * Float.BYTES, (int) (count * imageOut));
                 }
-                MemorySegment.copy(s, ys, dst, FL, b0 * imageOut * Float.BYTES, (int) (count * imageOut));
-            }
-        });
+            });
+        } finally {
+            wBuffer.release();
+        }
         return result;
     }
 
@@ -425,7 +439,10 @@ final class ChannelsLastConvF32 {
         return rowAt;
     }
 
-    /** Per tap {@code t}, {@code Σ_a (k_a - 1 - t_a)·dilation_a·outStride_a · o}: how much further than the last tap it takes an input position. */
+    /**
+     * Per tap {@code t}, {@code Σ_a (k_a - 1 - t_a)·dilation_a·outStride_a · o}: how much further than the last tap it takes
+     * an input position.
+     */
     private static int[] tapShifts(int[] kDims, int[] dil, int[] out, int o) {
         int sr = kDims.length, taps = (int) product(kDims);
         int[] outStride = outStrides(out), shift = new int[taps], t = new int[sr];
