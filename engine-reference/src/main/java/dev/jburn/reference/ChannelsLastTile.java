@@ -249,9 +249,11 @@ final class ChannelsLastTile {
      * ({@link ChannelsLastConvF32}'s scatter form of a fully padded conv). Continuing the stored sums (where the tile before it
      * summed from zero and added its rows) makes each output's sum the padded form's one fma chain when the taps come in
      * order, and drops a pass over the tile; the rows a constant stride apart read the channels-last positions as they are,
-     * where that tile needed them transposed into a panel (a gather per channel).
+     * where that tile needed them transposed into a panel (a gather per channel). B comes from 64-byte aligned native memory,
+     * as {@link #run12}'s ({@code bBase} in bytes there).
      */
-    static void run12Rows(float[] a, int r0, int steps, java.lang.foreign.MemorySegment b, long bBase, float[] y, int[] rowAt, int rowFrom, int column) {
+    static void run12Rows(float[] a, int r0, int steps, java.lang.foreign.MemorySegment b, long bBase, float[] y, int[] rowAt,
+                          int rowFrom, int column) {
         final int rs = RUN_STRIDE;
         int p0 = rowAt[rowFrom] + column, p1 = rowAt[rowFrom + 1] + column, p2 = rowAt[rowFrom + 2] + column;
         int p3 = rowAt[rowFrom + 3] + column, p4 = rowAt[rowFrom + 4] + column, p5 = rowAt[rowFrom + 5] + column;
