@@ -102,7 +102,8 @@ final class ChannelsLastConvF32 {
         int[] rowBase = offsets(out, spec.strides(), img);
         float[] w = pack(k, o, c, (int) taps, blocks);
         if (scatter && scatters(spec, kDims, img, bias, relu, o, c) && finite(w)) {
-            return List.of(scatterForward(x, n, img, kDims, spec.kernelDilation(), out, w, c, o, blocks, parallel));
+            HostBuffer r = scatterForward(x, n, img, kDims, spec.kernelDilation(), out, w, c, o, blocks, parallel);
+            if (r != null) return List.of(r);
         }
         // the bias padded to whole blocks: a partial block's tile adds it past O too (into rows that get overwritten)
         float[] bv = bias == null ? null : java.util.Arrays.copyOf(bias.toArray(FL), blocks * W);
@@ -115,43 +116,48 @@ final class ChannelsLastConvF32 {
         int merged = sr >= 2 && spec.kernelDilation()[sr - 1] == 1 ? kDims[sr - 1] : 1, runLength = merged * c;
         List<int[]> runs = groups.stream().map(g -> everyNth(g.tapOffsets, merged)).toList();
         RunImage runImage = twelveRows && TWELVE_ROWS && c >= PANEL_MIN_CHANNELS ? RunImage.of(img, out, spec, runLength, groups, merged) : null;
-        MemorySegment wNative = runImage == null ? null : aligned(w);
+        HostBuffer wBuffer = runImage == null ? null : aligned(w);
+        MemorySegment wNative = wBuffer == null ? null : wBuffer.segment();
         HostBuffer result = HostBuffer.uninitialized((long) n * outPlane * o * Float.BYTES);
         boolean keepMask = relu && mask;
         HostBuffer maskResult = keepMask ? HostBuffer.uninitialized((long) n * outPlane * o) : null;
         MemorySegment dst = result.segment(), maskDst = keepMask ? maskResult.segment() : null;
-        parallel.forRange(n, outPlane * o * kCount, (lo, hi) -> {
-            float[] a = new float[(int) img.size];
-            // the image the tiles read: the padded image, or the run image (where the 6-row tiles read it too)
-            float[] src = runImage == null ? a : new float[(int) runImage.size];
-            int[] bases = runImage == null ? rowBase : runImage.rowBase;
-            List<int[]> segments = runImage == null ? runs : runImage.runs;
-            // One image's output, written by the tiles in place (row pitch O) and copied out at once. A last,
-            // partial block's tile rows run past their row into the next one; that block goes first, so the
-            // full blocks overwrite the spill (and the rows past the plane land in the slack).
-            float[] y = new float[(plane + R) * o + W];
-            byte[] masks = keepMask ? new byte[plane * o] : null;
-            for (long b = lo; b < hi; b++) {
-                if (runImage != null) runImage.fill(x, b, a, src);
-                else img.fill(x, b, a);
-                // group by group: a group's last tiles write past its rows, into the next group's, which come later
-                for (int gi = 0; gi < groups.size(); gi++) {
-                    TapGroup g = groups.get(gi);
-                    int from = runImage == null ? g.from
-                            : twelveRowTiles(src, runImage.steps.get(gi), g, wNative, nTaps, c, o, blocks, y, bv, reluTile);
-                    sixRowTiles(src, bases, segments.get(gi), g, from, w, nTaps, c, o, blocks, merged, runLength, chunkBytes, y, bv, reluTile);
-                }
-                if (keepMask) {
-                    for (int i = 0; i < plane * o; i++) {
-                        boolean off = y[i] <= 0f; // NaN stays
-                        masks[i] = (byte) (off ? 1 : 0);
-                        if (off) y[i] = 0f;
+        try {
+            parallel.forRange(n, outPlane * o * kCount, (lo, hi) -> {
+                float[] a = new float[(int) img.size];
+                // the image the tiles read: the padded image, or the run image (where the 6-row tiles read it too)
+                float[] src = runImage == null ? a : new float[(int) runImage.size];
+                int[] bases = runImage == null ? rowBase : runImage.rowBase;
+                List<int[]> segments = runImage == null ? runs : runImage.runs;
+                // One image's output, written by the tiles in place (row pitch O) and copied out at once. A last,
+                // partial block's tile rows run past their row into the next one; that block goes first, so the
+                // full blocks overwrite the spill (and the rows past the plane land in the slack).
+                float[] y = new float[(plane + R) * o + W];
+                byte[] masks = keepMask ? new byte[plane * o] : null;
+                for (long b = lo; b < hi; b++) {
+                    if (runImage != null) runImage.fill(x, b, a, src);
+                    else img.fill(x, b, a);
+                    // group by group: a group's last tiles write past its rows, into the next group's, which come later
+                    for (int gi = 0; gi < groups.size(); gi++) {
+                        TapGroup g = groups.get(gi);
+                        int from = runImage == null ? g.from
+                                : twelveRowTiles(src, runImage.steps.get(gi), g, wNative, nTaps, c, o, blocks, y, bv, reluTile);
+                        sixRowTiles(src, bases, segments.get(gi), g, from, w, nTaps, c, o, blocks, merged, runLength, chunkBytes, y, bv, reluTile);
                     }
-                    MemorySegment.copy(masks, 0, maskDst, ValueLayout.JAVA_BYTE, b * plane * o, plane * o);
+                    if (keepMask) {
+                        for (int i = 0; i < plane * o; i++) {
+                            boolean off = y[i] <= 0f; // NaN stays
+                            masks[i] = (byte) (off ? 1 : 0);
+                            if (off) y[i] = 0f;
+                        }
+                        MemorySegment.copy(masks, 0, maskDst, ValueLayout.JAVA_BYTE, b * plane * o, plane * o);
+                    }
+                    MemorySegment.copy(y, 0, dst, FL, b * plane * o * Float.BYTES, plane * o);
                 }
-                MemorySegment.copy(y, 0, dst, FL, b * plane * o * Float.BYTES, plane * o);
-            }
-        });
+            });
+        } finally {
+            if (wBuffer != null) wBuffer.release();
+        }
         return keepMask ? List.of(maskResult, result) : List.of(result);
     }
 
@@ -218,11 +224,15 @@ final class ChannelsLastConvF32 {
         }
     }
 
-    /** {@code w} in 64-byte aligned native memory, as the GEMM's B panels (loads that straddle cache lines cost 15-20% there). */
-    private static MemorySegment aligned(float[] w) {
-        MemorySegment m = java.lang.foreign.Arena.ofAuto().allocate((long) w.length * Float.BYTES, 64);
-        MemorySegment.copy(w, 0, m, FL, 0, w.length);
-        return m;
+    /**
+     * {@code w} in 64-byte aligned native memory, as the GEMM's B panels (loads that straddle cache lines cost 15-20% there):
+     * a pooled host block, which the caller releases once its tiles are done (an automatic arena's allocation took 0.04 ms
+     * per call, a serial step before conv 2's tiles).
+     */
+    private static HostBuffer aligned(float[] w) {
+        HostBuffer b = HostBuffer.uninitialized((long) w.length * Float.BYTES);
+        MemorySegment.copy(w, 0, b.segment(), FL, 0, w.length);
+        return b;
     }
 
     /**
@@ -347,69 +357,160 @@ final class ChannelsLastConvF32 {
 
     /**
      * A full correlation in scatter form: each input position {@code q} meets tap {@code t} in exactly one output position
-     * ({@code q + (k - 1 - t)·dilation} per axis), so {@code y[p] = Σ_t (Σ_c x[q, c]·w[t, c])} over the pairs that reach
+     * ({@code q + (k - 1 - t)·dilation} per axis), so {@code y[p] = Σ_t Σ_c x[q, c]·w[t, c]} over the pairs that reach
      * {@code p}, with no products on the padding (a quarter of the padded form's on conv 2's 11×11 → 13×13 input
-     * cotangent). Per image: 12 input positions transposed into a panel {@code [channel][16]}, a {@link
-     * ChannelsLastTile#panel12Scatter} tile per tap and column block, its rows added to their output positions. The sum
-     * over channels is one fma chain as in the padded form, but the taps' sums are then added in (panel, tap) order:
-     * another summation order than the padded form's single chain over taps and channels (the same within F32 rounding,
-     * not the same bits). Only with finite weights (no infinite or NaN weight meets the padding's zeros there).
+     * cotangent). Per group of {@link #scatterImages} images, their positions (consecutive over the images, so that a tile
+     * is partial only at the group's end) are copied {@link ChannelsLastTile#RUN_STRIDE} floats apart, in chunks of at most
+     * that many channels; then per 12 positions, tap, column block and chunk a {@link ChannelsLastTile#run12Rows} tile, which
+     * continues its rows' stored sums. A later tap of an output position reads a later input position (row-major order),
+     * so in a later or the same tile: each output's sum is one fma chain over (tap, channel) in order from +0, the padded
+     * form's, less its zero products on the padding, which change no such sum (it is never -0): the padded form's bits.
+     * Only with finite weights (an infinite or NaN weight meets the padding's zeros there).
      */
     private static HostBuffer scatterForward(MemorySegment x, int n, PaddedImage img, int[] kDims, int[] dil, int[] out, float[] w,
                                              int c, int o, int blocks, Parallel parallel) {
-        final int pr = ChannelsLastTile.PANEL_ROWS, pp = ChannelsLastTile.PANEL_PITCH;
-        int sr = kDims.length;
+        // (null where the strided copy and the output would pass int indexing)
+        final int pr = ChannelsLastTile.RUN12_ROWS, rs = ChannelsLastTile.RUN_STRIDE;
         int inPlane = (int) product(img.in), outPlane = (int) product(out), taps = (int) product(kDims);
-        int panels = (inPlane + pr - 1) / pr, rowsPadded = panels * pr;
-        int[] outStride = new int[sr];
-        for (int a = sr - 1, st = 1; a >= 0; st *= out[a], a--) outStride[a] = st;
-        // rowAt[t][q]: where input position q's sums for tap t go (padding rows: a dump row past the plane)
-        int[][] rowAt = new int[taps][rowsPadded];
-        int[] q = new int[sr], t = new int[sr];
-        for (int ti = 0; ti < taps; ti++) {
-            java.util.Arrays.fill(q, 0);
-            for (int qi = 0; qi < rowsPadded; qi++) {
-                if (qi >= inPlane) {
-                    rowAt[ti][qi] = outPlane * o;
-                    continue;
-                }
-                int at = 0;
-                for (int a = 0; a < sr; a++) at += (q[a] + (kDims[a] - 1 - t[a]) * dil[a]) * outStride[a];
-                rowAt[ti][qi] = at * o;
-                WindowGeometry.next(q, img.in);
-            }
-            WindowGeometry.next(t, kDims);
-        }
-        // per panel, the offsets of its 12 positions' channel 0 in the image, then 4 repeats of the last (unused lanes)
-        int[] gather = new int[panels * pp];
-        for (int pi = 0; pi < panels; pi++) {
-            for (int i = 0; i < pp; i++) gather[pi * pp + i] = Math.min(pi * pr + Math.min(i, pr - 1), inPlane - 1) * c;
-        }
+        int group = Math.min(n, scatterImages(inPlane)), groups = (n + group - 1) / group;
+        int positions = group * inPlane, tiles = (positions + pr - 1) / pr, rowsPadded = tiles * pr;
+        int chunks = (c + rs - 1) / rs;
+        long imageIn = (long) inPlane * c, imageOut = (long) outPlane * o;
+        int[] rowAt = scatterRows(img.in, out, o, group, rowsPadded), shift = tapShifts(kDims, dil, out, o);
+        // the dump row, shifted by a tap too, stays in the output's slack
+        if ((long) chunks * rowsPadded * rs + group * imageOut + shift[0] + o > MAX) return null; // past int indexing: the padded form
+        HostBuffer wBuffer = aligned(w);
+        MemorySegment wNative = wBuffer.segment();
         HostBuffer result = HostBuffer.uninitialized((long) n * outPlane * o * Float.BYTES);
         MemorySegment dst = result.segment();
-        long imageIn = (long) inPlane * c;
-        parallel.forRange(n, (long) inPlane * taps * c * o, (lo, hi) -> {
-            float[] xi = new float[(int) imageIn], panel = new float[c * pp], tile = new float[pr * W];
-            float[] y = new float[(outPlane + 1) * o];
-            for (long b = lo; b < hi; b++) {
-                MemorySegment.copy(x, FL, b * imageIn * Float.BYTES, xi, 0, (int) imageIn);
-                java.util.Arrays.fill(y, 0f);
-                for (int pi = 0; pi < panels; pi++) {
-                    for (int ch = 0; ch < c; ch++) { // a gather of the panel's 12 positions (and 4 repeats) per channel
-                        for (int v = 0; v < pp; v += ChannelsLastTile.L) {
-                            FloatVector.fromArray(ChannelsLastTile.S, xi, ch, gather, pi * pp + v).intoArray(panel, ch * pp + v);
-                        }
-                    }
-                    for (int ti = 0; ti < taps; ti++) {
+        int xsSize = chunks * rowsPadded * rs, ySize = (int) (group * imageOut) + shift[0] + o;
+        try {
+            parallel.forRange(groups, (long) positions * taps * c * o, (lo, hi) -> {
+                // the strided copy at 0: chunk k of position q at (k·rowsPadded + q)·RUN_STRIDE; the group's output from ys on
+                // (a per-thread scratch: fresh arrays per task cost their zeroing, 0.1 ms of a 2.3 ms call on 2 threads)
+                float[] s = Scratch.floats(xsSize + ySize);
+                int ys = xsSize;
+                for (long gi = lo; gi < hi; gi++) {
+                    long b0 = gi * group;
+                    int count = (int) Math.min(group, n - b0);
+                    // a last, partial group: its tiles past its images read stale rows and write rows not copied out
+                    int used = (count * inPlane + pr - 1) / pr;
+                    strided(x, b0 * imageIn, count * inPlane, c, s, rowsPadded);
+                    java.util.Arrays.fill(s, ys, ys + ySize, 0f);
+                    for (int ti = 0; ti < used * taps; ti++) { // tile-major, then taps in order
+                        int tile = ti / taps, tap = ti % taps;
                         for (int blk = 0; blk < blocks; blk++) {
-                            ChannelsLastTile.panel12Scatter(panel, c, w, (blk * taps + ti) * c * W, tile, y, rowAt[ti], pi * pr, blk * W);
+                            for (int k = 0; k < chunks; k++) {
+                                ChannelsLastTile.run12Rows(s, (k * rowsPadded + tile * pr) * rs, Math.min(rs, c - k * rs), wNative,
+                                        (long) ((blk * taps + tap) * c + k * rs) * W * Float.BYTES, s, rowAt, tile * pr, ys + shift[tap] + blk * W);
+                            }
                         }
                     }
+                    MemorySegment.copy(s, ys, dst, FL, b0 * imageOut * Float.BYTES, (int) (count * imageOut));
                 }
-                MemorySegment.copy(y, 0, dst, FL, b * outPlane * o * Float.BYTES, outPlane * o);
-            }
-        });
+            });
+        } finally {
+            wBuffer.release();
+        }
         return result;
+    }
+
+    /**
+     * {@code rowAt[q]}: where the group's input position {@code q} (over {@code group} images of {@code in}) meets the last
+     * tap in the group's output ({@code [group][out][o]}); rows past the group's positions go to a dump row past it. Tap
+     * {@code t} takes each position {@link #tapShifts}{@code [t]} further, the same for all.
+     */
+    private static int[] scatterRows(int[] in, int[] out, int o, int group, int rowsPadded) {
+        int sr = in.length, inPlane = (int) product(in), outPlane = (int) product(out);
+        int[] outStride = outStrides(out);
+        int[] rowAt = new int[rowsPadded];
+        int[] q = new int[sr];
+        for (int qi = 0; qi < rowsPadded; qi++) {
+            if (qi >= group * inPlane) {
+                rowAt[qi] = group * outPlane * o;
+                continue;
+            }
+            if (qi % inPlane == 0) java.util.Arrays.fill(q, 0);
+            int at = (qi / inPlane) * outPlane;
+            for (int a = 0; a < sr; a++) at += q[a] * outStride[a];
+            rowAt[qi] = at * o;
+            WindowGeometry.next(q, in);
+        }
+        return rowAt;
+    }
+
+    /**
+     * Per tap {@code t}, {@code Σ_a (k_a - 1 - t_a)·dilation_a·outStride_a · o}: how much further than the last tap it takes
+     * an input position.
+     */
+    private static int[] tapShifts(int[] kDims, int[] dil, int[] out, int o) {
+        int sr = kDims.length, taps = (int) product(kDims);
+        int[] outStride = outStrides(out), shift = new int[taps], t = new int[sr];
+        for (int ti = 0; ti < taps; ti++) {
+            int at = 0;
+            for (int a = 0; a < sr; a++) at += (kDims[a] - 1 - t[a]) * dil[a] * outStride[a];
+            shift[ti] = at * o;
+            WindowGeometry.next(t, kDims);
+        }
+        return shift;
+    }
+
+    private static int[] outStrides(int[] out) {
+        int[] outStride = new int[out.length];
+        for (int a = out.length - 1, st = 1; a >= 0; st *= out[a], a--) outStride[a] = st;
+        return outStride;
+    }
+
+    /**
+     * {@code count} positions of {@code c} channels of {@code src} from float {@code at} on into {@code dst}: chunk {@code k}
+     * of position {@code q} at {@code (k·rows + q)·RUN_STRIDE}, by vectors (the last one masked), straight from the input.
+     */
+    private static void strided(MemorySegment src, long at, int count, int c, float[] dst, int rows) {
+        final int rs = ChannelsLastTile.RUN_STRIDE, l = ChannelsLastTile.L;
+        java.nio.ByteOrder order = java.nio.ByteOrder.nativeOrder();
+        for (int k = 0; k * rs < c; k++) {
+            int width = Math.min(rs, c - k * rs);
+            for (int q = 0; q < count; q++) {
+                long from = (at + (long) q * c + k * rs) * Float.BYTES;
+                int to = (k * rows + q) * rs, v = 0;
+                for (; v + l <= width; v += l) {
+                    FloatVector.fromMemorySegment(ChannelsLastTile.S, src, from + (long) v * Float.BYTES, order).intoArray(dst, to + v);
+                }
+                if (v < width) {
+                    VectorMask<Float> m = ChannelsLastTile.S.indexInRange(v, width);
+                    FloatVector.fromMemorySegment(ChannelsLastTile.S, src, from + (long) v * Float.BYTES, order, m).intoArray(dst, to + v, m);
+                }
+            }
+        }
+    }
+
+    /**
+     * Images per group of {@link #scatterForward}: the fewest (up to 4) whose last tile's unused rows are at most 2% of the
+     * group's positions. Conv 2's 121 positions per image leave 11 of a last tile's 12 rows unused, 9% of the work; 4 images
+     * leave 1.6%, and ran its input cotangent 5-15% faster alone than 1 (ConvTileTiming, 1 and 2 threads, 2026-12-06; 8
+     * images no faster, their copies past L1).
+     */
+    static int scatterImages(int inPlane) {
+        Integer forced = GROUP.get();
+        if (forced != null) return forced;
+        final int pr = ChannelsLastTile.RUN12_ROWS;
+        for (int g = 1; g < 4; g++) {
+            int unused = (pr - g * inPlane % pr) % pr;
+            if (unused * 50 <= g * inPlane) return g;
+        }
+        return 4;
+    }
+
+    /** Tests: {@link #scatterForward}'s images per group while {@code call} runs on this thread. */
+    private static final ThreadLocal<Integer> GROUP = new ThreadLocal<>();
+
+    static <T> T scatterGroup(int images, java.util.function.Supplier<T> call) {
+        GROUP.set(images);
+        try {
+            return call.get();
+        } finally {
+            GROUP.remove();
+        }
     }
 
     /**
@@ -569,15 +670,24 @@ final class ChannelsLastConvF32 {
         return off;
     }
 
-    /** The canonical kernel {@code [O, C, taps]} as {@code [block][tap][channel][W]}: filters {@code block·W + j}, 0 past {@code O}. */
+    /**
+     * The canonical kernel {@code [O, C, taps]} as {@code [block][tap][channel][W]}: filters {@code block·W + j}, 0 past {@code O}.
+     * Per (block, channel), its filters' taps: the writes rotate among {@code taps} lines and the reads go through a block's
+     * filters' runs of taps, both in L1 (filter by filter, each write was a line {@code C·W} floats from the last: 0.05 ms
+     * of conv 2's, a serial step before its tiles).
+     */
     private static float[] pack(MemorySegment k, int o, int c, int taps, int blocks) {
         float[] src = new float[o * c * taps];
         MemorySegment.copy(k, FL, 0, src, 0, src.length);
         float[] w = new float[blocks * taps * c * W];
-        for (int f = 0; f < o; f++) {
-            int blk = f / W, j = f % W;
+        for (int blk = 0; blk < blocks; blk++) {
+            int width = Math.min(W, o - blk * W);
             for (int ch = 0; ch < c; ch++) {
-                for (int t = 0; t < taps; t++) w[((blk * taps + t) * c + ch) * W + j] = src[(f * c + ch) * taps + t];
+                int to = (blk * taps * c + ch) * W;
+                for (int j = 0; j < width; j++) {
+                    int from = ((blk * W + j) * c + ch) * taps;
+                    for (int t = 0; t < taps; t++) w[to + t * c * W + j] = src[from + t];
+                }
             }
         }
         return w;

@@ -242,74 +242,76 @@ final class ChannelsLastTile {
     }
 
     /**
-     * {@link #panel12} from zero sums, stored in {@code tile} ({@code [12][COLS]}), each row's sums then added to
-     * {@code y} at {@code rowAt[rowFrom + i] + column} (two vectors): the 12 rows of a panel of input positions, each scattered to the output position one tap takes it
-     * to ({@link ChannelsLastConvF32}'s scatter form of a fully padded conv).
+     * A 12-row tile over rows {@link #RUN_STRIDE} apart from {@code r0} (as {@link #run12}'s), unit steps:
+     * {@code acc[i][v] += a[r0 + i·RUN_STRIDE + p] · b[bBase + p·COLS + v·L]} for {@code p = 0 .. steps-1}, each row's sums
+     * continued from, and stored back to, {@code y} at {@code rowAt[rowFrom + i] + column} (two vectors) rather than rows a
+     * constant pitch apart: 12 input positions (a run of channels each), each at the output position one tap takes it to
+     * ({@link ChannelsLastConvF32}'s scatter form of a fully padded conv). Continuing the stored sums (where the tile before it
+     * summed from zero and added its rows) makes each output's sum the padded form's one fma chain when the taps come in
+     * order, and drops a pass over the tile; the rows a constant stride apart read the channels-last positions as they are,
+     * where that tile needed them transposed into a panel (a gather per channel). B comes from 64-byte aligned native memory,
+     * as {@link #run12}'s ({@code bBase} in bytes there).
      */
-    static void panel12Scatter(float[] a, int steps, float[] b, int bBase, float[] tile, float[] y, int[] rowAt, int rowFrom, int column) {
-        FloatVector z = FloatVector.zero(S);
-        FloatVector a00 = z, a01 = z;
-        FloatVector a10 = z, a11 = z;
-        FloatVector a20 = z, a21 = z;
-        FloatVector a30 = z, a31 = z;
-        FloatVector a40 = z, a41 = z;
-        FloatVector a50 = z, a51 = z;
-        FloatVector a60 = z, a61 = z;
-        FloatVector a70 = z, a71 = z;
-        FloatVector a80 = z, a81 = z;
-        FloatVector a90 = z, a91 = z;
-        FloatVector b00 = z, b01 = z;
-        FloatVector b10 = z, b11 = z;
+    static void run12Rows(float[] a, int r0, int steps, java.lang.foreign.MemorySegment b, long bBase, float[] y, int[] rowAt,
+                          int rowFrom, int column) {
+        final int rs = RUN_STRIDE;
+        int p0 = rowAt[rowFrom] + column, p1 = rowAt[rowFrom + 1] + column, p2 = rowAt[rowFrom + 2] + column;
+        int p3 = rowAt[rowFrom + 3] + column, p4 = rowAt[rowFrom + 4] + column, p5 = rowAt[rowFrom + 5] + column;
+        int p6 = rowAt[rowFrom + 6] + column, p7 = rowAt[rowFrom + 7] + column, p8 = rowAt[rowFrom + 8] + column;
+        int p9 = rowAt[rowFrom + 9] + column, p10 = rowAt[rowFrom + 10] + column, p11 = rowAt[rowFrom + 11] + column;
+        FloatVector a00 = FloatVector.fromArray(S, y, p0), a01 = FloatVector.fromArray(S, y, p0 + L);
+        FloatVector a10 = FloatVector.fromArray(S, y, p1), a11 = FloatVector.fromArray(S, y, p1 + L);
+        FloatVector a20 = FloatVector.fromArray(S, y, p2), a21 = FloatVector.fromArray(S, y, p2 + L);
+        FloatVector a30 = FloatVector.fromArray(S, y, p3), a31 = FloatVector.fromArray(S, y, p3 + L);
+        FloatVector a40 = FloatVector.fromArray(S, y, p4), a41 = FloatVector.fromArray(S, y, p4 + L);
+        FloatVector a50 = FloatVector.fromArray(S, y, p5), a51 = FloatVector.fromArray(S, y, p5 + L);
+        FloatVector a60 = FloatVector.fromArray(S, y, p6), a61 = FloatVector.fromArray(S, y, p6 + L);
+        FloatVector a70 = FloatVector.fromArray(S, y, p7), a71 = FloatVector.fromArray(S, y, p7 + L);
+        FloatVector a80 = FloatVector.fromArray(S, y, p8), a81 = FloatVector.fromArray(S, y, p8 + L);
+        FloatVector a90 = FloatVector.fromArray(S, y, p9), a91 = FloatVector.fromArray(S, y, p9 + L);
+        FloatVector b00 = FloatVector.fromArray(S, y, p10), b01 = FloatVector.fromArray(S, y, p10 + L);
+        FloatVector b10 = FloatVector.fromArray(S, y, p11), b11 = FloatVector.fromArray(S, y, p11 + L);
         for (int p = 0; p < steps; p++) {
-            int bj = bBase + p * COLS, ai = p * PANEL_PITCH;
-            FloatVector w0 = FloatVector.fromArray(S, b, bj), w1 = FloatVector.fromArray(S, b, bj + L);
+            long bj = bBase + (long) p * COLS * Float.BYTES;
+            int ai = r0 + p;
+            FloatVector w0 = FloatVector.fromMemorySegment(S, b, bj, ORDER), w1 = FloatVector.fromMemorySegment(S, b, bj + L * Float.BYTES, ORDER);
             FloatVector x = FloatVector.broadcast(S, a[ai]);
             a00 = x.fma(w0, a00); a01 = x.fma(w1, a01);
-            x = FloatVector.broadcast(S, a[ai + 1]);
+            x = FloatVector.broadcast(S, a[ai + rs]);
             a10 = x.fma(w0, a10); a11 = x.fma(w1, a11);
-            x = FloatVector.broadcast(S, a[ai + 2]);
+            x = FloatVector.broadcast(S, a[ai + 2 * rs]);
             a20 = x.fma(w0, a20); a21 = x.fma(w1, a21);
-            x = FloatVector.broadcast(S, a[ai + 3]);
+            x = FloatVector.broadcast(S, a[ai + 3 * rs]);
             a30 = x.fma(w0, a30); a31 = x.fma(w1, a31);
-            x = FloatVector.broadcast(S, a[ai + 4]);
+            x = FloatVector.broadcast(S, a[ai + 4 * rs]);
             a40 = x.fma(w0, a40); a41 = x.fma(w1, a41);
-            x = FloatVector.broadcast(S, a[ai + 5]);
+            x = FloatVector.broadcast(S, a[ai + 5 * rs]);
             a50 = x.fma(w0, a50); a51 = x.fma(w1, a51);
-            x = FloatVector.broadcast(S, a[ai + 6]);
+            x = FloatVector.broadcast(S, a[ai + 6 * rs]);
             a60 = x.fma(w0, a60); a61 = x.fma(w1, a61);
-            x = FloatVector.broadcast(S, a[ai + 7]);
+            x = FloatVector.broadcast(S, a[ai + 7 * rs]);
             a70 = x.fma(w0, a70); a71 = x.fma(w1, a71);
-            x = FloatVector.broadcast(S, a[ai + 8]);
+            x = FloatVector.broadcast(S, a[ai + 8 * rs]);
             a80 = x.fma(w0, a80); a81 = x.fma(w1, a81);
-            x = FloatVector.broadcast(S, a[ai + 9]);
+            x = FloatVector.broadcast(S, a[ai + 9 * rs]);
             a90 = x.fma(w0, a90); a91 = x.fma(w1, a91);
-            x = FloatVector.broadcast(S, a[ai + 10]);
+            x = FloatVector.broadcast(S, a[ai + 10 * rs]);
             b00 = x.fma(w0, b00); b01 = x.fma(w1, b01);
-            x = FloatVector.broadcast(S, a[ai + 11]);
+            x = FloatVector.broadcast(S, a[ai + 11 * rs]);
             b10 = x.fma(w0, b10); b11 = x.fma(w1, b11);
         }
-        a00.intoArray(tile, 0 * COLS); a01.intoArray(tile, 0 * COLS + L);
-        a10.intoArray(tile, 1 * COLS); a11.intoArray(tile, 1 * COLS + L);
-        a20.intoArray(tile, 2 * COLS); a21.intoArray(tile, 2 * COLS + L);
-        a30.intoArray(tile, 3 * COLS); a31.intoArray(tile, 3 * COLS + L);
-        a40.intoArray(tile, 4 * COLS); a41.intoArray(tile, 4 * COLS + L);
-        a50.intoArray(tile, 5 * COLS); a51.intoArray(tile, 5 * COLS + L);
-        a60.intoArray(tile, 6 * COLS); a61.intoArray(tile, 6 * COLS + L);
-        a70.intoArray(tile, 7 * COLS); a71.intoArray(tile, 7 * COLS + L);
-        a80.intoArray(tile, 8 * COLS); a81.intoArray(tile, 8 * COLS + L);
-        a90.intoArray(tile, 9 * COLS); a91.intoArray(tile, 9 * COLS + L);
-        b00.intoArray(tile, 10 * COLS); b01.intoArray(tile, 10 * COLS + L);
-        b10.intoArray(tile, 11 * COLS); b11.intoArray(tile, 11 * COLS + L);
-        addRows(tile, y, rowAt, rowFrom, column);
-    }
-
-    /** {@link #panel12Scatter}'s second half, a method of its own (see {@link #finishRow} on C2's inlining budget). */
-    private static void addRows(float[] tile, float[] y, int[] rowAt, int rowFrom, int column) {
-        for (int i = 0; i < PANEL_ROWS; i++) {
-            int at = rowAt[rowFrom + i] + column;
-            FloatVector.fromArray(S, y, at).add(FloatVector.fromArray(S, tile, i * COLS)).intoArray(y, at);
-            FloatVector.fromArray(S, y, at + L).add(FloatVector.fromArray(S, tile, i * COLS + L)).intoArray(y, at + L);
-        }
+        a00.intoArray(y, p0); a01.intoArray(y, p0 + L);
+        a10.intoArray(y, p1); a11.intoArray(y, p1 + L);
+        a20.intoArray(y, p2); a21.intoArray(y, p2 + L);
+        a30.intoArray(y, p3); a31.intoArray(y, p3 + L);
+        a40.intoArray(y, p4); a41.intoArray(y, p4 + L);
+        a50.intoArray(y, p5); a51.intoArray(y, p5 + L);
+        a60.intoArray(y, p6); a61.intoArray(y, p6 + L);
+        a70.intoArray(y, p7); a71.intoArray(y, p7 + L);
+        a80.intoArray(y, p8); a81.intoArray(y, p8 + L);
+        a90.intoArray(y, p9); a91.intoArray(y, p9 + L);
+        b00.intoArray(y, p10); b01.intoArray(y, p10 + L);
+        b10.intoArray(y, p11); b11.intoArray(y, p11 + L);
     }
 
     /**
