@@ -107,15 +107,10 @@ class ChannelsLastConvTest {
                 continue; // the kernel outgrows the padded input: no conv to check
             }
             if (y.size() == 0) continue;
-            Tensor w = randomFloat(rnd, DType.F32, y.shape().dims());
-            List<Tensor> expected = step(c, List.of(x.asType(DType.F64), k.asType(DType.F64), w.asType(DType.F64), bias.asType(DType.F64)));
-            for (Engine e : List.of(Engine.defaultEngine(), PARALLEL)) {
-                CompiledFunction f = Jit.compileList(xs -> step(c, xs));
-                List<Tensor> got = f.apply(List.of(x.to(e), k.to(e), w.to(e), bias.to(e)));
-                for (int i = 0; i < 3; i++) assertClose(c + " output " + i, expected.get(i), got.get(i));
-                assertTrue(groups(f.graph()) >= 2, () -> "the forward conv and the kernel cotangent run channels-last: " + f.graph());
-                assertTrue(biasJoined(f.graph()), () -> "the bias joins the forward conv: " + f.graph());
-                assertEquals(c.relu, reluJoined(f.graph(), c.maxForm), () -> "the ReLU joins the forward conv: " + f.graph());
+            for (Graph g : compiledOnBothEnginesMatchF64(rnd, c, x, k, bias, y)) {
+                assertTrue(groups(g) >= 2, () -> "the forward conv and the kernel cotangent run channels-last: " + g);
+                assertTrue(biasJoined(g), () -> "the bias joins the forward conv: " + g);
+                assertEquals(c.relu, reluJoined(g, c.maxForm), () -> "the ReLU joins the forward conv: " + g);
             }
             checked++;
         }
@@ -360,15 +355,28 @@ class ChannelsLastConvTest {
             int[] xd = c.inputDims(batch), kd = c.kernelDims();
             Tensor x = randomFloat(rnd, DType.F32, xd), k = randomFloat(rnd, DType.F32, kd), bias = randomFloat(rnd, DType.F32, c.filters);
             Tensor y = step(c, List.of(x, k, Tensor.scalar(1f), bias)).get(0);
-            Tensor w = randomFloat(rnd, DType.F32, y.shape().dims());
-            List<Tensor> expected = step(c, List.of(x.asType(DType.F64), k.asType(DType.F64), w.asType(DType.F64), bias.asType(DType.F64)));
-            for (Engine e : List.of(Engine.defaultEngine(), PARALLEL)) {
-                CompiledFunction f = Jit.compileList(xs -> step(c, xs));
-                List<Tensor> got = f.apply(List.of(x.to(e), k.to(e), w.to(e), bias.to(e)));
-                for (int i = 0; i < 3; i++) assertClose(c + " output " + i, expected.get(i), got.get(i));
-                assertTrue(groups(f.graph()) >= 3, () -> "the three convs run channels-last: " + f.graph());
+            for (Graph g : compiledOnBothEnginesMatchF64(rnd, c, x, k, bias, y)) {
+                assertTrue(groups(g) >= 3, () -> "the three convs run channels-last: " + g);
             }
         }
+    }
+
+    /**
+     * A random output cotangent {@code w} (drawn from {@code rnd}) for the forward result {@code y}; then {@link #step} of
+     * {@code c} compiled on both cpu engines against its F64 result (forward, input and kernel cotangents). The compiled
+     * graphs, for the caller's checks of what ran channels-last.
+     */
+    private static List<Graph> compiledOnBothEnginesMatchF64(Random rnd, Case c, Tensor x, Tensor k, Tensor bias, Tensor y) {
+        Tensor w = randomFloat(rnd, DType.F32, y.shape().dims());
+        List<Tensor> expected = step(c, List.of(x.asType(DType.F64), k.asType(DType.F64), w.asType(DType.F64), bias.asType(DType.F64)));
+        List<Graph> graphs = new java.util.ArrayList<>();
+        for (Engine e : List.of(Engine.defaultEngine(), PARALLEL)) {
+            CompiledFunction f = Jit.compileList(xs -> step(c, xs));
+            List<Tensor> got = f.apply(List.of(x.to(e), k.to(e), w.to(e), bias.to(e)));
+            for (int i = 0; i < 3; i++) assertClose(c + " output " + i, expected.get(i), got.get(i));
+            graphs.add(f.graph());
+        }
+        return graphs;
     }
 
     static int[] ones(int n) {
