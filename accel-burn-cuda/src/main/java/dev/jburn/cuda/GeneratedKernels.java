@@ -188,6 +188,11 @@ final class GeneratedKernels {
         return plan.map(p -> launchReduction(p, List.of(x), outputs, out, op.opName())).orElse(null);
     }
 
+    /** {@code x} reduced to {@code outputs} values of type {@code out} by {@code plan} (benchmarks compare plans). */
+    Buffer reduce(ReductionPlan plan, Operand x, long outputs, DType out) {
+        return launchReduction(plan, List.of(x), outputs, out, "reduce");
+    }
+
     /** Sums and products of PRED (never sent by the front end) keep the cpu engine's 0/1 results; the rest run here. */
     static boolean reducesPred(ReduceOp op) {
         return switch (op) {

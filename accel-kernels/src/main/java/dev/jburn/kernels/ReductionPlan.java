@@ -43,8 +43,10 @@ public record ReductionPlan(Form form, int parts, KernelSource main, ReductionPl
     static final long THREAD_MAX_COUNT = 64;
     /** With this many outputs, one thread per output keeps the GPU busy for outputs of up to {@link #THREAD_MANY_COUNT} elements. */
     static final long THREAD_MANY_OUTPUTS = 16_384, THREAD_MANY_COUNT = 1024;
-    /** Columns: at least this many elements in all, about this many threads, at least this many elements a thread. */
-    static final long COLUMNS_MIN_ELEMENTS = 65_536, COLUMNS_THREADS = 65_536, COLUMNS_MIN_CHUNK = 16;
+    /** Columns: at least this many elements in all, at least this many elements a thread. */
+    static final long COLUMNS_MIN_ELEMENTS = 65_536, COLUMNS_MIN_CHUNK = 16;
+    /** Columns: about this many threads ({@code -Djburn.reduce.columnsThreads}, for comparisons). */
+    static final long COLUMNS_THREADS = Math.max(1024, Long.getLong("jburn.reduce.columnsThreads", 65_536));
     /** Below this many outputs, outputs of at least {@link #SPLIT_MIN_COUNT} elements are split across blocks. */
     static final long SPLIT_MAX_OUTPUTS = 512, SPLIT_MIN_COUNT = 8192;
     /** Split: about this many blocks in all, at least this many elements a block. */
@@ -87,6 +89,15 @@ public record ReductionPlan(Form form, int parts, KernelSource main, ReductionPl
             case COLUMNS -> new ReductionPlan(form, parts, ReductionEmitter.emitColumns(k, d, f, parts), rest(k, outputs, parts, d, f));
             case SPLIT -> new ReductionPlan(form, parts, ReductionEmitter.emitSplit(k, d, f, parts), rest(k, outputs, parts, d, f));
         };
+    }
+
+    /**
+     * {@link Form#COLUMNS} for {@code k} with {@code parts} chunks per output instead of the shape's choice (benchmarks
+     * compare part counts on the same input); {@code k} must be splittable with its innermost axis kept.
+     */
+    public static ReductionPlan columns(ReductionKernel k, Dialect d, DeviceFeatures f, int parts) {
+        if (!ReductionEmitter.innermostKept(k)) throw new IllegalArgumentException("columns need the innermost axis kept: " + k);
+        return new ReductionPlan(Form.COLUMNS, parts, ReductionEmitter.emitColumns(k, d, f, parts), rest(k, k.outShape().size(), parts, d, f));
     }
 
     /** The reduction of the {@code [outputs, parts]} partials over their last axis. */
