@@ -8,6 +8,7 @@ import dev.jburn.graph.Prim;
 import dev.jburn.kernels.DeviceFeatures;
 import dev.jburn.kernels.Dialect;
 import dev.jburn.kernels.ElementwiseKernel;
+import dev.jburn.kernels.FlatLayout;
 import dev.jburn.kernels.Emitter;
 import dev.jburn.kernels.KernelSource;
 import dev.jburn.kernels.ReductionEmitter;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.WeakHashMap;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -90,15 +92,6 @@ final class GeneratedKernels {
 
     // ---- eager ------------------------------------------------------------------------------------
 
-    /** How an operand is read by a flattened kernel: at i, at 0, or after materializing its broadcast. */
-    private static Shape flatShape(Operand x, Shape out) {
-        if (x.shape().equals(out)) return Shape.of(out.size());
-        if (x.size() == 1) return Shape.of();
-        return null;
-    }
-
-    private static String shapeTag(Shape s) { return s == null ? "b" : s.rank() == 0 ? "s" : "f"; }
-
     Buffer unary(UnaryOp op, Operand x, DType out) {
         if (x.size() > Integer.MAX_VALUE) return null;
         Shape flat = Shape.of(x.size());
@@ -121,34 +114,34 @@ final class GeneratedKernels {
                 || op == BinaryOp.BITWISE_AND || op == BinaryOp.BITWISE_OR || op == BinaryOp.BITWISE_XOR)) {
             return null;
         }
-        return broadcasting(List.of(a, b), outShape, "binary", operands -> {
-            Shape fa = flatShape(operands.get(0), outShape), fb = flatShape(operands.get(1), outShape);
-            Shape flat = Shape.of(outShape.size());
-            return source("b:" + op + ":" + a.dtype() + ":" + out + ":" + shapeTag(fa) + shapeTag(fb),
-                    () -> ElementwiseKernel.binary(op, a.dtype(), fa, fb, flat, out))
-                    .map(s -> launch(s, operands, outShape.size(), out, op.opName())).orElse(null);
-        });
+        return broadcasting(List.of(a, b), outShape, (operands, l) -> source("b:" + op + ":" + a.dtype() + ":" + out + ":" + l.tag(),
+                () -> ElementwiseKernel.binary(op, a.dtype(), l.operand(0, SCALAR), l.operand(1, SCALAR), l.out(), out))
+                .map(s -> launch(s, operands, outShape.size(), out, op.opName())).orElse(null));
     }
 
     Buffer select(Operand pred, Operand onTrue, Operand onFalse, Shape outShape) {
         DType t = onTrue.dtype();
         if (outShape.size() > Integer.MAX_VALUE) return null;
-        return broadcasting(List.of(pred, onTrue, onFalse), outShape, "select", operands -> {
-            Shape fp = flatShape(operands.get(0), outShape), ft = flatShape(operands.get(1), outShape), ff = flatShape(operands.get(2), outShape);
-            Shape flat = Shape.of(outShape.size());
-            return source("s:" + t + ":" + shapeTag(fp) + shapeTag(ft) + shapeTag(ff),
-                    () -> ElementwiseKernel.select(fp, ft, ff, flat, t))
-                    .map(s -> launch(s, operands, outShape.size(), t, "select")).orElse(null);
-        });
+        return broadcasting(List.of(pred, onTrue, onFalse), outShape, (operands, l) -> source("s:" + t + ":" + l.tag(),
+                () -> ElementwiseKernel.select(l.operand(0, SCALAR), l.operand(1, SCALAR), l.operand(2, SCALAR), l.out(), t))
+                .map(s -> launch(s, operands, outShape.size(), t, "select")).orElse(null));
     }
 
-    /** Runs {@code kernel} after materializing operands that are neither full-size nor one element. */
-    private Buffer broadcasting(List<Operand> in, Shape outShape, String op, java.util.function.Function<List<Operand>, Buffer> kernel) {
+    /** A one-element operand's shape in a flattened kernel: read at 0. */
+    private static final Shape SCALAR = Shape.of();
+
+    /**
+     * Runs {@code kernel} on {@code in} as {@link FlatLayout} reads them, after materializing the operands it cannot
+     * read in place (then every operand is full-size or one element).
+     */
+    private Buffer broadcasting(List<Operand> in, Shape outShape, BiFunction<List<Operand>, FlatLayout, Buffer> kernel) {
+        FlatLayout direct = FlatLayout.of(shapes(in), outShape);
+        if (direct != null) return kernel.apply(in, direct);
         List<Buffer> temps = new ArrayList<>();
         try (var _ = backend.device().enter()) {
             List<Operand> operands = new ArrayList<>(in.size());
             for (Operand x : in) {
-                if (flatShape(x, outShape) != null) {
+                if (x.size() == outShape.size() || x.size() == 1) {
                     operands.add(x);
                 } else {
                     int[] axes = new int[x.shape().rank()];
@@ -158,11 +151,19 @@ final class GeneratedKernels {
                     operands.add(new Operand(full, x.dtype(), outShape));
                 }
             }
-            return kernel.apply(operands);
+            // An empty output has no layout; its kernel (n = 0) reads nothing.
+            FlatLayout l = FlatLayout.of(shapes(operands), outShape);
+            return kernel.apply(operands, l != null ? l : new FlatLayout(0, 0, java.util.Collections.nCopies(in.size(), FlatLayout.Read.FULL)));
         } finally {
             // Stream order makes releasing the temporaries safe before the kernel has run (see CachingAllocator).
             for (Buffer t : temps) t.release();
         }
+    }
+
+    private static List<Shape> shapes(List<Operand> in) {
+        List<Shape> s = new ArrayList<>(in.size());
+        for (Operand x : in) s.add(x.shape());
+        return s;
     }
 
     /**

@@ -34,6 +34,13 @@ class GeneratedKernelsTest {
     }
 
     @Test
+    void aKernelReadingATrailingOperandDoesNotDependOnTheBatch() {
+        // GeneratedKernels caches it by the trailing size alone (FlatLayout.tag), so the batch must not be in its source.
+        assertEquals(cuda(ElementwiseKernel.binary(BinaryOp.ADD, DType.F32, Shape.of(10, 32), Shape.of(32), Shape.of(10, 32), DType.F32)),
+                cuda(ElementwiseKernel.binary(BinaryOp.ADD, DType.F32, Shape.of(86528, 32), Shape.of(32), Shape.of(86528, 32), DType.F32)));
+    }
+
+    @Test
     void capabilitiesSayWhatRunsOnTheGpu() {
         assertTrue(NativeOps.supports(BinaryOp.ADD, DType.F32));
         assertTrue(NativeOps.supports(UnaryOp.EXP, DType.F32));

@@ -161,10 +161,14 @@ public final class HostKernelCheck {
         }
     }
 
+    /** The binary ops also checked with a trailing operand (a bias): those a layer's forward and backward pass send. */
+    private static final java.util.Set<BinaryOp> TRAILING_OPS = java.util.EnumSet.of(BinaryOp.ADD, BinaryOp.SUBTRACT, BinaryOp.MULTIPLY,
+            BinaryOp.DIVIDE, BinaryOp.MAX);
+
     /** The eager element-wise kernels (unary, binary, select, cast over every dtype) against the cpu engine. */
     private static int elementwise(String cxx) throws Exception {
         int n = 64;
-        Shape flat = Shape.of(n), scalar = Shape.of();
+        Shape flat = Shape.of(n), scalar = Shape.of(), rows = Shape.of(n / 8, 8), row = Shape.of(8);
         List<Case> cases = new ArrayList<>();
         for (DType t : DType.values()) {
             for (UnaryOp u : UnaryOp.values()) {
@@ -188,10 +192,19 @@ public final class HostKernelCheck {
                 KernelSource sc = emit(ElementwiseKernel.binary(o, t, flat, scalar, flat, out));
                 if (sc != null) cases.add(new Case("binary " + o.opName() + ":" + t.shortName() + " (b scalar)", sc, List.of(t, t), out, approx,
                         (b, in) -> b.binary(o, in.get(0), new Operand(in.get(1).buffer(), t, scalar), flat, out)));
+                if (TRAILING_OPS.contains(o)) { // a bias over channels-last activations: b read at i mod 8 (GeneratedKernels.FlatLayout)
+                    KernelSource st = emit(ElementwiseKernel.binary(o, t, rows, row, rows, out));
+                    if (st != null) cases.add(new Case("binary " + o.opName() + ":" + t.shortName() + " (b trailing)", st, List.of(t, t), out, approx,
+                            (b, in) -> b.binary(o, new Operand(in.get(0).buffer(), t, rows), new Operand(in.get(1).buffer(), t, row), rows, out)));
+                }
             }
             KernelSource sel = emit(ElementwiseKernel.select(flat, flat, flat, flat, t));
             if (sel != null) cases.add(new Case("select:" + t.shortName(), sel, List.of(DType.PRED, t, t), t, false,
                     (b, in) -> b.select(in.get(0), in.get(1), in.get(2), flat)));
+            KernelSource selt = emit(ElementwiseKernel.select(rows, row, scalar, rows, t));
+            if (selt != null) cases.add(new Case("select:" + t.shortName() + " (trailing, scalar)", selt, List.of(DType.PRED, t, t), t, false,
+                    (b, in) -> b.select(new Operand(in.get(0).buffer(), DType.PRED, rows), new Operand(in.get(1).buffer(), t, row),
+                            new Operand(in.get(2).buffer(), t, scalar), rows)));
             for (DType to : DType.values()) {
                 KernelSource s = emit(ElementwiseKernel.cast(t, to, flat));
                 if (s != null) cases.add(new Case("cast " + t.shortName() + "->" + to.shortName(), s, List.of(t), to, false,

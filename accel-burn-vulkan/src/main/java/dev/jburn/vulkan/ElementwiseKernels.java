@@ -7,6 +7,7 @@ import dev.jburn.kernels.Dialect;
 import dev.jburn.kernels.ElementwiseKernel;
 import dev.jburn.kernels.ElementwiseOutputs;
 import dev.jburn.kernels.Emitter;
+import dev.jburn.kernels.FlatLayout;
 import dev.jburn.kernels.KernelSource;
 import dev.jburn.kernels.ReductionEmitter;
 import dev.jburn.kernels.ReductionKernel;
@@ -121,48 +122,58 @@ final class ElementwiseKernels {
     }
 
     /**
-     * Operands of a broadcasting kernel in a shape-independent form: the kernel becomes rank 1 over
-     * the {@code n} output elements, each operand either full-size or a single element (read at 0),
-     * so its generated source (and compiled pipeline) is the same for every shape. Operands that
-     * broadcast any other way are first expanded with the strided-copy shader (itself
-     * shape-independent). Closing releases those temporaries.
+     * Operands of a broadcasting kernel in a batch-independent form ({@link FlatLayout}): the kernel runs over the
+     * {@code n} output elements (viewed as {@code [n / inner, inner]} when an operand is a trailing part of the output,
+     * such as a bias), each operand full-size, a single element (read at 0) or that trailing part, so its generated
+     * source (and compiled pipeline) is the same for every batch. Operands that broadcast any other way are first
+     * expanded with the strided-copy shader (itself shape-independent). Closing releases those temporaries.
      */
-    private final class Flat implements AutoCloseable {
+    private static final class Flat implements AutoCloseable {
         final Shape shape;
         final List<Shape> shapes = new ArrayList<>();
-        final List<Operand> operands = new ArrayList<>();
-        final List<DeviceBuffer> temps = new ArrayList<>();
+        final List<Operand> operands;
+        final List<DeviceBuffer> temps;
 
-        Flat(long n) { this.shape = Shape.of(n); }
+        Flat(FlatLayout l, List<Operand> operands, List<DeviceBuffer> temps) {
+            this.shape = l.out();
+            for (int k = 0; k < operands.size(); k++) shapes.add(l.operand(k, ONE));
+            this.operands = operands;
+            this.temps = temps;
+        }
 
         @Override public void close() { temps.forEach(DeviceBuffer::release); }
     }
 
+    /** A one-element operand's shape in a flattened kernel: read at 0. */
+    private static final Shape ONE = Shape.of(1);
+
     private Flat flatten(Shape outShape, List<Operand> inputs) {
+        List<Shape> shapes = new ArrayList<>(inputs.size());
+        for (Operand o : inputs) shapes.add(o.shape());
+        FlatLayout direct = FlatLayout.of(shapes, outShape);
+        if (direct != null) return new Flat(direct, inputs, List.of());
         long n = outShape.size();
         if (n == 0) return null;
-        Flat f = new Flat(n);
+        List<Operand> operands = new ArrayList<>(inputs.size());
+        List<DeviceBuffer> temps = new ArrayList<>();
         for (Operand o : inputs) {
-            if (o.shape().equals(outShape) || o.size() == n) {
-                f.shapes.add(f.shape);
-                f.operands.add(o);
-            } else if (o.size() == 1) {
-                f.shapes.add(Shape.of(1));
-                f.operands.add(o);
+            if (o.size() == n || o.size() == 1) {
+                operands.add(o);
             } else {
                 int[] axes = new int[o.shape().rank()];
                 for (int i = 0; i < axes.length; i++) axes[i] = i + outShape.rank() - o.shape().rank();
                 DeviceBuffer full = b.movement.broadcast(o, outShape, axes);
                 if (full == null) {
-                    f.close();
+                    temps.forEach(DeviceBuffer::release);
                     return null;
                 }
-                f.temps.add(full);
-                f.shapes.add(f.shape);
-                f.operands.add(new Operand(full, o.dtype(), f.shape));
+                temps.add(full);
+                operands.add(new Operand(full, o.dtype(), Shape.of(n)));
             }
         }
-        return f;
+        shapes.clear();
+        for (Operand o : operands) shapes.add(o.shape());
+        return new Flat(FlatLayout.of(shapes, outShape), operands, temps);
     }
 
     DeviceBuffer cast(Operand x, DType to) {
