@@ -25,9 +25,11 @@ import java.util.List;
  *   <li>{@link #kernelGradient}: {@code dk[t, c, f] = Σ_{n, u} x[n, t·stride + u·dilation - lo, c] · g[n, u, f]}
  *       (the kernel cotangent, HWIO); rows are (tap, channel) pairs, the reduction runs over the
  *       cotangent's positions, image by image, into a fixed number of partial sums added in order,
- *       so the result does not depend on the thread count. Each image is first copied channel-major
+ *       so the result does not depend on the thread count. With 512-bit vectors and 8 channels or more,
+ *       12-row tiles ({@link ChannelsLastTile#panel12}) read a block's rows in the padded image and the
+ *       cotangent where it lies ({@link #panelGradient}); else each image is first copied channel-major
  *       ({@link ChannelMajorImage}) and the cotangent into column blocks, so that the reduction's
- *       steps are unit strides in both, as the tile needs.</li>
+ *       steps are unit strides in both, as the 6-row tile needs.</li>
  * </ul>
  * Sums are F32 with fma. Unit input dilation and one group only ({@link #applies}).
  */
@@ -246,7 +248,7 @@ final class ChannelsLastConvF32 {
     }
 
     /**
-     * Whether {@link #kernelGradient} takes {@link ChannelsLastTile#panel12} tiles over packed panels where it can: with
+     * Whether {@link #kernelGradient} takes {@link ChannelsLastTile#panel12} tiles ({@link #panelGradient}) where it can: with
      * 512-bit vectors (32 registers hold the 24 accumulators) and at least {@link #PANEL_MIN_CHANNELS} channels.
      */
     static final boolean PANELS = ChannelsLastTile.L >= 16;
