@@ -25,9 +25,11 @@ import java.util.List;
  *   <li>{@link #kernelGradient}: {@code dk[t, c, f] = Σ_{n, u} x[n, t·stride + u·dilation - lo, c] · g[n, u, f]}
  *       (the kernel cotangent, HWIO); rows are (tap, channel) pairs, the reduction runs over the
  *       cotangent's positions, image by image, into a fixed number of partial sums added in order,
- *       so the result does not depend on the thread count. Each image is first copied channel-major
+ *       so the result does not depend on the thread count. With 512-bit vectors and 8 channels or more,
+ *       12-row tiles ({@link ChannelsLastTile#panel12}) read a block's rows in the padded image and the
+ *       cotangent where it lies ({@link #panelGradient}); else each image is first copied channel-major
  *       ({@link ChannelMajorImage}) and the cotangent into column blocks, so that the reduction's
- *       steps are unit strides in both, as the tile needs.</li>
+ *       steps are unit strides in both, as the 6-row tile needs.</li>
  * </ul>
  * Sums are F32 with fma. Unit input dilation and one group only ({@link #applies}).
  */
@@ -246,7 +248,7 @@ final class ChannelsLastConvF32 {
     }
 
     /**
-     * Whether {@link #kernelGradient} takes {@link ChannelsLastTile#panel12} tiles over packed panels where it can: with
+     * Whether {@link #kernelGradient} takes {@link ChannelsLastTile#panel12} tiles ({@link #panelGradient}) where it can: with
      * 512-bit vectors (32 registers hold the 24 accumulators) and at least {@link #PANEL_MIN_CHANNELS} channels.
      */
     static final boolean PANELS = ChannelsLastTile.L >= 16;
@@ -292,19 +294,22 @@ final class ChannelsLastConvF32 {
             WindowGeometry.next(u, rowDims);
         }
         int parts = Math.min(n, PARTIALS);
-        float[][] partial = new float[parts][(int) (rowsPadded * pitch)];
+        // each allocated (zeroed) by the thread that sums into it, not all by the caller first
+        float[][] partial = new float[parts][];
+        int partialSize = (int) (rowsPadded * pitch);
         if (usePanels) {
-            panelGradient(x, g, img, kDims, uDims, spec, c, o, nr, (int) positions, blocks, pitch, n, parts, partial, parallel);
+            panelGradient(x, g, img, kDims, uDims, spec, c, o, nr, (int) positions, blocks, pitch, n, parts, partial, partialSize, parallel);
             return sumPartials(partial, parts, nr, o, pitch);
         }
-        parallel.forRange(parts, rows * o * positions * n / parts, (lo, hi) -> {
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        Runnable participant = () -> { // as panelGradient's
             float[] a = new float[(int) img.size], at = new float[(int) cm.size];
             // the image's cotangent, and as [block][position][W] (a partial block's tail stays 0) unless that is the same
             float[] gi = new float[(int) gImage], gb = o == W ? gi : new float[(int) (blocks * positions * W)];
             int last = nr - 1;
-            for (long p = lo; p < hi; p++) {
-                float[] acc = partial[(int) p];
-                for (long b = p * n / parts; b < (p + 1) * n / parts; b++) {
+            for (int p = next.getAndIncrement(); p < parts; p = next.getAndIncrement()) {
+                float[] acc = partial[p] = new float[partialSize];
+                for (long b = (long) p * n / parts; b < (long) (p + 1) * n / parts; b++) {
                     img.fill(x, b, a);
                     float[] image = cm.from(a, at);
                     MemorySegment.copy(g, FL, b * gImage * Float.BYTES, gi, 0, (int) gImage);
@@ -322,22 +327,30 @@ final class ChannelsLastConvF32 {
                     }
                 }
             }
-        });
+        };
+        parallel.runParticipants(rows * o * positions * n, participant);
         return sumPartials(partial, parts, nr, o, pitch);
     }
 
-    /** The partial sums added in order, as {@code [rows, O]}. */
+    /**
+     * The partial sums added in order, as {@code [rows, O]}: by vectors, each lane the scalar sum's adds in the same order
+     * (the same bits). On the caller: conv 2's kernel cotangent took 0.08 ms in a scalar loop, 0.035 ms by vectors, and
+     * 0.09-0.11 ms by vectors on two threads (half the partials come from the other core's cache).
+     */
     private static HostBuffer sumPartials(float[][] partial, int parts, int nr, int o, int pitch) {
-        float[] sum = new float[nr * o];
+        final int l = ChannelsLastTile.L;
+        HostBuffer result = HostBuffer.uninitialized((long) nr * o * Float.BYTES);
+        MemorySegment dst = result.segment();
+        java.nio.ByteOrder order = java.nio.ByteOrder.nativeOrder();
         for (int r = 0; r < nr; r++) {
-            for (int f = 0; f < o; f++) {
-                float s = partial[0][r * pitch + f];
-                for (int p = 1; p < parts; p++) s += partial[p][r * pitch + f];
-                sum[r * o + f] = s;
+            for (int f = 0; f < o; f += l) {
+                VectorMask<Float> m = ChannelsLastTile.S.indexInRange(f, o);
+                int at = r * pitch + f; // the pitch is whole vectors: a last partial vector reads the row's padding
+                FloatVector s = FloatVector.fromArray(ChannelsLastTile.S, partial[0], at);
+                for (int p = 1; p < parts; p++) s = s.add(FloatVector.fromArray(ChannelsLastTile.S, partial[p], at));
+                s.intoMemorySegment(dst, ((long) r * o + f) * Float.BYTES, order, m);
             }
         }
-        HostBuffer result = HostBuffer.uninitialized((long) sum.length * Float.BYTES);
-        MemorySegment.copy(sum, 0, result.segment(), FL, 0, sum.length);
         return result;
     }
 
@@ -514,71 +527,119 @@ final class ChannelsLastConvF32 {
     }
 
     /**
-     * {@link #kernelGradient} on {@link ChannelsLastTile#panel12} tiles: per image, each block of 12 rows (tap, channel)
-     * is packed as a panel {@code [position][12]} straight from the zero-padded channels-last image (a row block's
-     * consecutive channels of one tap are consecutive floats there: copied by vectors), then run against every column
-     * block of the cotangent. Each partial sum sees the same products in the same order as the 6-row tiles (images in
-     * order, positions in row-major order), so the same bits.
+     * {@link #kernelGradient} on {@link ChannelsLastTile#panel12} tiles: per image, each block of 12 rows (tap, channel) is
+     * run against every column block of the cotangent. Where a block's rows are one run of consecutive floats of the
+     * zero-padded channels-last image (a kernel row's taps and channels are: all of conv 2's blocks), the tile reads them
+     * there, position by position; other blocks are packed as a panel {@code [position][16]} first (a masked vector copy
+     * per run and position). The cotangent is read where it lies when its rows are whole column blocks, else copied per
+     * image to rows of whole blocks. Each partial sum sees the same products in the same order as the 6-row tiles (images
+     * in order, positions in row-major order), so the same bits.
      */
     private static void panelGradient(MemorySegment x, MemorySegment g, PaddedImage img, int[] kDims, int[] uDims, ConvSpec spec,
                                       int c, int o, int nr, int positions, int blocks, int pitch, int n, int parts,
-                                      float[][] partial, Parallel parallel) {
+                                      float[][] partial, int partialSize, Parallel parallel) {
         final int pr = ChannelsLastTile.PANEL_ROWS, pp = ChannelsLastTile.PANEL_PITCH, l = ChannelsLastTile.L;
         int[] tapOff = offsets(kDims, spec.strides(), img); // taps stepped by the strides
         int[] uOff = offsets(uDims, spec.kernelDilation(), img); // positions stepped by the kernel dilation
-        // per panel, its runs of rows that read consecutive floats: (first row in the panel, length, offset); rows past
-        // the last read the last row again (their sums land in padding rows of the partials)
         int panelCount = (nr + pr - 1) / pr;
         int[][] runs = new int[panelCount][];
+        boolean packs = false;
         for (int pi = 0; pi < panelCount; pi++) {
-            int[] r = new int[3 * pr];
-            int k = 0, prev = Integer.MIN_VALUE;
-            for (int i = 0; i < pr; i++) {
-                int row = Math.min(pi * pr + i, nr - 1);
-                int off = tapOff[row / c] + row % c;
-                if (k > 0 && off == prev + 1) r[k - 2]++;
-                else {
-                    r[k] = i;
-                    r[k + 1] = 1;
-                    r[k + 2] = off;
-                    k += 3;
-                }
-                prev = off;
-            }
-            runs[pi] = java.util.Arrays.copyOf(r, k);
+            runs[pi] = panelRuns(tapOff, c, nr, pi);
+            packs |= !inPlace(runs[pi]);
         }
+        int[] packedAt = new int[positions]; // a packed panel's steps
+        for (int q = 0; q < positions; q++) packedAt[q] = q * pp;
         long gImage = (long) positions * o;
-        parallel.forRange(parts, (long) nr * o * positions * n / parts, (lo, hi) -> {
+        boolean gInPlace = o % W == 0; // the cotangent's rows are whole column blocks
+        long bPitch = (long) (gInPlace ? o : pitch) * Float.BYTES;
+        boolean pack = packs;
+        // Participants claim the partial sums one at a time: the caller starts at once and a helper that wakes late takes
+        // fewer (the fork-join pool's second worker often started 0.1-0.5 ms late, with 0.44 ms per partial sum on conv 2)
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        Runnable participant = () -> {
             float[] a = new float[(int) img.size + 2 * l]; // vector copies read up to a vector past a run
-            float[] panel = new float[positions * pp + 2 * l]; // and write up to a vector past the panel
-            float[] gi = new float[(int) gImage], gb = o == W ? gi : new float[blocks * positions * W];
-            for (long p = lo; p < hi; p++) {
-                float[] acc = partial[(int) p];
-                for (long b = p * n / parts; b < (p + 1) * n / parts; b++) {
-                    img.fill(x, b, a);
-                    MemorySegment.copy(g, FL, b * gImage * Float.BYTES, gi, 0, (int) gImage);
-                    for (int blk = 0; gb != gi && blk < blocks; blk++) {
-                        int width = Math.min(W, o - blk * W);
-                        for (int q = 0; q < positions; q++) System.arraycopy(gi, q * o + blk * W, gb, (blk * positions + q) * W, width);
-                    }
-                    for (int pi = 0; pi < panelCount; pi++) {
-                        int[] r = runs[pi];
-                        for (int k = 0; k < r.length; k += 3) {
-                            int i0 = r[k], len = r[k + 1], off = r[k + 2];
-                            for (int v = 0; v < len; v += l) { // once with 512-bit vectors (runs of at most 12)
-                                VectorMask<Float> m = ChannelsLastTile.S.indexInRange(v, len);
-                                for (int q = 0; q < positions; q++) {
-                                    FloatVector.fromArray(ChannelsLastTile.S, a, uOff[q] + off + v).intoArray(panel, q * pp + i0 + v, m);
-                                }
+            float[] panel = pack ? new float[positions * pp + 2 * l] : null; // and write up to a vector past the panel
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                // rows of whole blocks, the columns past O zero (their sums land in the partials' padding)
+                MemorySegment gCopy = gInPlace ? null : arena.allocate(positions * bPitch, 64);
+                for (int p = next.getAndIncrement(); p < parts; p = next.getAndIncrement()) {
+                    float[] acc = partial[p] = new float[partialSize];
+                    for (long b = (long) p * n / parts; b < (long) (p + 1) * n / parts; b++) {
+                        img.fill(x, b, a);
+                        MemorySegment gs = g;
+                        long gBase = b * gImage * Float.BYTES;
+                        if (!gInPlace) {
+                            for (int q = 0; q < positions; q++) MemorySegment.copy(g, gBase + q * o * Float.BYTES, gCopy, q * bPitch, o * Float.BYTES);
+                            gs = gCopy;
+                            gBase = 0;
+                        }
+                        for (int pi = 0; pi < panelCount; pi++) {
+                            int[] r = runs[pi];
+                            float[] src = a;
+                            int base = r[2];
+                            int[] stepAt = uOff;
+                            if (!inPlace(r)) {
+                                pack(a, r, uOff, positions, panel);
+                                src = panel;
+                                base = 0;
+                                stepAt = packedAt;
+                            }
+                            for (int blk = 0; blk < blocks; blk++) {
+                                ChannelsLastTile.panel12(src, base, stepAt, positions, gs, gBase + blk * W * Float.BYTES, bPitch,
+                                        acc, pi * pr * pitch + blk * W, pitch);
                             }
                         }
-                        for (int blk = 0; blk < blocks; blk++) {
-                            ChannelsLastTile.panel12(panel, positions, gb, blk * positions * W, acc, pi * pr * pitch + blk * W, pitch);
-                        }
                     }
                 }
             }
-        });
+        };
+        parallel.runParticipants((long) nr * o * positions * n, participant);
+    }
+
+    /**
+     * Panel {@code pi}'s runs of rows that read consecutive floats of the padded image: (first row in the panel, length,
+     * offset) triples; rows past the last ({@code nr}) read the last row again (their sums land in the partials' padding).
+     */
+    private static int[] panelRuns(int[] tapOff, int c, int nr, int pi) {
+        final int pr = ChannelsLastTile.PANEL_ROWS;
+        int[] r = new int[3 * pr];
+        int k = 0, prev = Integer.MIN_VALUE;
+        for (int i = 0; i < pr; i++) {
+            int row = Math.min(pi * pr + i, nr - 1);
+            int off = tapOff[row / c] + row % c;
+            if (k > 0 && off == prev + 1) r[k - 2]++;
+            else {
+                r[k] = i;
+                r[k + 1] = 1;
+                r[k + 2] = off;
+                k += 3;
+            }
+            prev = off;
+        }
+        return java.util.Arrays.copyOf(r, k);
+    }
+
+    /** Whether a panel of these runs is one run of all its rows: the tile reads it in the image, unpacked. */
+    private static boolean inPlace(int[] runs) {
+        return runs.length == 3 && runs[1] == ChannelsLastTile.PANEL_ROWS;
+    }
+
+    /**
+     * The panel {@code [position][PANEL_PITCH]} of runs {@code r} ({@link #panelRuns}): position {@code q}'s rows from
+     * {@code a[uOff[q] + offset ..]}, a masked vector copy per run and position.
+     */
+    private static void pack(float[] a, int[] r, int[] uOff, int positions, float[] panel) {
+        final int pp = ChannelsLastTile.PANEL_PITCH, l = ChannelsLastTile.L;
+        for (int k = 0; k < r.length; k += 3) {
+            int i0 = r[k], len = r[k + 1], off = r[k + 2];
+            for (int v = 0; v < len; v += l) { // once with 512-bit vectors (runs of at most 12)
+                VectorMask<Float> m = ChannelsLastTile.S.indexInRange(v, len);
+                for (int q = 0; q < positions; q++) {
+                    FloatVector.fromArray(ChannelsLastTile.S, a, uOff[q] + off + v).intoArray(panel, q * pp + i0 + v, m);
+                }
+            }
+        }
     }
 
     /**

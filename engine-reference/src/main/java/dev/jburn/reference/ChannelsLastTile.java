@@ -178,13 +178,17 @@ final class ChannelsLastTile {
     static final int PANEL_PITCH = 16;
 
     /**
-     * A 12 rows × 2 vectors tile over a packed panel: {@code acc[i][v] += a[p·PANEL_PITCH + i] · b[bBase + p·COLS + v·L]} for
-     * {@code p = 0 .. steps-1}, in that order, starting from the stored {@code acc} rows ({@code accBase + i·accPitch}) and
-     * storing them back. One base for the twelve broadcasts (constant displacements, as the GEMM's panels): the 6-row
-     * {@link #run} needs a register per row base, and 12 of those crowd the general registers. The same fma per
-     * accumulator as {@link #run} over the same reduction order, so the same bits.
+     * A 12 rows × 2 vectors tile of a kernel cotangent: {@code acc[i][v] += a[base + stepAt[p] + i] · b[bBase + p·bPitch + v·L·4]}
+     * for {@code p = 0 .. steps-1}, in that order, starting from the stored {@code acc} rows ({@code accBase + i·accPitch})
+     * and storing them back. Step {@code p}'s 12 rows are consecutive floats of {@code a}: a run of (tap, channel) rows
+     * read where they lie in a channels-last image ({@code stepAt} the positions' offsets), or a packed panel's step
+     * ({@code stepAt[p] = p·PANEL_PITCH}); one base for the twelve broadcasts (constant displacements), where the 6-row
+     * {@link #run} needs a register per row base and 12 of those crowd the general registers. B is a channels-last
+     * cotangent read where it lies in native memory ({@code bBase}, {@code bPitch} in bytes): no per-image copies into
+     * column blocks. The same fma per accumulator as {@link #run} over the same reduction order, so the same bits.
      */
-    static void panel12(float[] a, int steps, float[] b, int bBase, float[] acc, int accBase, int accPitch) {
+    static void panel12(float[] a, int base, int[] stepAt, int steps, java.lang.foreign.MemorySegment b, long bBase, long bPitch,
+                        float[] acc, int accBase, int accPitch) {
         int p0 = accBase, p1 = p0 + accPitch, p2 = p1 + accPitch, p3 = p2 + accPitch, p4 = p3 + accPitch, p5 = p4 + accPitch;
         int p6 = p5 + accPitch, p7 = p6 + accPitch, p8 = p7 + accPitch, p9 = p8 + accPitch, p10 = p9 + accPitch, p11 = p10 + accPitch;
         FloatVector a00 = FloatVector.fromArray(S, acc, p0), a01 = FloatVector.fromArray(S, acc, p0 + L);
@@ -200,8 +204,9 @@ final class ChannelsLastTile {
         FloatVector b00 = FloatVector.fromArray(S, acc, p10), b01 = FloatVector.fromArray(S, acc, p10 + L);
         FloatVector b10 = FloatVector.fromArray(S, acc, p11), b11 = FloatVector.fromArray(S, acc, p11 + L);
         for (int p = 0; p < steps; p++) {
-            int bj = bBase + p * COLS, ai = p * PANEL_PITCH;
-            FloatVector w0 = FloatVector.fromArray(S, b, bj), w1 = FloatVector.fromArray(S, b, bj + L);
+            long bj = bBase + p * bPitch;
+            int ai = base + stepAt[p];
+            FloatVector w0 = FloatVector.fromMemorySegment(S, b, bj, ORDER), w1 = FloatVector.fromMemorySegment(S, b, bj + L * Float.BYTES, ORDER);
             FloatVector x = FloatVector.broadcast(S, a[ai]);
             a00 = x.fma(w0, a00); a01 = x.fma(w1, a01);
             x = FloatVector.broadcast(S, a[ai + 1]);

@@ -276,6 +276,13 @@ class ChannelsLastConvTest {
             checked++;
         }
         assertTrue(checked >= 30, "most cases have taps, got " + checked);
+        // the small CNN's conv 2 (every row block read in the image, the cotangent where it lies), 9 images: partial sums
+        // of one and two images
+        dev.jburn.spi.ConvSpec valid = new dev.jburn.spi.ConvSpec(ones(2), new int[2], new int[2], ones(2), ones(2), 1, 1);
+        dev.jburn.Shape xs = dev.jburn.Shape.of(9, 13, 13, 32), gs = dev.jburn.Shape.of(9, 11, 11, 64);
+        java.lang.foreign.MemorySegment x = floats(rnd, 9 * 13 * 13 * 32), g = floats(rnd, 9 * 11 * 11 * 64);
+        assertArrayEquals(bits(values(ChannelsLastConvF32.kernelGradient(x, xs, g, gs, valid, two, false))),
+                bits(values(ChannelsLastConvF32.kernelGradient(x, xs, g, gs, valid, two, true))), "conv 2");
     }
 
     /**
