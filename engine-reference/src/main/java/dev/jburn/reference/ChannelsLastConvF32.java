@@ -124,8 +124,18 @@ final class ChannelsLastConvF32 {
         boolean keepMask = relu && mask;
         HostBuffer maskResult = keepMask ? HostBuffer.uninitialized((long) n * outPlane * o) : null;
         MemorySegment dst = result.segment(), maskDst = keepMask ? maskResult.segment() : null;
+        // One tap group on the run image with one or two rows left after its 12-row tiles (conv 2: 121 = 10·12 + 1): those
+        // rows of several images go through one 12-row tile ({@link #tailTile}) instead of one-row tiles each.
+        int tailRows = runImage != null && groups.size() == 1 ? (groups.get(0).to - groups.get(0).from) % ChannelsLastTile.RUN12_ROWS : 0;
+        boolean batchTails = tailRows >= 1 && tailRows <= ChannelsLastTile.TAIL_ROWS;
+        int perTail = batchTails ? ChannelsLastTile.RUN12_ROWS / tailRows : 0;
+        int[] tailSteps = batchTails ? tailSteps(runImage.runs.get(0).length, runLength) : null;
         try {
             parallel.forRange(n, outPlane * o * kCount, (lo, hi) -> {
+                // the batched last rows: image m's row i at slot m·tailRows + i, run k of slot s at (k·12 + s)·RUN_STRIDE
+                float[] tail = batchTails ? new float[tailSteps.length / runLength * ChannelsLastTile.RUN12_ROWS * RunImage.STRIDE] : null;
+                float[] tailY = batchTails ? new float[ChannelsLastTile.RUN12_ROWS * o + W] : null;
+                long tailFirst = lo;
                 float[] a = new float[(int) img.size];
                 // the image the tiles read: the padded image, or the run image (where the 6-row tiles read it too)
                 float[] src = runImage == null ? a : new float[(int) runImage.size];
@@ -144,7 +154,8 @@ final class ChannelsLastConvF32 {
                         TapGroup g = groups.get(gi);
                         int from = runImage == null ? g.from
                                 : twelveRowTiles(src, runImage.steps.get(gi), g, wNative, nTaps, c, o, blocks, y, bv, reluTile);
-                        sixRowTiles(src, bases, segments.get(gi), g, from, w, nTaps, c, o, blocks, merged, runLength, chunkBytes, y, bv, reluTile);
+                        if (batchTails) tailEntries(src, from, tailRows, runImage.runs.get(0), runLength, tail, (int) (b - tailFirst) * tailRows);
+                        else sixRowTiles(src, bases, segments.get(gi), g, from, w, nTaps, c, o, blocks, merged, runLength, chunkBytes, y, bv, reluTile);
                     }
                     if (keepMask) {
                         for (int i = 0; i < plane * o; i++) {
@@ -155,6 +166,11 @@ final class ChannelsLastConvF32 {
                         MemorySegment.copy(masks, 0, maskDst, ValueLayout.JAVA_BYTE, b * plane * o, plane * o);
                     }
                     MemorySegment.copy(y, 0, dst, FL, b * plane * o * Float.BYTES, plane * o);
+                    if (batchTails && (b + 1 - tailFirst == perTail || b + 1 == hi)) { // the batch's last rows, over the stale ones just copied
+                        tailTile(tail, tailSteps, wNative, nTaps, groups.get(0).tapFrom, c, o, blocks, tailY, bv, reluTile, keepMask, (int) (b + 1 - tailFirst) * tailRows,
+                                tailFirst, plane - tailRows, plane, dst, maskDst);
+                        tailFirst = b + 1;
+                    }
                 }
             });
         } finally {
@@ -191,6 +207,52 @@ final class ChannelsLastConvF32 {
             }
         }
         return q;
+    }
+
+    /** A {@link #tailTile}'s steps: run {@code k}'s floats at {@code k·12·RUN_STRIDE} on. */
+    private static int[] tailSteps(int runs, int runLength) {
+        int[] p = new int[runs * runLength];
+        for (int i = 0; i < p.length; i++) p[i] = i / runLength * ChannelsLastTile.RUN12_ROWS * RunImage.STRIDE + i % runLength;
+        return p;
+    }
+
+    /** The runs of the run image {@code ri}'s rows {@code from .. from + rows - 1} into {@code tail}'s slots {@code slot ..} ({@link #tailTile}). */
+    private static void tailEntries(float[] ri, int from, int rows, int[] runs, int runLength, float[] tail, int slot) {
+        final int rs = RunImage.STRIDE, t12 = ChannelsLastTile.RUN12_ROWS;
+        for (int i = 0; i < rows; i++) {
+            for (int k = 0; k < runs.length; k++) {
+                System.arraycopy(ri, (from + i) * rs + runs[k], tail, (k * t12 + slot + i) * rs, runLength);
+            }
+        }
+    }
+
+    /**
+     * The last rows {@code rowFrom .. rowTo - 1} of {@code slots / (rowTo - rowFrom)} images from {@code image0} on, whose
+     * runs {@link #tailEntries} gathered in {@code tail}, as one {@link ChannelsLastTile#run12} tile per column block (the
+     * slots past {@code slots} compute stale rows, not stored): each row the same fma chain from zero over the same steps
+     * as the {@link ChannelsLastTile#runRow} tiles it replaces (which were latency bound: two dependent chains per call),
+     * so the same bits; then the bias, ReLU and mask as the other rows get them, straight into the output.
+     */
+    private static void tailTile(float[] tail, int[] steps, MemorySegment w, int nTaps, int tapFrom, int c, int o, int blocks, float[] ty, float[] bias,
+                                 boolean relu, boolean keepMask, int slots, long image0, int rowFrom, int plane, MemorySegment dst,
+                                 MemorySegment maskDst) {
+        for (int i = 0; i < blocks; i++) {
+            int blk = (i + blocks - 1) % blocks; // a partial block first: the full blocks overwrite its spill
+            ChannelsLastTile.run12(tail, 0, steps, steps.length, w, (long) (blk * nTaps + tapFrom) * c * W * Float.BYTES, ty, blk * W, o);
+        }
+        int rows = plane - rowFrom;
+        for (int s = 0; s < slots; s++) {
+            if (bias != null || relu) ChannelsLastTile.finishRow(ty, s * o, o, bias, 0, relu);
+            long at = ((image0 + s / rows) * plane + rowFrom + s % rows) * o;
+            if (keepMask) {
+                for (int j = s * o; j < (s + 1) * o; j++) {
+                    boolean off = ty[j] <= 0f; // NaN stays
+                    maskDst.set(ValueLayout.JAVA_BYTE, at + j - s * o, (byte) (off ? 1 : 0));
+                    if (off) ty[j] = 0f;
+                }
+            }
+            MemorySegment.copy(ty, s * o, dst, FL, at * Float.BYTES, o);
+        }
     }
 
     /**
