@@ -114,7 +114,8 @@ final class ChannelsLastTile {
     /**
      * A 12-row tile whose rows are {@link #RUN_STRIDE} apart from {@code r0}: {@code acc[i][v] = Σ_p a[r0 + i·RUN_STRIDE + stepAt[p]]
      * · b[bBase + (p·COLS + v·L)·4 bytes]} over {@code p = 0 .. steps-1} in that order, from zero, stored to the {@code acc} rows
-     * ({@code accBase + i·accPitch}; a row's two vectors spill past a pitch below {@code COLS}, as {@link #run}'s). 24
+     * (floats {@code accBase + i·accPitch} on; a row's two vectors spill past a pitch below {@code COLS}, as {@link #run}'s):
+     * a heap segment over a scratch array, or the conv's native output itself, which then needs no copy. 24
      * accumulators and 14 loads per 24 fma, where {@link #run} has 12 and 8 per 12, with one base for all rows (12 of
      * {@link #run}'s row bases would crowd the general registers). B comes from 64-byte aligned native memory, as the GEMM's.
      * The steps' offsets come from a table, so that the whole reduction, across runs, is one loop: with a loop over the runs
@@ -122,10 +123,10 @@ final class ChannelsLastTile {
      * run each call loads and stores the tile. Each sum is the fma chain of {@link #run} over the same steps: the same bits.
      */
     static void run12(float[] a, int r0, int[] stepAt, int steps, java.lang.foreign.MemorySegment b, long bBase,
-                      float[] acc, int accBase, int accPitch) {
+                      java.lang.foreign.MemorySegment acc, long accBase, int accPitch) {
         final int rs = RUN_STRIDE;
-        int p0 = accBase, p1 = p0 + accPitch, p2 = p1 + accPitch, p3 = p2 + accPitch, p4 = p3 + accPitch, p5 = p4 + accPitch;
-        int p6 = p5 + accPitch, p7 = p6 + accPitch, p8 = p7 + accPitch, p9 = p8 + accPitch, p10 = p9 + accPitch, p11 = p10 + accPitch;
+        long p0 = accBase, p1 = p0 + accPitch, p2 = p1 + accPitch, p3 = p2 + accPitch, p4 = p3 + accPitch, p5 = p4 + accPitch;
+        long p6 = p5 + accPitch, p7 = p6 + accPitch, p8 = p7 + accPitch, p9 = p8 + accPitch, p10 = p9 + accPitch, p11 = p10 + accPitch;
         FloatVector z = FloatVector.zero(S);
         FloatVector a00 = z, a01 = z, a10 = z, a11 = z, a20 = z, a21 = z, a30 = z, a31 = z, a40 = z, a41 = z, a50 = z, a51 = z;
         FloatVector a60 = z, a61 = z, a70 = z, a71 = z, a80 = z, a81 = z, a90 = z, a91 = z, b00 = z, b01 = z, b10 = z, b11 = z;
@@ -158,18 +159,18 @@ final class ChannelsLastTile {
             x = FloatVector.broadcast(S, a[ai + 11 * rs]);
             b10 = x.fma(w0, b10); b11 = x.fma(w1, b11);
         }
-        a00.intoArray(acc, p0); a01.intoArray(acc, p0 + L);
-        a10.intoArray(acc, p1); a11.intoArray(acc, p1 + L);
-        a20.intoArray(acc, p2); a21.intoArray(acc, p2 + L);
-        a30.intoArray(acc, p3); a31.intoArray(acc, p3 + L);
-        a40.intoArray(acc, p4); a41.intoArray(acc, p4 + L);
-        a50.intoArray(acc, p5); a51.intoArray(acc, p5 + L);
-        a60.intoArray(acc, p6); a61.intoArray(acc, p6 + L);
-        a70.intoArray(acc, p7); a71.intoArray(acc, p7 + L);
-        a80.intoArray(acc, p8); a81.intoArray(acc, p8 + L);
-        a90.intoArray(acc, p9); a91.intoArray(acc, p9 + L);
-        b00.intoArray(acc, p10); b01.intoArray(acc, p10 + L);
-        b10.intoArray(acc, p11); b11.intoArray(acc, p11 + L);
+        a00.intoMemorySegment(acc, (p0) * Float.BYTES, ORDER); a01.intoMemorySegment(acc, (p0 + L) * Float.BYTES, ORDER);
+        a10.intoMemorySegment(acc, (p1) * Float.BYTES, ORDER); a11.intoMemorySegment(acc, (p1 + L) * Float.BYTES, ORDER);
+        a20.intoMemorySegment(acc, (p2) * Float.BYTES, ORDER); a21.intoMemorySegment(acc, (p2 + L) * Float.BYTES, ORDER);
+        a30.intoMemorySegment(acc, (p3) * Float.BYTES, ORDER); a31.intoMemorySegment(acc, (p3 + L) * Float.BYTES, ORDER);
+        a40.intoMemorySegment(acc, (p4) * Float.BYTES, ORDER); a41.intoMemorySegment(acc, (p4 + L) * Float.BYTES, ORDER);
+        a50.intoMemorySegment(acc, (p5) * Float.BYTES, ORDER); a51.intoMemorySegment(acc, (p5 + L) * Float.BYTES, ORDER);
+        a60.intoMemorySegment(acc, (p6) * Float.BYTES, ORDER); a61.intoMemorySegment(acc, (p6 + L) * Float.BYTES, ORDER);
+        a70.intoMemorySegment(acc, (p7) * Float.BYTES, ORDER); a71.intoMemorySegment(acc, (p7 + L) * Float.BYTES, ORDER);
+        a80.intoMemorySegment(acc, (p8) * Float.BYTES, ORDER); a81.intoMemorySegment(acc, (p8 + L) * Float.BYTES, ORDER);
+        a90.intoMemorySegment(acc, (p9) * Float.BYTES, ORDER); a91.intoMemorySegment(acc, (p9 + L) * Float.BYTES, ORDER);
+        b00.intoMemorySegment(acc, (p10) * Float.BYTES, ORDER); b01.intoMemorySegment(acc, (p10 + L) * Float.BYTES, ORDER);
+        b10.intoMemorySegment(acc, (p11) * Float.BYTES, ORDER); b11.intoMemorySegment(acc, (p11 + L) * Float.BYTES, ORDER);
     }
 
     /** Rows of a {@link #panel12} tile. */
@@ -357,6 +358,17 @@ final class ChannelsLastTile {
      * had run through the tile, compiled some of the loop's vector ops as calls to the Vector API's boxed Java
      * fallbacks (JFR showed them under the tile): the CNN's convs ran ten times slower on AVX2 (2026-12-02).
      */
+    /** {@link #finishRow} on a row stored in a segment (floats {@code at} on), whole vectors ({@code width} a multiple of {@link #L}). */
+    static void finishRow(java.lang.foreign.MemorySegment acc, long at, int width, float[] bias, int biasBase, boolean relu) {
+        FloatVector zero = FloatVector.zero(S);
+        for (int v = 0; v < width; v += L) {
+            long off = (at + v) * Float.BYTES;
+            FloatVector r = FloatVector.fromMemorySegment(S, acc, off, ORDER).add(bias != null ? FloatVector.fromArray(S, bias, biasBase + v) : zero);
+            if (relu) r = r.blend(zero, r.compare(jdk.incubator.vector.VectorOperators.LE, zero));
+            r.intoMemorySegment(acc, off, ORDER);
+        }
+    }
+
     static void finishRow(float[] acc, int at, int width, float[] bias, int biasBase, boolean relu) {
         FloatVector zero = FloatVector.zero(S);
         int v = 0;
