@@ -140,16 +140,18 @@ final class ChannelsLastConvF32 {
                 float[] tailY = batchTails ? new float[ChannelsLastTile.RUN12_ROWS * o + W] : null;
                 MemorySegment tailYs = batchTails ? MemorySegment.ofArray(tailY) : null;
                 long tailFirst = lo;
-                float[] a = new float[(int) img.size];
-                // the image the tiles read: the padded image, or the run image (where the 6-row tiles read it too)
-                float[] src = runImage == null ? a : new float[(int) runImage.size];
+                // (no padded image where the run image is filled straight from the input)
+                float[] a = runImage == null || !img.unpadded ? new float[(int) img.size] : null;
+                // the image the tiles read: the padded image, or the run image (where the 6-row tiles read it too), which
+                // is a per-thread scratch: fill writes every float the tiles read, and a fresh array per task cost its zeroing
+                float[] src = runImage == null ? a : Scratch.floats((int) runImage.size);
                 int[] bases = runImage == null ? rowBase : runImage.rowBase;
                 List<int[]> segments = runImage == null ? runs : runImage.runs;
                 // One image's output, written by the tiles in place (row pitch O) and copied out at once. A last,
                 // partial block's tile rows run past their row into the next one; that block goes first, so the
                 // full blocks overwrite the spill (and the rows past the plane land in the slack).
-                float[] y = new float[(plane + R) * o + W];
-                MemorySegment ys = MemorySegment.ofArray(y);
+                float[] y = direct ? null : new float[(plane + R) * o + W];
+                MemorySegment ys = direct ? null : MemorySegment.ofArray(y);
                 byte[] masks = keepMask ? new byte[plane * o] : null;
                 for (long b = lo; b < hi; b++) {
                     if (runImage != null) runImage.fill(x, b, a, src);
