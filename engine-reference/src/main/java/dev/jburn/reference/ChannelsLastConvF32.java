@@ -812,10 +812,14 @@ final class ChannelsLastConvF32 {
      * filters' runs of taps, both in L1 (filter by filter, each write was a line {@code C·W} floats from the last: 0.05 ms
      * of conv 2's, a serial step before its tiles).
      */
-    private static float[] pack(MemorySegment k, int o, int c, int taps, int blocks) {
+    static float[] pack(MemorySegment k, int o, int c, int taps, int blocks) {
         float[] src = new float[o * c * taps];
         MemorySegment.copy(k, FL, 0, src, 0, src.length);
         float[] w = new float[blocks * taps * c * W];
+        if (GATHER_PACK && o % W == 0) {
+            gatherPack(src, w, c, taps, blocks);
+            return w;
+        }
         for (int blk = 0; blk < blocks; blk++) {
             int width = Math.min(W, o - blk * W);
             for (int ch = 0; ch < c; ch++) {
@@ -827,5 +831,27 @@ final class ChannelsLastConvF32 {
             }
         }
         return w;
+    }
+
+    static final boolean GATHER_PACK = !Boolean.getBoolean("nogatherpack");
+
+    /**
+     * {@link #pack} of whole column blocks by 16-lane gathers: each vector of a packed row ({@code w} sequentially) takes
+     * its filters' weights of one (tap, channel), {@code c·taps} floats apart in {@code src}.
+     */
+    private static void gatherPack(float[] src, float[] w, int c, int taps, int blocks) {
+        final int l = ChannelsLastTile.L;
+        int[] index = new int[l];
+        for (int j = 0; j < l; j++) index[j] = j * c * taps;
+        int to = 0;
+        for (int blk = 0; blk < blocks; blk++) {
+            for (int t = 0; t < taps; t++) {
+                for (int ch = 0; ch < c; ch++) {
+                    for (int v = 0; v < W; v += l, to += l) {
+                        FloatVector.fromArray(ChannelsLastTile.S, src, ((blk * W + v) * c + ch) * taps + t, index, 0).intoArray(w, to);
+                    }
+                }
+            }
+        }
     }
 }
