@@ -138,7 +138,6 @@ final class ChannelsLastConvF32 {
                 // the batched last rows: image m's row i at slot m·tailRows + i, run k of slot s at (k·12 + s)·RUN_STRIDE
                 float[] tail = batchTails ? new float[tailSteps.length / runLength * ChannelsLastTile.RUN12_ROWS * RunImage.STRIDE] : null;
                 float[] tailY = batchTails ? new float[ChannelsLastTile.RUN12_ROWS * o + W] : null;
-                MemorySegment tailYs = batchTails ? MemorySegment.ofArray(tailY) : null;
                 long tailFirst = lo;
                 // (no padded image where the run image is filled straight from the input)
                 float[] a = runImage == null || !img.unpadded ? new float[(int) img.size] : null;
@@ -151,7 +150,6 @@ final class ChannelsLastConvF32 {
                 // partial block's tile rows run past their row into the next one; that block goes first, so the
                 // full blocks overwrite the spill (and the rows past the plane land in the slack).
                 float[] y = direct ? null : new float[(plane + R) * o + W];
-                MemorySegment ys = direct ? null : MemorySegment.ofArray(y);
                 byte[] masks = keepMask ? new byte[plane * o] : null;
                 for (long b = lo; b < hi; b++) {
                     if (runImage != null) runImage.fill(x, b, a, src);
@@ -161,7 +159,7 @@ final class ChannelsLastConvF32 {
                         TapGroup g = groups.get(gi);
                         int from = runImage == null ? g.from
                                 : twelveRowTiles(src, runImage.steps.get(gi), g, wNative, nTaps, c, o, blocks, direct ? null : y,
-                                        direct ? dst : ys, direct ? b * plane * o : 0, bv, reluTile);
+                                        dst, b * plane * o, bv, reluTile);
                         if (batchTails) tailEntries(src, from, tailRows, runImage.runs.get(0), runLength, tail, (int) (b - tailFirst) * tailRows);
                         else sixRowTiles(src, bases, segments.get(gi), g, from, w, nTaps, c, o, blocks, merged, runLength, chunkBytes, y, bv, reluTile);
                     }
@@ -175,7 +173,7 @@ final class ChannelsLastConvF32 {
                     }
                     if (!direct) MemorySegment.copy(y, 0, dst, FL, b * plane * o * Float.BYTES, plane * o);
                     if (batchTails && (b + 1 - tailFirst == perTail || b + 1 == hi)) { // the batch's last rows, over the stale ones just copied
-                        tailTile(tail, tailSteps, wNative, nTaps, groups.get(0).tapFrom, c, o, blocks, tailY, tailYs, bv, reluTile, keepMask, (int) (b + 1 - tailFirst) * tailRows,
+                        tailTile(tail, tailSteps, wNative, nTaps, groups.get(0).tapFrom, c, o, blocks, tailY, bv, reluTile, keepMask, (int) (b + 1 - tailFirst) * tailRows,
                                 tailFirst, plane - tailRows, plane, dst, maskDst);
                         tailFirst = b + 1;
                     }
@@ -198,8 +196,8 @@ final class ChannelsLastConvF32 {
     /**
      * Group {@code g}'s rows in {@link ChannelsLastTile#run12} tiles over the run image {@code ri}, from its first row on,
      * each tile's whole reduction for every column block in turn (the tile's rows stay in L1; the packed kernel comes from
-     * L2); returns the first row left, fewer than 12 before the group's end. The rows go to {@code ys} from float
-     * {@code yBase} on: the heap segment over {@code y}, or (with {@code y} null) the output itself.
+     * L2); returns the first row left, fewer than 12 before the group's end. The rows go to {@code y}, or (with {@code y}
+     * null) to the native output {@code ys} from float {@code yBase} on ({@link ChannelsLastTile#run12Out}).
      */
     private static int twelveRowTiles(float[] ri, int[] steps, TapGroup g, MemorySegment w, int nTaps, int c, int o, int blocks,
                                       float[] y, MemorySegment ys, long yBase, float[] bias, boolean relu) {
@@ -209,7 +207,8 @@ final class ChannelsLastConvF32 {
             for (int i = 0; i < blocks; i++) {
                 int blk = (i + blocks - 1) % blocks; // a partial block first: the full blocks overwrite its spill
                 long bBase = (long) (blk * nTaps + g.tapFrom) * c * W * Float.BYTES;
-                ChannelsLastTile.run12(ri, q * RunImage.STRIDE, steps, steps.length, w, bBase, ys, yBase + q * o + blk * W, o);
+                if (y != null) ChannelsLastTile.run12(ri, q * RunImage.STRIDE, steps, steps.length, w, bBase, y, q * o + blk * W, o);
+                else ChannelsLastTile.run12Out(ri, q * RunImage.STRIDE, steps, steps.length, w, bBase, ys, yBase + q * o + blk * W, o);
             }
             if (bias != null || relu) { // a row at a time, all its columns: its spill is overwritten by now
                 for (int r = 0; r < rows; r++) {
@@ -245,13 +244,12 @@ final class ChannelsLastConvF32 {
      * as the {@link ChannelsLastTile#runRow} tiles it replaces (which were latency bound: two dependent chains per call),
      * so the same bits; then the bias, ReLU and mask as the other rows get them, straight into the output.
      */
-    private static void tailTile(float[] tail, int[] steps, MemorySegment w, int nTaps, int tapFrom, int c, int o, int blocks, float[] ty,
-                                 MemorySegment tys, float[] bias,
+    private static void tailTile(float[] tail, int[] steps, MemorySegment w, int nTaps, int tapFrom, int c, int o, int blocks, float[] ty, float[] bias,
                                  boolean relu, boolean keepMask, int slots, long image0, int rowFrom, int plane, MemorySegment dst,
                                  MemorySegment maskDst) {
         for (int i = 0; i < blocks; i++) {
             int blk = (i + blocks - 1) % blocks; // a partial block first: the full blocks overwrite its spill
-            ChannelsLastTile.run12(tail, 0, steps, steps.length, w, (long) (blk * nTaps + tapFrom) * c * W * Float.BYTES, tys, blk * W, o);
+            ChannelsLastTile.run12(tail, 0, steps, steps.length, w, (long) (blk * nTaps + tapFrom) * c * W * Float.BYTES, ty, blk * W, o);
         }
         int rows = plane - rowFrom;
         for (int s = 0; s < slots; s++) {
