@@ -124,17 +124,32 @@ final class ChannelsLastConvF32 {
         boolean keepMask = relu && mask;
         HostBuffer maskResult = keepMask ? HostBuffer.uninitialized((long) n * outPlane * o) : null;
         MemorySegment dst = result.segment(), maskDst = keepMask ? maskResult.segment() : null;
+        // One tap group on the run image with one or two rows left after its 12-row tiles (conv 2: 121 = 10·12 + 1): those
+        // rows of several images go through one 12-row tile ({@link #tailTile}) instead of one-row tiles each.
+        int tailRows = runImage != null && groups.size() == 1 ? (groups.get(0).to - groups.get(0).from) % ChannelsLastTile.RUN12_ROWS : 0;
+        boolean batchTails = tailRows >= 1 && tailRows <= ChannelsLastTile.TAIL_ROWS;
+        int perTail = batchTails ? ChannelsLastTile.RUN12_ROWS / tailRows : 0;
+        int[] tailSteps = batchTails ? tailSteps(runImage.runs.get(0).length, runLength) : null;
+        // Then, with whole column blocks (no tile's spill into a row another thread writes) and no mask pass, the tiles store
+        // straight into the output: no per-image copy (0.15 of conv 2's 3.9 ms on one thread).
+        boolean direct = batchTails && !keepMask && o % W == 0;
         try {
             parallel.forRange(n, outPlane * o * kCount, (lo, hi) -> {
-                float[] a = new float[(int) img.size];
-                // the image the tiles read: the padded image, or the run image (where the 6-row tiles read it too)
-                float[] src = runImage == null ? a : new float[(int) runImage.size];
+                // the batched last rows: image m's row i at slot m·tailRows + i, run k of slot s at (k·12 + s)·RUN_STRIDE
+                float[] tail = batchTails ? new float[tailSteps.length / runLength * ChannelsLastTile.RUN12_ROWS * RunImage.STRIDE] : null;
+                float[] tailY = batchTails ? new float[ChannelsLastTile.RUN12_ROWS * o + W] : null;
+                long tailFirst = lo;
+                // (no padded image where the run image is filled straight from the input)
+                float[] a = runImage == null || !img.unpadded ? new float[(int) img.size] : null;
+                // the image the tiles read: the padded image, or the run image (where the 6-row tiles read it too), which
+                // is a per-thread scratch: fill writes every float the tiles read, and a fresh array per task cost its zeroing
+                float[] src = runImage == null ? a : Scratch.floats((int) runImage.size);
                 int[] bases = runImage == null ? rowBase : runImage.rowBase;
                 List<int[]> segments = runImage == null ? runs : runImage.runs;
                 // One image's output, written by the tiles in place (row pitch O) and copied out at once. A last,
                 // partial block's tile rows run past their row into the next one; that block goes first, so the
                 // full blocks overwrite the spill (and the rows past the plane land in the slack).
-                float[] y = new float[(plane + R) * o + W];
+                float[] y = direct ? null : new float[(plane + R) * o + W];
                 byte[] masks = keepMask ? new byte[plane * o] : null;
                 for (long b = lo; b < hi; b++) {
                     if (runImage != null) runImage.fill(x, b, a, src);
@@ -143,8 +158,10 @@ final class ChannelsLastConvF32 {
                     for (int gi = 0; gi < groups.size(); gi++) {
                         TapGroup g = groups.get(gi);
                         int from = runImage == null ? g.from
-                                : twelveRowTiles(src, runImage.steps.get(gi), g, wNative, nTaps, c, o, blocks, y, bv, reluTile);
-                        sixRowTiles(src, bases, segments.get(gi), g, from, w, nTaps, c, o, blocks, merged, runLength, chunkBytes, y, bv, reluTile);
+                                : twelveRowTiles(src, runImage.steps.get(gi), g, wNative, nTaps, c, o, blocks, direct ? null : y,
+                                        dst, b * plane * o, bv, reluTile);
+                        if (batchTails) tailEntries(src, from, tailRows, runImage.runs.get(0), runLength, tail, (int) (b - tailFirst) * tailRows);
+                        else sixRowTiles(src, bases, segments.get(gi), g, from, w, nTaps, c, o, blocks, merged, runLength, chunkBytes, y, bv, reluTile);
                     }
                     if (keepMask) {
                         for (int i = 0; i < plane * o; i++) {
@@ -154,7 +171,12 @@ final class ChannelsLastConvF32 {
                         }
                         MemorySegment.copy(masks, 0, maskDst, ValueLayout.JAVA_BYTE, b * plane * o, plane * o);
                     }
-                    MemorySegment.copy(y, 0, dst, FL, b * plane * o * Float.BYTES, plane * o);
+                    if (!direct) MemorySegment.copy(y, 0, dst, FL, b * plane * o * Float.BYTES, plane * o);
+                    if (batchTails && (b + 1 - tailFirst == perTail || b + 1 == hi)) { // the batch's last rows, over the stale ones just copied
+                        tailTile(tail, tailSteps, wNative, nTaps, groups.get(0).tapFrom, c, o, blocks, tailY, bv, reluTile, keepMask, (int) (b + 1 - tailFirst) * tailRows,
+                                tailFirst, plane - tailRows, plane, dst, maskDst);
+                        tailFirst = b + 1;
+                    }
                 }
             });
         } finally {
@@ -174,23 +196,74 @@ final class ChannelsLastConvF32 {
     /**
      * Group {@code g}'s rows in {@link ChannelsLastTile#run12} tiles over the run image {@code ri}, from its first row on,
      * each tile's whole reduction for every column block in turn (the tile's rows stay in L1; the packed kernel comes from
-     * L2); returns the first row left, fewer than 12 before the group's end.
+     * L2); returns the first row left, fewer than 12 before the group's end. The rows go to {@code y}, or (with {@code y}
+     * null) to the native output {@code ys} from float {@code yBase} on ({@link ChannelsLastTile#run12Out}).
      */
     private static int twelveRowTiles(float[] ri, int[] steps, TapGroup g, MemorySegment w, int nTaps, int c, int o, int blocks,
-                                      float[] y, float[] bias, boolean relu) {
+                                      float[] y, MemorySegment ys, long yBase, float[] bias, boolean relu) {
         final int rows = ChannelsLastTile.RUN12_ROWS;
         int q = g.from;
         for (; g.to - q >= rows; q += rows) {
             for (int i = 0; i < blocks; i++) {
                 int blk = (i + blocks - 1) % blocks; // a partial block first: the full blocks overwrite its spill
                 long bBase = (long) (blk * nTaps + g.tapFrom) * c * W * Float.BYTES;
-                ChannelsLastTile.run12(ri, q * RunImage.STRIDE, steps, steps.length, w, bBase, y, q * o + blk * W, o);
+                if (y != null) ChannelsLastTile.run12(ri, q * RunImage.STRIDE, steps, steps.length, w, bBase, y, q * o + blk * W, o);
+                else ChannelsLastTile.run12Out(ri, q * RunImage.STRIDE, steps, steps.length, w, bBase, ys, yBase + q * o + blk * W, o);
             }
             if (bias != null || relu) { // a row at a time, all its columns: its spill is overwritten by now
-                for (int r = 0; r < rows; r++) ChannelsLastTile.finishRow(y, (q + r) * o, o, bias, 0, relu);
+                for (int r = 0; r < rows; r++) {
+                    if (y != null) ChannelsLastTile.finishRow(y, (q + r) * o, o, bias, 0, relu);
+                    else ChannelsLastTile.finishRow(ys, yBase + (long) (q + r) * o, o, bias, 0, relu); // whole blocks
+                }
             }
         }
         return q;
+    }
+
+    /** A {@link #tailTile}'s steps: run {@code k}'s floats at {@code k·12·RUN_STRIDE} on. */
+    private static int[] tailSteps(int runs, int runLength) {
+        int[] p = new int[runs * runLength];
+        for (int i = 0; i < p.length; i++) p[i] = i / runLength * ChannelsLastTile.RUN12_ROWS * RunImage.STRIDE + i % runLength;
+        return p;
+    }
+
+    /** The runs of the run image {@code ri}'s rows {@code from .. from + rows - 1} into {@code tail}'s slots {@code slot ..} ({@link #tailTile}). */
+    private static void tailEntries(float[] ri, int from, int rows, int[] runs, int runLength, float[] tail, int slot) {
+        final int rs = RunImage.STRIDE, t12 = ChannelsLastTile.RUN12_ROWS;
+        for (int i = 0; i < rows; i++) {
+            for (int k = 0; k < runs.length; k++) {
+                System.arraycopy(ri, (from + i) * rs + runs[k], tail, (k * t12 + slot + i) * rs, runLength);
+            }
+        }
+    }
+
+    /**
+     * The last rows {@code rowFrom .. rowTo - 1} of {@code slots / (rowTo - rowFrom)} images from {@code image0} on, whose
+     * runs {@link #tailEntries} gathered in {@code tail}, as one {@link ChannelsLastTile#run12} tile per column block (the
+     * slots past {@code slots} compute stale rows, not stored): each row the same fma chain from zero over the same steps
+     * as the {@link ChannelsLastTile#runRow} tiles it replaces (which were latency bound: two dependent chains per call),
+     * so the same bits; then the bias, ReLU and mask as the other rows get them, straight into the output.
+     */
+    private static void tailTile(float[] tail, int[] steps, MemorySegment w, int nTaps, int tapFrom, int c, int o, int blocks, float[] ty, float[] bias,
+                                 boolean relu, boolean keepMask, int slots, long image0, int rowFrom, int plane, MemorySegment dst,
+                                 MemorySegment maskDst) {
+        for (int i = 0; i < blocks; i++) {
+            int blk = (i + blocks - 1) % blocks; // a partial block first: the full blocks overwrite its spill
+            ChannelsLastTile.run12(tail, 0, steps, steps.length, w, (long) (blk * nTaps + tapFrom) * c * W * Float.BYTES, ty, blk * W, o);
+        }
+        int rows = plane - rowFrom;
+        for (int s = 0; s < slots; s++) {
+            if (bias != null || relu) ChannelsLastTile.finishRow(ty, s * o, o, bias, 0, relu);
+            long at = ((image0 + s / rows) * plane + rowFrom + s % rows) * o;
+            if (keepMask) {
+                for (int j = s * o; j < (s + 1) * o; j++) {
+                    boolean off = ty[j] <= 0f; // NaN stays
+                    maskDst.set(ValueLayout.JAVA_BYTE, at + j - s * o, (byte) (off ? 1 : 0));
+                    if (off) ty[j] = 0f;
+                }
+            }
+            MemorySegment.copy(ty, s * o, dst, FL, at * Float.BYTES, o);
+        }
     }
 
     /**
@@ -737,10 +810,14 @@ final class ChannelsLastConvF32 {
      * filters' runs of taps, both in L1 (filter by filter, each write was a line {@code C·W} floats from the last: 0.05 ms
      * of conv 2's, a serial step before its tiles).
      */
-    private static float[] pack(MemorySegment k, int o, int c, int taps, int blocks) {
+    static float[] pack(MemorySegment k, int o, int c, int taps, int blocks) {
         float[] src = new float[o * c * taps];
         MemorySegment.copy(k, FL, 0, src, 0, src.length);
         float[] w = new float[blocks * taps * c * W];
+        if (GATHER_PACK && o % W == 0) {
+            gatherPack(src, w, c, taps, blocks);
+            return w;
+        }
         for (int blk = 0; blk < blocks; blk++) {
             int width = Math.min(W, o - blk * W);
             for (int ch = 0; ch < c; ch++) {
@@ -752,5 +829,27 @@ final class ChannelsLastConvF32 {
             }
         }
         return w;
+    }
+
+    static final boolean GATHER_PACK = !Boolean.getBoolean("nogatherpack");
+
+    /**
+     * {@link #pack} of whole column blocks by 16-lane gathers: each vector of a packed row ({@code w} sequentially) takes
+     * its filters' weights of one (tap, channel), {@code c·taps} floats apart in {@code src}.
+     */
+    private static void gatherPack(float[] src, float[] w, int c, int taps, int blocks) {
+        final int l = ChannelsLastTile.L;
+        int[] index = new int[l];
+        for (int j = 0; j < l; j++) index[j] = j * c * taps;
+        int to = 0;
+        for (int blk = 0; blk < blocks; blk++) {
+            for (int t = 0; t < taps; t++) {
+                for (int ch = 0; ch < c; ch++) {
+                    for (int v = 0; v < W; v += l, to += l) {
+                        FloatVector.fromArray(ChannelsLastTile.S, src, ((blk * W + v) * c + ch) * taps + t, index, 0).intoArray(w, to);
+                    }
+                }
+            }
+        }
     }
 }

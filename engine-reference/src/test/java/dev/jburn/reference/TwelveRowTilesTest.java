@@ -84,21 +84,30 @@ class TwelveRowTilesTest {
         assertTrue(twelve >= 20, "enough cases have 12-row tiles, got " + twelve);
     }
 
-    /** The small CNN's conv 2 (32 → 64 channels, 13×13 → 11×11, valid), with bias and ReLU: 121 positions, ten tiles and a row. */
+    /**
+     * The small CNN's conv 2 (32 → 64 channels, 13×13 → 11×11, valid), with bias and ReLU: 121 positions, ten tiles and a
+     * row; the last rows of up to 12 images go through one tile (on one thread: two full batches and a partial one; on two,
+     * the pool's chunks), with the mask kept too.
+     */
     @Test
     void theCnnsSecondConvKeepsItsBits() {
         Random rnd = new Random(51);
-        Parallel two = new Parallel(2, 1);
-        int n = 5;
+        int n = 29;
         MemorySegment x = floats(rnd, n * 13 * 13 * 32), k = floats(rnd, 64 * 32 * 9), bias = floats(rnd, 64);
         ConvSpec valid = new ConvSpec(new int[] {1, 1}, new int[] {0, 0}, new int[] {0, 0}, new int[] {1, 1}, new int[] {1, 1}, 1, 1);
         Shape xs = Shape.of(n, 13, 13, 32), ks = Shape.of(64, 32, 3, 3);
-        for (boolean relu : new boolean[] {false, true}) {
-            float[] six = values(ChannelsLastConvF32.forward(x, xs, k, ks, bias, relu, false, valid, two, true, ChannelsLastConvF32.CHUNK_BYTES,
-                    false, false).getFirst());
-            float[] twelve = values(ChannelsLastConvF32.forward(x, xs, k, ks, bias, relu, false, valid, two, true, ChannelsLastConvF32.CHUNK_BYTES,
-                    false, true).getFirst());
-            assertArrayEquals(bits(six), bits(twelve), "relu " + relu);
+        for (Parallel p : new Parallel[] {new Parallel(1, 1), new Parallel(2, 1)}) {
+            for (int mode = 0; mode < 3; mode++) {
+                boolean relu = mode > 0, mask = mode == 2;
+                List<Buffer> six = ChannelsLastConvF32.forward(x, xs, k, ks, bias, relu, mask, valid, p, true, ChannelsLastConvF32.CHUNK_BYTES,
+                        false, false);
+                List<Buffer> twelve = ChannelsLastConvF32.forward(x, xs, k, ks, bias, relu, mask, valid, p, true, ChannelsLastConvF32.CHUNK_BYTES,
+                        false, true);
+                String what = "threads " + p.threads() + ", relu " + relu + ", mask " + mask;
+                assertArrayEquals(bits(values(six.getLast())), bits(values(twelve.getLast())), what);
+                if (mask) assertArrayEquals(HostBuffer.of(six.getFirst()).toArray(ValueLayout.JAVA_BYTE),
+                        HostBuffer.of(twelve.getFirst()).toArray(ValueLayout.JAVA_BYTE), what + ": mask");
+            }
         }
     }
 
