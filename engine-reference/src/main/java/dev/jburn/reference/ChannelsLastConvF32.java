@@ -814,7 +814,7 @@ final class ChannelsLastConvF32 {
         float[] src = new float[o * c * taps];
         MemorySegment.copy(k, FL, 0, src, 0, src.length);
         float[] w = new float[blocks * taps * c * W];
-        if (GATHER_PACK && o % W == 0) {
+        if (o % W == 0) {
             gatherPack(src, w, c, taps, blocks);
             return w;
         }
@@ -830,8 +830,6 @@ final class ChannelsLastConvF32 {
         }
         return w;
     }
-
-    static final boolean GATHER_PACK = !Boolean.getBoolean("nogatherpack");
 
     /**
      * {@link #pack} of whole column blocks by 16-lane gathers: each vector of a packed row ({@code w} sequentially) takes

@@ -405,15 +405,6 @@ final class ChannelsLastTile {
     /** Rows at the end of a run that one-row tiles take instead of a whole tile (which would compute six). */
     static final int TAIL_ROWS = 2;
 
-    /**
-     * The first {@code width} values of a stored row of a tile, {@code acc[at ..]}: {@code v + bias}, then with {@code relu} {@code <= 0 ? +0 : ·}
-     * per lane: -0 becomes +0, NaN stays (the scalar {@code if (y <= 0f) y = 0f}). Without a bias the bias is +0, which
-     * changes only a -0 sum into +0, and only with {@code relu}, which makes it +0 anyway. A pass over the stored row
-     * (in L1) rather than on the accumulators before the store keeps {@link #run} small enough for C2: with that
-     * epilogue inlined, C2 reached its inlining node cutoff ({@code NodeCountInliningCutoff}) and, once other shapes
-     * had run through the tile, compiled some of the loop's vector ops as calls to the Vector API's boxed Java
-     * fallbacks (JFR showed them under the tile): the CNN's convs ran ten times slower on AVX2 (2026-12-02).
-     */
     /** {@link #finishRow} on a row stored in a segment (floats {@code at} on), whole vectors ({@code width} a multiple of {@link #L}). */
     static void finishRow(java.lang.foreign.MemorySegment acc, long at, int width, float[] bias, int biasBase, boolean relu) {
         FloatVector zero = FloatVector.zero(S);
@@ -425,6 +416,15 @@ final class ChannelsLastTile {
         }
     }
 
+    /**
+     * The first {@code width} values of a stored row of a tile, {@code acc[at ..]}: {@code v + bias}, then with {@code relu} {@code <= 0 ? +0 : ·}
+     * per lane: -0 becomes +0, NaN stays (the scalar {@code if (y <= 0f) y = 0f}). Without a bias the bias is +0, which
+     * changes only a -0 sum into +0, and only with {@code relu}, which makes it +0 anyway. A pass over the stored row
+     * (in L1) rather than on the accumulators before the store keeps {@link #run} small enough for C2: with that
+     * epilogue inlined, C2 reached its inlining node cutoff ({@code NodeCountInliningCutoff}) and, once other shapes
+     * had run through the tile, compiled some of the loop's vector ops as calls to the Vector API's boxed Java
+     * fallbacks (JFR showed them under the tile): the CNN's convs ran ten times slower on AVX2 (2026-12-02).
+     */
     static void finishRow(float[] acc, int at, int width, float[] bias, int biasBase, boolean relu) {
         FloatVector zero = FloatVector.zero(S);
         int v = 0;
