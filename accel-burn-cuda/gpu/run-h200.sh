@@ -16,6 +16,8 @@ mkdir -p "$OUT"
 java=${JBURN_JAVA:-.gpu/jdk/bin/java}
 flags=(--add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xss8m -Xmx24g)
 cp=$(ls .gpu/lib/*.jar | grep -v junit-platform-console-standalone | tr '\n' ':')
+# The console launcher: versioned as this module's collect-jars.sh copies it, unversioned as the Vulkan one renames it.
+console=$(ls .gpu/lib/junit-platform-console-standalone*.jar | head -1)
 export JBURN_ENGINE=cuda
 cacheDir=$(mktemp -d)
 
@@ -32,7 +34,7 @@ echo "== tests (conformance kit + native checks)"
 # TESTS_FILE: run only the test methods listed there (one class#method per line), e.g. those a cut-short run did not reach.
 select=(--select-class dev.jburn.cuda.CudaNativeTest --select-class dev.jburn.cuda.CudaConformanceTest)
 if [ -n "${TESTS_FILE:-}" ]; then select=(); while read -r m; do [ -n "$m" ] && select+=(--select-method "$m"); done < "$TESTS_FILE"; fi
-timeout -s QUIT -k 10 "${TEST_TIMEOUT:-200}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -jar .gpu/lib/junit-platform-console-standalone-1.11.4.jar execute \
+timeout -s QUIT -k 10 "${TEST_TIMEOUT:-200}" "$java" "${flags[@]}" -Djburn.cuda.cacheDir="$cacheDir" -jar "$console" execute \
     -cp "$cp" "${select[@]}" \
     --details=testfeed --disable-banner > "$OUT/cuda-tests.log" 2>&1
 echo "tests exit code $?"
