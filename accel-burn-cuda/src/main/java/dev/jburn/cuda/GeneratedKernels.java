@@ -8,8 +8,8 @@ import dev.jburn.graph.Prim;
 import dev.jburn.kernels.DeviceFeatures;
 import dev.jburn.kernels.Dialect;
 import dev.jburn.kernels.ElementwiseKernel;
-import dev.jburn.kernels.FlatLayout;
 import dev.jburn.kernels.Emitter;
+import dev.jburn.kernels.FlatLayout;
 import dev.jburn.kernels.KernelSource;
 import dev.jburn.kernels.ReductionEmitter;
 import dev.jburn.kernels.ReductionKernel;
@@ -114,7 +114,7 @@ final class GeneratedKernels {
                 || op == BinaryOp.BITWISE_AND || op == BinaryOp.BITWISE_OR || op == BinaryOp.BITWISE_XOR)) {
             return null;
         }
-        return broadcasting(List.of(a, b), outShape, (operands, l) -> source("b:" + op + ":" + a.dtype() + ":" + out + ":" + l.tag(),
+        return broadcasting(List.of(a, b), outShape, op.opName(), (operands, l) -> source("b:" + op + ":" + a.dtype() + ":" + out + ":" + l.tag(),
                 () -> ElementwiseKernel.binary(op, a.dtype(), l.operand(0, SCALAR), l.operand(1, SCALAR), l.out(), out))
                 .map(s -> launch(s, operands, outShape.size(), out, op.opName())).orElse(null));
     }
@@ -122,7 +122,7 @@ final class GeneratedKernels {
     Buffer select(Operand pred, Operand onTrue, Operand onFalse, Shape outShape) {
         DType t = onTrue.dtype();
         if (outShape.size() > Integer.MAX_VALUE) return null;
-        return broadcasting(List.of(pred, onTrue, onFalse), outShape, (operands, l) -> source("s:" + t + ":" + l.tag(),
+        return broadcasting(List.of(pred, onTrue, onFalse), outShape, "select", (operands, l) -> source("s:" + t + ":" + l.tag(),
                 () -> ElementwiseKernel.select(l.operand(0, SCALAR), l.operand(1, SCALAR), l.operand(2, SCALAR), l.out(), t))
                 .map(s -> launch(s, operands, outShape.size(), t, "select")).orElse(null));
     }
@@ -132,10 +132,13 @@ final class GeneratedKernels {
 
     /**
      * Runs {@code kernel} on {@code in} as {@link FlatLayout} reads them, after materializing the operands it cannot
-     * read in place (then every operand is full-size or one element).
+     * read in place (then every operand is full-size or one element). An empty output gets an empty buffer, no kernel.
      */
-    private Buffer broadcasting(List<Operand> in, Shape outShape, BiFunction<List<Operand>, FlatLayout, Buffer> kernel) {
-        FlatLayout direct = FlatLayout.of(shapes(in), outShape);
+    private Buffer broadcasting(List<Operand> in, Shape outShape, String op, BiFunction<List<Operand>, FlatLayout, Buffer> kernel) {
+        if (outShape.size() == 0) {
+            try (var _ = backend.device().enter()) { return backend.newBuffer(0, op); }
+        }
+        FlatLayout direct = FlatLayout.ofOperands(in, outShape);
         if (direct != null) return kernel.apply(in, direct);
         List<Buffer> temps = new ArrayList<>();
         try (var _ = backend.device().enter()) {
@@ -151,19 +154,11 @@ final class GeneratedKernels {
                     operands.add(new Operand(full, x.dtype(), outShape));
                 }
             }
-            // An empty output has no layout; its kernel (n = 0) reads nothing.
-            FlatLayout l = FlatLayout.of(shapes(operands), outShape);
-            return kernel.apply(operands, l != null ? l : new FlatLayout(0, 0, java.util.Collections.nCopies(in.size(), FlatLayout.Read.FULL)));
+            return kernel.apply(operands, FlatLayout.ofOperands(operands, outShape));
         } finally {
             // Stream order makes releasing the temporaries safe before the kernel has run (see CachingAllocator).
             for (Buffer t : temps) t.release();
         }
-    }
-
-    private static List<Shape> shapes(List<Operand> in) {
-        List<Shape> s = new ArrayList<>(in.size());
-        for (Operand x : in) s.add(x.shape());
-        return s;
     }
 
     /**

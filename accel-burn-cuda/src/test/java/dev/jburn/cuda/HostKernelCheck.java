@@ -192,7 +192,7 @@ public final class HostKernelCheck {
                 KernelSource sc = emit(ElementwiseKernel.binary(o, t, flat, scalar, flat, out));
                 if (sc != null) cases.add(new Case("binary " + o.opName() + ":" + t.shortName() + " (b scalar)", sc, List.of(t, t), out, approx,
                         (b, in) -> b.binary(o, in.get(0), new Operand(in.get(1).buffer(), t, scalar), flat, out)));
-                if (TRAILING_OPS.contains(o)) { // a bias over channels-last activations: b read at i mod 8 (GeneratedKernels.FlatLayout)
+                if (TRAILING_OPS.contains(o)) { // a bias over channels-last activations: b read at i mod 8 (dev.jburn.kernels.FlatLayout)
                     KernelSource st = emit(ElementwiseKernel.binary(o, t, rows, row, rows, out));
                     if (st != null) cases.add(new Case("binary " + o.opName() + ":" + t.shortName() + " (b trailing)", st, List.of(t, t), out, approx,
                             (b, in) -> b.binary(o, new Operand(in.get(0).buffer(), t, rows), new Operand(in.get(1).buffer(), t, row), rows, out)));

@@ -148,9 +148,7 @@ final class ElementwiseKernels {
     private static final Shape ONE = Shape.of(1);
 
     private Flat flatten(Shape outShape, List<Operand> inputs) {
-        List<Shape> shapes = new ArrayList<>(inputs.size());
-        for (Operand o : inputs) shapes.add(o.shape());
-        FlatLayout direct = FlatLayout.of(shapes, outShape);
+        FlatLayout direct = FlatLayout.ofOperands(inputs, outShape);
         if (direct != null) return new Flat(direct, inputs, List.of());
         long n = outShape.size();
         if (n == 0) return null;
@@ -171,9 +169,7 @@ final class ElementwiseKernels {
                 operands.add(new Operand(full, o.dtype(), Shape.of(n)));
             }
         }
-        shapes.clear();
-        for (Operand o : operands) shapes.add(o.shape());
-        return new Flat(FlatLayout.of(shapes, outShape), operands, temps);
+        return new Flat(FlatLayout.ofOperands(operands, outShape), operands, temps);
     }
 
     DeviceBuffer cast(Operand x, DType to) {

@@ -1,6 +1,7 @@
 package dev.jburn.kernels;
 
 import dev.jburn.Shape;
+import dev.jburn.spi.Operand;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +53,13 @@ public record FlatLayout(long n, long inner, List<Read> reads) {
             }
         }
         return new FlatLayout(n, inner, reads);
+    }
+
+    /** {@link #of} for the shapes of {@code operands}. */
+    public static FlatLayout ofOperands(List<Operand> operands, Shape out) {
+        List<Shape> shapes = new ArrayList<>(operands.size());
+        for (Operand x : operands) shapes.add(x.shape());
+        return of(shapes, out);
     }
 
     /** The kernel's output shape: {@code [n]}, or {@code [n / inner, inner]} with a trailing operand. */

@@ -86,7 +86,7 @@ public record ReductionPlan(Form form, int parts, KernelSource main, ReductionPl
         return switch (form) {
             case BLOCK -> new ReductionPlan(form, 1, ReductionEmitter.emit(k, d, f), null);
             case THREAD -> new ReductionPlan(form, 1, ReductionEmitter.emitPerThread(k, d, f), null);
-            case COLUMNS -> new ReductionPlan(form, parts, ReductionEmitter.emitColumns(k, d, f, parts), rest(k, outputs, parts, d, f));
+            case COLUMNS -> columns(k, d, f, parts);
             case SPLIT -> new ReductionPlan(form, parts, ReductionEmitter.emitSplit(k, d, f, parts), rest(k, outputs, parts, d, f));
         };
     }
