@@ -23,7 +23,8 @@ import java.util.Map;
  * replaces each such group (ungrouped, 1 to 3 spatial axes, float) with a
  * {@link Prim.Fused} node whose body is the group itself; {@link #run} executes it as one
  * {@link ChannelsLastIm2col} gather straight from the channels-last tensor and one cuBLAS GEMM whose
- * result already is the channels-last output:
+ * result already is the channels-last output (or, where the gathered depth is small, as direct kernels that gather
+ * tiles of the same view in shared memory: {@link ChannelsLastDirectConv}):
  * <ul>
  *   <li>{@code x [N, s..., C]} → {@code transpose [0, r-1, 1..]} → conv(·, kernel {@code [O, C, k...]}) →
  *       {@code transpose [0, 2.., 1]} (the forward conv and the input cotangent): {@code cols [N·Πo, Πk·C]} ·
@@ -45,6 +46,10 @@ final class ChannelsLastConvs {
     private final CudaBackend backend;
     private final dev.jburn.graph.GraphRewriteCache rewritten = new dev.jburn.graph.GraphRewriteCache(this::rewriteOnce);
     private final Map<Graph, Plan> plans = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    /** Groups run by the direct kernels: forward convs, kernel cotangents (for tests and benches). */
+    final java.util.concurrent.atomic.AtomicLong directForwardRuns = new java.util.concurrent.atomic.AtomicLong(),
+            directGradientRuns = new java.util.concurrent.atomic.AtomicLong();
 
     ChannelsLastConvs(CudaBackend backend) { this.backend = backend; }
 
@@ -168,13 +173,17 @@ final class ChannelsLastConvs {
     /** {@code x [N, s..., C]}, {@code w [O, C, k...]}: {@code cols [N·Πo, Πk·C] · w as [Πk·C, O]} = {@code [N, o..., O]}. */
     private Buffer forwardIm2col(Operand x, Operand w, ConvSpec spec, Shape outShape) {
         Geometry geo = Geometry.of(Kind.FORWARD, x.shape(), w.shape(), spec, outShape);
-        Buffer cols = im2col(x, geo);
-        if (cols == null) return null;
         int r = spec.spatialRank();
         int[] perm = new int[r + 2];
         for (int j = 0; j < r; j++) perm[j] = 2 + j;
         perm[r] = 1;
         perm[r + 1] = 0;
+        if (direct(geo, x.dtype())) {
+            directForwardRuns.incrementAndGet();
+            return forwardDirect(x, w, perm, geo);
+        }
+        Buffer cols = im2col(x, geo);
+        if (cols == null) return null;
         Buffer wt = null;
         try {
             wt = backend.transpose(w, perm);
@@ -193,6 +202,10 @@ final class ChannelsLastConvs {
      */
     private Buffer kernelGradient(Operand x, Operand g, ConvSpec spec, Shape outShape) {
         Geometry geo = Geometry.of(Kind.KERNEL_GRADIENT, x.shape(), g.shape(), spec, outShape);
+        if (direct(geo, x.dtype())) {
+            directGradientRuns.incrementAndGet();
+            return kernelGradientDirect(x, g, geo);
+        }
         Buffer cols = im2col(x, geo);
         if (cols == null) return null;
         try {
@@ -203,6 +216,75 @@ final class ChannelsLastConvs {
         }
     }
 
+    /** Whether {@code geo} runs as a direct kernel ({@link ChannelsLastDirectConv}) where the engine allows it. */
+    private boolean direct(Geometry geo, DType type) {
+        return backend.config().directConv() && ChannelsLastIm2col.viewDims(geo.in(), geo.aDims(), geo.bDims()) != null
+                && ChannelsLastDirectConv.takes(geo.kind(), type, geo.rows(), geo.depth(), geo.columns());
+    }
+
+    /** {@code out [rows, O] = cols [rows, depth] · w as [depth, O]}, the cols tiles gathered in shared memory. */
+    private Buffer forwardDirect(Operand x, Operand w, int[] perm, Geometry geo) {
+        long[] dims = ChannelsLastIm2col.viewDims(geo.in(), geo.aDims(), geo.bDims());
+        int es = x.dtype().byteSize();
+        Buffer wt = backend.transpose(w, perm);
+        try (var _ = backend.device().enter(); Arena arena = Arena.ofConfined()) {
+            CudaBuffer out = backend.newBuffer(geo.rows() * geo.columns() * es, "conv");
+            try {
+                KernelArgs args = new KernelArgs(arena).pointer(CudaBackend.ptr(x)).pointer(((CudaBuffer) wt).pointer()).pointer(out.pointer())
+                        .i32((int) geo.rows()).i32((int) geo.depth()).i32((int) geo.columns());
+                backend.launch(ChannelsLastDirectConv.SOURCE, ChannelsLastDirectConv.forwardEntry(x.dtype(), geo.aDims().length),
+                        ChannelsLastDirectConv.forwardBlocks(x.dtype(), geo.rows()), ChannelsLastDirectConv.THREADS, 0, view(args, geo, dims), "conv");
+            } catch (RuntimeException e) {
+                out.release();
+                throw e;
+            }
+            return out;
+        } finally {
+            // Stream order makes releasing the temporary safe before the kernel has run (see CachingAllocator).
+            wt.release();
+        }
+    }
+
+    /**
+     * The kernel cotangent {@code [rows, O] = cols [depth, rows]ᵀ · g [depth, O]}: partial sums per chunk of positions,
+     * then one kernel adding them.
+     */
+    private Buffer kernelGradientDirect(Operand x, Operand g, Geometry geo) {
+        long[] dims = ChannelsLastIm2col.viewDims(geo.in(), geo.aDims(), geo.bDims());
+        DType type = x.dtype();
+        int es = type.byteSize();
+        long chunk = ChannelsLastDirectConv.chunk(type, geo.depth()), chunks = ChannelsLastDirectConv.chunks(type, geo.depth());
+        long total = geo.rows() * geo.columns();
+        try (var _ = backend.device().enter(); Arena arena = Arena.ofConfined()) {
+            CudaBuffer partial = backend.newBuffer(chunks * total * es, "conv");
+            CudaBuffer out = null;
+            try {
+                KernelArgs args = new KernelArgs(arena).pointer(CudaBackend.ptr(x)).pointer(CudaBackend.ptr(g)).pointer(partial.pointer())
+                        .i32((int) geo.depth()).i32((int) geo.rows()).i32((int) geo.columns()).i32((int) chunk).i32((int) chunks);
+                backend.launch(ChannelsLastDirectConv.SOURCE, ChannelsLastDirectConv.gradientEntry(type, geo.aDims().length), (int) chunks,
+                        ChannelsLastDirectConv.THREADS, 0, view(args, geo, dims), "conv");
+                out = backend.newBuffer(total * es, "conv");
+                backend.launch(ChannelsLastDirectConv.SOURCE, ChannelsLastDirectConv.sumEntry(type), (int) total, ChannelsLastDirectConv.THREADS, 0,
+                        new KernelArgs(arena).pointer(partial.pointer()).pointer(out.pointer()).i32((int) total).i32((int) chunks), "conv");
+                return out;
+            } catch (RuntimeException e) {
+                if (out != null) out.release();
+                throw e;
+            } finally {
+                // Stream order makes releasing the partial sums safe before the kernels have run (see CachingAllocator).
+                partial.release();
+            }
+        }
+    }
+
+    /** The im2col view's arguments after a kernel's own (as {@link #im2col} passes them, without the rank). */
+    private static KernelArgs view(KernelArgs args, Geometry geo, long[] dims) {
+        long[] gaps = new long[geo.interior().length];
+        for (int j = 0; j < gaps.length; j++) gaps[j] = geo.interior()[j] + 1;
+        return args.ints(FastDivisors.struct(dims)).ints(FastDivisors.ints(geo.in())).ints(FastDivisors.ints(geo.mulA()))
+                .ints(FastDivisors.ints(geo.mulB())).ints(FastDivisors.ints(geo.lo())).ints(FastDivisors.struct(gaps));
+    }
+
     /** The gather of {@code [N, A..., B..., C]}, or null where the kernel does not take it. */
     private Buffer im2col(Operand x, Geometry geo) {
         long[] dims = ChannelsLastIm2col.viewDims(geo.in(), geo.aDims(), geo.bDims());
@@ -210,12 +292,8 @@ final class ChannelsLastConvs {
         long n = 1;
         for (long d : dims) n *= d;
         if (n == 0) return null;
-        long[] gaps = new long[geo.interior().length];
-        for (int j = 0; j < gaps.length; j++) gaps[j] = geo.interior()[j] + 1;
-        int es = x.dtype().byteSize();
-        return launch(ChannelsLastIm2col.SOURCE, ChannelsLastIm2col.entry(es, gaps.length), CudaBackend.ptr(x), n, es,
-                a -> a.i32(gaps.length).ints(FastDivisors.struct(dims)).ints(FastDivisors.ints(geo.in())).ints(FastDivisors.ints(geo.mulA()))
-                        .ints(FastDivisors.ints(geo.mulB())).ints(FastDivisors.ints(geo.lo())).ints(FastDivisors.struct(gaps)));
+        int es = x.dtype().byteSize(), r = geo.aDims().length;
+        return launch(ChannelsLastIm2col.SOURCE, ChannelsLastIm2col.entry(es, r), CudaBackend.ptr(x), n, es, a -> view(a.i32(r), geo, dims));
     }
 
     private static long[] longs(Shape s) { return widen(s.dims()); }

@@ -16,33 +16,45 @@ final class ChannelsLastIm2col {
     static final int MAX_SPATIAL = 3;
 
     /**
+     * Element {@code i} of the view {@code [N, A..., B..., C]} of {@code x}: its value, or 0 where the position falls
+     * in padding (shared by the gather below and {@link ChannelsLastDirectConv}'s kernels, which gather tiles of it
+     * into shared memory).
+     */
+    static final String GATHER = FastDivisors.CUDA + """
+            template <int R, typename T>
+            static __device__ __forceinline__ T jb_im2col_at(const T* __restrict__ x, unsigned i, JbDivs dims, JbInts in,
+                                                             JbInts mulA, JbInts mulB, JbInts lo, JbDivs gap) {
+                unsigned rest = i;
+                unsigned q = jb_div(rest, dims.v[2 * R + 1]); int c = (int)(rest - q * dims.v[2 * R + 1].d); rest = q;
+                int b[R], a[R];
+                #pragma unroll
+                for (int j = R - 1; j >= 0; --j) { q = jb_div(rest, dims.v[1 + R + j]); b[j] = (int)(rest - q * dims.v[1 + R + j].d); rest = q; }
+                #pragma unroll
+                for (int j = R - 1; j >= 0; --j) { q = jb_div(rest, dims.v[1 + j]); a[j] = (int)(rest - q * dims.v[1 + j].d); rest = q; }
+                int src = (int)rest; bool inside = true;
+                #pragma unroll
+                for (int j = 0; j < R; ++j) {
+                    int p = a[j] * mulA.v[j] + b[j] * mulB.v[j] - lo.v[j];
+                    unsigned g = p < 0 ? 0u : jb_div((unsigned)p, gap.v[j]);
+                    if (p < 0 || (unsigned)p != g * gap.v[j].d || (int)g >= in.v[1 + j]) inside = false;
+                    src = src * in.v[1 + j] + (int)g;
+                }
+                src = src * in.v[R + 1] + c;
+                return inside ? x[src] : (T)0;
+            }
+            """;
+
+    /**
      * The spatial rank is a template parameter: with it known, every struct field index is a constant, so
      * the arguments are read straight from the parameter bank (indexed by a run-time rank they were copied
      * to each thread's local memory, which made the first version run at a tenth of the copy rate).
      */
-    static final String SOURCE = FastDivisors.CUDA + """
+    static final String SOURCE = GATHER + """
             template <int R, typename T>
             static __device__ __forceinline__ void jb_im2col(const T* __restrict__ x, T* __restrict__ out, unsigned n, JbDivs dims,
                                                              JbInts in, JbInts mulA, JbInts mulB, JbInts lo, JbDivs gap) {
-                for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-                    unsigned rest = i;
-                    unsigned q = jb_div(rest, dims.v[2 * R + 1]); int c = (int)(rest - q * dims.v[2 * R + 1].d); rest = q;
-                    int b[R], a[R];
-                    #pragma unroll
-                    for (int j = R - 1; j >= 0; --j) { q = jb_div(rest, dims.v[1 + R + j]); b[j] = (int)(rest - q * dims.v[1 + R + j].d); rest = q; }
-                    #pragma unroll
-                    for (int j = R - 1; j >= 0; --j) { q = jb_div(rest, dims.v[1 + j]); a[j] = (int)(rest - q * dims.v[1 + j].d); rest = q; }
-                    int src = (int)rest; bool inside = true;
-                    #pragma unroll
-                    for (int j = 0; j < R; ++j) {
-                        int p = a[j] * mulA.v[j] + b[j] * mulB.v[j] - lo.v[j];
-                        unsigned g = p < 0 ? 0u : jb_div((unsigned)p, gap.v[j]);
-                        if (p < 0 || (unsigned)p != g * gap.v[j].d || (int)g >= in.v[1 + j]) inside = false;
-                        src = src * in.v[1 + j] + (int)g;
-                    }
-                    src = src * in.v[R + 1] + c;
-                    out[i] = inside ? x[src] : (T)0;
-                }
+                for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+                    out[i] = jb_im2col_at<R, T>(x, i, dims, in, mulA, mulB, lo, gap);
             }
             #define JB_IM2COL(NAME, R, T) \\
             extern "C" __global__ void NAME(const T* __restrict__ x, T* __restrict__ out, unsigned n, int r, JbDivs dims, \\

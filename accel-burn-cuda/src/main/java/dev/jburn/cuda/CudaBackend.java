@@ -40,7 +40,7 @@ final class CudaBackend extends HostFallbackBackend {
     private final MemorySegment cublasHandle;
     private final AtomicLong launches = new AtomicLong();
     private final GeneratedKernels generated = new GeneratedKernels(this);
-    private final ChannelsLastConvs channelsLast = new ChannelsLastConvs(this);
+    final ChannelsLastConvs channelsLast = new ChannelsLastConvs(this);
     private final CudaIndexing indexing = new CudaIndexing(this);
     private final CudaWindows windows = new CudaWindows(this);
     /** Uploads and downloads so far: a graph that causes any is not captured ({@link CapturedGraphs}). */

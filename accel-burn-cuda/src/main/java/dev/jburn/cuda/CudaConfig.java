@@ -15,8 +15,12 @@ import java.nio.file.Path;
  *                 twice without host transfers ({@code -Djburn.cuda.graphs=false} turns it off; on by default)
  * @param col2im   channels-last transposed convs (input cotangents) as a GEMM and a col2im sum instead of an im2col
  *                 gather and a GEMM ({@code -Djburn.cuda.col2im=false} keeps im2col, for comparisons; on by default)
+ * @param directConv channels-last convs of a small im2col depth (a first layer on one or three channels) and their
+ *                 kernel cotangents as direct kernels instead of an im2col gather and a GEMM
+ *                 ({@link ChannelsLastDirectConv}; {@code -Djburn.cuda.directConv=false} keeps the GEMM, for comparisons;
+ *                 on by default)
  */
-public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs, boolean col2im) {
+public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs, boolean col2im, boolean directConv) {
     public CudaConfig {
         if (device < 0) throw new IllegalArgumentException("device ordinal must be >= 0, got " + device);
     }
@@ -29,7 +33,8 @@ public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs
         return new CudaConfig(Integer.getInteger("jburn.cuda.device", deviceFromEnvironment()),
                 Boolean.parseBoolean(System.getProperty("jburn.cuda.tf32", "false")), cache,
                 Boolean.parseBoolean(System.getProperty("jburn.cuda.graphs", "true")),
-                Boolean.parseBoolean(System.getProperty("jburn.cuda.col2im", "true")));
+                Boolean.parseBoolean(System.getProperty("jburn.cuda.col2im", "true")),
+                Boolean.parseBoolean(System.getProperty("jburn.cuda.directConv", "true")));
     }
 
     private static int deviceFromEnvironment() {
@@ -42,11 +47,13 @@ public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs
         }
     }
 
-    public CudaConfig withDevice(int ordinal) { return new CudaConfig(ordinal, tf32, cacheDir, graphs, col2im); }
+    public CudaConfig withDevice(int ordinal) { return new CudaConfig(ordinal, tf32, cacheDir, graphs, col2im, directConv); }
 
-    public CudaConfig withTf32(boolean on) { return new CudaConfig(device, on, cacheDir, graphs, col2im); }
+    public CudaConfig withTf32(boolean on) { return new CudaConfig(device, on, cacheDir, graphs, col2im, directConv); }
 
-    public CudaConfig withGraphs(boolean on) { return new CudaConfig(device, tf32, cacheDir, on, col2im); }
+    public CudaConfig withGraphs(boolean on) { return new CudaConfig(device, tf32, cacheDir, on, col2im, directConv); }
 
-    public CudaConfig withCol2im(boolean on) { return new CudaConfig(device, tf32, cacheDir, graphs, on); }
+    public CudaConfig withCol2im(boolean on) { return new CudaConfig(device, tf32, cacheDir, graphs, on, directConv); }
+
+    public CudaConfig withDirectConv(boolean on) { return new CudaConfig(device, tf32, cacheDir, graphs, col2im, on); }
 }

@@ -58,7 +58,7 @@ class ChannelsLastConvsTest {
     record Group(Graph body, ChannelsLastConvs.Plan plan, List<Shape> inputs, Shape out) {}
 
     /** The rewritten groups of traced cases. */
-    private static List<Group> groups(Random rnd, int trials) {
+    static List<Group> groups(Random rnd, int trials) {
         List<Group> groups = new ArrayList<>();
         for (int trial = 0; trial < trials; trial++) {
             int spatial = 1 + trial % 3;

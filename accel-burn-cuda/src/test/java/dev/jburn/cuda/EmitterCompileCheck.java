@@ -134,7 +134,10 @@ public final class EmitterCompileCheck {
         kernels.put("strided copy/scatter", () -> new KernelSource(StridedCopy.entry(4), StridedCopy.SOURCE, List.of(), DType.F32));
         for (DType t : List.of(DType.F32, DType.F64)) {
             kernels.put("col2im nhwc:" + t.shortName(), () -> new KernelSource(ChannelsLastCol2im.entry(t, 2), ChannelsLastCol2im.SOURCE, List.of(), t));
+            kernels.put("direct conv nhwc:" + t.shortName(), () -> new KernelSource(ChannelsLastDirectConv.forwardEntry(t, 2), ChannelsLastDirectConv.SOURCE,
+                    List.of(), t));
         }
+        kernels.put("im2col nhwc", () -> new KernelSource(ChannelsLastIm2col.entry(4, 2), ChannelsLastIm2col.SOURCE, List.of(), DType.F32));
         for (DType t : DType.values()) {
             if (GatherKernels.indexType(t)) {
                 kernels.put("gather offsets:" + t.shortName(), () -> new KernelSource(GatherKernels.OFFSETS_ENTRY, GatherKernels.offsets(t), List.of(), DType.S64));

@@ -128,7 +128,7 @@ public final class HostKernelCheck {
     private static int runAll(String cxx) throws Exception {
         List<Family> families = List.of(HostKernelCheck::elementwise, HostKernelCheck::reductions, HostKernelCheck::lineKernels,
                 HostKernelCheck::windowScatters, HostKernelCheck::fused, HostKernelCheck::indexedUpdates, HostKernelCheck::windowExtremes,
-                Col2imHostCheck::check);
+                Col2imHostCheck::check, DirectConvHostCheck::check);
         var pool = java.util.concurrent.Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
         try {
             List<java.util.concurrent.Future<Integer>> results = new ArrayList<>();
