@@ -209,7 +209,8 @@ final class DirectConvF32 {
             parallel.forRange(tasks, cost, (lo, hi) -> {
                 float[] region = Scratch.floats(g.cg * len);
                 float[] part = new float[parts * tileRows * cols];
-                float[] tr = new float[tileRows * cols];
+                long[] pieceAt = new long[tileRows];
+                int[] laneFrom = new int[tileRows], laneTo = new int[tileRows];
                 for (long task = lo; task < hi; task++) {
                     int chunkIdx = (int) (task % chunks);
                     int grp = (int) (task / chunks % g.groups);
@@ -234,8 +235,8 @@ final class DirectConvF32 {
                                 FilterLaneTile.run(region, q, stepAt, c0 * taps, (c1 - c0) * taps, w, bBase, part, at, c0 == 0);
                                 if (!last) continue;
                                 while (row < r1 && rowStart[row] + outLast <= q0) row++;
-                                FilterLaneTile.transpose(part, at, tr);
-                                flushLanes(tr, valid, dst, outBase, g.outPlane, q0, rowStart, row, r1, outLast);
+                                int pieces = pieces(q0, rowStart, row, r1, outLast, outBase, pieceAt, laneFrom, laneTo);
+                                FilterLaneTile.store(part, at, valid, dst, g.outPlane * Float.BYTES, pieces, pieceAt, laneFrom, laneTo);
                             }
                         }
                     }
@@ -254,19 +255,21 @@ final class DirectConvF32 {
     private static final int LANE_CHUNK_CHANNELS = Integer.getInteger("jburn.directconv.lanechunk", 16);
 
     /**
-     * Writes the {@code valid} filters of a transposed lane tile ({@code [COLS][ROWS]}) covering padded positions
-     * {@code [q0, q0 + ROWS)}: the parts of output rows {@code row..r1-1} it overlaps.
+     * The output row pieces of a lane tile covering padded positions {@code [q0, q0 + ROWS)} (rows {@code row..r1-1} that it
+     * overlaps, positions past a row's end dropped): per piece, the output byte of the tile's lane 0 as if the piece's row
+     * went on (with {@code outBase}, the first filter's plane) and its lanes {@code [laneFrom, laneTo)}; returns the count.
      */
-    private static void flushLanes(float[] tr, int valid, MemorySegment dst, long outBase, long outPlane, int q0,
-                                   int[] rowStart, int row, int r1, int outLast) {
-        final int tileRows = FilterLaneTile.ROWS;
-        int q1 = q0 + tileRows;
+    private static int pieces(int q0, int[] rowStart, int row, int r1, int outLast, long outBase, long[] pieceAt, int[] laneFrom,
+                              int[] laneTo) {
+        int q1 = q0 + FilterLaneTile.ROWS, n = 0;
         for (int r = row; r < r1 && rowStart[r] < q1; r++) {
             int s = Math.max(q0, rowStart[r]), e = Math.min(q1, rowStart[r] + outLast);
             if (s >= e) continue;
-            long at = outBase + (long) r * outLast + (s - rowStart[r]);
-            for (int f = 0; f < valid; f++) store(tr, f * tileRows + (s - q0), dst, (at + f * outPlane) * Float.BYTES, e - s);
+            pieceAt[n] = (outBase + (long) r * outLast - rowStart[r] + q0) * Float.BYTES;
+            laneFrom[n] = s - q0;
+            laneTo[n++] = e - q0;
         }
+        return n;
     }
 
     /**
@@ -360,34 +363,38 @@ final class DirectConvF32 {
 
     /**
      * Positions {@code [qa, qa + len)} of one channel's zero-padded plane (flattened), into
-     * {@code region[at..]}: zeros, then the input row pieces that land there.
+     * {@code region[at..]}: the input row pieces that land there, zeros around them.
      */
     private static void fillRegion(ConvGeometry g, MemorySegment x, long channel, int[] pdims, int plane, int qa, int len,
                                    float[] region, int at) {
-        java.util.Arrays.fill(region, at, at + len, 0f);
         int last = g.spatialRank - 1;
         int rowLen = pdims[last], lo = g.spec.padLow()[last];
         int from = Math.max(0, -lo), to = Math.min(g.in[last], rowLen - lo); // kept input columns (negative padding crops)
-        if (to <= from) return;
-        int firstRow = qa / rowLen, lastRow = Math.min(plane / rowLen - 1, (qa + len - 1) / rowLen);
-        for (int pr = firstRow; pr <= lastRow; pr++) {
-            long inRow = 0, mult = 1;
-            int rest = pr;
-            boolean inside = true;
-            for (int i = last - 1; i >= 0 && inside; i--) {
-                int coord = rest % pdims[i] - g.spec.padLow()[i];
-                rest /= pdims[i];
-                inside = coord >= 0 && coord < g.in[i];
-                inRow += coord * mult;
-                mult *= g.in[i];
-            }
-            if (!inside) continue;
-            int start = pr * rowLen + lo + from - qa;
-            int a = Math.max(0, start), b = Math.min(len, start + (to - from));
-            if (a < b) {
-                load(x, (channel + inRow * g.in[last] + from + (a - start)) * Float.BYTES, region, at + a, b - a);
+        int zeroFrom = 0; // zeros only between the copied pieces (the whole region first: 2x the stores)
+        if (to > from) {
+            int firstRow = qa / rowLen, lastRow = Math.min(plane / rowLen - 1, (qa + len - 1) / rowLen);
+            for (int pr = firstRow; pr <= lastRow; pr++) {
+                long inRow = 0, mult = 1;
+                int rest = pr;
+                boolean inside = true;
+                for (int i = last - 1; i >= 0 && inside; i--) {
+                    int coord = rest % pdims[i] - g.spec.padLow()[i];
+                    rest /= pdims[i];
+                    inside = coord >= 0 && coord < g.in[i];
+                    inRow += coord * mult;
+                    mult *= g.in[i];
+                }
+                if (!inside) continue;
+                int start = pr * rowLen + lo + from - qa;
+                int a = Math.max(0, start), b = Math.min(len, start + (to - from));
+                if (a < b) {
+                    if (a > zeroFrom) java.util.Arrays.fill(region, at + zeroFrom, at + a, 0f);
+                    load(x, (channel + inRow * g.in[last] + from + (a - start)) * Float.BYTES, region, at + a, b - a);
+                    zeroFrom = b;
+                }
             }
         }
+        if (len > zeroFrom) java.util.Arrays.fill(region, at + zeroFrom, at + len, 0f);
     }
 
     /** Weights as {@code [group][block of 4 output channels][channel][tap][4]}; missing channels of a last partial block are 0. */

@@ -13,7 +13,7 @@ import java.lang.foreign.MemorySegment;
  * Twelve broadcasts and two vector loads per 24 fma, as {@link ChannelsLastTile#run12}: the NCHW tile with positions
  * in the lanes ({@link DirectConvF32}'s 8 filters × 3 vectors) needs three loads that straddle cache lines and eight
  * broadcasts per 24 fma and ran at ~85-95 GFLOP/s a thread on the ResNet-like conv, where this one's form reaches
- * ~175 in the channels-last forward. The price is a transposition on the way out ({@link #transpose}).
+ * ~175 in the channels-last forward. The price is a transposition on the way out ({@link #store}).
  */
 final class FilterLaneTile {
     private FilterLaneTile() {}
@@ -96,14 +96,23 @@ final class FilterLaneTile {
         b10.intoArray(acc, at + 22 * L); b11.intoArray(acc, at + 23 * L);
     }
 
+    /** Lane {@code i} of a filter's gather: row {@code i} of a tile (lanes past the rows read row 0 and are never stored). */
+    private static final int[] ROW_INDEX = java.util.stream.IntStream.range(0, L).map(i -> i < ROWS ? i * COLS : 0).toArray();
+
     /**
-     * The tile in {@code acc} from {@code at} ({@code [ROWS][COLS]}) as {@code [COLS][ROWS]} in {@code out}: each filter's
-     * 12 positions consecutive, ready for a run store into its NCHW output plane.
+     * Stores a tile ({@code acc} from {@code at}, {@code [ROWS][COLS]}) into NCHW output: filter {@code f}'s 12 positions
+     * gathered into one vector, then, for each output row piece {@code k}, lanes {@code [laneFrom[k], laneTo[k])} stored
+     * with a mask at byte {@code pieceAt[k] + f·planeBytes} (the byte of lane 0 as if the row went on). No transposition
+     * through memory: a scalar one cost ~1.5 ms of the ResNet-like conv's 17 (one thread).
      */
-    static void transpose(float[] acc, int at, float[] out) {
-        for (int i = 0; i < ROWS; i++) {
-            int a = at + i * COLS;
-            for (int f = 0; f < COLS; f++) out[f * ROWS + i] = acc[a + f];
+    static void store(float[] acc, int at, int valid, MemorySegment dst, long planeBytes, int pieces, long[] pieceAt,
+                      int[] laneFrom, int[] laneTo) {
+        for (int f = 0; f < valid; f++) {
+            FloatVector v = FloatVector.fromArray(S, acc, at + f, ROW_INDEX, 0);
+            for (int k = 0; k < pieces; k++) {
+                var m = S.indexInRange(-laneFrom[k], laneTo[k] - laneFrom[k]);
+                v.intoMemorySegment(dst, pieceAt[k] + f * planeBytes, ORDER, m);
+            }
         }
     }
 }
