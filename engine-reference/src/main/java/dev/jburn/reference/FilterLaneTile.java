@@ -110,7 +110,7 @@ final class FilterLaneTile {
         for (int f = 0; f < valid; f++) {
             FloatVector v = FloatVector.fromArray(S, acc, at + f, ROW_INDEX, 0);
             for (int k = 0; k < pieces; k++) {
-                var m = S.indexInRange(-laneFrom[k], laneTo[k] - laneFrom[k]);
+                var m = jdk.incubator.vector.VectorMask.fromLong(S, (1L << laneTo[k]) - (1L << laneFrom[k])); // lanes [from, to)
                 v.intoMemorySegment(dst, pieceAt[k] + f * planeBytes, ORDER, m);
             }
         }
