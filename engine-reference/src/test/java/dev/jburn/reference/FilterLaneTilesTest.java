@@ -80,7 +80,7 @@ class FilterLaneTilesTest {
     }
 
     /** Every output against the definition summed in double, within 1e-5 of the sum of its terms' magnitudes. */
-    private static void assertCloseToDefinition(ConvGeometry g, MemorySegment x, MemorySegment k, float[] y, String what) {
+    static void assertCloseToDefinition(ConvGeometry g, MemorySegment x, MemorySegment k, float[] y, String what) {
         int[][] tables = g.inputIndexTables();
         int sr = g.spatialRank;
         long[] inStrides = new long[sr];
