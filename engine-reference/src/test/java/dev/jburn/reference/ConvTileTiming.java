@@ -65,6 +65,11 @@ public final class ConvTileTiming {
                 if (!KernelCotangentConvF32.run(resnetDk, xr, gr, y.segment(), p)) throw new IllegalStateException("declined");
                 return y;
             });
+            time("resnet dk from NCHW", threads, reps, 2.0 * 8 * 64 * 56 * 56 * 64 * 9, () -> { // as CanonicalKernelCotangents runs it
+                HostBuffer y = HostBuffer.uninitialized(resnetDk.outSize() * Float.BYTES);
+                if (!KernelCotangentConvF32.run(resnetDk, xr, gr, y.segment(), p, true)) throw new IllegalStateException("declined");
+                return y;
+            });
             time("resnet dk channels-last", threads, reps, 2.0 * 8 * 64 * 56 * 56 * 64 * 9, () -> ChannelsLastConvF32.kernelGradient(
                     xr, Shape.of(8, 56, 56, 64), gr, Shape.of(8, 56, 56, 64), valid(1), p));
             time("conv1 forward", threads, reps, 2.0 * n * 26 * 26 * 32 * 9,
