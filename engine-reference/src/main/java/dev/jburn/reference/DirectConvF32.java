@@ -117,9 +117,13 @@ final class DirectConvF32 {
         int blocks = (g.og + NO - 1) / NO;
         int spanCap = spanCapacity(rowStart, perTask, outLast);
         long regionCap = (long) spanCap + maxTap + TILE;
-        if ((long) g.cg * regionCap > Integer.MAX_VALUE - 16) return false;
+        if ((long) g.cg * regionCap + (long) g.groups * ((g.og + NO - 1) / NO) * (spanCap / TILE) * NO * TILE > Integer.MAX_VALUE - 16) {
+            return false;
+        }
         long cost = (long) perTask * outLast * g.og * g.cg * taps;
-        if (lanes && g.og >= FilterLaneTile.COLS) {
+        long laneParts = (long) ((g.og + FilterLaneTile.COLS - 1) / FilterLaneTile.COLS) * (spanCap / FilterLaneTile.ROWS + 1)
+                * FilterLaneTile.ROWS * FilterLaneTile.COLS;
+        if (lanes && g.og >= FilterLaneTile.COLS && (long) g.cg * regionCap + laneParts <= Integer.MAX_VALUE - 16) {
             laneTiles(g, x, k, dst, parallel, pdims, planeSize, tapOff, rowStart, outLast, perTask, chunks, tasks, (int) regionCap, cost);
             return true;
         }
@@ -129,9 +133,10 @@ final class DirectConvF32 {
         int parts = outerLoop > chunk ? blocks * (spanCap / TILE) : 1;
         int tilesCap = parts == 1 ? 0 : spanCap / TILE;
         parallel.forRange(tasks, cost, (lo, hi) -> {
-            float[] region = Scratch.floats((int) (g.cg * regionCap));
-            // Partial sums of every (block, tile) of the task between channel chunks: 8 channels × TILE floats each.
-            float[] part = new float[parts * NO * TILE];
+            // The region, then the partial sums of every (block, tile) of the task between channel chunks (8 channels × TILE
+            // floats each): one per-thread scratch array, not a fresh one per call.
+            int partAt = (int) (g.cg * regionCap);
+            float[] region = Scratch.floats(partAt + parts * NO * TILE), part = region;
             int[] channelOffsets = new int[g.cg];
             for (long task = lo; task < hi; task++) {
                 int chunkIdx = (int) (task % chunks);
@@ -163,7 +168,7 @@ final class DirectConvF32 {
                         int row = r0;
                         for (int ti = 0; ti < nTiles; ti++) {
                             int q = ti * TILE, q0 = qa + q;
-                            int at = parts == 1 ? 0 : (blk * tilesCap + ti) * NO * TILE;
+                            int at = partAt + (parts == 1 ? 0 : (blk * tilesCap + ti) * NO * TILE);
                             tile(region, q, len, weights, wBase, c0, c1, offs, part, at, c0 == 0);
                             if (!last) continue;
                             while (row < r1 && rowStart[row] + outLast <= q0) row++;
@@ -207,8 +212,8 @@ final class DirectConvF32 {
         try {
             MemorySegment w = wBuffer.segment();
             parallel.forRange(tasks, cost, (lo, hi) -> {
-                float[] region = Scratch.floats(g.cg * len);
-                float[] part = new float[parts * tileRows * cols];
+                int partAt = g.cg * len; // the partial sums after the region, in the same per-thread scratch array
+                float[] region = Scratch.floats(partAt + parts * tileRows * cols), part = region;
                 long[] pieceAt = new long[tileRows];
                 int[] laneFrom = new int[tileRows], laneTo = new int[tileRows];
                 for (long task = lo; task < hi; task++) {
@@ -231,7 +236,7 @@ final class DirectConvF32 {
                             int row = r0;
                             for (int ti = 0; ti < nTiles; ti++) {
                                 int q = ti * tileRows, q0 = qa + q;
-                                int at = parts == 1 ? 0 : (blk * maxTiles + ti) * tileRows * cols;
+                                int at = partAt + (parts == 1 ? 0 : (blk * maxTiles + ti) * tileRows * cols);
                                 FilterLaneTile.run(region, q, stepAt, c0 * taps, (c1 - c0) * taps, w, bBase, part, at, c0 == 0);
                                 if (!last) continue;
                                 while (row < r1 && rowStart[row] + outLast <= q0) row++;
