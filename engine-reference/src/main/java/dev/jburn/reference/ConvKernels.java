@@ -14,7 +14,8 @@ import java.lang.foreign.MemorySegment;
  * Convolution in canonical layout. The oracle is the definition: every output element is a
  * double sum over its group's channels and kernel taps (channel-major, taps row-major),
  * rounded once. The fast paths: F32 with unit strides and no input dilation goes to the
- * direct kernel ({@link DirectConvF32}); everything else in F32/F64 is im2col plus
+ * direct kernel ({@link DirectConvF32}), kernel-cotangent-shaped F32 convs (the kernel as large as the
+ * output) to the channels-last kernel cotangent ({@link KernelCotangentConvF32}); everything else in F32/F64 is im2col plus
  * {@link Gemm}; F16/BF16 are widened to F32 (exact) and rounded once at the end.
  */
 final class ConvKernels {
@@ -51,7 +52,9 @@ final class ConvKernels {
 
     private HostBuffer f32(ConvGeometry g, MemorySegment x, MemorySegment k) {
         HostBuffer result = HostBuffer.uninitialized(g.outSize() * Float.BYTES);
-        if (!DirectConvF32.run(g, x, k, result.segment(), parallel)) Im2col.run(g, DType.F32, x, k, result.segment(), parallel);
+        if (!DirectConvF32.run(g, x, k, result.segment(), parallel) && !KernelCotangentConvF32.run(g, x, k, result.segment(), parallel)) {
+            Im2col.run(g, DType.F32, x, k, result.segment(), parallel);
+        }
         return result;
     }
 

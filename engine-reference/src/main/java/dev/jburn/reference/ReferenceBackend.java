@@ -41,6 +41,7 @@ final class ReferenceBackend implements Backend {
 
     private final FusedKernels fused;
     private final ChannelsLastConvs channelsLast;
+    private final CanonicalKernelCotangents canonicalKernelCotangents;
     private final ReluGatedScatters reluGated;
     private final ColumnSumSiblings columnSums;
     private final PooledChains pooledChains;
@@ -61,6 +62,7 @@ final class ReferenceBackend implements Backend {
         this.windows = new WindowKernels(parallel, config);
         this.fused = new FusedKernels(parallel, config, this);
         this.channelsLast = new ChannelsLastConvs(parallel, config.vectorKernels());
+        this.canonicalKernelCotangents = new CanonicalKernelCotangents(parallel, config.vectorKernels());
         this.reluGated = new ReluGatedScatters(windows, config.vectorKernels());
         this.columnSums = new ColumnSumSiblings(parallel, config.vectorKernels());
         this.pooledChains = new PooledChains(parallel, config.vectorKernels());
@@ -160,7 +162,8 @@ final class ReferenceBackend implements Backend {
 
     /**
      * Interprets the graph, running fused element-wise groups in one blocked pass ({@link FusedKernels}),
-     * channels-last convs without their layout transposes ({@link ChannelsLastConvs}), a max pool's gradient with its
+     * channels-last convs without their layout transposes ({@link ChannelsLastConvs}), canonical kernel cotangents with one
+     * layout copy per operand ({@link CanonicalKernelCotangents}), a max pool's gradient with its
      * ReLU's ({@link ReluGatedScatters}), a pool with the group before it ({@link PooledChains}), column sums that read
      * the same tensor in one pass ({@link ColumnSumSiblings}) and groups with the groups whose results they read
      * ({@link ChainedGroups}): each a rewrite of the graph, cached per graph, whose nodes keep the bits of those they replace.
@@ -173,13 +176,14 @@ final class ReferenceBackend implements Backend {
     /** {@link #execute(dev.jburn.graph.Graph, List)}; a fused group may write its output into a donated input. */
     @Override
     public List<Buffer> execute(dev.jburn.graph.Graph graph, List<Operand> inputs, boolean[] donated) {
-        dev.jburn.graph.Graph run = channelsLast.rewrite(graph);
+        dev.jburn.graph.Graph run = canonicalKernelCotangents.rewrite(channelsLast.rewrite(graph));
         run = chainedGroups.rewrite(columnSums.rewrite(pooledChains.rewrite(reluGated.rewrite(run))));
         return dev.jburn.graph.Interpreter.execute(this, run, inputs, donated, this::runNode);
     }
 
     private List<Buffer> runNode(dev.jburn.graph.Node node, List<Operand> in, List<Boolean> reusable) {
         List<Buffer> out = channelsLast.run(node, in);
+        if (out == null) out = canonicalKernelCotangents.run(node, in);
         if (out == null) out = reluGated.run(node, in);
         if (out == null) out = columnSums.run(node, in, reusable);
         if (out == null) out = pooledChains.run(node, in, reusable);

@@ -43,8 +43,35 @@ public final class ConvTileTiming {
             } catch (java.io.IOException e) { throw new RuntimeException(e); }
         }
         final MemorySegment g2f = g2, k2f = k2t;
+        // The peer bench's ResNet-like 3x3 conv, NCHW [8,64,56,56] * OIHW [64,64,3,3], stride 1, pad 1 (DirectConvF32).
+        MemorySegment xr = floats(rnd, 8L * 64 * 56 * 56), kr = floats(rnd, 64L * 64 * 9);
+        ConvGeometry resnet = new ConvGeometry(Shape.of(8, 64, 56, 56), Shape.of(64, 64, 3, 3), valid(1));
+        MemorySegment gr = floats(rnd, 8L * 64 * 56 * 56);
+        ConvGeometry resnetDk = new ConvGeometry(Shape.of(64, 8, 56, 56), Shape.of(64, 8, 56, 56), valid(1));
         for (int threads : new int[] {1, Runtime.getRuntime().availableProcessors()}) {
             Parallel p = new Parallel(threads, 1 << 15);
+            time("resnet forward", threads, reps, 2.0 * 8 * 64 * 56 * 56 * 64 * 9, () -> {
+                HostBuffer y = HostBuffer.uninitialized(resnet.outSize() * Float.BYTES);
+                DirectConvF32.run(resnet, xr, kr, y.segment(), p);
+                return y;
+            });
+            time("resnet forward positions in lanes", threads, reps, 2.0 * 8 * 64 * 56 * 56 * 64 * 9, () -> {
+                HostBuffer y = HostBuffer.uninitialized(resnet.outSize() * Float.BYTES);
+                DirectConvF32.run(resnet, xr, kr, y.segment(), p, false);
+                return y;
+            });
+            time("resnet dk", threads, reps, 2.0 * 8 * 64 * 56 * 56 * 64 * 9, () -> { // autodiff's conv for the kernel cotangent
+                HostBuffer y = HostBuffer.uninitialized(resnetDk.outSize() * Float.BYTES);
+                if (!KernelCotangentConvF32.run(resnetDk, xr, gr, y.segment(), p)) throw new IllegalStateException("declined");
+                return y;
+            });
+            time("resnet dk from NCHW", threads, reps, 2.0 * 8 * 64 * 56 * 56 * 64 * 9, () -> { // as CanonicalKernelCotangents runs it
+                HostBuffer y = HostBuffer.uninitialized(resnetDk.outSize() * Float.BYTES);
+                if (!KernelCotangentConvF32.run(resnetDk, xr, gr, y.segment(), p, true)) throw new IllegalStateException("declined");
+                return y;
+            });
+            time("resnet dk channels-last", threads, reps, 2.0 * 8 * 64 * 56 * 56 * 64 * 9, () -> ChannelsLastConvF32.kernelGradient(
+                    xr, Shape.of(8, 56, 56, 64), gr, Shape.of(8, 56, 56, 64), valid(1), p));
             time("conv1 forward", threads, reps, 2.0 * n * 26 * 26 * 32 * 9,
                     () -> ChannelsLastConvF32.forward(x1, Shape.of(n, 28, 28, 1), k1, Shape.of(32, 1, 3, 3), null, false, false, valid(0), p));
             time("conv1 dk", threads, reps, 2.0 * n * 26 * 26 * 32 * 9,

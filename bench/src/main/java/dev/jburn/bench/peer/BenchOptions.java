@@ -73,6 +73,7 @@ public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, S
         List<PeerWorkload> all = new ArrayList<>();
         for (int n : quick ? new int[] {256, 512, 1024} : new int[] {256, 512, 1024, 2048}) all.add(new GemmWorkload(n));
         all.add(new ConvWorkload());
+        all.addAll(ConvGradientWorkload.all());
         all.add(new MaxPoolWorkload());
         for (int n : quick ? new int[] {512} : new int[] {512, 1024}) all.add(new CholeskyWorkload(n));
         for (ModelInferenceWorkload.Arch a : ModelInferenceWorkload.Arch.values()) {
