@@ -23,8 +23,8 @@ import java.util.Map;
  * replaces each such group (ungrouped, 1 to 3 spatial axes, float) with a
  * {@link Prim.Fused} node whose body is the group itself; {@link #run} executes it as one
  * {@link ChannelsLastIm2col} gather straight from the channels-last tensor and one cuBLAS GEMM whose
- * result already is the channels-last output (or, where the gathered depth is small, as direct kernels that gather
- * tiles of the same view in shared memory: {@link ChannelsLastDirectConv}):
+ * result already is the channels-last output (or, with {@code -Djburn.cuda.directConv=true} and where the gathered depth
+ * is small, as direct kernels that gather tiles of the same view in shared memory: {@link ChannelsLastDirectConv}):
  * <ul>
  *   <li>{@code x [N, s..., C]} → {@code transpose [0, r-1, 1..]} → conv(·, kernel {@code [O, C, k...]}) →
  *       {@code transpose [0, 2.., 1]} (the forward conv and the input cotangent): {@code cols [N·Πo, Πk·C]} ·
@@ -216,9 +216,13 @@ final class ChannelsLastConvs {
         }
     }
 
+    /** Overrides {@link CudaConfig#directConv} when set (tests run the direct kernels whatever the setting). */
+    volatile Boolean directOverride;
+
     /** Whether {@code geo} runs as a direct kernel ({@link ChannelsLastDirectConv}) where the engine allows it. */
     private boolean direct(Geometry geo, DType type) {
-        return backend.config().directConv() && ChannelsLastIm2col.viewDims(geo.in(), geo.aDims(), geo.bDims()) != null
+        Boolean on = directOverride;
+        return (on != null ? on : backend.config().directConv()) && ChannelsLastIm2col.viewDims(geo.in(), geo.aDims(), geo.bDims()) != null
                 && ChannelsLastDirectConv.takes(geo.kind(), type, geo.rows(), geo.depth(), geo.columns());
     }
 

@@ -21,6 +21,12 @@ import dev.jburn.graph.ChannelsLastConvGroups.Kind;
  *       a result is the same every run ({@link #kernelGradientAt}).</li>
  * </ul>
  * F32 and F64 only (the sums are in the element type); other dtypes and larger depths keep the gather and GEMM.
+ *
+ * <p>Off by default ({@link CudaConfig#directConv}): on an H100 (2026-12-06) they are right
+ * ({@code CudaChannelsLastConvTest}) but not faster: synced, conv 1 at batch 1024 took 184 µs forward and 226 µs for
+ * the kernel cotangent against 213 and 239 µs with im2col + GEMM, and the whole training step ran 1.3% slower. Not
+ * profiled further; presumably the instruction count bounds them, not memory (every cols element is gathered with its
+ * own index arithmetic, and each thread reads two shared values per fma), so a register-tiled form is the next step.
  */
 final class ChannelsLastDirectConv {
     static final int THREADS = 256;

@@ -63,7 +63,15 @@ class CudaChannelsLastConvTest {
                         new int[] {1, 1, 1}), 3, 2, 1),
                 new Case(new ChannelsLastLayer(new int[] {13, 13}, 32, 64, new int[] {3, 3}, new int[] {1, 1}, valid, new int[] {1, 1}), 8, 0, 0));
         ChannelsLastConvs cl = backend.channelsLast;
-        Assumptions.assumeTrue(backend.config().directConv(), "direct convs turned off (-Djburn.cuda.directConv=false)");
+        cl.directOverride = true; // on whatever -Djburn.cuda.directConv says (off by default)
+        try {
+            run(cases, cl);
+        } finally {
+            cl.directOverride = null;
+        }
+    }
+
+    private static void run(List<Case> cases, ChannelsLastConvs cl) {
         Random rnd = new Random(1207);
         for (DType type : List.of(DType.F32, DType.F64)) {
             for (Case c : cases) {
