@@ -64,7 +64,7 @@ final class KernelCotangentConvF32 {
     }
 
     /** {@code [a, b, plane]} (or {@code [b, a, plane]} when {@code swapped}) as {@code [b, plane, a]}. */
-    private static HostBuffer channelsLast(MemorySegment src, int a, int b, long plane, boolean swapped, Parallel parallel) {
+    static HostBuffer channelsLast(MemorySegment src, int a, int b, long plane, boolean swapped, Parallel parallel) {
         HostBuffer out = HostBuffer.uninitialized((long) a * b * plane * Float.BYTES);
         long[] from = swapped ? new long[] {a * plane, 1, plane} : new long[] {plane, 1, b * plane};
         StridedCopy.plan(new int[] {b, (int) plane, a}, from, new long[] {plane * a, a, 1}, Float.BYTES, true)

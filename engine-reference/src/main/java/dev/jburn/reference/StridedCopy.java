@@ -175,6 +175,36 @@ final class StridedCopy {
 
     /** Unit {@code u} is (outer index {@code u / blocks}, rows {@code [TILE·(u % blocks), +TILE)} of the tile axis). */
     private void tiles(MemorySegment src, long srcBase, MemorySegment dst, long dstBase, long lo, long hi) {
+        if (width == Integer.BYTES && Transpose32.applies(src, dst)) tiles32(src, srcBase, dst, dstBase, lo, hi);
+        else elementTiles(src, srcBase, dst, dstBase, lo, hi);
+    }
+
+    /** {@link #tiles} of 4-byte elements between native segments: each unit's rows by {@link Transpose32}'s vector tiles. */
+    private void tiles32(MemorySegment src, long srcBase, MemorySegment dst, long dstBase, long lo, long hi) {
+        int last = dims.length - 1;
+        long blocks = tileBlocks();
+        int rows = dims[tileAxis];
+        int cols = dims[last];
+        long srcCol = srcStrides[last];
+        long dstRow = dstStrides[tileAxis];
+        int[] tile = Transpose32.scratch();
+        Strides.Walker w = new Strides.Walker(outerDims, outerSrc, outerDst);
+        long outer = lo / blocks;
+        w.seek(outer);
+        for (long u = lo; u < hi; u++) {
+            if (u / blocks != outer) {
+                outer = u / blocks;
+                w.next();
+            }
+            int r0 = (int) (u % blocks) * TILE;
+            int r1 = Math.min(rows, r0 + TILE);
+            Transpose32.block(src, srcBase + w.offsets[0] + r0, srcCol, dst, dstBase + w.offsets[1] + r0 * dstRow, dstRow,
+                    r1 - r0, cols, tile);
+        }
+    }
+
+    /** {@link #tiles} element by element, any width. */
+    private void elementTiles(MemorySegment src, long srcBase, MemorySegment dst, long dstBase, long lo, long hi) {
         int last = dims.length - 1;
         long blocks = tileBlocks();
         int rows = dims[tileAxis];

@@ -70,6 +70,8 @@ public final class ConvTileTiming {
                 if (!KernelCotangentConvF32.run(resnetDk, xr, gr, y.segment(), p, true)) throw new IllegalStateException("declined");
                 return y;
             });
+            time("resnet dk operand copy", threads, reps, 0, () -> // one of the two NCHW -> channels-last copies it makes
+                    KernelCotangentConvF32.channelsLast(xr, 64, 8, 56 * 56, true, p));
             time("resnet dk channels-last", threads, reps, 2.0 * 8 * 64 * 56 * 56 * 64 * 9, () -> ChannelsLastConvF32.kernelGradient(
                     xr, Shape.of(8, 56, 56, 64), gr, Shape.of(8, 56, 56, 64), valid(1), p));
             time("conv1 forward", threads, reps, 2.0 * n * 26 * 26 * 32 * 9,
