@@ -101,8 +101,8 @@ public record CnnConvWorkload(Layer layer, Pass pass) implements PeerWorkload {
         };
     }
 
-    /** {@code r} against {@code fn} run eagerly in F64. */
-    private static String check(Function<List<Tensor>, List<Tensor>> fn, List<Tensor> in, Tensor r) {
+    /** {@code r} against {@code fn} run eagerly in F64 (also {@link ConvGradientWorkload}'s check). */
+    static String check(Function<List<Tensor>, List<Tensor>> fn, List<Tensor> in, Tensor r) {
         List<Tensor> wide = in.stream().map(t -> t.asType(DType.F64)).toList();
         try (Tensor want = fn.apply(wide).getFirst()) {
             double[] w = want.toDoubleArray(), got = r.asType(DType.F64).toDoubleArray();

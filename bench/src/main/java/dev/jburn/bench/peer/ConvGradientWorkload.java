@@ -57,7 +57,7 @@ public record ConvGradientWorkload(CnnConvWorkload.Pass pass) implements PeerWor
         Function<List<Tensor>, List<Tensor>> fn = fn();
         CompiledFunction jit = Jit.compileList(fn);
         List<Tensor> in = List.of(x, k, g);
-        return TimedCase.of(() -> jit.apply(in).getFirst(), r -> check(fn, in, r), Tensor::close, x, k, g);
+        return TimedCase.of(() -> jit.apply(in).getFirst(), r -> CnnConvWorkload.check(fn, in, r), Tensor::close, x, k, g);
     }
 
     /** The function of {@code [x, k, g]} that runs this cotangent (of {@code Σ conv(x, k)·g}). */
@@ -66,23 +66,6 @@ public record ConvGradientWorkload(CnnConvWorkload.Pass pass) implements PeerWor
         return pass == CnnConvWorkload.Pass.INPUT_GRADIENT
                 ? in -> List.of(Autodiff.grad((Tensor x) -> x.conv(in.get(1), same).multiply(in.get(2)).sum()).apply(in.get(0)))
                 : in -> List.of(Autodiff.grad((Tensor k) -> in.get(0).conv(k, same).multiply(in.get(2)).sum()).apply(in.get(1)));
-    }
-
-    /** {@code r} against {@code fn} run eagerly in F64. */
-    private static String check(Function<List<Tensor>, List<Tensor>> fn, List<Tensor> in, Tensor r) {
-        List<Tensor> wide = in.stream().map(t -> t.asType(DType.F64)).toList();
-        try (Tensor want = fn.apply(wide).getFirst()) {
-            double[] w = want.toDoubleArray(), got = r.asType(DType.F64).toDoubleArray();
-            if (w.length != got.length) return "FAIL size " + got.length + ", want " + w.length;
-            double scale = 0, err = 0;
-            for (int i = 0; i < w.length; i++) {
-                scale = Math.max(scale, Math.abs(w[i]));
-                err = Math.max(err, Math.abs(w[i] - got[i]));
-            }
-            return err <= 1e-4 * scale ? "ok" : "FAIL max |error| " + err + " > 1e-4 * " + scale;
-        } finally {
-            wide.forEach(Tensor::close);
-        }
     }
 
     @Override public PythonCode numpy() { return PythonCode.unavailable("numpy has no convolution"); }
