@@ -173,44 +173,18 @@ final class StridedCopy {
         }
     }
 
-    /** Unit {@code u} is (outer index {@code u / blocks}, rows {@code [TILE·(u % blocks), +TILE)} of the tile axis). */
+    /**
+     * Unit {@code u} is (outer index {@code u / blocks}, rows {@code [TILE·(u % blocks), +TILE)} of the tile axis). 4-byte
+     * elements between native segments move by {@link Transpose32}'s vector tiles, anything else element by element.
+     */
     private void tiles(MemorySegment src, long srcBase, MemorySegment dst, long dstBase, long lo, long hi) {
-        if (width == Integer.BYTES && Transpose32.applies(src, dst)) tiles32(src, srcBase, dst, dstBase, lo, hi);
-        else elementTiles(src, srcBase, dst, dstBase, lo, hi);
-    }
-
-    /** {@link #tiles} of 4-byte elements between native segments: each unit's rows by {@link Transpose32}'s vector tiles. */
-    private void tiles32(MemorySegment src, long srcBase, MemorySegment dst, long dstBase, long lo, long hi) {
         int last = dims.length - 1;
         long blocks = tileBlocks();
         int rows = dims[tileAxis];
         int cols = dims[last];
         long srcCol = srcStrides[last];
         long dstRow = dstStrides[tileAxis];
-        int[] tile = Transpose32.scratch();
-        Strides.Walker w = new Strides.Walker(outerDims, outerSrc, outerDst);
-        long outer = lo / blocks;
-        w.seek(outer);
-        for (long u = lo; u < hi; u++) {
-            if (u / blocks != outer) {
-                outer = u / blocks;
-                w.next();
-            }
-            int r0 = (int) (u % blocks) * TILE;
-            int r1 = Math.min(rows, r0 + TILE);
-            Transpose32.block(src, srcBase + w.offsets[0] + r0, srcCol, dst, dstBase + w.offsets[1] + r0 * dstRow, dstRow,
-                    r1 - r0, cols, tile);
-        }
-    }
-
-    /** {@link #tiles} element by element, any width. */
-    private void elementTiles(MemorySegment src, long srcBase, MemorySegment dst, long dstBase, long lo, long hi) {
-        int last = dims.length - 1;
-        long blocks = tileBlocks();
-        int rows = dims[tileAxis];
-        int cols = dims[last];
-        long srcCol = srcStrides[last];
-        long dstRow = dstStrides[tileAxis];
+        int[] tile = width == Integer.BYTES && Transpose32.applies(src, dst) ? Transpose32.scratch() : null;
         Strides.Walker w = new Strides.Walker(outerDims, outerSrc, outerDst);
         long outer = lo / blocks;
         w.seek(outer);
@@ -223,13 +197,19 @@ final class StridedCopy {
             int r1 = Math.min(rows, r0 + TILE);
             long sb = srcBase + w.offsets[0];
             long db = dstBase + w.offsets[1];
-            for (int c0 = 0; c0 < cols; c0 += TILE) {
-                int c1 = Math.min(cols, c0 + TILE);
-                for (int r = r0; r < r1; r++) {
-                    long s = sb + r + c0 * srcCol;
-                    long d = db + r * dstRow + c0;
-                    for (int c = c0; c < c1; c++, s += srcCol, d++) Elements.copy(src, s, dst, d, width);
-                }
+            if (tile != null) Transpose32.block(src, sb + r0, srcCol, dst, db + r0 * dstRow, dstRow, r1 - r0, cols, tile);
+            else elementBlock(src, sb, dst, db, r0, r1, cols, srcCol, dstRow);
+        }
+    }
+
+    /** Rows {@code [r0, r1)} of one unit of {@link #tiles}, element by element in {@code TILE × TILE} blocks, any width. */
+    private void elementBlock(MemorySegment src, long sb, MemorySegment dst, long db, int r0, int r1, int cols, long srcCol, long dstRow) {
+        for (int c0 = 0; c0 < cols; c0 += TILE) {
+            int c1 = Math.min(cols, c0 + TILE);
+            for (int r = r0; r < r1; r++) {
+                long s = sb + r + c0 * srcCol;
+                long d = db + r * dstRow + c0;
+                for (int c = c0; c < c1; c++, s += srcCol, d++) Elements.copy(src, s, dst, d, width);
             }
         }
     }
