@@ -118,6 +118,21 @@ public record CnnConvWorkload(Layer layer, Pass pass) implements PeerWorkload {
         }
     }
 
+    /**
+     * The Python check of a torch row (also {@link ConvGradientWorkload}'s): the result {@code r} against {@code wantCall},
+     * the same call on F64 copies of the inputs, within 1e-4 of the largest magnitude.
+     */
+    static String f64Check(String wantCall) {
+        return "want = " + wantCall + ".numpy()\n" + """
+                got = npy(r)
+                if got.shape != want.shape:
+                    return "FAIL shape %s, want %s" % (got.shape, want.shape)
+                err = float(np.abs(got - want).max())
+                scale = float(np.abs(want).max())
+                return "ok" if err <= 1e-4 * scale else "FAIL max |error| %g > 1e-4 * %g" % (err, scale)
+                """;
+    }
+
     @Override public PythonCode numpy() { return PythonCode.unavailable("numpy has no convolution"); }
 
     @Override
@@ -138,15 +153,7 @@ public record CnnConvWorkload(Layer layer, Pass pass) implements PeerWorkload {
                 g = torch.rand(%d, %d, %d, %d, generator=gen) * 2 - 1
                 def call(x, w, b, g):
                     return %s
-                """.formatted(N, c, s, s, f, c, f, N, f, o, o, call), "call(x, w, b, g)", """
-                want = call(x.double(), w.double(), b.double(), g.double()).numpy()
-                got = npy(r)
-                if got.shape != want.shape:
-                    return "FAIL shape %s, want %s" % (got.shape, want.shape)
-                err = float(np.abs(got - want).max())
-                scale = float(np.abs(want).max())
-                return "ok" if err <= 1e-4 * scale else "FAIL max |error| %g > 1e-4 * %g" % (err, scale)
-                """);
+                """.formatted(N, c, s, s, f, c, f, N, f, o, o, call), "call(x, w, b, g)", f64Check("call(x.double(), w.double(), b.double(), g.double())"));
     }
 
     @Override
