@@ -178,9 +178,10 @@ final class ChannelsLastConvs {
         for (int j = 0; j < r; j++) perm[j] = 2 + j;
         perm[r] = 1;
         perm[r + 1] = 0;
-        if (direct(geo, x.dtype())) {
+        long[] directDims = directView(geo, x.dtype());
+        if (directDims != null) {
             directForwardRuns.incrementAndGet();
-            return forwardDirect(x, w, perm, geo);
+            return forwardDirect(x, w, perm, geo, directDims);
         }
         Buffer cols = im2col(x, geo);
         if (cols == null) return null;
@@ -202,9 +203,10 @@ final class ChannelsLastConvs {
      */
     private Buffer kernelGradient(Operand x, Operand g, ConvSpec spec, Shape outShape) {
         Geometry geo = Geometry.of(Kind.KERNEL_GRADIENT, x.shape(), g.shape(), spec, outShape);
-        if (direct(geo, x.dtype())) {
+        long[] directDims = directView(geo, x.dtype());
+        if (directDims != null) {
             directGradientRuns.incrementAndGet();
-            return kernelGradientDirect(x, g, geo);
+            return kernelGradientDirect(x, g, geo, directDims);
         }
         Buffer cols = im2col(x, geo);
         if (cols == null) return null;
@@ -219,16 +221,19 @@ final class ChannelsLastConvs {
     /** Overrides {@link CudaConfig#directConv} when set (tests run the direct kernels whatever the setting). */
     volatile Boolean directOverride;
 
-    /** Whether {@code geo} runs as a direct kernel ({@link ChannelsLastDirectConv}) where the engine allows it. */
-    private boolean direct(Geometry geo, DType type) {
+    /**
+     * The im2col view's dims when {@code geo} runs as a direct kernel ({@link ChannelsLastDirectConv}) where the engine
+     * allows it, else null.
+     */
+    private long[] directView(Geometry geo, DType type) {
         Boolean on = directOverride;
-        return (on != null ? on : backend.config().directConv()) && ChannelsLastIm2col.viewDims(geo.in(), geo.aDims(), geo.bDims()) != null
-                && ChannelsLastDirectConv.takes(geo.kind(), type, geo.rows(), geo.depth(), geo.columns());
+        if (!(on != null ? on : backend.config().directConv())
+                || !ChannelsLastDirectConv.takes(geo.kind(), type, geo.rows(), geo.depth(), geo.columns())) return null;
+        return ChannelsLastIm2col.viewDims(geo.in(), geo.aDims(), geo.bDims());
     }
 
     /** {@code out [rows, O] = cols [rows, depth] · w as [depth, O]}, the cols tiles gathered in shared memory. */
-    private Buffer forwardDirect(Operand x, Operand w, int[] perm, Geometry geo) {
-        long[] dims = ChannelsLastIm2col.viewDims(geo.in(), geo.aDims(), geo.bDims());
+    private Buffer forwardDirect(Operand x, Operand w, int[] perm, Geometry geo, long[] dims) {
         int es = x.dtype().byteSize();
         Buffer wt = backend.transpose(w, perm);
         try (var _ = backend.device().enter(); Arena arena = Arena.ofConfined()) {
@@ -253,8 +258,7 @@ final class ChannelsLastConvs {
      * The kernel cotangent {@code [rows, O] = cols [depth, rows]ᵀ · g [depth, O]}: partial sums per chunk of positions,
      * then one kernel adding them.
      */
-    private Buffer kernelGradientDirect(Operand x, Operand g, Geometry geo) {
-        long[] dims = ChannelsLastIm2col.viewDims(geo.in(), geo.aDims(), geo.bDims());
+    private Buffer kernelGradientDirect(Operand x, Operand g, Geometry geo, long[] dims) {
         DType type = x.dtype();
         int es = type.byteSize();
         long chunk = ChannelsLastDirectConv.chunk(type, geo.depth()), chunks = ChannelsLastDirectConv.chunks(type, geo.depth());
