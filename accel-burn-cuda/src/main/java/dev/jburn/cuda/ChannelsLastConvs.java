@@ -200,8 +200,9 @@ final class ChannelsLastConvs {
     /**
      * The kernel cotangent: {@code x [N, s..., C]}, {@code g [N, a..., O]} (the conv's window is {@code a}, its
      * output the kernel's taps {@code o}): {@code cols [N·Πa, Πo·C]ᵀ · g [N·Πa, O]} = {@code [o..., C, O]}.
+     * (Also called by {@code DirectConvBench}.)
      */
-    private Buffer kernelGradient(Operand x, Operand g, ConvSpec spec, Shape outShape) {
+    Buffer kernelGradient(Operand x, Operand g, ConvSpec spec, Shape outShape) {
         Geometry geo = Geometry.of(Kind.KERNEL_GRADIENT, x.shape(), g.shape(), spec, outShape);
         long[] directDims = directView(geo, x.dtype());
         if (directDims != null) {
@@ -239,10 +240,12 @@ final class ChannelsLastConvs {
         try (var _ = backend.device().enter(); Arena arena = Arena.ofConfined()) {
             CudaBuffer out = backend.newBuffer(geo.rows() * geo.columns() * es, "conv");
             try {
+                int depth = (int) geo.depth(), outs = (int) geo.columns();
                 KernelArgs args = new KernelArgs(arena).pointer(CudaBackend.ptr(x)).pointer(((CudaBuffer) wt).pointer()).pointer(out.pointer())
-                        .i32((int) geo.rows()).i32((int) geo.depth()).i32((int) geo.columns());
+                        .i32((int) geo.rows()).i32(depth).i32(outs).i32(ChannelsLastDirectConv.forwardLanes(x.dtype(), depth, outs));
                 backend.launch(ChannelsLastDirectConv.SOURCE, ChannelsLastDirectConv.forwardEntry(x.dtype(), geo.aDims().length),
-                        ChannelsLastDirectConv.forwardBlocks(x.dtype(), geo.rows()), ChannelsLastDirectConv.THREADS, 0, view(args, geo, dims), "conv");
+                        ChannelsLastDirectConv.forwardBlocks(x.dtype(), geo.rows(), depth, outs), ChannelsLastDirectConv.THREADS, 0,
+                        view(args, geo, dims), "conv");
             } catch (RuntimeException e) {
                 out.release();
                 throw e;
@@ -261,14 +264,16 @@ final class ChannelsLastConvs {
     private Buffer kernelGradientDirect(Operand x, Operand g, Geometry geo, long[] dims) {
         DType type = x.dtype();
         int es = type.byteSize();
-        long chunk = ChannelsLastDirectConv.chunk(type, geo.depth()), chunks = ChannelsLastDirectConv.chunks(type, geo.depth());
+        int rows = (int) geo.rows(), outs = (int) geo.columns();
+        long chunk = ChannelsLastDirectConv.chunk(type, geo.depth(), rows), chunks = ChannelsLastDirectConv.chunks(type, geo.depth(), rows);
         long total = geo.rows() * geo.columns();
         try (var _ = backend.device().enter(); Arena arena = Arena.ofConfined()) {
             CudaBuffer partial = backend.newBuffer(chunks * total * es, "conv");
             CudaBuffer out = null;
             try {
                 KernelArgs args = new KernelArgs(arena).pointer(CudaBackend.ptr(x)).pointer(CudaBackend.ptr(g)).pointer(partial.pointer())
-                        .i32((int) geo.depth()).i32((int) geo.rows()).i32((int) geo.columns()).i32((int) chunk).i32((int) chunks);
+                        .i32((int) geo.depth()).i32(rows).i32(outs).i32((int) chunk).i32((int) chunks)
+                        .i32(ChannelsLastDirectConv.gradientTile(type, rows)).i32(ChannelsLastDirectConv.gradientLanes(outs));
                 backend.launch(ChannelsLastDirectConv.SOURCE, ChannelsLastDirectConv.gradientEntry(type, geo.aDims().length), (int) chunks,
                         ChannelsLastDirectConv.THREADS, 0, view(args, geo, dims), "conv");
                 out = backend.newBuffer(total * es, "conv");

@@ -8,25 +8,28 @@ import dev.jburn.graph.ChannelsLastConvGroups.Kind;
  * channels through a 3×3 kernel, so its im2col matrix has 9 or 27 columns, and an im2col gather plus a cuBLAS GEMM
  * with such a depth writes and reads the gathered matrix and then runs a GEMM far below its rate (the small CNN's
  * conv 1 at batch 1024 on an H200: 163 µs forward and 212 µs for the kernel cotangent, for an output of 89 MB that
- * memory writes in ~35 µs). Both kernels gather tiles of the same im2col view ({@link ChannelsLastIm2col#GATHER})
- * into shared memory instead of global memory:
+ * memory writes in ~35 µs). Both kernels gather tiles of the same im2col view as {@link ChannelsLastIm2col} into
+ * shared memory, one thread a position: its index arithmetic once, then its taps walked by counters
+ * ({@code jb_direct_row}).
  * <ul>
  *   <li><b>forward</b> {@code out [P, O] = cols [P, D] · w [D, O]}: a block gathers {@code cols} for a tile of
- *       positions, then each thread computes outputs of one column {@code o} for every {@code lanes}-th position of
- *       the tile, the products added by fused multiply-adds in ascending {@code d} from zero ({@link #forwardAt});</li>
+ *       {@code lanes · Q} positions, then thread {@code (lane, o)} computes output column {@code o} of {@code Q}
+ *       neighbouring positions in registers (Q = 16 for F32, 8 for F64), the products added by fused multiply-adds in
+ *       ascending {@code d} from zero ({@link #forwardAt}), four positions' cols a shared load;</li>
  *   <li><b>kernel cotangent</b> {@code out [D, O] = cols [P, D]ᵀ · g [P, O]}: the positions are cut into chunks of
- *       whole tiles; a block sums its chunk into a partial {@code [D, O]} (each thread owns up to four outputs and
- *       adds the chunk's positions in ascending order by fused multiply-adds), and a second kernel adds the chunks'
- *       partials in a fixed tree (each of 256 threads adds chunks {@code t, t + 256, ...} in order, then halves), so
- *       a result is the same every run ({@link #kernelGradientAt}).</li>
+ *       whole tiles; in a block, thread {@code (lane, o)} adds every {@code lanes}-th position of its chunk into
+ *       {@code D} registers (the cotangent read straight from global memory, coalesced over {@code o}), the lanes'
+ *       sums are added in lane order into a partial {@code [D, O]}, and a second kernel adds the chunks' partials in a
+ *       fixed tree (each of 256 threads adds chunks {@code t, t + 256, ...} in order, then halves), so a result is the
+ *       same every run ({@link #kernelGradientAt}).</li>
  * </ul>
  * F32 and F64 only (the sums are in the element type); other dtypes and larger depths keep the gather and GEMM.
  *
- * <p>Off by default ({@link CudaConfig#directConv}): on an H100 (2026-12-06) they are right
- * ({@code CudaChannelsLastConvTest}) but not faster: synced, conv 1 at batch 1024 took 184 µs forward and 226 µs for
- * the kernel cotangent against 213 and 239 µs with im2col + GEMM, and the whole training step ran 1.3% slower. Not
- * profiled further; presumably the instruction count bounds them, not memory (every cols element is gathered with its
- * own index arithmetic, and each thread reads two shared values per fma), so a register-tiled form is the next step.
+ * <p>Off by default ({@link CudaConfig#directConv}). The first form (2026-12-06: each cols element gathered with its
+ * own index arithmetic, one output per thread, two shared loads per fma) was right but not faster on an H100: synced,
+ * conv 1 at batch 1024 took 184 µs forward and 226 µs for the kernel cotangent against 213 and 239 µs with im2col +
+ * GEMM, and the whole step ran 1.3% slower; this register-tiled form replaced it ({@code DirectConvBench} times both
+ * paths on a GPU).
  */
 final class ChannelsLastDirectConv {
     static final int THREADS = 256;
@@ -38,75 +41,163 @@ final class ChannelsLastDirectConv {
     static final int MAX_GRADIENT_DEPTH = 32;
     /** Largest output channel count the kernel-cotangent kernel takes (its shared tile of the cotangent). */
     static final int MAX_GRADIENT_COLUMNS = 128;
-    /** Outputs of the kernel cotangent: four per thread. */
+    /** Most outputs of a kernel cotangent (keeps the chunks' partial sums within a few MB). */
     static final int MAX_GRADIENT_OUTPUTS = 4 * THREADS;
     /** Most chunks (blocks, partial sums) of a kernel cotangent. */
-    static final int MAX_CHUNKS = 512;
+    static final int MAX_CHUNKS = 1024;
     /** Most blocks of a forward launch (each loops over tiles). */
     static final int MAX_FORWARD_BLOCKS = 4096;
 
     static final String SOURCE = ChannelsLastIm2col.GATHER + """
             static __device__ __forceinline__ float jb_fma(float a, float b, float c) { return fmaf(a, b, c); }
             static __device__ __forceinline__ double jb_fma(double a, double b, double c) { return fma(a, b, c); }
-            template <typename T> struct JbDirectTile { static const int P = sizeof(T) == 4 ? 64 : 32; };
+            #ifdef __CUDACC_RTC__
+            // four neighbouring shared elements (16-byte aligned) in one or two vector loads
+            static __device__ __forceinline__ void jb_load4(const float* s, float& a, float& b, float& c, float& d) {
+                const float4 v = *reinterpret_cast<const float4*>(s); a = v.x; b = v.y; c = v.z; d = v.w;
+            }
+            static __device__ __forceinline__ void jb_load4(const double* s, double& a, double& b, double& c, double& d) {
+                const double2 u = *reinterpret_cast<const double2*>(s), v = *reinterpret_cast<const double2*>(s + 2); a = u.x; b = u.y; c = v.x; d = v.y;
+            }
+            #else
+            #define __align__(n) __attribute__((aligned(n)))
+            template <typename T> static inline void jb_load4(const T* s, T& a, T& b, T& c, T& d) { a = s[0]; b = s[1]; c = s[2]; d = s[3]; }
+            #endif
+            // Forward: positions per thread (registers), elements of the shared cols tile, of the kernel.
+            template <typename T> struct JbDirect { static const int Q = sizeof(T) == 4 ? 16 : 8, COLS = sizeof(T) == 4 ? 8192 : 4096, W = 2048; };
 
+            // The cols row of view position p ([N, A...] flat): its depth values (taps B... outer, channels C inner) through
+            // put(d, value), the position's index arithmetic done once and the taps walked by counters (ChannelsLastIm2col's
+            // jb_im2col_at divides again for every element).
+            template <int R, typename T, typename Put>
+            static __device__ __forceinline__ void jb_direct_row(const T* __restrict__ x, unsigned p, JbDivs dims, JbInts in, JbInts mulA,
+                    JbInts mulB, JbInts lo, JbDivs gap, Put put) {
+                int qa[R], b[R];
+                unsigned rest = p;
+                #pragma unroll
+                for (int j = R - 1; j >= 0; --j) {
+                    const unsigned q = jb_div(rest, dims.v[1 + j]);
+                    qa[j] = (int)(rest - q * dims.v[1 + j].d) * mulA.v[j] - lo.v[j];
+                    rest = q;
+                }
+                const int n = (int)rest, channels = (int)dims.v[2 * R + 1].d;
+                int taps = 1;
+                #pragma unroll
+                for (int j = 0; j < R; ++j) { b[j] = 0; taps *= (int)dims.v[1 + R + j].d; }
+                for (int tap = 0; tap < taps; ++tap) {
+                    int src = n; bool inside = true;
+                    #pragma unroll
+                    for (int j = 0; j < R; ++j) {
+                        const int q = qa[j] + b[j] * mulB.v[j];
+                        const unsigned g = q < 0 ? 0u : jb_div((unsigned)q, gap.v[j]);
+                        if (q < 0 || (unsigned)q != g * gap.v[j].d || (int)g >= in.v[1 + j]) inside = false;
+                        src = src * in.v[1 + j] + (int)g;
+                    }
+                    src *= channels;
+                    for (int c = 0; c < channels; ++c) put(tap * channels + c, inside ? x[src + c] : (T)0);
+                    #pragma unroll
+                    for (int j = R - 1; j >= 0; --j) {
+                        if (++b[j] < (int)dims.v[1 + R + j].d) break;
+                        b[j] = 0;
+                    }
+                }
+            }
+
+            // out [P, O] = cols [P, D]·w [D, O]: a block gathers the cols of lanes·Q positions into shared memory as [D][tile]
+            // (positions fastest), and thread (lane, o) adds Q neighbouring positions' outputs of column o in registers, from
+            // zero in ascending d, reading four positions' cols a load.
             template <int R, typename T>
             static __device__ __forceinline__ void jb_direct_forward(const T* __restrict__ x, const T* __restrict__ w, T* __restrict__ out,
-                    unsigned positions, int depth, int outs, JbDivs dims, JbInts in, JbInts mulA, JbInts mulB, JbInts lo, JbDivs gap) {
-                const int P = JbDirectTile<T>::P;
-                __shared__ T cols[P * 64];
-                __shared__ T ws[2048];
+                    unsigned positions, int depth, int outs, int lanes, JbDivs dims, JbInts in, JbInts mulA, JbInts mulB, JbInts lo, JbDivs gap) {
+                const int Q = JbDirect<T>::Q, P = lanes * Q;
+                __shared__ __align__(16) T cols[JbDirect<T>::COLS];
+                __shared__ T ws[JbDirect<T>::W];
                 for (int e = threadIdx.x; e < depth * outs; e += blockDim.x) ws[e] = w[e];
-                const int lanes = (int)blockDim.x / outs, lane = (int)threadIdx.x / outs, o = (int)threadIdx.x - lane * outs;
+                const int lane = (int)threadIdx.x / outs, o = (int)threadIdx.x - lane * outs;
                 const unsigned tiles = (positions + P - 1) / P;
                 for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
                     const unsigned first = t * P;
                     const int count = positions - first < (unsigned)P ? (int)(positions - first) : P;
                     __syncthreads();
-                    for (int e = threadIdx.x; e < count * depth; e += blockDim.x)
-                        cols[e] = jb_im2col_at<R, T>(x, first * depth + e, dims, in, mulA, mulB, lo, gap);
+                    for (int i = threadIdx.x; i < count; i += blockDim.x)
+                        jb_direct_row<R, T>(x, first + i, dims, in, mulA, mulB, lo, gap, [&](int d, T v) { cols[d * P + i] = v; });
                     __syncthreads();
                     if (lane < lanes) {
-                        for (int p = lane; p < count; p += lanes) {
-                            T acc = (T)0;
-                            for (int d = 0; d < depth; ++d) acc = jb_fma(cols[p * depth + d], ws[d * outs + o], acc);
-                            out[(first + p) * outs + o] = acc;
+                        T acc[Q];
+                        #pragma unroll
+                        for (int q = 0; q < Q; ++q) acc[q] = (T)0;
+                        for (int d = 0; d < depth; ++d) {
+                            const T wv = ws[d * outs + o];
+                            const T* c = cols + d * P + lane * Q;
+                            #pragma unroll
+                            for (int q = 0; q < Q; q += 4) {
+                                T v0, v1, v2, v3;
+                                jb_load4(c + q, v0, v1, v2, v3);
+                                acc[q] = jb_fma(v0, wv, acc[q]);
+                                acc[q + 1] = jb_fma(v1, wv, acc[q + 1]);
+                                acc[q + 2] = jb_fma(v2, wv, acc[q + 2]);
+                                acc[q + 3] = jb_fma(v3, wv, acc[q + 3]);
+                            }
                         }
+                        #pragma unroll
+                        for (int q = 0; q < Q; ++q)
+                            if (lane * Q + q < count) out[(first + lane * Q + q) * outs + o] = acc[q];
                     }
                 }
             }
 
+            // Kernel cotangent: partial [chunk, D, O] = Σ over the chunk's positions of cols[p, d]·g[p, o]. Thread (lane, o) adds
+            // every lanes-th position of the chunk into D registers (g read straight from global memory, coalesced over o; the
+            // cols row of four d's a load from the shared tile [tile][dp]), then the lanes' sums are added in lane order.
             template <int R, typename T>
             static __device__ __forceinline__ void jb_direct_kernel_grad(const T* __restrict__ x, const T* __restrict__ g, T* __restrict__ partial,
-                    unsigned positions, int depth, int outs, unsigned chunk, unsigned chunks, JbDivs dims, JbInts in, JbInts mulA, JbInts mulB,
-                    JbInts lo, JbDivs gap) {
-                const int P = JbDirectTile<T>::P;
-                __shared__ T cols[P * 32];
-                __shared__ T gs[P * 128];
-                const int total = depth * outs;
+                    unsigned positions, int depth, int outs, unsigned chunk, unsigned chunks, int tile, int lanes, JbDivs dims, JbInts in,
+                    JbInts mulA, JbInts mulB, JbInts lo, JbDivs gap) {
+                __shared__ __align__(16) T cols[JbDirect<T>::COLS];
+                __shared__ T red[256];
+                const int dp = (depth + 3) & ~3, total = depth * outs;
+                const int lane = (int)threadIdx.x / outs, o = (int)threadIdx.x - lane * outs;
                 for (unsigned b = blockIdx.x; b < chunks; b += gridDim.x) {
-                    T acc[4] = {(T)0, (T)0, (T)0, (T)0};
+                    T acc[32];
+                    #pragma unroll
+                    for (int d = 0; d < 32; ++d) acc[d] = (T)0;
                     const unsigned start = b * chunk, end = positions - start < chunk ? positions : start + chunk;
-                    for (unsigned first = start; first < end; first += P) {
-                        const int count = end - first < (unsigned)P ? (int)(end - first) : P;
+                    for (unsigned first = start; first < end; first += tile) {
+                        const int count = end - first < (unsigned)tile ? (int)(end - first) : tile;
                         __syncthreads();
-                        for (int e = threadIdx.x; e < count * depth; e += blockDim.x)
-                            cols[e] = jb_im2col_at<R, T>(x, first * depth + e, dims, in, mulA, mulB, lo, gap);
-                        for (int e = threadIdx.x; e < count * outs; e += blockDim.x) gs[e] = g[first * outs + e];
+                        for (int i = threadIdx.x; i < count; i += blockDim.x)
+                            jb_direct_row<R, T>(x, first + i, dims, in, mulA, mulB, lo, gap, [&](int d, T v) { cols[i * dp + d] = v; });
                         __syncthreads();
-                        #pragma unroll
-                        for (int k = 0; k < 4; ++k) {
-                            const int j = (int)threadIdx.x + k * (int)blockDim.x;
-                            if (j < total) {
-                                const int d = j / outs, o = j - d * outs;
-                                for (int p = 0; p < count; ++p) acc[k] = jb_fma(cols[p * depth + d], gs[p * outs + o], acc[k]);
+                        if (lane < lanes) {
+                            for (int i = lane; i < count; i += lanes) {
+                                const T gv = g[(first + i) * outs + o];
+                                const T* c = cols + i * dp;
+                                #pragma unroll
+                                for (int d = 0; d < 32; d += 4) {
+                                    if (d < depth) {
+                                        T v0, v1, v2, v3;
+                                        jb_load4(c + d, v0, v1, v2, v3);
+                                        acc[d] = jb_fma(v0, gv, acc[d]);
+                                        acc[d + 1] = jb_fma(v1, gv, acc[d + 1]);
+                                        acc[d + 2] = jb_fma(v2, gv, acc[d + 2]);
+                                        acc[d + 3] = jb_fma(v3, gv, acc[d + 3]);
+                                    }
+                                }
                             }
                         }
                     }
                     #pragma unroll
-                    for (int k = 0; k < 4; ++k) {
-                        const int j = (int)threadIdx.x + k * (int)blockDim.x;
-                        if (j < total) partial[b * total + j] = acc[k];
+                    for (int d = 0; d < 32; ++d) {
+                        if (d < depth) {
+                            __syncthreads();
+                            red[threadIdx.x] = acc[d];
+                            __syncthreads();
+                            if ((int)threadIdx.x < outs) {
+                                T s = red[o];
+                                for (int l = 1; l < lanes; ++l) s += red[l * outs + o];
+                                partial[b * total + d * outs + o] = s;
+                            }
+                        }
                     }
                 }
             }
@@ -131,13 +222,13 @@ final class ChannelsLastDirectConv {
 
             #define JB_DIRECT(SUFFIX, R, T) \\
             extern "C" __global__ void jburn_direct_conv_##SUFFIX(const T* __restrict__ x, const T* __restrict__ w, T* __restrict__ out, \\
-                    unsigned positions, int depth, int outs, JbDivs dims, JbInts in, JbInts mulA, JbInts mulB, JbInts lo, JbDivs gap) { \\
-                jb_direct_forward<R, T>(x, w, out, positions, depth, outs, dims, in, mulA, mulB, lo, gap); \\
+                    unsigned positions, int depth, int outs, int lanes, JbDivs dims, JbInts in, JbInts mulA, JbInts mulB, JbInts lo, JbDivs gap) { \\
+                jb_direct_forward<R, T>(x, w, out, positions, depth, outs, lanes, dims, in, mulA, mulB, lo, gap); \\
             } \\
             extern "C" __global__ void jburn_direct_kgrad_##SUFFIX(const T* __restrict__ x, const T* __restrict__ g, T* __restrict__ partial, \\
-                    unsigned positions, int depth, int outs, unsigned chunk, unsigned chunks, JbDivs dims, JbInts in, JbInts mulA, \\
-                    JbInts mulB, JbInts lo, JbDivs gap) { \\
-                jb_direct_kernel_grad<R, T>(x, g, partial, positions, depth, outs, chunk, chunks, dims, in, mulA, mulB, lo, gap); \\
+                    unsigned positions, int depth, int outs, unsigned chunk, unsigned chunks, int tile, int lanes, JbDivs dims, JbInts in, \\
+                    JbInts mulA, JbInts mulB, JbInts lo, JbDivs gap) { \\
+                jb_direct_kernel_grad<R, T>(x, g, partial, positions, depth, outs, chunk, chunks, tile, lanes, dims, in, mulA, mulB, lo, gap); \\
             }
             JB_DIRECT(f32_1, 1, float)
             JB_DIRECT(f32_2, 2, float)
@@ -153,8 +244,34 @@ final class ChannelsLastDirectConv {
 
     private ChannelsLastDirectConv() {}
 
-    /** Positions per shared tile for {@code type} (the kernels' {@code JbDirectTile}). */
-    static int tile(DType type) { return type == DType.F32 ? 64 : 32; }
+    /** Positions a forward thread adds in registers ({@code JbDirect::Q}). */
+    static int positionsPerThread(DType type) { return type == DType.F32 ? 16 : 8; }
+
+    /** Elements of the kernels' shared cols tile ({@code JbDirect::COLS}: 32 KB). */
+    static int colsCapacity(DType type) { return type == DType.F32 ? 8192 : 4096; }
+
+    /**
+     * Position lanes of a forward block for {@code outs} columns of depth {@code depth}: as many as the block's threads
+     * give ({@code 256 / outs}), fewer where the cols tile ({@code lanes · Q} positions × depth) would not fit.
+     */
+    static int forwardLanes(DType type, int depth, int outs) {
+        return Math.max(1, Math.min(THREADS / outs, colsCapacity(type) / (depth * positionsPerThread(type))));
+    }
+
+    /** Positions of a forward tile: {@link #forwardLanes} × {@link #positionsPerThread}. */
+    static int forwardTile(DType type, int depth, int outs) { return forwardLanes(type, depth, outs) * positionsPerThread(type); }
+
+    /** Position lanes of a kernel-cotangent block for {@code outs} columns: a power of two, at most 64 and {@code 256 / outs}. */
+    static int gradientLanes(int outs) { return Math.min(64, Integer.highestOneBit(THREADS / outs)); }
+
+    /**
+     * Positions of a kernel-cotangent tile for {@code depth} rows: a power of two (so a multiple of the lanes), at most
+     * 256, its cols ({@code depth} rounded up to 4 per position) within the shared tile.
+     */
+    static int gradientTile(DType type, int depth) {
+        int padded = (depth + 3) & ~3;
+        return Math.min(THREADS, Integer.highestOneBit(colsCapacity(type) / padded));
+    }
 
     /**
      * Whether the direct kernel takes a group of {@code kind} on elements of {@code type} whose GEMM is
@@ -195,25 +312,26 @@ final class ChannelsLastDirectConv {
     }
 
     /** Blocks of a forward launch over {@code positions}. */
-    static int forwardBlocks(DType type, long positions) {
-        long tiles = (positions + tile(type) - 1) / tile(type);
+    static int forwardBlocks(DType type, long positions, int depth, int outs) {
+        int t = forwardTile(type, depth, outs);
+        long tiles = (positions + t - 1) / t;
         return (int) Math.max(1, Math.min(tiles, MAX_FORWARD_BLOCKS));
     }
 
     /**
-     * Positions per chunk of a kernel cotangent over {@code positions}: whole tiles, at most {@link #MAX_CHUNKS}
-     * chunks.
+     * Positions per chunk of a kernel cotangent over {@code positions} with {@code depth} rows: whole tiles, at most
+     * {@link #MAX_CHUNKS} chunks.
      */
-    static long chunk(DType type, long positions) {
-        int t = tile(type);
+    static long chunk(DType type, long positions, int depth) {
+        int t = gradientTile(type, depth);
         long tiles = Math.max(1, (positions + t - 1) / t);
         long chunks = Math.min(tiles, MAX_CHUNKS);
         return (tiles + chunks - 1) / chunks * t;
     }
 
     /** Chunks of {@link #chunk} positions covering {@code positions}. */
-    static long chunks(DType type, long positions) {
-        long c = chunk(type, positions);
+    static long chunks(DType type, long positions, int depth) {
+        long c = chunk(type, positions, depth);
         return Math.max(1, (positions + c - 1) / c);
     }
 
@@ -233,25 +351,28 @@ final class ChannelsLastDirectConv {
     }
 
     /**
-     * Output {@code j = d·outs + o} of the kernel cotangent, in the kernels' order (for tests): each chunk's partial sum
-     * over its positions in ascending order, then the chunks added as {@code jb_direct_chunk_sum} does.
+     * Output {@code j = d·outs + o} of the kernel cotangent, in the kernels' order (for tests): in each chunk, lane
+     * {@code l} adds the chunk's positions {@code start + l, start + l + lanes, ...} in ascending order from zero, the
+     * lanes' sums are added in lane order, then the chunks' partials as {@code jb_direct_chunk_sum} adds them.
      */
     static double kernelGradientAt(java.util.function.LongToDoubleFunction col, double[] g, long positions, int depth, int outs, int j, boolean f32) {
         DType type = f32 ? DType.F32 : DType.F64;
-        long chunk = chunk(type, positions), chunks = chunks(type, positions);
+        long chunk = chunk(type, positions, depth), chunks = chunks(type, positions, depth);
+        int lanes = gradientLanes(outs);
         int d = j / outs, o = j % outs;
         double[] partial = new double[(int) chunks];
         for (int b = 0; b < chunks; b++) {
-            long end = Math.min(positions, (b + 1) * chunk);
-            if (f32) {
-                float acc = 0;
-                for (long p = b * chunk; p < end; p++) acc = Math.fma((float) col.applyAsDouble(p * depth + d), (float) g[(int) (p * outs + o)], acc);
-                partial[b] = acc;
-            } else {
+            long start = b * chunk, end = Math.min(positions, start + chunk);
+            double sum = 0;
+            for (int l = 0; l < lanes; l++) {
                 double acc = 0;
-                for (long p = b * chunk; p < end; p++) acc = Math.fma(col.applyAsDouble(p * depth + d), g[(int) (p * outs + o)], acc);
-                partial[b] = acc;
+                for (long p = start + l; p < end; p += lanes) {
+                    acc = f32 ? Math.fma((float) col.applyAsDouble(p * depth + d), (float) g[(int) (p * outs + o)], (float) acc)
+                            : Math.fma(col.applyAsDouble(p * depth + d), g[(int) (p * outs + o)], acc);
+                }
+                sum = l == 0 ? acc : f32 ? (float) ((float) sum + (float) acc) : sum + acc;
             }
+            partial[b] = sum;
         }
         double[] sums = new double[THREADS];
         for (int t = 0; t < THREADS; t++) {

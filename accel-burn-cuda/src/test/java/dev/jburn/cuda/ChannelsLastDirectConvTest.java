@@ -34,10 +34,33 @@ class ChannelsLastDirectConvTest {
     @Test
     void chunksAreWholeTilesCoveringEveryPosition() {
         for (DType t : new DType[] {DType.F32, DType.F64}) {
-            for (long p : new long[] {1, 63, 64, 65, 1352, 16_900, 692_224, 10_000_019}) {
-                long chunk = ChannelsLastDirectConv.chunk(t, p), chunks = ChannelsLastDirectConv.chunks(t, p);
-                assertEquals(0, chunk % ChannelsLastDirectConv.tile(t), t + " " + p);
-                assertTrue(chunks <= ChannelsLastDirectConv.MAX_CHUNKS && chunks * chunk >= p && (chunks - 1) * chunk < p, t + " " + p);
+            for (int depth : new int[] {1, 3, 9, 27, 32}) {
+                int tile = ChannelsLastDirectConv.gradientTile(t, depth);
+                // the cols tile fits, and every lane count divides it (a lane's positions are a residue class of the chunk)
+                assertTrue(tile * ((depth + 3) / 4 * 4) <= ChannelsLastDirectConv.colsCapacity(t) && tile % 64 == 0, t + " " + depth);
+                for (long p : new long[] {1, 63, 64, 65, 1352, 16_900, 692_224, 10_000_019}) {
+                    long chunk = ChannelsLastDirectConv.chunk(t, p, depth), chunks = ChannelsLastDirectConv.chunks(t, p, depth);
+                    assertEquals(0, chunk % tile, t + " " + p);
+                    assertTrue(chunks <= ChannelsLastDirectConv.MAX_CHUNKS && chunks * chunk >= p && (chunks - 1) * chunk < p, t + " " + p);
+                }
+            }
+        }
+        for (int outs = 1; outs <= ChannelsLastDirectConv.MAX_GRADIENT_COLUMNS; outs++) {
+            int lanes = ChannelsLastDirectConv.gradientLanes(outs);
+            assertTrue(lanes >= 1 && lanes <= 64 && Integer.bitCount(lanes) == 1 && lanes * outs <= ChannelsLastDirectConv.THREADS, "outs " + outs);
+        }
+    }
+
+    @Test
+    void forwardTilesFitTheSharedTile() {
+        for (DType t : new DType[] {DType.F32, DType.F64}) {
+            for (int depth = 1; depth <= ChannelsLastDirectConv.MAX_FORWARD_DEPTH; depth++) {
+                for (int outs : new int[] {1, 3, 7, 32, 100, 256}) {
+                    if (depth * outs > ChannelsLastDirectConv.MAX_FORWARD_WEIGHTS) continue;
+                    int lanes = ChannelsLastDirectConv.forwardLanes(t, depth, outs);
+                    assertTrue(lanes >= 1 && lanes * outs <= ChannelsLastDirectConv.THREADS, t + " " + depth + " " + outs);
+                    assertTrue((long) depth * ChannelsLastDirectConv.forwardTile(t, depth, outs) <= ChannelsLastDirectConv.colsCapacity(t), t + " " + depth + " " + outs);
+                }
             }
         }
     }

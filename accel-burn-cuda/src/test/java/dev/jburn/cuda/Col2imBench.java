@@ -8,12 +8,8 @@ import dev.jburn.spi.Buffer;
 import dev.jburn.spi.ConvSpec;
 import dev.jburn.spi.Operand;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.SplittableRandom;
 import java.util.function.Supplier;
 
 /**
@@ -39,16 +35,16 @@ public final class Col2imBench {
         for (int n : batches) {
             Shape gs = Shape.of(n, 11, 11, 64), ws = Shape.of(32, 64, 3, 3), out = Shape.of(n, 13, 13, 32);
             ChannelsLastConvs.Path chosen = ChannelsLastConvs.path(new ChannelsLastConvs.Plan(Kind.FORWARD, spec, DType.F32), gs, ws, out, true);
-            Operand g = random(b, gs, 1), w = random(b, ws, 2);
+            Operand g = GpuTiming.random(b, gs, 1), w = GpuTiming.random(b, ws, 2);
             Buffer old = convs.forward(g, w, spec, out, ChannelsLastConvs.Path.IM2COL);
             Buffer neu = convs.forward(g, w, spec, out, ChannelsLastConvs.Path.COL2IM);
-            double[] diff = difference(b, old, neu, out.size());
+            double[] diff = GpuTiming.difference(b, old, neu, out.size());
             old.release();
             neu.release();
             // F32 sums of 576 products in two orders differ by a few ulps of the largest; TF32 keeps 10 mantissa bits
             boolean agree = diff[0] <= (tf32 ? 2e-3 : 1e-5) * diff[1];
-            double tOld = median(b, () -> convs.forward(g, w, spec, out, ChannelsLastConvs.Path.IM2COL));
-            double tNew = median(b, () -> convs.forward(g, w, spec, out, ChannelsLastConvs.Path.COL2IM));
+            double tOld = GpuTiming.median(b, () -> convs.forward(g, w, spec, out, ChannelsLastConvs.Path.IM2COL));
+            double tNew = GpuTiming.median(b, () -> convs.forward(g, w, spec, out, ChannelsLastConvs.Path.COL2IM));
             System.out.printf(Locale.ROOT, "conv2 input cotangent %s -> %s%s: im2col+GEMM %.1f us, GEMM+col2im %.1f us (%.2fx), planner picks %s, "
                             + "results agree: %s (max |diff| %.3g, max |y| %.3g)%n",
                     gs, out, tf32 ? " tf32" : "", tOld, tNew, tOld / tNew, chosen, agree, diff[0], diff[1]);
@@ -56,34 +52,5 @@ public final class Col2imBench {
             w.buffer().release();
         }
         System.out.println("fallbacks: " + gpu.fallbackCounts());
-    }
-
-    private static double median(CudaBackend b, Supplier<Buffer> call) {
-        double[] t = GpuTiming.micros(b, call);
-        return t[t.length / 2];
-    }
-
-    private static Operand random(CudaBackend b, Shape shape, long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        float[] v = new float[Math.toIntExact(shape.size())];
-        for (int i = 0; i < v.length; i++) v[i] = (float) (r.nextDouble() * 2 - 1);
-        return new Operand(GpuTiming.upload(b, v), DType.F32, shape);
-    }
-
-    /** {max |u − v|, max |u|} over {@code n} floats. */
-    private static double[] difference(CudaBackend b, Buffer u, Buffer v, long n) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment x = a.allocate(4 * n), y = a.allocate(4 * n);
-            b.download(u, 0, x);
-            b.download(v, 0, y);
-            double diff = 0, max = 0;
-            for (long i = 0; i < n; i++) {
-                float p = x.getAtIndex(ValueLayout.JAVA_FLOAT, i), q = y.getAtIndex(ValueLayout.JAVA_FLOAT, i);
-                diff = Math.max(diff, Math.abs((double) p - q));
-                max = Math.max(max, Math.abs(p));
-                if (Float.isNaN(p) != Float.isNaN(q)) diff = Double.POSITIVE_INFINITY;
-            }
-            return new double[] {diff, max};
-        }
     }
 }

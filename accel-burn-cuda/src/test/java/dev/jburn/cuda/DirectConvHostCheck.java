@@ -76,15 +76,15 @@ final class DirectConvHostCheck {
             for (int r = 1; r <= ChannelsLastIm2col.MAX_SPATIAL; r++) {
                 String s = t + "_" + r;
                 cpp.append("extern \"C\" void run_conv_").append(s).append("(const ").append(T).append("* x, const ").append(T).append("* w, ")
-                        .append(T).append("* out, unsigned p, int depth, int outs, const JbDivs* dims, const JbInts* in, const JbInts* ma, ")
+                        .append(T).append("* out, unsigned p, int depth, int outs, int lanes, const JbDivs* dims, const JbInts* in, const JbInts* ma, ")
                         .append("const JbInts* mb, const JbInts* lo, const JbDivs* gap) {\n  jb_run_group([&](unsigned) { jburn_direct_conv_").append(s)
-                        .append("(x, w, out, p, depth, outs, *dims, *in, *ma, *mb, *lo, *gap); });\n}\n");
+                        .append("(x, w, out, p, depth, outs, lanes, *dims, *in, *ma, *mb, *lo, *gap); });\n}\n");
                 cpp.append("extern \"C\" void run_kgrad_").append(s).append("(const ").append(T).append("* x, const ").append(T).append("* g, ")
-                        .append(T).append("* out, unsigned p, int depth, int outs, unsigned chunk, unsigned chunks, const JbDivs* dims, ")
+                        .append(T).append("* out, unsigned p, int depth, int outs, unsigned chunk, unsigned chunks, int tile, int lanes, const JbDivs* dims, ")
                         .append("const JbInts* in, const JbInts* ma, const JbInts* mb, const JbInts* lo, const JbDivs* gap) {\n")
                         .append("  std::vector<").append(T).append("> partial((size_t)chunks * depth * outs);\n")
                         .append("  jb_run_group([&](unsigned) { jburn_direct_kgrad_").append(s)
-                        .append("(x, g, partial.data(), p, depth, outs, chunk, chunks, *dims, *in, *ma, *mb, *lo, *gap); });\n")
+                        .append("(x, g, partial.data(), p, depth, outs, chunk, chunks, tile, lanes, *dims, *in, *ma, *mb, *lo, *gap); });\n")
                         .append("  jb_run_group([&](unsigned) { jburn_direct_ksum_").append(t).append("(partial.data(), out, depth * outs, chunks); });\n}\n");
             }
         }
@@ -94,9 +94,9 @@ final class DirectConvHostCheck {
         if (!HostKernelCheck.compile(cxx, src, lib, "direct convs", "-std=c++17", "-ffp-contract=off")) return -1;
         Random rnd = new Random(43);
         int mismatches = 0, run = 0;
-        FunctionDescriptor conv = FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS,
+        FunctionDescriptor conv = FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS,
                 ADDRESS, ADDRESS, ADDRESS);
-        FunctionDescriptor kgrad = FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS,
+        FunctionDescriptor kgrad = FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS,
                 ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
         try (Arena arena = Arena.ofShared()) {
             SymbolLookup lookup = SymbolLookup.libraryLookup(lib, arena);
@@ -122,11 +122,13 @@ final class DirectConvHostCheck {
                     try {
                         if (forward) {
                             MethodHandle h = Linker.nativeLinker().downcallHandle(lookup.find("run_conv_" + s).orElseThrow(), conv);
-                            h.invokeWithArguments(segment(arena, x, f32), segment(arena, other, f32), out, (int) positions, depth, outs, dimsS, inS, ma, mb, lo, gap);
+                            h.invokeWithArguments(segment(arena, x, f32), segment(arena, other, f32), out, (int) positions, depth, outs,
+                                    ChannelsLastDirectConv.forwardLanes(t, depth, outs), dimsS, inS, ma, mb, lo, gap);
                         } else {
                             MethodHandle h = Linker.nativeLinker().downcallHandle(lookup.find("run_kgrad_" + s).orElseThrow(), kgrad);
                             h.invokeWithArguments(segment(arena, x, f32), segment(arena, other, f32), out, (int) positions, depth, outs,
-                                    (int) ChannelsLastDirectConv.chunk(t, positions), (int) ChannelsLastDirectConv.chunks(t, positions), dimsS, inS, ma, mb, lo, gap);
+                                    (int) ChannelsLastDirectConv.chunk(t, positions, depth), (int) ChannelsLastDirectConv.chunks(t, positions, depth),
+                                    ChannelsLastDirectConv.gradientTile(t, depth), ChannelsLastDirectConv.gradientLanes(outs), dimsS, inS, ma, mb, lo, gap);
                         }
                     } catch (Throwable e) {
                         throw new IllegalStateException(e);
