@@ -221,6 +221,8 @@ final class ChannelsLastConvs {
 
     /** Overrides {@link CudaConfig#directConv} when set (tests run the direct kernels whatever the setting). */
     volatile Boolean directOverride;
+    /** The largest forward depth run by the direct kernels ({@code DirectConvBench} raises it to time deeper convs). */
+    volatile int directForwardDepth = ChannelsLastDirectConv.MAX_FORWARD_DEPTH;
 
     /**
      * The im2col view's dims when {@code geo} runs as a direct kernel ({@link ChannelsLastDirectConv}) where the engine
@@ -229,7 +231,7 @@ final class ChannelsLastConvs {
     private long[] directView(Geometry geo, DType type) {
         Boolean on = directOverride;
         if (!(on != null ? on : backend.config().directConv())
-                || !ChannelsLastDirectConv.takes(geo.kind(), type, geo.rows(), geo.depth(), geo.columns())) return null;
+                || !ChannelsLastDirectConv.takes(geo.kind(), type, geo.rows(), geo.depth(), geo.columns(), directForwardDepth)) return null;
         return ChannelsLastIm2col.viewDims(geo.in(), geo.aDims(), geo.bDims());
     }
 
@@ -242,7 +244,8 @@ final class ChannelsLastConvs {
             try {
                 int depth = (int) geo.depth(), outs = (int) geo.columns();
                 KernelArgs args = new KernelArgs(arena).pointer(CudaBackend.ptr(x)).pointer(((CudaBuffer) wt).pointer()).pointer(out.pointer())
-                        .i32((int) geo.rows()).i32(depth).i32(outs).i32(ChannelsLastDirectConv.forwardLanes(x.dtype(), depth, outs));
+                        .i32((int) geo.rows()).i32(depth).i32(outs).i32(ChannelsLastDirectConv.forwardLanes(x.dtype(), depth, outs))
+                        .i32(ChannelsLastDirectConv.forwardChunk(depth, outs));
                 backend.launch(ChannelsLastDirectConv.SOURCE, ChannelsLastDirectConv.forwardEntry(x.dtype(), geo.aDims().length),
                         ChannelsLastDirectConv.forwardBlocks(x.dtype(), geo.rows(), depth, outs), ChannelsLastDirectConv.THREADS, 0,
                         view(args, geo, dims), "conv");

@@ -66,12 +66,12 @@ final class ChannelsLastDirectConv {
             // Forward: positions per thread (registers), elements of the shared cols tile, of the kernel.
             template <typename T> struct JbDirect { static const int Q = sizeof(T) == 4 ? 16 : 8, COLS = sizeof(T) == 4 ? 8192 : 4096, W = 2048; };
 
-            // The cols row of view position p ([N, A...] flat): its depth values (taps B... outer, channels C inner) through
-            // put(d, value), the position's index arithmetic done once and the taps walked by counters (ChannelsLastIm2col's
-            // jb_im2col_at divides again for every element).
+            // Depth d0 to d0 + count - 1 of the cols row of view position p ([N, A...] flat), taps B... outer and channels C
+            // inner, through put(d - d0, value): the position's index arithmetic done once and the taps walked by counters
+            // (ChannelsLastIm2col's jb_im2col_at divides again for every element).
             template <int R, typename T, typename Put>
-            static __device__ __forceinline__ void jb_direct_row(const T* __restrict__ x, unsigned p, JbDivs dims, JbInts in, JbInts mulA,
-                    JbInts mulB, JbInts lo, JbDivs gap, Put put) {
+            static __device__ __forceinline__ void jb_direct_row(const T* __restrict__ x, unsigned p, int d0, int count, JbDivs dims, JbInts in,
+                    JbInts mulA, JbInts mulB, JbInts lo, JbDivs gap, Put put) {
                 int qa[R], b[R];
                 unsigned rest = p;
                 #pragma unroll
@@ -81,10 +81,15 @@ final class ChannelsLastDirectConv {
                     rest = q;
                 }
                 const int n = (int)rest, channels = (int)dims.v[2 * R + 1].d;
-                int taps = 1;
+                unsigned tap = jb_div((unsigned)d0, dims.v[2 * R + 1]);
+                int c = d0 - (int)(tap * (unsigned)channels);
                 #pragma unroll
-                for (int j = 0; j < R; ++j) { b[j] = 0; taps *= (int)dims.v[1 + R + j].d; }
-                for (int tap = 0; tap < taps; ++tap) {
+                for (int j = R - 1; j >= 0; --j) {
+                    const unsigned q = jb_div(tap, dims.v[1 + R + j]);
+                    b[j] = (int)(tap - q * dims.v[1 + R + j].d);
+                    tap = q;
+                }
+                for (int e = 0; e < count;) {
                     int src = n; bool inside = true;
                     #pragma unroll
                     for (int j = 0; j < R; ++j) {
@@ -94,7 +99,8 @@ final class ChannelsLastDirectConv {
                         src = src * in.v[1 + j] + (int)g;
                     }
                     src *= channels;
-                    for (int c = 0; c < channels; ++c) put(tap * channels + c, inside ? x[src + c] : (T)0);
+                    for (; c < channels && e < count; ++c, ++e) put(e, inside ? x[src + c] : (T)0);
+                    c = 0;
                     #pragma unroll
                     for (int j = R - 1; j >= 0; --j) {
                         if (++b[j] < (int)dims.v[1 + R + j].d) break;
@@ -103,42 +109,49 @@ final class ChannelsLastDirectConv {
                 }
             }
 
-            // out [P, O] = cols [P, D]·w [D, O]: a block gathers the cols of lanes·Q positions into shared memory as [D][tile]
-            // (positions fastest), and thread (lane, o) adds Q neighbouring positions' outputs of column o in registers, from
-            // zero in ascending d, reading four positions' cols a load.
+            // out [P, O] = cols [P, D]·w [D, O]: for a tile of lanes·Q positions, a block gathers the cols of a chunk of
+            // dk depths into shared memory as [dk][tile] (positions fastest) and the chunk's kernel rows, and thread (lane, o)
+            // adds Q neighbouring positions' outputs of column o in registers, from zero in ascending d over the chunks,
+            // reading four positions' cols a load.
             template <int R, typename T>
             static __device__ __forceinline__ void jb_direct_forward(const T* __restrict__ x, const T* __restrict__ w, T* __restrict__ out,
-                    unsigned positions, int depth, int outs, int lanes, JbDivs dims, JbInts in, JbInts mulA, JbInts mulB, JbInts lo, JbDivs gap) {
+                    unsigned positions, int depth, int outs, int lanes, int dk, JbDivs dims, JbInts in, JbInts mulA, JbInts mulB, JbInts lo,
+                    JbDivs gap) {
                 const int Q = JbDirect<T>::Q, P = lanes * Q;
                 __shared__ __align__(16) T cols[JbDirect<T>::COLS];
                 __shared__ T ws[JbDirect<T>::W];
-                for (int e = threadIdx.x; e < depth * outs; e += blockDim.x) ws[e] = w[e];
                 const int lane = (int)threadIdx.x / outs, o = (int)threadIdx.x - lane * outs;
                 const unsigned tiles = (positions + P - 1) / P;
                 for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
                     const unsigned first = t * P;
                     const int count = positions - first < (unsigned)P ? (int)(positions - first) : P;
-                    __syncthreads();
-                    for (int i = threadIdx.x; i < count; i += blockDim.x)
-                        jb_direct_row<R, T>(x, first + i, dims, in, mulA, mulB, lo, gap, [&](int d, T v) { cols[d * P + i] = v; });
-                    __syncthreads();
-                    if (lane < lanes) {
-                        T acc[Q];
-                        #pragma unroll
-                        for (int q = 0; q < Q; ++q) acc[q] = (T)0;
-                        for (int d = 0; d < depth; ++d) {
-                            const T wv = ws[d * outs + o];
-                            const T* c = cols + d * P + lane * Q;
-                            #pragma unroll
-                            for (int q = 0; q < Q; q += 4) {
-                                T v0, v1, v2, v3;
-                                jb_load4(c + q, v0, v1, v2, v3);
-                                acc[q] = jb_fma(v0, wv, acc[q]);
-                                acc[q + 1] = jb_fma(v1, wv, acc[q + 1]);
-                                acc[q + 2] = jb_fma(v2, wv, acc[q + 2]);
-                                acc[q + 3] = jb_fma(v3, wv, acc[q + 3]);
+                    T acc[Q];
+                    #pragma unroll
+                    for (int q = 0; q < Q; ++q) acc[q] = (T)0;
+                    for (int d0 = 0; d0 < depth; d0 += dk) {
+                        const int dn = depth - d0 < dk ? depth - d0 : dk;
+                        __syncthreads();
+                        for (int e = threadIdx.x; e < dn * outs; e += blockDim.x) ws[e] = w[d0 * outs + e];
+                        for (int i = threadIdx.x; i < count; i += blockDim.x)
+                            jb_direct_row<R, T>(x, first + i, d0, dn, dims, in, mulA, mulB, lo, gap, [&](int d, T v) { cols[d * P + i] = v; });
+                        __syncthreads();
+                        if (lane < lanes) {
+                            for (int d = 0; d < dn; ++d) {
+                                const T wv = ws[d * outs + o];
+                                const T* c = cols + d * P + lane * Q;
+                                #pragma unroll
+                                for (int q = 0; q < Q; q += 4) {
+                                    T v0, v1, v2, v3;
+                                    jb_load4(c + q, v0, v1, v2, v3);
+                                    acc[q] = jb_fma(v0, wv, acc[q]);
+                                    acc[q + 1] = jb_fma(v1, wv, acc[q + 1]);
+                                    acc[q + 2] = jb_fma(v2, wv, acc[q + 2]);
+                                    acc[q + 3] = jb_fma(v3, wv, acc[q + 3]);
+                                }
                             }
                         }
+                    }
+                    if (lane < lanes) {
                         #pragma unroll
                         for (int q = 0; q < Q; ++q)
                             if (lane * Q + q < count) out[(first + lane * Q + q) * outs + o] = acc[q];
@@ -166,7 +179,7 @@ final class ChannelsLastDirectConv {
                         const int count = end - first < (unsigned)tile ? (int)(end - first) : tile;
                         __syncthreads();
                         for (int i = threadIdx.x; i < count; i += blockDim.x)
-                            jb_direct_row<R, T>(x, first + i, dims, in, mulA, mulB, lo, gap, [&](int d, T v) { cols[i * dp + d] = v; });
+                            jb_direct_row<R, T>(x, first + i, 0, depth, dims, in, mulA, mulB, lo, gap, [&](int d, T v) { cols[i * dp + d] = v; });
                         __syncthreads();
                         if (lane < lanes) {
                             for (int i = lane; i < count; i += lanes) {
@@ -222,8 +235,9 @@ final class ChannelsLastDirectConv {
 
             #define JB_DIRECT(SUFFIX, R, T) \\
             extern "C" __global__ void jburn_direct_conv_##SUFFIX(const T* __restrict__ x, const T* __restrict__ w, T* __restrict__ out, \\
-                    unsigned positions, int depth, int outs, int lanes, JbDivs dims, JbInts in, JbInts mulA, JbInts mulB, JbInts lo, JbDivs gap) { \\
-                jb_direct_forward<R, T>(x, w, out, positions, depth, outs, lanes, dims, in, mulA, mulB, lo, gap); \\
+                    unsigned positions, int depth, int outs, int lanes, int dk, JbDivs dims, JbInts in, JbInts mulA, JbInts mulB, JbInts lo, \\
+                    JbDivs gap) { \\
+                jb_direct_forward<R, T>(x, w, out, positions, depth, outs, lanes, dk, dims, in, mulA, mulB, lo, gap); \\
             } \\
             extern "C" __global__ void jburn_direct_kgrad_##SUFFIX(const T* __restrict__ x, const T* __restrict__ g, T* __restrict__ partial, \\
                     unsigned positions, int depth, int outs, unsigned chunk, unsigned chunks, int tile, int lanes, JbDivs dims, JbInts in, \\
@@ -251,11 +265,18 @@ final class ChannelsLastDirectConv {
     static int colsCapacity(DType type) { return type == DType.F32 ? 8192 : 4096; }
 
     /**
+     * Depths of a forward chunk for {@code outs} columns: the chunk's kernel rows ({@code dk × outs}) fit the shared
+     * kernel tile, at most {@link #MAX_FORWARD_DEPTH}.
+     */
+    static int forwardChunk(int depth, int outs) { return Math.max(1, Math.min(Math.min(depth, MAX_FORWARD_DEPTH), MAX_FORWARD_WEIGHTS / outs)); }
+
+    /**
      * Position lanes of a forward block for {@code outs} columns of depth {@code depth}: as many as the block's threads
-     * give ({@code 256 / outs}), fewer where the cols tile ({@code lanes · Q} positions × depth) would not fit.
+     * give ({@code 256 / outs}), fewer where the cols tile ({@code lanes · Q} positions × the chunk's depths) would not
+     * fit.
      */
     static int forwardLanes(DType type, int depth, int outs) {
-        return Math.max(1, Math.min(THREADS / outs, colsCapacity(type) / (depth * positionsPerThread(type))));
+        return Math.max(1, Math.min(THREADS / outs, colsCapacity(type) / (forwardChunk(depth, outs) * positionsPerThread(type))));
     }
 
     /** Positions of a forward tile: {@link #forwardLanes} × {@link #positionsPerThread}. */
@@ -280,10 +301,18 @@ final class ChannelsLastDirectConv {
      * small side fits the kernel's shared tiles, and every index fits 32 bits.
      */
     static boolean takes(Kind kind, DType type, long rows, long depth, long columns) {
+        return takes(kind, type, rows, depth, columns, MAX_FORWARD_DEPTH);
+    }
+
+    /**
+     * {@link #takes(Kind, DType, long, long, long)} with forward convs of depth up to {@code forwardDepth} (the forward
+     * kernel runs the depth in chunks of at most {@link #MAX_FORWARD_DEPTH} whose kernel rows fit its shared tile).
+     */
+    static boolean takes(Kind kind, DType type, long rows, long depth, long columns, long forwardDepth) {
         if (type != DType.F32 && type != DType.F64) return false;
         if (kind == Kind.FORWARD) {
-            return depth >= 1 && depth <= MAX_FORWARD_DEPTH && columns >= 1 && columns <= THREADS
-                    && depth * columns <= MAX_FORWARD_WEIGHTS && rows >= 1 && rows * Math.max(columns, depth) < (1L << 31);
+            return depth >= 1 && depth <= forwardDepth && columns >= 1 && columns <= THREADS
+                    && rows >= 1 && rows * Math.max(columns, depth) < (1L << 31);
         }
         return rows >= 1 && rows <= MAX_GRADIENT_DEPTH && columns >= 1 && columns <= MAX_GRADIENT_COLUMNS
                 && rows * columns <= MAX_GRADIENT_OUTPUTS && depth >= 1 && depth * Math.max(columns, rows) < (1L << 31);

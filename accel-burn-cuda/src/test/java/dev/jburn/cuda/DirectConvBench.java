@@ -13,7 +13,7 @@ import java.util.function.Supplier;
 /**
  * The small CNN's conv 1 ({@code [N,28,28,1]} by a 3×3 kernel into 32 channels, no padding) on the GPU both ways in one
  * JVM: the forward conv and its kernel cotangent as direct kernels ({@link ChannelsLastDirectConv}) and as an im2col
- * gather plus a cuBLAS GEMM. The two results are compared within a float tolerance (their sums run in different
+ * gather plus a cuBLAS GEMM; and conv 2's forward ({@code [N,13,13,32]} into 64 channels: depth 288, in depth chunks). The two results are compared within a float tolerance (their sums run in different
  * orders). Median µs per call of back-to-back calls, synchronized once per sample ({@link GpuTiming}), so the numbers
  * hold no per-node synchronization (a synced node profile adds ~25-40 µs to each node).
  *
@@ -40,6 +40,14 @@ public final class DirectConvBench {
             x.buffer().release();
             w.buffer().release();
             g.buffer().release();
+            // conv 2 forward (depth 288: the direct kernel in 9 depth chunks, past the engine's default depth)
+            Shape x2s = Shape.of(n, 13, 13, 32), w2s = Shape.of(64, 32, 3, 3), out2 = Shape.of(n, 11, 11, 64);
+            Operand x2 = GpuTiming.random(b, x2s, 4), w2 = GpuTiming.random(b, w2s, 5);
+            convs.directForwardDepth = 288;
+            row(b, convs, "conv 2 forward " + x2s + " -> " + out2, () -> convs.forward(x2, w2, spec, out2, ChannelsLastConvs.Path.IM2COL), out2.size());
+            convs.directForwardDepth = ChannelsLastDirectConv.MAX_FORWARD_DEPTH;
+            x2.buffer().release();
+            w2.buffer().release();
         }
         System.out.println("direct runs: forward " + convs.directForwardRuns + ", kernel cotangent " + convs.directGradientRuns
                 + "; fallbacks: " + gpu.fallbackCounts());

@@ -33,6 +33,9 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 final class DirectConvHostCheck {
     private DirectConvHostCheck() {}
 
+    /** The deepest forward conv checked (deeper than the engine's default: the forward kernel's depth chunks). */
+    static final int FORWARD_DEPTH = 512;
+
     /** The groups the direct kernels take, traced from random layers and from the fixed ones below. */
     static List<ChannelsLastConvsTest.Group> cases() {
         Random rnd = new Random(29);
@@ -51,13 +54,19 @@ final class DirectConvHostCheck {
                 new int[] {1, 1}), 2, rnd));
         all.addAll(ChannelsLastConvsTest.groups(new ChannelsLastLayer(new int[] {40}, 2, 100, new int[] {5}, new int[] {1},
                 new int[][] {{2, 1}}, new int[] {2}), 3, rnd));
+        // the small CNN's conv 2 (depth 288 in 9 chunks of 32: deeper forward convs, as DirectConvBench times them), and
+        // 256 filters of depth 36 (chunks of 8)
+        all.addAll(ChannelsLastConvsTest.groups(new ChannelsLastLayer(new int[] {13, 13}, 32, 64, new int[] {3, 3}, new int[] {1, 1}, none,
+                new int[] {1, 1}), 2, rnd));
+        all.addAll(ChannelsLastConvsTest.groups(new ChannelsLastLayer(new int[] {5, 4}, 4, 256, new int[] {3, 3}, new int[] {1, 1},
+                new int[][] {{1, 1}, {1, 1}}, new int[] {1, 1}), 2, rnd));
         all.addAll(ChannelsLastConvsTest.groups(rnd, 24)); // random layers: 1-3 spatial axes, strides, padding, dilation
         List<ChannelsLastConvsTest.Group> taken = new ArrayList<>();
         for (ChannelsLastConvsTest.Group g : all) {
             ChannelsLastConvs.Geometry geo = geometry(g);
             if (g.plan().kind() != Kind.FORWARD && g.plan().kind() != Kind.KERNEL_GRADIENT) continue;
             if (ChannelsLastIm2col.viewDims(geo.in(), geo.aDims(), geo.bDims()) == null) continue;
-            if (ChannelsLastDirectConv.takes(g.plan().kind(), DType.F32, geo.rows(), geo.depth(), geo.columns())) taken.add(g);
+            if (ChannelsLastDirectConv.takes(g.plan().kind(), DType.F32, geo.rows(), geo.depth(), geo.columns(), FORWARD_DEPTH)) taken.add(g);
         }
         return taken;
     }
@@ -76,9 +85,9 @@ final class DirectConvHostCheck {
             for (int r = 1; r <= ChannelsLastIm2col.MAX_SPATIAL; r++) {
                 String s = t + "_" + r;
                 cpp.append("extern \"C\" void run_conv_").append(s).append("(const ").append(T).append("* x, const ").append(T).append("* w, ")
-                        .append(T).append("* out, unsigned p, int depth, int outs, int lanes, const JbDivs* dims, const JbInts* in, const JbInts* ma, ")
+                        .append(T).append("* out, unsigned p, int depth, int outs, int lanes, int dk, const JbDivs* dims, const JbInts* in, const JbInts* ma, ")
                         .append("const JbInts* mb, const JbInts* lo, const JbDivs* gap) {\n  jb_run_group([&](unsigned) { jburn_direct_conv_").append(s)
-                        .append("(x, w, out, p, depth, outs, lanes, *dims, *in, *ma, *mb, *lo, *gap); });\n}\n");
+                        .append("(x, w, out, p, depth, outs, lanes, dk, *dims, *in, *ma, *mb, *lo, *gap); });\n}\n");
                 cpp.append("extern \"C\" void run_kgrad_").append(s).append("(const ").append(T).append("* x, const ").append(T).append("* g, ")
                         .append(T).append("* out, unsigned p, int depth, int outs, unsigned chunk, unsigned chunks, int tile, int lanes, const JbDivs* dims, ")
                         .append("const JbInts* in, const JbInts* ma, const JbInts* mb, const JbInts* lo, const JbDivs* gap) {\n")
@@ -94,7 +103,7 @@ final class DirectConvHostCheck {
         if (!HostKernelCheck.compile(cxx, src, lib, "direct convs", "-std=c++17", "-ffp-contract=off")) return -1;
         Random rnd = new Random(43);
         int mismatches = 0, run = 0;
-        FunctionDescriptor conv = FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS,
+        FunctionDescriptor conv = FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS,
                 ADDRESS, ADDRESS, ADDRESS);
         FunctionDescriptor kgrad = FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS,
                 ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
@@ -123,7 +132,7 @@ final class DirectConvHostCheck {
                         if (forward) {
                             MethodHandle h = Linker.nativeLinker().downcallHandle(lookup.find("run_conv_" + s).orElseThrow(), conv);
                             h.invokeWithArguments(segment(arena, x, f32), segment(arena, other, f32), out, (int) positions, depth, outs,
-                                    ChannelsLastDirectConv.forwardLanes(t, depth, outs), dimsS, inS, ma, mb, lo, gap);
+                                    ChannelsLastDirectConv.forwardLanes(t, depth, outs), ChannelsLastDirectConv.forwardChunk(depth, outs), dimsS, inS, ma, mb, lo, gap);
                         } else {
                             MethodHandle h = Linker.nativeLinker().downcallHandle(lookup.find("run_kgrad_" + s).orElseThrow(), kgrad);
                             h.invokeWithArguments(segment(arena, x, f32), segment(arena, other, f32), out, (int) positions, depth, outs,
