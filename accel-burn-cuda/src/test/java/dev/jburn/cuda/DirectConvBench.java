@@ -13,7 +13,8 @@ import java.util.function.Supplier;
 /**
  * The small CNN's conv 1 ({@code [N,28,28,1]} by a 3×3 kernel into 32 channels, no padding) on the GPU both ways in one
  * JVM: the forward conv and its kernel cotangent as direct kernels ({@link ChannelsLastDirectConv}) and as an im2col
- * gather plus a cuBLAS GEMM; and conv 2's forward ({@code [N,13,13,32]} into 64 channels: depth 288, in depth chunks). The two results are compared within a float tolerance (their sums run in different
+ * gather plus a cuBLAS GEMM; and conv 2's forward ({@code [N,13,13,32]} into 64 channels: depth 288, in depth chunks)
+ * and input cotangent (depth 576; also GEMM + col2im, the engine's path for it). The two results are compared within a float tolerance (their sums run in different
  * orders). Median µs per call of back-to-back calls, synchronized once per sample ({@link GpuTiming}), so the numbers
  * hold no per-node synchronization (a synced node profile adds ~25-40 µs to each node).
  *
@@ -45,9 +46,18 @@ public final class DirectConvBench {
             Operand x2 = GpuTiming.random(b, x2s, 4), w2 = GpuTiming.random(b, w2s, 5);
             convs.directForwardDepth = 288;
             row(b, convs, "conv 2 forward " + x2s + " -> " + out2, () -> convs.forward(x2, w2, spec, out2, ChannelsLastConvs.Path.IM2COL), out2.size());
+            // conv 2 input cotangent (depth 576; the engine's default path is GEMM + col2im, timed alone after the row)
+            ConvSpec full = new ConvSpec(one, new int[] {2, 2}, new int[] {2, 2}, one, one, 1, 1);
+            Shape gs = Shape.of(n, 11, 11, 64), wts = Shape.of(32, 64, 3, 3);
+            Operand g2 = GpuTiming.random(b, gs, 6), wt2 = GpuTiming.random(b, wts, 7);
+            convs.directForwardDepth = 576;
+            row(b, convs, "conv 2 input cotangent " + gs + " -> " + x2s, () -> convs.forward(g2, wt2, full, x2s, ChannelsLastConvs.Path.IM2COL), x2s.size());
+            System.out.printf(Locale.ROOT, "  (GEMM + col2im: %.1f us)%n", GpuTiming.median(b, () -> convs.forward(g2, wt2, full, x2s, ChannelsLastConvs.Path.COL2IM)));
             convs.directForwardDepth = ChannelsLastDirectConv.MAX_FORWARD_DEPTH;
             x2.buffer().release();
             w2.buffer().release();
+            g2.buffer().release();
+            wt2.buffer().release();
         }
         System.out.println("direct runs: forward " + convs.directForwardRuns + ", kernel cotangent " + convs.directGradientRuns
                 + "; fallbacks: " + gpu.fallbackCounts());
