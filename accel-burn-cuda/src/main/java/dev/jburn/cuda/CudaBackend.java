@@ -511,6 +511,12 @@ final class CudaBackend extends HostFallbackBackend {
         });
     }
 
+    /**
+     * Contraction slices forced on every F32/F64 GEMM that runs one product ({@link SplitK}; {@code SplitKBench} sets
+     * it to time each count): -1 leaves the choice to {@link CudaConfig#splitK}, 0 or 1 runs one GEMM.
+     */
+    volatile int splitKSlices = -1;
+
     @Override
     public Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) {
         GemmArgs.Precision p = CudaGemm.precision(out);

@@ -19,8 +19,10 @@ import java.nio.file.Path;
  *                 kernel cotangents as direct kernels instead of an im2col gather and a GEMM
  *                 ({@link ChannelsLastDirectConv}; {@code -Djburn.cuda.directConv=true}; off by default: on an H100 the
  *                 small CNN's step at batch 1024 ran 1.3% slower with them, 2026-12-06)
+ * @param splitK   F32/F64 GEMMs with few output tiles and a long contraction as partial products over contraction
+ *                 slices and a sum ({@link SplitK}; {@code -Djburn.cuda.splitK=true}; off by default until measured)
  */
-public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs, boolean col2im, boolean directConv) {
+public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs, boolean col2im, boolean directConv, boolean splitK) {
     public CudaConfig {
         if (device < 0) throw new IllegalArgumentException("device ordinal must be >= 0, got " + device);
     }
@@ -34,7 +36,8 @@ public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs
                 Boolean.parseBoolean(System.getProperty("jburn.cuda.tf32", "false")), cache,
                 Boolean.parseBoolean(System.getProperty("jburn.cuda.graphs", "true")),
                 Boolean.parseBoolean(System.getProperty("jburn.cuda.col2im", "true")),
-                Boolean.parseBoolean(System.getProperty("jburn.cuda.directConv", "false")));
+                Boolean.parseBoolean(System.getProperty("jburn.cuda.directConv", "false")),
+                Boolean.parseBoolean(System.getProperty("jburn.cuda.splitK", "false")));
     }
 
     private static int deviceFromEnvironment() {
@@ -47,13 +50,15 @@ public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs
         }
     }
 
-    public CudaConfig withDevice(int ordinal) { return new CudaConfig(ordinal, tf32, cacheDir, graphs, col2im, directConv); }
+    public CudaConfig withDevice(int ordinal) { return new CudaConfig(ordinal, tf32, cacheDir, graphs, col2im, directConv, splitK); }
 
-    public CudaConfig withTf32(boolean on) { return new CudaConfig(device, on, cacheDir, graphs, col2im, directConv); }
+    public CudaConfig withTf32(boolean on) { return new CudaConfig(device, on, cacheDir, graphs, col2im, directConv, splitK); }
 
-    public CudaConfig withGraphs(boolean on) { return new CudaConfig(device, tf32, cacheDir, on, col2im, directConv); }
+    public CudaConfig withGraphs(boolean on) { return new CudaConfig(device, tf32, cacheDir, on, col2im, directConv, splitK); }
 
-    public CudaConfig withCol2im(boolean on) { return new CudaConfig(device, tf32, cacheDir, graphs, on, directConv); }
+    public CudaConfig withCol2im(boolean on) { return new CudaConfig(device, tf32, cacheDir, graphs, on, directConv, splitK); }
 
-    public CudaConfig withDirectConv(boolean on) { return new CudaConfig(device, tf32, cacheDir, graphs, col2im, on); }
+    public CudaConfig withDirectConv(boolean on) { return new CudaConfig(device, tf32, cacheDir, graphs, col2im, on, splitK); }
+
+    public CudaConfig withSplitK(boolean on) { return new CudaConfig(device, tf32, cacheDir, graphs, col2im, directConv, on); }
 }

@@ -19,6 +19,8 @@ final class CudaDevice implements AutoCloseable {
     final CudaDriver driver;
     final int device;
     final int ccMajor, ccMinor;
+    /** Streaming multiprocessors (for {@link SplitK}). */
+    final int multiprocessors;
     final String name;
     private final MemorySegment context;
     final MemorySegment stream;
@@ -35,6 +37,7 @@ final class CudaDevice implements AutoCloseable {
         this.device = driver.device(ordinal);
         this.ccMajor = driver.attribute(CudaDriver.ATTR_COMPUTE_CAPABILITY_MAJOR, device);
         this.ccMinor = driver.attribute(CudaDriver.ATTR_COMPUTE_CAPABILITY_MINOR, device);
+        this.multiprocessors = driver.attribute(CudaDriver.ATTR_MULTIPROCESSOR_COUNT, device);
         this.name = driver.deviceName(device);
         this.context = driver.primaryContextRetain(device);
         driver.setCurrent(context);

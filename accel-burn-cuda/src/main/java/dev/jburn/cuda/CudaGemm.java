@@ -82,6 +82,39 @@ final class CudaGemm {
         }
     }
 
+    /**
+     * Contraction slices for one product ({@link SplitK}): {@link CudaBackend#splitKSlices} where a bench sets it (and
+     * it divides k), else {@link SplitK#slices} where {@link CudaConfig#splitK} is on; F32 and F64 only.
+     */
+    private int slices(DotPlan plan, GemmArgs.Precision p) {
+        if (p != GemmArgs.Precision.F32 && p != GemmArgs.Precision.F64) return 1;
+        int forced = backend.splitKSlices;
+        if (forced >= 0) return forced > 1 && plan.k() % forced == 0 ? forced : 1;
+        return backend.config().splitK() ? SplitK.slices(plan.m(), plan.n(), plan.k(), backend.device().multiprocessors) : 1;
+    }
+
+    /** One product as {@code slices} partial products (one strided-batched GEMM) and their sum in slice order. */
+    private Buffer runSplit(DotPlan plan, GemmArgs.Precision p, long pa, long pb, int slices) {
+        long es = p == GemmArgs.Precision.F64 ? 8 : 4, n = plan.m() * plan.n();
+        GemmArgs g = GemmArgs.splitK(plan.m(), plan.n(), plan.k(), plan.aTransposed(), plan.bTransposed(), slices);
+        CudaBuffer partial = backend.newBuffer(slices * n * es, "dot");
+        CudaBuffer out = null;
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            cublas.gemm(handle, g, p, pb, pa, partial.pointer());
+            backend.countLaunch();
+            out = backend.newBuffer(n * es, "dot");
+            backend.launch(SplitK.SOURCE, SplitK.sumEntry(p), StridedCopy.blocks(n), SplitK.THREADS, 0,
+                    new KernelArgs(arena).pointer(partial.pointer()).pointer(out.pointer()).i32((int) n).i32(slices), "dot");
+            return out;
+        } catch (RuntimeException e) {
+            if (out != null) out.release();
+            throw e;
+        } finally {
+            // Stream order makes releasing the partial products safe before the sum has run (see CachingAllocator).
+            partial.release();
+        }
+    }
+
     Buffer run(DotPlan plan, Operand a, Operand b, GemmArgs.Precision p) {
         long es = a.dtype().byteSize();
         long outBytes = plan.batch() * plan.m() * plan.n() * es;
@@ -93,6 +126,8 @@ final class CudaGemm {
             GemmArgs g = GemmArgs.rowMajor(plan.batch(), plan.m(), plan.n(), plan.k(), plan.aTransposed(), plan.bTransposed());
             long pa = ta == null ? CudaBackend.ptr(a) : ((CudaBuffer) ta).pointer();
             long pb = tb == null ? CudaBackend.ptr(b) : ((CudaBuffer) tb).pointer();
+            int slices = plan.batch() == 1 ? slices(plan, p) : 1;
+            if (slices > 1) return runSplit(plan, p, pa, pb, slices);
             CudaBuffer out = backend.newBuffer(outBytes, "dot");
             try {
                 cublas.gemm(handle, g, p, pb, pa, out.pointer());

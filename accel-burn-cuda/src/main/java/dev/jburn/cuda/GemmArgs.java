@@ -45,6 +45,20 @@ record GemmArgs(int transFirst, int transSecond, int m, int n, int k, int ldFirs
                 k * n, m * k, m * n, ib);
     }
 
+    /**
+     * The call for {@code slices} partial products of one row-major {@code [m, k]·[k, n]} (storage as in
+     * {@link #rowMajor}): batch {@code s} multiplies contraction slice {@code [s·k/slices, (s+1)·k/slices)} of both
+     * operands (the same leading dimensions, the operands' pointers advanced per slice) into {@code C[s]} of
+     * {@code m × n}; their sum is the product ({@link SplitK}). {@code slices} must divide {@code k}.
+     */
+    static GemmArgs splitK(long m, long n, long k, boolean aTransposed, boolean bTransposed, int slices) {
+        if (slices < 1 || k % slices != 0) throw new IllegalArgumentException(slices + " slices do not divide k = " + k);
+        GemmArgs one = rowMajor(1, m, n, k, aTransposed, bTransposed);
+        long slice = k / slices;
+        return new GemmArgs(one.transFirst, one.transSecond, one.m, one.n, fits(slice), one.ldFirst, one.ldSecond, one.ldc,
+                slice * (bTransposed ? 1 : n), slice * (aTransposed ? m : 1), m * n, slices);
+    }
+
     private static int fits(long v) {
         if (v > Integer.MAX_VALUE) throw new IllegalArgumentException(v + " exceeds cuBLAS's 32-bit sizes");
         return (int) v;

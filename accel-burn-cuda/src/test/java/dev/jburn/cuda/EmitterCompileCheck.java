@@ -138,6 +138,7 @@ public final class EmitterCompileCheck {
                     List.of(), t));
         }
         kernels.put("im2col nhwc", () -> new KernelSource(ChannelsLastIm2col.entry(4, 2), ChannelsLastIm2col.SOURCE, List.of(), DType.F32));
+        kernels.put("split-k sum", () -> new KernelSource(SplitK.sumEntry(GemmArgs.Precision.F32), SplitK.SOURCE, List.of(), DType.F32));
         for (DType t : DType.values()) {
             if (GatherKernels.indexType(t)) {
                 kernels.put("gather offsets:" + t.shortName(), () -> new KernelSource(GatherKernels.OFFSETS_ENTRY, GatherKernels.offsets(t), List.of(), DType.S64));

@@ -7,6 +7,7 @@ import java.util.Random;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The row-major → cuBLAS argument mapping, checked by running a plain column-major GEMM with the
@@ -56,6 +57,52 @@ class GemmArgsTest {
                 columnMajorGemm(g, bs, as, c);
                 assertArrayEquals(expected, c, "aT=" + aT + " bT=" + bT + " " + g);
             }
+        }
+    }
+
+    @Test
+    void splitKPartialsAddUpToTheProductForEveryStorageOrder() {
+        Random r = new Random(11);
+        int m = 5, n = 3, k = 12;
+        double[] a = new double[m * k], b = new double[k * n];
+        for (int i = 0; i < a.length; i++) a[i] = r.nextInt(9) - 4;
+        for (int i = 0; i < b.length; i++) b[i] = r.nextInt(9) - 4;
+        double[] expected = new double[m * n];
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++)
+                for (int l = 0; l < k; l++) expected[i * n + j] += a[i * k + l] * b[l * n + j];
+        for (boolean aT : new boolean[] {false, true}) {
+            for (boolean bT : new boolean[] {false, true}) {
+                double[] as = aT ? transposeEach(a, 1, m, k) : a;
+                double[] bs = bT ? transposeEach(b, 1, k, n) : b;
+                for (int slices : new int[] {1, 2, 3, 4, 6, 12}) {
+                    GemmArgs g = GemmArgs.splitK(m, n, k, aT, bT, slices);
+                    assertEquals(slices, g.batch());
+                    assertEquals(k / slices, g.k());
+                    double[] partial = new double[slices * m * n], c = new double[m * n];
+                    columnMajorGemm(g, bs, as, partial);
+                    for (int s = 0; s < slices; s++) for (int i = 0; i < m * n; i++) c[i] += partial[s * m * n + i];
+                    assertArrayEquals(expected, c, "aT=" + aT + " bT=" + bT + " slices=" + slices + " " + g);
+                }
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> GemmArgs.splitK(m, n, k, false, false, 5));
+    }
+
+    @Test
+    void splitKSlicesOnlyWhereTheOutputHasFewTiles() {
+        // the small CNN's dense layer on an H100 (132 multiprocessors): 8 tiles, k = 1600 -> 10 slices of 160 (a divisor)
+        assertEquals(10, SplitK.slices(1024, 128, 1600, 132));
+        // its input cotangent has 104 tiles but a short contraction; a large square GEMM has tiles enough
+        assertEquals(1, SplitK.slices(1024, 1600, 128, 132));
+        assertEquals(1, SplitK.slices(4096, 4096, 4096, 132));
+        // a kernel cotangent's GEMM: one tile, a contraction of 123,904 -> the most slices
+        assertEquals(SplitK.MAX_SLICES, SplitK.slices(288, 64, 123_904, 132));
+        // a prime contraction has no divisor to split by
+        assertEquals(1, SplitK.slices(64, 64, 1031, 132));
+        for (long k : new long[] {256, 1000, 1600, 4096, 99_991, 692_224}) {
+            int s = SplitK.slices(128, 32, k, 132);
+            assertTrue(s >= 1 && s <= SplitK.MAX_SLICES && k % s == 0 && (s == 1 || k / s >= SplitK.MIN_SLICE), k + " -> " + s);
         }
     }
 
