@@ -9,7 +9,8 @@ import dev.jburn.graph.ChannelsLastConvGroups.Kind;
  * with such a depth writes and reads the gathered matrix and then runs a GEMM far below its rate (the small CNN's
  * conv 1 at batch 1024 on an H200: 163 µs forward and 212 µs for the kernel cotangent, for an output of 89 MB that
  * memory writes in ~35 µs). Both kernels gather tiles of the same im2col view as {@link ChannelsLastIm2col} into
- * shared memory, one thread a position: its index arithmetic once, then its taps walked by counters
+ * shared memory, each position by one thread (or a few, splitting its depth, where the tile has fewer positions than
+ * the block threads): its index arithmetic once, then its taps walked by counters
  * ({@code jb_direct_row}).
  * <ul>
  *   <li><b>forward</b> {@code out [P, O] = cols [P, D] · w [D, O]}: a block gathers {@code cols} for a tile of
@@ -109,6 +110,18 @@ final class ChannelsLastDirectConv {
                 }
             }
 
+            // Depths d0 to d0 + dn - 1 of the cols rows of positions first to first + count - 1 through put(i, d - d0, value):
+            // each row split into parts where the block has more threads than positions, so every thread gathers.
+            template <int R, typename T, typename Put>
+            static __device__ __forceinline__ void jb_direct_gather(const T* __restrict__ x, unsigned first, int count, int d0, int dn, JbDivs dims,
+                    JbInts in, JbInts mulA, JbInts mulB, JbInts lo, JbDivs gap, Put put) {
+                const int parts = count < (int)blockDim.x ? (int)blockDim.x / count : 1, span = (dn + parts - 1) / parts;
+                for (int e = threadIdx.x; e < count * parts; e += blockDim.x) {
+                    const int part = e / count, i = e - part * count, s0 = part * span, sn = dn - s0 < span ? dn - s0 : span;
+                    if (sn > 0) jb_direct_row<R, T>(x, first + i, d0 + s0, sn, dims, in, mulA, mulB, lo, gap, [&](int d, T v) { put(i, s0 + d, v); });
+                }
+            }
+
             // out [P, O] = cols [P, D]·w [D, O]: for a tile of lanes·Q positions, a block gathers the cols of a chunk of
             // dk depths into shared memory as [dk][tile] (positions fastest) and the chunk's kernel rows, and thread (lane, o)
             // adds Q neighbouring positions' outputs of column o in registers, from zero in ascending d over the chunks,
@@ -132,8 +145,7 @@ final class ChannelsLastDirectConv {
                         const int dn = depth - d0 < dk ? depth - d0 : dk;
                         __syncthreads();
                         for (int e = threadIdx.x; e < dn * outs; e += blockDim.x) ws[e] = w[d0 * outs + e];
-                        for (int i = threadIdx.x; i < count; i += blockDim.x)
-                            jb_direct_row<R, T>(x, first + i, d0, dn, dims, in, mulA, mulB, lo, gap, [&](int d, T v) { cols[d * P + i] = v; });
+                        jb_direct_gather<R, T>(x, first, count, d0, dn, dims, in, mulA, mulB, lo, gap, [&](int i, int d, T v) { cols[d * P + i] = v; });
                         __syncthreads();
                         if (lane < lanes) {
                             for (int d = 0; d < dn; ++d) {
@@ -178,8 +190,7 @@ final class ChannelsLastDirectConv {
                     for (unsigned first = start; first < end; first += tile) {
                         const int count = end - first < (unsigned)tile ? (int)(end - first) : tile;
                         __syncthreads();
-                        for (int i = threadIdx.x; i < count; i += blockDim.x)
-                            jb_direct_row<R, T>(x, first + i, 0, depth, dims, in, mulA, mulB, lo, gap, [&](int d, T v) { cols[i * dp + d] = v; });
+                        jb_direct_gather<R, T>(x, first, count, 0, depth, dims, in, mulA, mulB, lo, gap, [&](int i, int d, T v) { cols[i * dp + d] = v; });
                         __syncthreads();
                         if (lane < lanes) {
                             for (int i = lane; i < count; i += lanes) {
