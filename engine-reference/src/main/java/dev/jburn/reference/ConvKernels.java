@@ -14,7 +14,8 @@ import java.lang.foreign.MemorySegment;
  * Convolution in canonical layout. The oracle is the definition: every output element is a
  * double sum over its group's channels and kernel taps (channel-major, taps row-major),
  * rounded once. The fast paths: F32 with unit strides and no input dilation goes to the
- * direct kernel ({@link DirectConvF32}), kernel-cotangent-shaped F32 convs (the kernel as large as the
+ * direct kernel ({@link DirectConvF32}; 2-D 3×3 kernels with at least 16 channels and 32 filters a group first to
+ * Winograd F(2×2, 3×3), {@link WinogradConvF32}), kernel-cotangent-shaped F32 convs (the kernel as large as the
  * output) to the channels-last kernel cotangent ({@link KernelCotangentConvF32}); everything else in F32/F64 is im2col plus
  * {@link Gemm}; F16/BF16 are widened to F32 (exact) and rounded once at the end.
  */

@@ -38,8 +38,14 @@ final class DirectConvF32 {
     private static final ValueLayout.OfFloat FL = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final java.nio.ByteOrder ORDER = java.nio.ByteOrder.nativeOrder();
 
-    /** Runs the convolution, or returns false when it does not apply (then nothing was written). */
+    /**
+     * Runs the convolution, or returns false when it does not apply (then the caller writes every output: a Winograd try
+     * that met a non-finite value may have written some).
+     */
     static boolean run(ConvGeometry g, MemorySegment x, MemorySegment k, MemorySegment dst, Parallel parallel) {
+        // 3×3 kernels with enough channels and filters: Winograd's 2.25× fewer multiply-adds; this form where it declines
+        // (shapes, or a non-finite output: then the direct form rewrites every output).
+        if (WinogradConvF32.run(g, x, k, dst, parallel)) return true;
         return run(g, x, k, dst, parallel, LANES);
     }
 
@@ -440,7 +446,7 @@ final class DirectConvF32 {
     }
 
     /** {@code n} floats from {@code src} at byte {@code offset} into {@code dst[at..]} (short runs: vector moves beat MemorySegment.copy). */
-    private static void load(MemorySegment src, long offset, float[] dst, int at, int n) {
+    static void load(MemorySegment src, long offset, float[] dst, int at, int n) {
         int i = 0;
         for (; i <= n - L; i += L) FloatVector.fromMemorySegment(S, src, offset + (long) i * Float.BYTES, ORDER).intoArray(dst, at + i);
         if (i < n) {

@@ -55,6 +55,11 @@ public final class ConvTileTiming {
                 DirectConvF32.run(resnet, xr, kr, y.segment(), p);
                 return y;
             });
+            time("resnet forward direct", threads, reps, 2.0 * 8 * 64 * 56 * 56 * 64 * 9, () -> { // without Winograd's first try
+                HostBuffer y = HostBuffer.uninitialized(resnet.outSize() * Float.BYTES);
+                DirectConvF32.run(resnet, xr, kr, y.segment(), p, DirectConvF32.LANES);
+                return y;
+            });
             time("resnet forward positions in lanes", threads, reps, 2.0 * 8 * 64 * 56 * 56 * 64 * 9, () -> {
                 HostBuffer y = HostBuffer.uninitialized(resnet.outSize() * Float.BYTES);
                 DirectConvF32.run(resnet, xr, kr, y.segment(), p, false);
