@@ -24,7 +24,8 @@ import java.util.stream.IntStream;
  * {@link #rewrite} replaces each such group (an F32 conv that {@link KernelCotangentConvF32#applies} takes, transposes with
  * no other reader) with a {@link Prim.Fused} node whose body is the group itself; {@link #run} executes it from {@code x}
  * and {@code g} directly: one channels-last copy of each, the result written in its final layout. If the kernel declines
- * at run time, the interpreter runs the body: same results, old speed.
+ * at run time, the interpreter runs the body: same results, old speed. A 3×3 layer's kernel cotangent (unit strides,
+ * padding at most 1) makes no copies at all: {@link WinogradKernelCotangentF32} reads the NCHW planes chunk by chunk.
  */
 final class CanonicalKernelCotangents {
     private final Parallel parallel;
