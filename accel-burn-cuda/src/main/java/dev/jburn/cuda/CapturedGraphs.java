@@ -160,13 +160,16 @@ final class CapturedGraphs implements AutoCloseable {
                 }
             }
             device.driver.beginCapture(device.stream, "graph capture");
+            backend.capturing = true;
             try {
                 outputs = run.run(graph, operands, new boolean[operands.size()], byNode);
             } catch (RuntimeException ex) {
+                backend.capturing = false;
                 MemorySegment g = device.driver.endCapture(device.stream);
                 if (!g.equals(MemorySegment.NULL)) device.driver.graphDestroy(g);
                 throw ex;
             }
+            backend.capturing = false;
             MemorySegment g = device.driver.endCapture(device.stream);
             if (g.equals(MemorySegment.NULL)) throw new dev.jburn.JBurnException("graph capture", "the capture was invalidated");
             t1 = System.nanoTime();

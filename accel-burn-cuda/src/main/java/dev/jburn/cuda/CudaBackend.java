@@ -516,6 +516,10 @@ final class CudaBackend extends HostFallbackBackend {
      * it to time each count): -1 leaves the choice to {@link CudaConfig#splitK}, 0 or 1 runs one GEMM.
      */
     volatile int splitKSlices = -1;
+    /** The slice count measured best for each product ({@link SplitK.Key}) where {@link CudaConfig#splitK} is on. */
+    final java.util.Map<SplitK.Key, Integer> splitKChoices = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Whether the stream is being captured into a CUDA graph ({@link CapturedGraphs}): nothing may synchronize it. */
+    volatile boolean capturing;
 
     @Override
     public Buffer dot(Operand a, int[] contractA, int[] batchA, Operand b, int[] contractB, int[] batchB, DType out) {

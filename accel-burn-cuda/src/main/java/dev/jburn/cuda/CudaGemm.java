@@ -84,13 +84,52 @@ final class CudaGemm {
 
     /**
      * Contraction slices for one product ({@link SplitK}): {@link CudaBackend#splitKSlices} where a bench sets it (and
-     * it divides k), else {@link SplitK#slices} where {@link CudaConfig#splitK} is on; F32 and F64 only.
+     * it divides k); else, where {@link CudaConfig#splitK} is on and {@link SplitK#slices} proposes a split, the count
+     * measured best for the product's shape (one GEMM or that split), measured on its first run outside a capture; F32
+     * and F64 only.
      */
-    private int slices(DotPlan plan, GemmArgs.Precision p) {
+    private int slices(DotPlan plan, GemmArgs.Precision p, GemmArgs g, long pa, long pb) {
         if (p != GemmArgs.Precision.F32 && p != GemmArgs.Precision.F64) return 1;
         int forced = backend.splitKSlices;
         if (forced >= 0) return forced > 1 && plan.k() % forced == 0 ? forced : 1;
-        return backend.config().splitK() ? SplitK.slices(plan.m(), plan.n(), plan.k(), backend.device().multiprocessors) : 1;
+        if (!backend.config().splitK()) return 1;
+        int candidate = SplitK.slices(plan.m(), plan.n(), plan.k(), backend.device().multiprocessors);
+        if (candidate <= 1) return 1;
+        SplitK.Key key = new SplitK.Key(plan.m(), plan.n(), plan.k(), plan.aTransposed(), plan.bTransposed(), p);
+        Integer chosen = backend.splitKChoices.get(key);
+        if (chosen != null) return chosen;
+        if (backend.capturing) return 1; // a capture must not synchronize; the next ordinary run measures
+        chosen = measure(plan, p, g, pa, pb, candidate) ? candidate : 1;
+        backend.splitKChoices.put(key, chosen);
+        return chosen;
+    }
+
+    /** Whether {@code slices} slices beat one GEMM on this product by {@link SplitK#GAIN} (wall time of back-to-back calls). */
+    private boolean measure(DotPlan plan, GemmArgs.Precision p, GemmArgs g, long pa, long pb, int slices) {
+        long es = p == GemmArgs.Precision.F64 ? 8 : 4;
+        CudaBuffer scratch = backend.newBuffer(plan.m() * plan.n() * es, "dot");
+        try {
+            Runnable whole = () -> cublas.gemm(handle, g, p, pb, pa, scratch.pointer());
+            Runnable split = () -> runSplit(plan, p, pa, pb, slices).release();
+            double tSplit = time(split), tWhole = time(whole);
+            if (SplitK.VERBOSE) {
+                System.err.printf(java.util.Locale.ROOT, "cuda: split-K [%d,%d]x[%d,%d] %s: one GEMM %.1f us, %d slices %.1f us%n", plan.m(), plan.k(),
+                        plan.k(), plan.n(), p, tWhole / SplitK.TIMED_CALLS * 1e6, slices, tSplit / SplitK.TIMED_CALLS * 1e6);
+            }
+            return tSplit <= SplitK.GAIN * tWhole;
+        } finally {
+            scratch.release();
+        }
+    }
+
+    /** Seconds for {@link SplitK#TIMED_CALLS} back-to-back calls of {@code call}, after one warm-up call. */
+    private double time(Runnable call) {
+        call.run();
+        backend.device().synchronize("split-K timing");
+        long t0 = System.nanoTime();
+        for (int i = 0; i < SplitK.TIMED_CALLS; i++) call.run();
+        backend.device().synchronize("split-K timing");
+        return (System.nanoTime() - t0) / 1e9;
     }
 
     /** One product as {@code slices} partial products (one strided-batched GEMM) and their sum in slice order. */
@@ -126,7 +165,7 @@ final class CudaGemm {
             GemmArgs g = GemmArgs.rowMajor(plan.batch(), plan.m(), plan.n(), plan.k(), plan.aTransposed(), plan.bTransposed());
             long pa = ta == null ? CudaBackend.ptr(a) : ((CudaBuffer) ta).pointer();
             long pb = tb == null ? CudaBackend.ptr(b) : ((CudaBuffer) tb).pointer();
-            int slices = plan.batch() == 1 ? slices(plan, p) : 1;
+            int slices = plan.batch() == 1 ? slices(plan, p, g, pa, pb) : 1;
             if (slices > 1) return runSplit(plan, p, pa, pb, slices);
             CudaBuffer out = backend.newBuffer(outBytes, "dot");
             try {

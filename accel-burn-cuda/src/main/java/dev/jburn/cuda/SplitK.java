@@ -2,7 +2,12 @@ package dev.jburn.cuda;
 
 /**
  * A GEMM with few output tiles and a long contraction as several GEMMs over slices of the contraction, one strided
- * batch ({@link GemmArgs#splitK}), whose partial products a kernel then adds in slice order. A GEMM's blocks each own
+ * batch ({@link GemmArgs#splitK}), whose partial products a kernel then adds in slice order. Whether a product is split
+ * is measured, once per shape on its first run outside a graph capture (as cuDNN's benchmark mode picks convolution
+ * algorithms): cuBLAS splits some such products itself (an H100, sixteenth session: a kernel cotangent's
+ * {@code [288, 123904]·[123904, 64]} took 140 µs whole and 207 µs in 32 slices; {@code [512, 1600]·[1600, 128]} 25
+ * µs whole) and not others ({@code [1024, 1600]·[1600, 128]}: 129 µs whole, 31-36 µs in 10-25 slices), so no rule on
+ * the shape alone tells them apart. A GEMM's blocks each own
  * an output tile, so a product like a dense layer's {@code [1024, 1600]·[1600, 128]} (about 8 tiles of 128 × 128)
  * keeps 8 of an H100's 132 multiprocessors busy unless the library splits the contraction itself: a synced node
  * profile of the small CNN's step put that product at 161 µs, against 70 µs for its input cotangent
@@ -18,6 +23,15 @@ final class SplitK {
     static final int MAX_SLICES = 32;
     /** Output tile edge assumed for cuBLAS's SGEMM kernels when counting tiles. */
     static final long TILE = 128;
+    /** A split is kept only when it takes at most this share of the single GEMM's time (measured once per product). */
+    static final double GAIN = 0.8;
+    /** Calls timed per form when measuring a product (after one warm-up call each). */
+    static final int TIMED_CALLS = 5;
+    /** {@code -Djburn.cuda.splitK.verbose=true}: one line per measured product on stderr. */
+    static final boolean VERBOSE = Boolean.getBoolean("jburn.cuda.splitK.verbose");
+
+    /** A product's shape: what a measured choice is kept under. */
+    record Key(long m, long n, long k, boolean aTransposed, boolean bTransposed, GemmArgs.Precision precision) {}
 
     static final String SOURCE = """
             template <typename T>
