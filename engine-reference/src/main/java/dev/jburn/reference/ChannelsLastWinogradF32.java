@@ -66,13 +66,16 @@ final class ChannelsLastWinogradF32 {
                 * realProducts(xs.dim(2), spec.padLow()[1], spec.padHigh()[1]) * MIN_GAIN_NUM) {
             return false;
         }
-        return (long) xs.dim(0) * xs.dim(1) * xs.dim(2) * c < Integer.MAX_VALUE && (long) xs.dim(0) * (xs.dim(1) + 4) * (xs.dim(2) + 4) * o < Integer.MAX_VALUE;
+        // int indexing: the input, the output and a task's scratch (at most 13 padded images: 2 + 11 / tiles an image)
+        long ph = xs.dim(1) + spec.padLow()[0] + spec.padHigh()[0] + 2L, pw = xs.dim(2) + spec.padLow()[1] + spec.padHigh()[1] + 2L;
+        long outs = (long) xs.dim(0) * (ph - 4) * (pw - 4) * o, scratch = 13 * ph * pw * c + POINTS * ((T * RS + L) + (T * (long) o + L));
+        return (long) xs.dim(0) * xs.dim(1) * xs.dim(2) * c < Integer.MAX_VALUE && outs < Integer.MAX_VALUE && scratch < Integer.MAX_VALUE - 64;
     }
 
     /**
      * Winograd's products per channel and filter (16 a tile) must be at most {@code DEN/NUM} of the direct form's: 1.6x
-     * fewer. Conv 2's forward (1.89x fewer) ran 1.3-1.4x faster alone, its input cotangent (1.39x) 5-10% slower
-     * ({@code ConvTileTiming}, one thread, 2026-12-07).
+     * fewer. Conv 2's forward (1.89x fewer) ran 1.1-1.3x faster alone, its input cotangent (1.39x) 5-20% slower
+     * ({@code ConvTileTiming}, one and two threads, 2026-12-07).
      */
     private static final int MIN_GAIN_NUM = 5, MIN_GAIN_DEN = 8;
 
