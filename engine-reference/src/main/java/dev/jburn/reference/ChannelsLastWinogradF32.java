@@ -23,7 +23,7 @@ import java.util.List;
  * images, so that a 7×7-tile image wastes no tile rows): the input transform of the 12 tiles' patches to
  * {@code V[point][tile][channel]} (rows {@link ChannelsLastTile#RUN_STRIDE} apart, read straight from the input, zeros
  * outside it); per point and column block of 32 filters, one {@link ChannelsLastTile#run12} tile over the channels against
- * the transformed kernel ({@link WinogradConvF32#packKernel}); then the output transform per tile and 16 filters, the bias
+ * the transformed kernel ({@link #packKernel}); then the output transform per tile and 16 filters, the bias
  * added to the rounded result, the ReLU ({@code z <= 0 ? +0 : z}, NaN stays) and the mask ({@code z <= 0}), stored in place.
  *
  * <p>Not the direct form's summation (no bit claim: {@code ChannelsLastWinogradTest} checks it against the definition in
@@ -107,7 +107,7 @@ final class ChannelsLastWinogradF32 {
         for (int i = 0; i < c; i++) steps[i] = i;
         final float[] bv = bias == null ? null : bias.toArray(FL);
         final boolean keepMask = relu && mask, reluOnly = relu && !mask;
-        HostBuffer u = WinogradConvF32.packKernel(new ConvGeometry(Shape.of(n, c, h, w), ks, spec), k, blocks);
+        HostBuffer u = packKernel(k, o, c, blocks);
         HostBuffer result = HostBuffer.uninitialized((long) n * ho * wo * o * Float.BYTES);
         HostBuffer maskResult = keepMask ? HostBuffer.uninitialized((long) n * ho * wo * o) : null;
         MemorySegment us = u.segment(), dst = result.segment(), maskDst = keepMask ? maskResult.segment() : null;
@@ -137,7 +137,7 @@ final class ChannelsLastWinogradF32 {
                     }
                     for (int p = 0; p < POINTS; p++) {
                         for (int blk = 0; blk < blocks; blk++) {
-                            ChannelsLastTile.run12(a, p * vPoint, steps, c, us, (long) (p * blocks + blk) * c * W * Float.BYTES, a,
+                            ChannelsLastTile.run12(a, p * vPoint, steps, c, us, ((long) p * uPoint(blocks, c) + (long) blk * c * W) * Float.BYTES, a,
                                     mAt + p * mPoint + blk * W, o);
                         }
                     }
@@ -165,6 +165,53 @@ final class ChannelsLastWinogradF32 {
         }
         return keepMask ? List.of(maskResult, result) : List.of(result);
     }
+
+    /**
+     * {@link WinogradConvF32#packKernel}'s transformed kernel ({@code U = G g Gᵀ} in double, rounded once: the same bits)
+     * for one group, {@code [point][block of 32 filters][channel][32]} in 64-byte aligned native memory, the points
+     * {@link #uPoint} floats apart. One (filter, channel) pair a step writes its 16 points: with the points a multiple of
+     * 4 KB apart (conv 2: 8 KB) those 16 lines fell in one L1 set of 12 ways and every store missed, ~0.12 ms a call (a
+     * serial step before the tasks, ~2 ms on two threads); a line more between them and the channels outer, ~0.06.
+     */
+    static HostBuffer packKernel(MemorySegment k, int o, int c, int blocks) {
+        int point = uPoint(blocks, c);
+        float[] src = new float[o * c * 9], u = new float[POINTS * point];
+        MemorySegment.copy(k, FL, 0, src, 0, src.length);
+        for (int ch = 0; ch < c; ch++) {
+            for (int f = 0; f < o; f++) { // each point's lines written in order
+                int at = (f / W * c + ch) * W + f % W, s = (f * c + ch) * 9;
+                double k00 = src[s], k01 = src[s + 1], k02 = src[s + 2];
+                double k10 = src[s + 3], k11 = src[s + 4], k12 = src[s + 5];
+                double k20 = src[s + 6], k21 = src[s + 7], k22 = src[s + 8];
+                // G g: the rows combined
+                double r10 = (k00 + k10 + k20) / 2, r11 = (k01 + k11 + k21) / 2, r12 = (k02 + k12 + k22) / 2;
+                double r20 = (k00 - k10 + k20) / 2, r21 = (k01 - k11 + k21) / 2, r22 = (k02 - k12 + k22) / 2;
+                // (G g) Gᵀ: then the columns of each of its rows (k0·, r1·, r2·, k2·), point 4·row + column
+                u[at] = (float) k00;
+                u[at + point] = (float) ((k00 + k01 + k02) / 2);
+                u[at + 2 * point] = (float) ((k00 - k01 + k02) / 2);
+                u[at + 3 * point] = (float) k02;
+                u[at + 4 * point] = (float) r10;
+                u[at + 5 * point] = (float) ((r10 + r11 + r12) / 2);
+                u[at + 6 * point] = (float) ((r10 - r11 + r12) / 2);
+                u[at + 7 * point] = (float) r12;
+                u[at + 8 * point] = (float) r20;
+                u[at + 9 * point] = (float) ((r20 + r21 + r22) / 2);
+                u[at + 10 * point] = (float) ((r20 - r21 + r22) / 2);
+                u[at + 11 * point] = (float) r22;
+                u[at + 12 * point] = (float) k20;
+                u[at + 13 * point] = (float) ((k20 + k21 + k22) / 2);
+                u[at + 14 * point] = (float) ((k20 - k21 + k22) / 2);
+                u[at + 15 * point] = (float) k22;
+            }
+        }
+        HostBuffer b = HostBuffer.uninitialized((long) u.length * Float.BYTES);
+        MemorySegment.copy(u, 0, b.segment(), FL, 0, u.length);
+        return b;
+    }
+
+    /** Floats between the points of the packed kernel: a line past its {@code blocks·c·W} (see {@link #packKernel}). */
+    static int uPoint(int blocks, int c) { return blocks * c * W + L; }
 
     /**
      * Image {@code b}'s rows into the zero-padded image at {@code a[at ..]} ({@code [ph][pw][c]}, input element

@@ -125,6 +125,31 @@ class ChannelsLastWinogradTest {
     }
 
     @Test
+    void packedKernelIsWinogradConvF32s() {
+        Random rnd = new Random(41);
+        for (int[] oc : new int[][] {{64, 32}, {32, 64}, {96, 16}}) {
+            int o = oc[0], c = oc[1];
+            MemorySegment k = floats(rnd, o * c * 9);
+            k.setAtIndex(ValueLayout.JAVA_FLOAT, 7, Float.NaN); // non-finite weights and extremes: the same bits too
+            k.setAtIndex(ValueLayout.JAVA_FLOAT, 20, Float.POSITIVE_INFINITY);
+            k.setAtIndex(ValueLayout.JAVA_FLOAT, 31, Float.MAX_VALUE);
+            k.setAtIndex(ValueLayout.JAVA_FLOAT, 32, Float.MAX_VALUE);
+            k.setAtIndex(ValueLayout.JAVA_FLOAT, 40, Float.MIN_VALUE);
+            k.setAtIndex(ValueLayout.JAVA_FLOAT, 41, -0f);
+            ConvGeometry g = new ConvGeometry(Shape.of(1, c, 5, 5), Shape.of(o, c, 3, 3), spec(new int[2], new int[2]));
+            HostBuffer want = WinogradConvF32.packKernel(g, k, o / 32), got = ChannelsLastWinogradF32.packKernel(k, o, c, o / 32);
+            float[] w = want.segment().toArray(ValueLayout.JAVA_FLOAT), gf = got.segment().toArray(ValueLayout.JAVA_FLOAT);
+            int point = o / 32 * c * 32, pitch = ChannelsLastWinogradF32.uPoint(o / 32, c); // the same, a line more between the points
+            for (int p = 0; p < 16; p++) {
+                assertArrayEquals(bits(Arrays.copyOfRange(w, p * point, (p + 1) * point)), bits(Arrays.copyOfRange(gf, p * pitch, p * pitch + point)),
+                        "o " + o + ", c " + c + ", point " + p);
+            }
+            got.release();
+            want.release();
+        }
+    }
+
+    @Test
     void nonFiniteValuesDecline() {
         Random rnd = new Random(37);
         float[] bad = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY};
