@@ -10,6 +10,7 @@ import dev.jburn.graph.Value;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
 
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -65,8 +66,13 @@ final class ChannelsLastConvs {
         if (p == null) return null;
         Operand a = in.get(0), b = in.get(1);
         List<Buffer> out = switch (p.kind) {
-            case FORWARD -> ChannelsLastConvF32.forward(HostBuffer.of(a.buffer()), a.shape(), HostBuffer.of(b.buffer()), b.shape(),
-                    in.size() > 2 ? HostBuffer.of(in.get(2).buffer()) : null, p.relu, p.mask, p.conv.spec(), parallel);
+            case FORWARD -> {
+                MemorySegment x = HostBuffer.of(a.buffer()), k = HostBuffer.of(b.buffer()), bias = in.size() > 2 ? HostBuffer.of(in.get(2).buffer()) : null;
+                // Winograd first where it applies (null: a non-finite result, which the direct form computes)
+                List<Buffer> w = ChannelsLastWinogradF32.applies(a.shape(), b.shape(), p.conv.spec())
+                        ? ChannelsLastWinogradF32.forward(x, a.shape(), k, b.shape(), bias, p.relu, p.mask, p.conv.spec(), parallel) : null;
+                yield w != null ? w : ChannelsLastConvF32.forward(x, a.shape(), k, b.shape(), bias, p.relu, p.mask, p.conv.spec(), parallel);
+            }
             case KERNEL_GRADIENT -> {
                 HostBuffer k = ChannelsLastConvF32.kernelGradient(HostBuffer.of(a.buffer()), a.shape(), HostBuffer.of(b.buffer()),
                         b.shape(), p.conv.spec(), parallel);

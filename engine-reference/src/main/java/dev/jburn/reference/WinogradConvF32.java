@@ -296,7 +296,7 @@ final class WinogradConvF32 {
      * {@code U = G g Gᵀ} per filter and channel (in double, rounded once), as {@code [group][point][block of 32
      * filters][channel][32]} in 64-byte aligned native memory; 0 for filters past the group's last.
      */
-    private static HostBuffer packKernel(ConvGeometry g, MemorySegment k, int blocks) {
+    static HostBuffer packKernel(ConvGeometry g, MemorySegment k, int blocks) {
         float[] src = new float[(int) ((long) g.outChannels * g.cg * 9)];
         MemorySegment.copy(k, FL, 0, src, 0, src.length);
         float[] u = new float[g.groups * POINTS * blocks * g.cg * COLS];

@@ -92,6 +92,10 @@ public final class ConvTileTiming {
                     () -> ChannelsLastConvF32.forward(x2, Shape.of(n, 13, 13, 32), k2, Shape.of(64, 32, 3, 3), b2, true, false, valid(0), p));
             time("conv2 dx", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
                     () -> ChannelsLastConvF32.forward(g2f, Shape.of(n, 11, 11, 64), k2f, Shape.of(32, 64, 3, 3), null, false, false, valid(2), p));
+            time("conv2 forward winograd", threads, reps, 2.0 * n * 11 * 11 * 64 * 288, // as the Jit path runs it first
+                    () -> ChannelsLastWinogradF32.forward(x2, Shape.of(n, 13, 13, 32), k2, Shape.of(64, 32, 3, 3), b2, false, false, valid(0), p));
+            time("conv2 dx winograd", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
+                    () -> ChannelsLastWinogradF32.forward(g2f, Shape.of(n, 11, 11, 64), k2f, Shape.of(32, 64, 3, 3), null, false, false, valid(2), p));
             time("conv2 dk", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
                     () -> ChannelsLastConvF32.kernelGradient(x2, Shape.of(n, 13, 13, 32), g2f, Shape.of(n, 11, 11, 64), valid(0), p));
         }
