@@ -43,8 +43,12 @@ import java.util.Arrays;
 final class WinogradKernelCotangentF32 {
     private WinogradKernelCotangentF32() {}
 
-    /** {@code -Djburn.winogradKernelCotangent=false} keeps the direct kernel cotangent (comparisons). */
-    static final boolean ENABLED = Boolean.parseBoolean(System.getProperty("jburn.winogradKernelCotangent", "true"));
+    /**
+     * {@code -Djburn.winogradKernelCotangent=false} keeps the direct kernel cotangent (comparisons); so does
+     * {@code -Djburn.directconv.winograd=false}, which turns every Winograd form off.
+     */
+    static final boolean ENABLED = Boolean.parseBoolean(System.getProperty("jburn.winogradKernelCotangent", "true"))
+            && !"false".equals(System.getProperty("jburn.directconv.winograd"));
     private static final VectorSpecies<Float> S = WinogradGemmTile.S;
     private static final int L = WinogradGemmTile.L, ROWS = WinogradGemmTile.ROWS, COLS = WinogradGemmTile.COLS;
     /** Transform positions: 4 × 4. */
