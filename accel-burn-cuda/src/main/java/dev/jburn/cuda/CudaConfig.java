@@ -17,10 +17,12 @@ import java.nio.file.Path;
  *                 gather and a GEMM ({@code -Djburn.cuda.col2im=false} keeps im2col, for comparisons; on by default)
  * @param directConv channels-last convs of a small im2col depth (a first layer on one or three channels) and their
  *                 kernel cotangents as direct kernels instead of an im2col gather and a GEMM
- *                 ({@link ChannelsLastDirectConv}; {@code -Djburn.cuda.directConv=true}; off by default: on an H100 the
- *                 small CNN's step at batch 1024 ran 1.3% slower with them, 2026-12-06)
+ *                 ({@link ChannelsLastDirectConv}; {@code -Djburn.cuda.directConv=true}; off by default: on an H100 they
+ *                 run the small CNN's conv 1 1.2-1.5× faster alone, but its step at batch 1024 measured within noise of
+ *                 the defaults, 2026-12-07)
  * @param splitK   F32/F64 GEMMs with few output tiles and a long contraction as partial products over contraction
- *                 slices and a sum ({@link SplitK}; {@code -Djburn.cuda.splitK=true}; off by default until measured)
+ *                 slices and a sum where that measures faster, once per shape ({@link SplitK};
+ *                 {@code -Djburn.cuda.splitK=true}; off by default: the measured choice has not run on a GPU yet)
  */
 public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs, boolean col2im, boolean directConv, boolean splitK) {
     public CudaConfig {
