@@ -155,6 +155,10 @@ final class ChannelsLastWinogradF32 {
                 }
                 for (float v : bad) if (v != v) notFinite[0] = true; // NaN: some y - y was not 0
             });
+        } catch (RuntimeException | Error e) {
+            result.release();
+            if (maskResult != null) maskResult.release();
+            throw e;
         } finally {
             u.release();
         }
