@@ -23,7 +23,7 @@ import java.util.Map;
  * replaces each such group (ungrouped, 1 to 3 spatial axes, float) with a
  * {@link Prim.Fused} node whose body is the group itself; {@link #run} executes it as one
  * {@link ChannelsLastIm2col} gather straight from the channels-last tensor and one cuBLAS GEMM whose
- * result already is the channels-last output (or, with {@code -Djburn.cuda.directConv=true} and where the gathered depth
+ * result already is the channels-last output (or, by default ({@code -Djburn.cuda.directConv=false} turns it off) and where the gathered depth
  * is small, as direct kernels that gather tiles of the same view in shared memory: {@link ChannelsLastDirectConv}):
  * <ul>
  *   <li>{@code x [N, s..., C]} → {@code transpose [0, r-1, 1..]} → conv(·, kernel {@code [O, C, k...]}) →

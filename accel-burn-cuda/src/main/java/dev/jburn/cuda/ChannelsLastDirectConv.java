@@ -26,13 +26,13 @@ import dev.jburn.graph.ChannelsLastConvGroups.Kind;
  * </ul>
  * F32 and F64 only (the sums are in the element type); other dtypes and larger depths keep the gather and GEMM.
  *
- * <p>Off by default ({@link CudaConfig#directConv}). The first form (2026-12-06: each cols element gathered with its
+ * <p>On by default since 2026-12-07 ({@link CudaConfig#directConv}). The first form (2026-12-06: each cols element gathered with its
  * own index arithmetic, one output per thread, two shared loads per fma) was right but not faster on an H100 (synced,
  * conv 1 at batch 1024: 184 µs forward and 226 µs for the kernel cotangent against 213 and 239 µs with im2col + GEMM;
  * the whole step 1.3% slower). This register-tiled form is faster alone on an H100 ({@code DirectConvBench}, back to
  * back, batch 1024: forward 61.9 against 92.4 µs, kernel cotangent 135.5 against 167.5 µs; at batch 128 4.4× and 1.7×)
- * but slower on deeper convs (conv 2: 0.68-0.87×, hence the default depth limit), and the whole step measured within
- * noise of the defaults, so it stays opt-in.
+ * but slower on deeper convs (conv 2: 0.68-0.87×, hence the default depth limit); the small CNN's step at batch 1024
+ * ran 2.8% faster with it (H100, two alternating rounds of {@code cli/gpu/step-1024-h200.sh}).
  */
 final class ChannelsLastDirectConv {
     static final int THREADS = 256;

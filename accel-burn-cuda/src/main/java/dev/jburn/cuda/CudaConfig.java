@@ -17,12 +17,14 @@ import java.nio.file.Path;
  *                 gather and a GEMM ({@code -Djburn.cuda.col2im=false} keeps im2col, for comparisons; on by default)
  * @param directConv channels-last convs of a small im2col depth (a first layer on one or three channels) and their
  *                 kernel cotangents as direct kernels instead of an im2col gather and a GEMM
- *                 ({@link ChannelsLastDirectConv}; {@code -Djburn.cuda.directConv=true}; off by default: on an H100 they
- *                 run the small CNN's conv 1 1.2-1.5× faster alone, but its step at batch 1024 measured within noise of
- *                 the defaults, 2026-12-07)
+ *                 ({@link ChannelsLastDirectConv}; on by default since 2026-12-07: on an H100 the small CNN's step at
+ *                 batch 1024 ran 2.8% faster with them, 427-428K against 416K samples/s in two alternating rounds, and
+ *                 the cuda kit passed with them on; {@code -Djburn.cuda.directConv=false} keeps im2col + GEMM)
  * @param splitK   F32/F64 GEMMs with few output tiles and a long contraction as partial products over contraction
  *                 slices and a sum where that measures faster, once per shape ({@link SplitK};
- *                 {@code -Djburn.cuda.splitK=true}; off by default: the measured choice has not run on a GPU yet)
+ *                 {@code -Djburn.cuda.splitK=true}; off by default: in the small CNN's and the MLP's steps on an H100
+ *                 (2026-12-07) every candidate product measured faster as one cuBLAS GEMM, so the switch only adds the
+ *                 measurement, and it makes which summation order a product gets depend on a timing)
  */
 public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs, boolean col2im, boolean directConv, boolean splitK) {
     public CudaConfig {
@@ -38,7 +40,7 @@ public record CudaConfig(int device, boolean tf32, Path cacheDir, boolean graphs
                 Boolean.parseBoolean(System.getProperty("jburn.cuda.tf32", "false")), cache,
                 Boolean.parseBoolean(System.getProperty("jburn.cuda.graphs", "true")),
                 Boolean.parseBoolean(System.getProperty("jburn.cuda.col2im", "true")),
-                Boolean.parseBoolean(System.getProperty("jburn.cuda.directConv", "false")),
+                Boolean.parseBoolean(System.getProperty("jburn.cuda.directConv", "true")),
                 Boolean.parseBoolean(System.getProperty("jburn.cuda.splitK", "false")));
     }
 

@@ -63,7 +63,7 @@ class CudaChannelsLastConvTest {
                         new int[] {1, 1, 1}), 3, 2, 1),
                 new Case(new ChannelsLastLayer(new int[] {13, 13}, 32, 64, new int[] {3, 3}, new int[] {1, 1}, valid, new int[] {1, 1}), 8, 0, 0));
         ChannelsLastConvs cl = backend.channelsLast;
-        cl.directOverride = true; // on whatever -Djburn.cuda.directConv says (off by default)
+        cl.directOverride = true; // on whatever -Djburn.cuda.directConv says (on by default)
         try {
             run(cases, cl);
         } finally {
