@@ -5,13 +5,7 @@
 #   bash cli/gpu/vulkan-train-h200.sh [EPOCHS=2]
 set -uo pipefail
 source "$(dirname "$0")/h200-env.sh"
-mkdir -p "$OUT/icd"
-export LD_LIBRARY_PATH="$root/.gpu/vulkan/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-# NVIDIA's packaged manifest names the GLX library, which needs an X server: point the loader at the EGL one.
-egl="$(ldconfig -p 2>/dev/null | awk '/libEGL_nvidia\.so\.0/ {print $NF; exit}')"
-[ -z "$egl" ] && [ -e /usr/local/nvidia/lib64/libEGL_nvidia.so.0 ] && egl=/usr/local/nvidia/lib64/libEGL_nvidia.so.0
-printf '{"file_format_version": "1.0.1", "ICD": {"library_path": "%s", "api_version": "1.3.0"}}\n' "$egl" > "$OUT/icd/nvidia_egl_icd.json"
-export VK_DRIVER_FILES="$OUT/icd/nvidia_egl_icd.json" VK_ICD_FILENAMES="$OUT/icd/nvidia_egl_icd.json"
+source "$(dirname "$0")/vulkan-env.sh"
 java=(.gpu/jdk/bin/java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx24g
       -Dorg.lwjgl.system.memoryBackend=ffm -Dorg.lwjgl.librarypath="${TMPDIR:-/tmp}/jburn-lwjgl-$$" -cp ".gpu/lib/*" dev.jburn.cli.Main)
 for model in ${MODELS:-cnn mlp}; do
