@@ -145,10 +145,11 @@ final class WinogradKernelCotangentF32 {
     /** Per thread: the transformed operands and the row buffers of {@link #run}, reused across calls (softly held). */
     private static final ThreadLocal<java.lang.ref.SoftReference<float[][]>> BUFFERS = new ThreadLocal<>();
 
-    private static float[][] buffers(int... sizes) {
+    static float[][] buffers(int... sizes) {
         java.lang.ref.SoftReference<float[][]> ref = BUFFERS.get();
         float[][] b = ref == null ? null : ref.get();
         if (b == null) b = new float[sizes.length][];
+        else if (b.length < sizes.length) b = Arrays.copyOf(b, sizes.length); // F(3, 4) asks for more
         boolean grown = false;
         for (int i = 0; i < sizes.length; i++) {
             if (b[i] == null || b[i].length < sizes[i]) {
@@ -268,7 +269,7 @@ final class WinogradKernelCotangentF32 {
      * transpositions ({@link FloatTranspose16} or {@link FloatTranspose8}; a row's last piece reads up to L - 1 floats past it, into the next row or the
      * buffer row's slack).
      */
-    private static void cotangentRows(MemorySegment g, long base, long chStride, int chans, int uw, int h0, int count, int op,
+    static void cotangentRows(MemorySegment g, long base, long chStride, int chans, int uw, int h0, int count, int op,
                                       float[] buf, int bufRow, float[] dst) {
         for (int ch = 0; ch < chans; ch++) {
             MemorySegment.copy(g, FL, (base + ch * chStride + (long) h0 * uw) * Float.BYTES, buf, ch * bufRow, count * uw);
@@ -363,7 +364,7 @@ final class WinogradKernelCotangentF32 {
         return finite;
     }
 
-    private static int roundUp(int v, int m) {
+    static int roundUp(int v, int m) {
         return (v + m - 1) / m * m;
     }
 }
