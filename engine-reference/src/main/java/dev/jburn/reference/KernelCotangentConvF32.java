@@ -33,6 +33,7 @@ final class KernelCotangentConvF32 {
      */
     static boolean run(ConvGeometry g, MemorySegment x, MemorySegment k, MemorySegment dst, Parallel parallel, boolean swapped) {
         if (!applies(g)) return false;
+        if (Winograd34KernelCotangentF32.run(g, x, k, dst, parallel, swapped)) return true; // 3x3 taps, 4x4 blocks: 4x fewer flops
         if (WinogradKernelCotangentF32.run(g, x, k, dst, parallel, swapped)) return true; // 3x3 taps: 2.25x fewer flops
         int sr = g.spatialRank;
         // the conv's batch is the cotangent's channels, its channels the cotangent's batch

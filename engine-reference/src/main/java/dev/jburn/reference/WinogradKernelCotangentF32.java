@@ -32,13 +32,17 @@ import java.util.Arrays;
  * <p>Layout, per unit of work (an image's chunk of whole block rows, {@link #CHUNK_BLOCKS}): each input plane's rows of
  * the chunk are copied at once (one copy per plane: a copy per row cost more than the transform) and transformed with
  * vectors along the blocks (a block's columns are the even and odd lanes of two vectors) into {@code xt[ξ][channel][block]}
- * ({@code ξ} the 16 transform positions); each cotangent plane's rows are copied at once, transposed 16 × 16 in registers
- * ({@link FloatTranspose16}) to channels-last rows and transformed with vectors along the filters into
+ * ({@code ξ} the 16 transform positions); each cotangent plane's rows are copied at once, transposed L × L in registers
+ * ({@link FloatTranspose16}, {@link FloatTranspose8} with AVX2's 8 lanes) to channels-last rows and transformed with vectors along the filters into
  * {@code gt[ξ][block][filters]}; {@link WinogradGemmTile} (6 channels × 64 filters) adds each transform position's
  * products into the part's sums {@code [ξ][C][O]}. No channels-last copy of the whole tensors (the direct path's two
  * 6.4 MB copies on the ResNet-like conv): the chunk's operands (~0.6 MB) stay in L2. The units, in order, are cut into
  * a fixed number of parts ({@link #PARTIALS}) whose sums are added in order at the end, so the result does not depend on
  * the thread count.
+ *
+ * <p>Vector widths: 512-bit (16 lanes, {@link WinogradGemmTile} 6 × 64) and AVX2's 256-bit (8 lanes, a 6 × 16 tile on its
+ * 16 registers); the transforms take {@code L} blocks or filters a vector either way. On a 2-core AVX2 EPYC (Zen 1)
+ * the ResNet-like conv's kernel cotangent went from the direct path's 33 ms to 16.4 ms (two threads).
  */
 final class WinogradKernelCotangentF32 {
     private WinogradKernelCotangentF32() {}
@@ -66,7 +70,7 @@ final class WinogradKernelCotangentF32 {
      * transforms leave the rounding of the other taps' products (a few ulps of them, not 0).
      */
     static boolean applies(ConvGeometry g) {
-        if (!ENABLED || L != 16 || g.spatialRank != 2 || !ChannelsLastConvF32.applies(g.spec)) return false;
+        if (!ENABLED || (L != 16 && L != 8) || g.spatialRank != 2 || !ChannelsLastConvF32.applies(g.spec)) return false;
         for (int a = 0; a < 2; a++) {
             if (g.spec.strides()[a] != 1 || g.spec.kernelDilation()[a] != 1 || g.out[a] != 3 || g.kernel[a] % 2 != 0
                     || g.kernel[a] == 0 || g.in[a] == 0 || g.spec.padLow()[a] > 1 || g.spec.padHigh()[a] > 1) return false;
@@ -141,10 +145,11 @@ final class WinogradKernelCotangentF32 {
     /** Per thread: the transformed operands and the row buffers of {@link #run}, reused across calls (softly held). */
     private static final ThreadLocal<java.lang.ref.SoftReference<float[][]>> BUFFERS = new ThreadLocal<>();
 
-    private static float[][] buffers(int... sizes) {
+    static float[][] buffers(int... sizes) {
         java.lang.ref.SoftReference<float[][]> ref = BUFFERS.get();
         float[][] b = ref == null ? null : ref.get();
         if (b == null) b = new float[sizes.length][];
+        else if (b.length < sizes.length) b = Arrays.copyOf(b, sizes.length); // F(3, 4) asks for more
         boolean grown = false;
         for (int i = 0; i < sizes.length; i++) {
             if (b[i] == null || b[i].length < sizes[i]) {
@@ -260,19 +265,21 @@ final class WinogradKernelCotangentF32 {
     /**
      * The cotangent's rows {@code h0 .. h0 + count - 1} of one image ({@code chans} planes from {@code base}, {@code chStride}
      * apart, rows of {@code uw}) as channels-last rows {@code [count][uw][op]} (channels past {@code chans} zero): each
-     * plane's rows copied at once to {@code buf} ({@code [op][bufRow]}; its rows past {@code chans} zero), then 16 × 16
-     * transpositions ({@link FloatTranspose16}; a row's last piece reads up to 15 floats past it, into the next row or the
+     * plane's rows copied at once to {@code buf} ({@code [op][bufRow]}; its rows past {@code chans} zero), then L × L
+     * transpositions ({@link FloatTranspose16} or {@link FloatTranspose8}; a row's last piece reads up to L - 1 floats past it, into the next row or the
      * buffer row's slack).
      */
-    private static void cotangentRows(MemorySegment g, long base, long chStride, int chans, int uw, int h0, int count, int op,
+    static void cotangentRows(MemorySegment g, long base, long chStride, int chans, int uw, int h0, int count, int op,
                                       float[] buf, int bufRow, float[] dst) {
         for (int ch = 0; ch < chans; ch++) {
             MemorySegment.copy(g, FL, (base + ch * chStride + (long) h0 * uw) * Float.BYTES, buf, ch * bufRow, count * uw);
         }
         for (int r = 0; r < count; r++) {
-            for (int f = 0; f < op; f += 16) {
-                for (int w = 0; w < uw; w += 16) {
-                    FloatTranspose16.transpose(buf, f * bufRow + r * uw + w, bufRow, dst, (r * uw + w) * op + f, op, Math.min(16, uw - w));
+            for (int f = 0; f < op; f += L) {
+                for (int w = 0; w < uw; w += L) {
+                    int at = f * bufRow + r * uw + w, to = (r * uw + w) * op + f, columns = Math.min(L, uw - w);
+                    if (L == 16) FloatTranspose16.transpose(buf, at, bufRow, dst, to, op, columns);
+                    else FloatTranspose8.transpose(buf, at, bufRow, dst, to, op, columns);
                 }
             }
         }
@@ -357,7 +364,7 @@ final class WinogradKernelCotangentF32 {
         return finite;
     }
 
-    private static int roundUp(int v, int m) {
+    static int roundUp(int v, int m) {
         return (v + m - 1) / m * m;
     }
 }

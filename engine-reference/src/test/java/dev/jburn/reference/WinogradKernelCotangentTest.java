@@ -25,7 +25,25 @@ import static org.junit.jupiter.api.Assertions.*;
 class WinogradKernelCotangentTest {
     @Test
     void threeByThreeKernelCotangentsMatchTheDefinition() {
-        Random rnd = new Random(16);
+        kernelCotangentsMatchTheDefinition(false);
+    }
+
+    @Test
+    void fourByFourBlocksMatchTheDefinition() { // F(3, 4): cotangent sides multiples of 4
+        kernelCotangentsMatchTheDefinition(true);
+    }
+
+    private static boolean applies(boolean f34, ConvGeometry g) {
+        return f34 ? Winograd34KernelCotangentF32.applies(g) : WinogradKernelCotangentF32.applies(g);
+    }
+
+    private static boolean run(boolean f34, ConvGeometry g, MemorySegment x, MemorySegment k, MemorySegment dst, Parallel p, boolean swapped) {
+        return f34 ? Winograd34KernelCotangentF32.run(g, x, k, dst, p, swapped) : WinogradKernelCotangentF32.run(g, x, k, dst, p, swapped);
+    }
+
+    private static void kernelCotangentsMatchTheDefinition(boolean f34) {
+        Random rnd = new Random(f34 ? 34 : 16);
+        int side = f34 ? 4 : 2;
         int ran = 0, nonFinite = 0;
         for (int trial = 0; trial < 60; trial++) {
             boolean wideTrial = trial % 10 == 9; // a cotangent row of more blocks than a chunk takes (kept small otherwise)
@@ -39,13 +57,14 @@ class WinogradKernelCotangentTest {
                     lo[a] = rnd.nextInt(2) - (rnd.nextInt(6) == 0 ? 1 : 0);
                     hi[a] = rnd.nextInt(2) - (rnd.nextInt(6) == 0 ? 1 : 0);
                     u[a] = in[a] + lo[a] + hi[a] - 2;
-                } while (u[a] < 2 || u[a] % 2 != 0 || lo[a] + in[a] <= 0);
+                } while (u[a] < side || u[a] % side != 0 || lo[a] + in[a] <= 0);
             }
             ConvSpec spec = new ConvSpec(new int[] {1, 1}, lo, hi, new int[] {1, 1}, new int[] {1, 1}, 1, 1);
             // the conv's batch is the input's channels, its channels the images
             ConvGeometry g = new ConvGeometry(Shape.of(c, n, in[0], in[1]), Shape.of(o, n, u[0], u[1]), spec);
             assertArrayEquals(new int[] {3, 3}, g.out);
-            assertTrue(WinogradKernelCotangentF32.applies(g));
+            assertTrue(applies(f34, g));
+            if (!f34) assertFalse(Winograd34KernelCotangentF32.applies(g) && (u[0] % 4 != 0 || u[1] % 4 != 0));
             String what = "n " + n + ", c " + c + ", o " + o + ", in " + Arrays.toString(in) + ", pads " + Arrays.toString(lo)
                     + Arrays.toString(hi) + ", cotangent " + Arrays.toString(u);
             MemorySegment x = floats(rnd, c * n * in[0] * in[1]), k = floats(rnd, o * n * u[0] * u[1]);
@@ -53,11 +72,11 @@ class WinogradKernelCotangentTest {
             for (int threads = 1; threads <= 2; threads++) {
                 Parallel p = new Parallel(threads, 1);
                 MemorySegment got = MemorySegment.ofArray(new float[(int) g.outSize()]);
-                assertTrue(WinogradKernelCotangentF32.run(g, x, k, got, p, false), what);
+                assertTrue(run(f34, g, x, k, got, p, false), what);
                 float[] y = got.toArray(ValueLayout.JAVA_FLOAT);
                 FilterLaneTilesTest.assertCloseToDefinition(g, x, k, y, what);
                 MemorySegment gotSwapped = MemorySegment.ofArray(new float[(int) g.outSize()]);
-                assertTrue(WinogradKernelCotangentF32.run(g, xs, ks, gotSwapped, p, true), what);
+                assertTrue(run(f34, g, xs, ks, gotSwapped, p, true), what);
                 assertArrayEquals(swap(got, c, o, 9).toArray(ValueLayout.JAVA_FLOAT), gotSwapped.toArray(ValueLayout.JAVA_FLOAT), what);
                 ran++;
             }
@@ -70,7 +89,7 @@ class WinogradKernelCotangentTest {
             MemorySegment declined = MemorySegment.ofArray(untouched.clone());
             boolean reached = hasNonFinite(x, k, g);
             if (reached) {
-                assertFalse(WinogradKernelCotangentF32.run(g, x, k, declined, p, false), what);
+                assertFalse(run(f34, g, x, k, declined, p, false), what);
                 assertArrayEquals(untouched, declined.toArray(ValueLayout.JAVA_FLOAT), what);
             }
             if (!KernelCotangentConvF32.applies(g)) continue; // more outputs than cotangent positions: not its caller's
@@ -102,6 +121,9 @@ class WinogradKernelCotangentTest {
         ConvSpec line = new ConvSpec(new int[] {1}, new int[] {1}, new int[] {1}, new int[] {1}, new int[] {1}, 1, 1);
         assertFalse(WinogradKernelCotangentF32.applies(new ConvGeometry(Shape.of(4, 2, 8), Shape.of(3, 2, 8), line)));
         assertTrue(WinogradKernelCotangentF32.applies(new ConvGeometry(Shape.of(64, 8, 56, 56), Shape.of(64, 8, 56, 56), same)));
+        assertTrue(Winograd34KernelCotangentF32.applies(new ConvGeometry(Shape.of(64, 8, 56, 56), Shape.of(64, 8, 56, 56), same)));
+        assertFalse(Winograd34KernelCotangentF32.applies(new ConvGeometry(Shape.of(4, 2, 10, 8), Shape.of(3, 2, 10, 8), same))); // 10: F(3, 2) only
+        assertTrue(WinogradKernelCotangentF32.applies(new ConvGeometry(Shape.of(4, 2, 10, 8), Shape.of(3, 2, 10, 8), same)));
     }
 
     /** Whether a non-finite value of either operand is read by the conv (padding crops some of the input). */
