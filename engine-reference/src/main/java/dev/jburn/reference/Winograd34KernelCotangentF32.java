@@ -37,11 +37,18 @@ import java.util.Arrays;
 final class Winograd34KernelCotangentF32 {
     private Winograd34KernelCotangentF32() {}
 
-    /** {@code -Djburn.winogradKernelCotangent.f34=false} leaves these cotangents to F(3, 2) (comparisons). */
-    static final boolean ENABLED = WinogradKernelCotangentF32.ENABLED
-            && Boolean.parseBoolean(System.getProperty("jburn.winogradKernelCotangent.f34", "true"));
     private static final VectorSpecies<Float> S = WinogradGemmTile.S;
     private static final int L = WinogradGemmTile.L, ROWS = WinogradGemmTile.ROWS, COLS = WinogradGemmTile.COLS;
+    /**
+     * {@code -Djburn.winogradKernelCotangent.f34}: {@code auto} (the default) takes this form on 8-lane (256-bit) vectors,
+     * the only width it has run on (2026-12-07, an AVX2 machine); on wider vectors F(3, 2) keeps these cotangents until
+     * F(3, 4) has been checked there ({@code true} takes it on any width, for that check); {@code false} never.
+     */
+    static final boolean ENABLED = WinogradKernelCotangentF32.ENABLED && switch (System.getProperty("jburn.winogradKernelCotangent.f34", "auto")) {
+        case "false" -> false;
+        case "true" -> true;
+        default -> L == 8;
+    };
     /** Transform positions: 6 × 6. */
     private static final int XI = 36;
     /**

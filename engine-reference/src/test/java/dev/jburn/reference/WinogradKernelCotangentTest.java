@@ -12,6 +12,7 @@ import java.util.Random;
 
 import static dev.jburn.reference.ChannelsLastConvTest.floats;
 import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@link WinogradKernelCotangentF32} on generated 3×3 kernel cotangents (autodiff's {@code conv(x as [C, N, H, W], g as
@@ -30,6 +31,8 @@ class WinogradKernelCotangentTest {
 
     @Test
     void fourByFourBlocksMatchTheDefinition() { // F(3, 4): cotangent sides multiples of 4
+        // on vectors other than 8 lanes F(3, 4) is off unless -Djburn.winogradKernelCotangent.f34=true (how to check it there)
+        assumeTrue(Winograd34KernelCotangentF32.ENABLED, "F(3, 4) is off on this vector width");
         kernelCotangentsMatchTheDefinition(true);
     }
 
