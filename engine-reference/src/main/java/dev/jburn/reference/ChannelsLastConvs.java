@@ -74,8 +74,11 @@ final class ChannelsLastConvs {
                 yield w != null ? w : ChannelsLastConvF32.forward(x, a.shape(), k, b.shape(), bias, p.relu, p.mask, p.conv.spec(), parallel);
             }
             case KERNEL_GRADIENT -> {
-                HostBuffer k = ChannelsLastConvF32.kernelGradient(HostBuffer.of(a.buffer()), a.shape(), HostBuffer.of(b.buffer()),
-                        b.shape(), p.conv.spec(), parallel);
+                MemorySegment x = HostBuffer.of(a.buffer()), g = HostBuffer.of(b.buffer());
+                // Winograd first where it applies (null: a non-finite result, which the direct form computes)
+                HostBuffer k = ChannelsLastWinogradKernelCotangentF32.applies(a.shape(), b.shape(), p.conv.spec())
+                        ? ChannelsLastWinogradKernelCotangentF32.kernelGradient(x, a.shape(), g, b.shape(), p.conv.spec(), parallel) : null;
+                if (k == null) k = ChannelsLastConvF32.kernelGradient(x, a.shape(), g, b.shape(), p.conv.spec(), parallel);
                 yield k == null ? null : List.of(k);
             }
         };

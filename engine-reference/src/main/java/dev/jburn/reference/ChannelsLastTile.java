@@ -173,6 +173,44 @@ final class ChannelsLastTile {
     }
 
     /**
+     * {@link #run12}'s 6-row form for 16 vector registers (AVX2), where run12's 24 accumulators spill: {@code acc[i][v] =
+     * Σ_j a[r0 + i·RUN_STRIDE + j] · b[bBase + j·COLS + v·L]} over {@code j = 0 .. steps-1} (unit steps) from zero,
+     * stored to the {@code acc} rows ({@code accBase + i·accPitch}). 12 accumulators, 8 loads per 12 fma, as {@link #run};
+     * a method of its own, not {@code run} with one segment: {@code run}'s compiled loop depends on which caller profiled
+     * it first, and with only this caller's one-segment calls the Winograd conv 2 input cotangent ran 1.5x slower. B from a
+     * heap array (run12's comes from native memory): 3-7% faster than native here (ConvTileTiming, AVX2, 2026-12-07).
+     */
+    static void run6(float[] a, int r0, int steps, float[] b, int bBase, float[] acc, int accBase, int accPitch) {
+        final int rs = RUN_STRIDE;
+        int p0 = accBase, p1 = p0 + accPitch, p2 = p1 + accPitch, p3 = p2 + accPitch, p4 = p3 + accPitch, p5 = p4 + accPitch;
+        FloatVector z = FloatVector.zero(S);
+        FloatVector a00 = z, a01 = z, a10 = z, a11 = z, a20 = z, a21 = z, a30 = z, a31 = z, a40 = z, a41 = z, a50 = z, a51 = z;
+        for (int j = 0; j < steps; j++) {
+            int bj = bBase + j * COLS;
+            int ai = r0 + j;
+            FloatVector w0 = FloatVector.fromArray(S, b, bj), w1 = FloatVector.fromArray(S, b, bj + L);
+            FloatVector x = FloatVector.broadcast(S, a[ai]);
+            a00 = x.fma(w0, a00); a01 = x.fma(w1, a01);
+            x = FloatVector.broadcast(S, a[ai + rs]);
+            a10 = x.fma(w0, a10); a11 = x.fma(w1, a11);
+            x = FloatVector.broadcast(S, a[ai + 2 * rs]);
+            a20 = x.fma(w0, a20); a21 = x.fma(w1, a21);
+            x = FloatVector.broadcast(S, a[ai + 3 * rs]);
+            a30 = x.fma(w0, a30); a31 = x.fma(w1, a31);
+            x = FloatVector.broadcast(S, a[ai + 4 * rs]);
+            a40 = x.fma(w0, a40); a41 = x.fma(w1, a41);
+            x = FloatVector.broadcast(S, a[ai + 5 * rs]);
+            a50 = x.fma(w0, a50); a51 = x.fma(w1, a51);
+        }
+        a00.intoArray(acc, p0); a01.intoArray(acc, p0 + L);
+        a10.intoArray(acc, p1); a11.intoArray(acc, p1 + L);
+        a20.intoArray(acc, p2); a21.intoArray(acc, p2 + L);
+        a30.intoArray(acc, p3); a31.intoArray(acc, p3 + L);
+        a40.intoArray(acc, p4); a41.intoArray(acc, p4 + L);
+        a50.intoArray(acc, p5); a51.intoArray(acc, p5 + L);
+    }
+
+    /**
      * {@link #run12} storing its rows to native memory ({@code acc}, floats {@code accBase + i·accPitch} on): the conv's
      * output itself, which then needs no per-image copy. A method of its own, not {@code run12} over heap segments: with
      * {@code MemorySegment.ofArray} scratch rows through the same Vector API stores, a training step's unrelated

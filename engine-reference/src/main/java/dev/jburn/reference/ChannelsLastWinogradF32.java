@@ -23,7 +23,7 @@ import java.util.List;
  * images, so that a 7×7-tile image wastes no tile rows): the input transform of the 12 tiles' patches to
  * {@code V[point][tile][channel]} (rows {@link ChannelsLastTile#RUN_STRIDE} apart, read straight from the input, zeros
  * outside it); per point and column block of 32 filters, one {@link ChannelsLastTile#run12} tile over the channels against
- * the transformed kernel ({@link #packKernel}); then the output transform per tile and 16 filters, the bias
+ * the transformed kernel ({@link #packKernel}; with AVX2, blocks of 16 filters in two {@link ChannelsLastTile#run6} tiles); then the output transform per tile and 16 filters, the bias
  * added to the rounded result, the ReLU ({@code z <= 0 ? +0 : z}, NaN stays) and the mask ({@code z <= 0}), stored in place.
  *
  * <p>Not the direct form's summation (no bit claim: {@code ChannelsLastWinogradTest} checks it against the definition in
@@ -36,12 +36,23 @@ final class ChannelsLastWinogradF32 {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    /** A byte per float lane: the mask's stores (128 bits with 512-bit vectors, 64 with AVX2). */
+    private static final VectorSpecies<Byte> MASK_BYTES = VectorSpecies.of(byte.class, jdk.incubator.vector.VectorShape.forBitSize(L * 8));
     private static final ValueLayout.OfFloat FL = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final int W = ChannelsLastTile.COLS, T = ChannelsLastTile.RUN12_ROWS, RS = ChannelsLastTile.RUN_STRIDE, POINTS = 16;
-    /** Whether {@link ChannelsLastConvs} tries this form first (off with {@link WinogradConvF32}'s switch, {@code -Djburn.directconv.winograd=false}). */
-    static final boolean ON = WinogradConvF32.ON;
+    /**
+     * Whether {@link ChannelsLastConvs} tries this form first (off with {@link WinogradConvF32}'s switch, {@code
+     * -Djburn.directconv.winograd=false}); with any vector width ({@link #WIDE}), where that NCHW form needs 512 bits.
+     */
+    static final boolean ON = !"false".equals(System.getProperty("jburn.directconv.winograd"));
     /** Input channels from which the transforms pay for themselves (as {@link WinogradConvF32}'s). */
     private static final int MIN_CHANNELS = 16;
+    /**
+     * Whether the point GEMMs run as {@link ChannelsLastTile#run12} (512-bit vectors: 32 registers hold its 24 accumulators),
+     * else as {@link ChannelsLastTile#run6} tiles (AVX2: run12 spilled there, and this form ran 1.6x slower than the direct
+     * one on conv 2's forward; with run6 1.3x faster, ConvTileTiming, 2026-12-07).
+     */
+    static final boolean WIDE = L >= 16;
 
     /**
      * Whether {@link #forward} takes this conv (it may still decline one with non-finite results): 2 spatial axes, a 3×3
@@ -73,11 +84,14 @@ final class ChannelsLastWinogradF32 {
     }
 
     /**
-     * Winograd's products per channel and filter (16 a tile) must be at most {@code DEN/NUM} of the direct form's: 1.6x
-     * fewer. Conv 2's forward (1.89x fewer) ran 1.1-1.3x faster alone, its input cotangent (1.39x) 5-20% slower
-     * ({@code ConvTileTiming}, one and two threads, 2026-12-07).
+     * Winograd's products per channel and filter (16 a tile) must be at most {@code NUM/DEN} of the direct form's. With
+     * 512-bit vectors 1.6x fewer: conv 2's forward (1.89x fewer) ran 1.1-1.3x faster alone, its input cotangent (1.39x) 5-20%
+     * slower, against the direct forms' 12-row tiles and the scatter form, which skips every product on the padding
+     * ({@code ConvTileTiming}, one and two threads, 2026-12-07). With AVX2 1.33x fewer: there the direct form is the 6-row
+     * tiles, which skip whole kernel rows on the padding but not columns (conv 2's input cotangent: 1287 products for 1089),
+     * and the input cotangent ran 1.2-1.4x faster through this form (ConvTileTiming, 2 threads, AMD EPYC, 2026-12-07).
      */
-    private static final int MIN_GAIN_NUM = 5, MIN_GAIN_DEN = 8;
+    private static final int MIN_GAIN_NUM = WIDE ? 5 : 3, MIN_GAIN_DEN = WIDE ? 8 : 4;
 
     /** Per axis of {@code size} padded by {@code lo, hi}: the (output, tap) pairs of a 3-tap window on the input, not the padding. */
     private static long realProducts(int size, int lo, int hi) {
@@ -107,10 +121,12 @@ final class ChannelsLastWinogradF32 {
         for (int i = 0; i < c; i++) steps[i] = i;
         final float[] bv = bias == null ? null : bias.toArray(FL);
         final boolean keepMask = relu && mask, reluOnly = relu && !mask;
-        HostBuffer u = packKernel(k, o, c, blocks);
+        // the transformed kernel: native and aligned for run12, a heap array for run6
+        final float[] uh = WIDE ? null : packKernelFloats(k, o, c, blocks);
+        HostBuffer u = WIDE ? packKernel(k, o, c, blocks) : null;
         HostBuffer result = HostBuffer.uninitialized((long) n * ho * wo * o * Float.BYTES);
         HostBuffer maskResult = keepMask ? HostBuffer.uninitialized((long) n * ho * wo * o) : null;
-        MemorySegment us = u.segment(), dst = result.segment(), maskDst = keepMask ? maskResult.segment() : null;
+        MemorySegment us = u == null ? null : u.segment(), dst = result.segment(), maskDst = keepMask ? maskResult.segment() : null;
         boolean[] notFinite = new boolean[1];
         final int ph = 2 * ty + 2, pw = 2 * tx + 2, padded = ph * pw * c; // a padded image: every tile's patch inside
         final int ring = 2 + (T - 1) / perImage; // padded images a chunk of T tiles may need at once, and the next one's
@@ -137,8 +153,15 @@ final class ChannelsLastWinogradF32 {
                     }
                     for (int p = 0; p < POINTS; p++) {
                         for (int blk = 0; blk < blocks; blk++) {
-                            ChannelsLastTile.run12(a, p * vPoint, steps, c, us, ((long) p * uPoint(blocks, c) + (long) blk * c * W) * Float.BYTES, a,
-                                    mAt + p * mPoint + blk * W, o);
+                            long uAt = ((long) p * uPoint(blocks, c) + (long) blk * c * W) * Float.BYTES;
+                            int mRow = mAt + p * mPoint + blk * W;
+                            if (WIDE) {
+                                ChannelsLastTile.run12(a, p * vPoint, steps, c, us, uAt, a, mRow, o);
+                            } else {
+                                for (int r = 0; r < count; r += ChannelsLastTile.ROWS) {
+                                    ChannelsLastTile.run6(a, p * vPoint + r * RS, c, uh, (int) (uAt / Float.BYTES), a, mRow + r * o, o);
+                                }
+                            }
                         }
                     }
                     for (int i = 0; i < count; i++) {
@@ -160,7 +183,7 @@ final class ChannelsLastWinogradF32 {
             if (maskResult != null) maskResult.release();
             throw e;
         } finally {
-            u.release();
+            if (u != null) u.release();
         }
         if (notFinite[0]) {
             result.release();
@@ -178,6 +201,14 @@ final class ChannelsLastWinogradF32 {
      * serial step before the tasks, ~2 ms on two threads); a line more between them and the channels outer, ~0.06.
      */
     static HostBuffer packKernel(MemorySegment k, int o, int c, int blocks) {
+        float[] u = packKernelFloats(k, o, c, blocks);
+        HostBuffer b = HostBuffer.uninitialized((long) u.length * Float.BYTES);
+        MemorySegment.copy(u, 0, b.segment(), FL, 0, u.length);
+        return b;
+    }
+
+    /** {@link #packKernel}'s floats in a heap array. */
+    static float[] packKernelFloats(MemorySegment k, int o, int c, int blocks) {
         int point = uPoint(blocks, c);
         float[] src = new float[o * c * 9], u = new float[POINTS * point];
         MemorySegment.copy(k, FL, 0, src, 0, src.length);
@@ -209,9 +240,7 @@ final class ChannelsLastWinogradF32 {
                 u[at + 15 * point] = (float) k22;
             }
         }
-        HostBuffer b = HostBuffer.uninitialized((long) u.length * Float.BYTES);
-        MemorySegment.copy(u, 0, b.segment(), FL, 0, u.length);
-        return b;
+        return u;
     }
 
     /** Floats between the points of the packed kernel: a line past its {@code blocks·c·W} (see {@link #packKernel}). */
@@ -300,11 +329,11 @@ final class ChannelsLastWinogradF32 {
         }
         long right1 = right ? o : 0, below1 = below ? rowPitch : 0;
         if (keepMask) {
-            ByteVector one = ByteVector.broadcast(ByteVector.SPECIES_128, (byte) 1), none = ByteVector.zero(ByteVector.SPECIES_128);
-            none.blend(one, y00.compare(VectorOperators.LE, zero).cast(ByteVector.SPECIES_128)).intoMemorySegment(maskDst, at, ORDER);
-            none.blend(one, y01.compare(VectorOperators.LE, zero).cast(ByteVector.SPECIES_128)).intoMemorySegment(maskDst, at + right1, ORDER);
-            none.blend(one, y10.compare(VectorOperators.LE, zero).cast(ByteVector.SPECIES_128)).intoMemorySegment(maskDst, at + below1, ORDER);
-            none.blend(one, y11.compare(VectorOperators.LE, zero).cast(ByteVector.SPECIES_128))
+            ByteVector one = ByteVector.broadcast(MASK_BYTES, (byte) 1), none = ByteVector.zero(MASK_BYTES);
+            none.blend(one, y00.compare(VectorOperators.LE, zero).cast(MASK_BYTES)).intoMemorySegment(maskDst, at, ORDER);
+            none.blend(one, y01.compare(VectorOperators.LE, zero).cast(MASK_BYTES)).intoMemorySegment(maskDst, at + right1, ORDER);
+            none.blend(one, y10.compare(VectorOperators.LE, zero).cast(MASK_BYTES)).intoMemorySegment(maskDst, at + below1, ORDER);
+            none.blend(one, y11.compare(VectorOperators.LE, zero).cast(MASK_BYTES))
                     .intoMemorySegment(maskDst, at + below1 + right1, ORDER);
         }
         if (relu || keepMask) { // z <= 0 ? +0 : z (NaN stays)

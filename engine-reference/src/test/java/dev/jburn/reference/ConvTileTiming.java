@@ -13,7 +13,7 @@ import java.util.Random;
  * median wall time of {@code reps} calls after a warm-up, and GFLOP/s, on 1 thread and on every core. Not a test:
  * a quick loop for kernel work (the peer comparison is {@code bench/peers.sh --only cnn}).
  * <pre>{@code
- * java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED [-Donly="conv2 forward.*"] -cp <test classpath> dev.jburn.reference.ConvTileTiming [reps]
+ * java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED [-Donly="conv2 forward.*"] [-Dthreads=2,1] -cp <test classpath> dev.jburn.reference.ConvTileTiming [reps]
  * }</pre>
  */
 public final class ConvTileTiming {
@@ -48,7 +48,10 @@ public final class ConvTileTiming {
         ConvGeometry resnet = new ConvGeometry(Shape.of(8, 64, 56, 56), Shape.of(64, 64, 3, 3), valid(1));
         MemorySegment gr = floats(rnd, 8L * 64 * 56 * 56);
         ConvGeometry resnetDk = new ConvGeometry(Shape.of(64, 8, 56, 56), Shape.of(64, 8, 56, 56), valid(1));
-        for (int threads : new int[] {1, Runtime.getRuntime().availableProcessors()}) {
+        // -Dthreads=2,1: the thread counts in that order (default: 1, then every core)
+        int[] counts = System.getProperty("threads") == null ? new int[] {1, Runtime.getRuntime().availableProcessors()}
+                : java.util.Arrays.stream(System.getProperty("threads").split(",")).mapToInt(Integer::parseInt).toArray();
+        for (int threads : counts) {
             Parallel p = new Parallel(threads, 1 << 15);
             time("resnet forward", threads, reps, 2.0 * 8 * 64 * 56 * 56 * 64 * 9, () -> {
                 HostBuffer y = HostBuffer.uninitialized(resnet.outSize() * Float.BYTES);
@@ -96,6 +99,11 @@ public final class ConvTileTiming {
                     () -> ChannelsLastWinogradF32.forward(x2, Shape.of(n, 13, 13, 32), k2, Shape.of(64, 32, 3, 3), b2, false, false, valid(0), p));
             time("conv2 dx winograd", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
                     () -> ChannelsLastWinogradF32.forward(g2f, Shape.of(n, 11, 11, 64), k2f, Shape.of(32, 64, 3, 3), null, false, false, valid(2), p));
+            time("conv2 dk winograd", threads, reps, 2.0 * n * 11 * 11 * 64 * 288, () -> { // AVX2 only
+                HostBuffer r = ChannelsLastWinogradKernelCotangentF32.kernelGradient(x2, Shape.of(n, 13, 13, 32), g2f, Shape.of(n, 11, 11, 64), valid(0), p);
+                if (r == null) throw new IllegalStateException("declined");
+                return r;
+            });
             time("conv2 dk", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
                     () -> ChannelsLastConvF32.kernelGradient(x2, Shape.of(n, 13, 13, 32), g2f, Shape.of(n, 11, 11, 64), valid(0), p));
         }
