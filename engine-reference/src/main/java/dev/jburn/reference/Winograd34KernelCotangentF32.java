@@ -293,15 +293,7 @@ final class Winograd34KernelCotangentF32 {
      * when any is not finite. {@code sums}: scratch of {@code 36·op} floats.
      */
     private static boolean outputs(float[][] partial, int parts, int ch, int c, int o, int mr, int op, boolean swapped, float[] sums, float[] y) {
-        int xs = mr * op;
-        for (int xi = 0; xi < XI; xi++) {
-            int at = xi * xs + ch * op;
-            for (int f = 0; f < op; f += L) {
-                FloatVector s = FloatVector.fromArray(S, partial[0], at + f);
-                for (int p = 1; p < parts; p++) s = s.add(FloatVector.fromArray(S, partial[p], at + f));
-                s.intoArray(sums, xi * op + f);
-            }
-        }
+        WinogradKernelCotangentF32.sumParts(partial, parts, XI, ch, mr, op, sums);
         boolean finite = true;
         float[] t = new float[18];
         for (int f = 0; f < o; f++) {

@@ -327,13 +327,12 @@ final class WinogradKernelCotangentF32 {
     }
 
     /**
-     * Channel {@code ch}'s taps: its rows of the parts' products ({@code [ξ][mr][op]} each) added in part order, then
-     * {@code y = Aᵀ M A} per filter, into {@code y} as {@code [C, O, 3, 3]} or, {@code swapped}, {@code [O, C, 3, 3]}; false
-     * when any is not finite. {@code sums}: scratch of {@code 16·op} floats.
+     * Channel {@code ch}'s rows of the parts' products ({@code [points][mr][op]} each) added in part order into
+     * {@code sums} as {@code [points][op]} (a fixed order: the same result for any thread count).
      */
-    private static boolean outputs(float[][] partial, int parts, int ch, int c, int o, int mr, int op, boolean swapped, float[] sums, float[] y) {
+    static void sumParts(float[][] partial, int parts, int points, int ch, int mr, int op, float[] sums) {
         int xs = mr * op;
-        for (int xi = 0; xi < XI; xi++) {
+        for (int xi = 0; xi < points; xi++) {
             int at = xi * xs + ch * op;
             for (int f = 0; f < op; f += L) {
                 FloatVector s = FloatVector.fromArray(S, partial[0], at + f);
@@ -341,6 +340,15 @@ final class WinogradKernelCotangentF32 {
                 s.intoArray(sums, xi * op + f);
             }
         }
+    }
+
+    /**
+     * Channel {@code ch}'s taps: its rows of the parts' products ({@code [ξ][mr][op]} each) added in part order, then
+     * {@code y = Aᵀ M A} per filter, into {@code y} as {@code [C, O, 3, 3]} or, {@code swapped}, {@code [O, C, 3, 3]}; false
+     * when any is not finite. {@code sums}: scratch of {@code 16·op} floats.
+     */
+    private static boolean outputs(float[][] partial, int parts, int ch, int c, int o, int mr, int op, boolean swapped, float[] sums, float[] y) {
+        sumParts(partial, parts, XI, ch, mr, op, sums);
         boolean finite = true;
         for (int f = 0; f < o; f++) {
             float t00 = 0, t01 = 0, t02 = 0, t10 = 0, t11 = 0, t12 = 0, t20 = 0, t21 = 0, t22 = 0, t30 = 0, t31 = 0, t32 = 0;
