@@ -38,7 +38,7 @@ final class WinogradConvF32 {
     private static final int ROWS = L >= 16 ? FilterLaneTile.ROWS : FilterLaneTile.ROWS6;
     private static final int COLS = FilterLaneTile.COLS, POINTS = 16;
     /** Floats of transformed input a task keeps at most (512 KB, in L2 beside the region and the point sums). */
-    private static final long V_FLOATS = Long.getLong("wf.vfloats", 128 * 1024);
+    private static final long V_FLOATS = 128 * 1024;
     /** Whether {@link DirectConvF32#run} tries this form first (off: {@code -Djburn.directconv.winograd=false}). */
     static final boolean ON = (L == 16 || L == 8) && !"false".equals(System.getProperty("jburn.directconv.winograd"));
     /** Input channels per group from which the transforms pay for themselves. */
