@@ -14,7 +14,8 @@ import java.lang.foreign.MemorySegment;
  * in the lanes ({@link DirectConvF32}'s 8 filters × 3 vectors) needs three loads that straddle cache lines and eight
  * broadcasts per 24 fma and ran at ~85-95 GFLOP/s a thread on the ResNet-like conv, where this one's form reaches
  * ~175 in the channels-last forward. The price is a transposition on the way out ({@link #store}).
- * {@link WinogradConvF32} runs its per-point GEMMs with {@link #run} too (steps = channels, 12 tiles × 32 filters).
+ * {@link WinogradConvF32} runs its per-point GEMMs with {@link #run} too (steps = channels, 12 tiles × 32 filters), or
+ * with {@link #run6} on AVX2 (6 tiles × 16 filters).
  */
 final class FilterLaneTile {
     private FilterLaneTile() {}

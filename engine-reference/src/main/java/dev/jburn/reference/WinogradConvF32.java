@@ -14,7 +14,8 @@ import java.lang.foreign.ValueLayout;
  * tile rows): the zero-padded input rows are copied to a heap region, transformed to {@code V[point][channel][tile]}
  * (16 tiles in the lanes, the patch columns deinterleaved from two loads); each of the 16 points is a GEMM over the
  * channels with the transformed kernel, run by {@link FilterLaneTile#run} (12 tiles × 32 filters, the kernel packed per
- * point {@code [point][block][channel][32]} in aligned native memory); the output transform takes a tile group's 16
+ * point {@code [point][block][channel][32]} in aligned native memory; with AVX2's 8 lanes {@link FilterLaneTile#run6}, 6
+ * tiles × 16 filters, which fits 16 registers); the output transform takes a tile group's 16
  * points to its 2×2 outputs per filter, which are gathered per filter and stored with masks (as {@link FilterLaneTile#store}).
  *
  * <p>Not the direct form's summation: each output is a different rounding of the same sum (the kernel transform in
