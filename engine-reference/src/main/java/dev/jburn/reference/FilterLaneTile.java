@@ -14,7 +14,8 @@ import java.lang.foreign.MemorySegment;
  * in the lanes ({@link DirectConvF32}'s 8 filters × 3 vectors) needs three loads that straddle cache lines and eight
  * broadcasts per 24 fma and ran at ~85-95 GFLOP/s a thread on the ResNet-like conv, where this one's form reaches
  * ~175 in the channels-last forward. The price is a transposition on the way out ({@link #store}).
- * {@link WinogradConvF32} runs its per-point GEMMs with {@link #run} too (steps = channels, 12 tiles × 32 filters).
+ * {@link WinogradConvF32} runs its per-point GEMMs with {@link #run} too (steps = channels, 12 tiles × 32 filters), or
+ * with {@link #run6} on AVX2 (6 tiles × 16 filters).
  */
 final class FilterLaneTile {
     private FilterLaneTile() {}
@@ -95,6 +96,53 @@ final class FilterLaneTile {
         a90.intoArray(acc, at + 18 * L); a91.intoArray(acc, at + 19 * L);
         b00.intoArray(acc, at + 20 * L); b01.intoArray(acc, at + 21 * L);
         b10.intoArray(acc, at + 22 * L); b11.intoArray(acc, at + 23 * L);
+    }
+
+    /** Output positions of {@link #run6}'s tile. */
+    static final int ROWS6 = 6;
+
+    /**
+     * {@link #run} with {@link #ROWS6} rows: 12 accumulators, two loads and six broadcasts per 12 fma, 15 registers, for
+     * AVX2's 16 (the 12-row tile's 24 accumulators spill there). Used by {@link WinogradConvF32}'s point GEMMs with
+     * 8-lane vectors; the same fma chains per sum as {@link #run}.
+     */
+    static void run6(float[] a, int r0, int[] stepAt, int stepFrom, int steps, MemorySegment b, long bBase, float[] acc,
+                     int at, boolean fresh) {
+        FloatVector a00, a01, a10, a11, a20, a21, a30, a31, a40, a41, a50, a51;
+        if (fresh) {
+            FloatVector z = FloatVector.zero(S);
+            a00 = z; a01 = z; a10 = z; a11 = z; a20 = z; a21 = z; a30 = z; a31 = z; a40 = z; a41 = z; a50 = z; a51 = z;
+        } else {
+            a00 = FloatVector.fromArray(S, acc, at); a01 = FloatVector.fromArray(S, acc, at + L);
+            a10 = FloatVector.fromArray(S, acc, at + 2 * L); a11 = FloatVector.fromArray(S, acc, at + 3 * L);
+            a20 = FloatVector.fromArray(S, acc, at + 4 * L); a21 = FloatVector.fromArray(S, acc, at + 5 * L);
+            a30 = FloatVector.fromArray(S, acc, at + 6 * L); a31 = FloatVector.fromArray(S, acc, at + 7 * L);
+            a40 = FloatVector.fromArray(S, acc, at + 8 * L); a41 = FloatVector.fromArray(S, acc, at + 9 * L);
+            a50 = FloatVector.fromArray(S, acc, at + 10 * L); a51 = FloatVector.fromArray(S, acc, at + 11 * L);
+        }
+        for (int j = 0; j < steps; j++) {
+            long bj = bBase + (long) j * COLS * Float.BYTES;
+            int ai = r0 + stepAt[stepFrom + j];
+            FloatVector w0 = FloatVector.fromMemorySegment(S, b, bj, ORDER), w1 = FloatVector.fromMemorySegment(S, b, bj + L * Float.BYTES, ORDER);
+            FloatVector x = FloatVector.broadcast(S, a[ai]);
+            a00 = x.fma(w0, a00); a01 = x.fma(w1, a01);
+            x = FloatVector.broadcast(S, a[ai + 1]);
+            a10 = x.fma(w0, a10); a11 = x.fma(w1, a11);
+            x = FloatVector.broadcast(S, a[ai + 2]);
+            a20 = x.fma(w0, a20); a21 = x.fma(w1, a21);
+            x = FloatVector.broadcast(S, a[ai + 3]);
+            a30 = x.fma(w0, a30); a31 = x.fma(w1, a31);
+            x = FloatVector.broadcast(S, a[ai + 4]);
+            a40 = x.fma(w0, a40); a41 = x.fma(w1, a41);
+            x = FloatVector.broadcast(S, a[ai + 5]);
+            a50 = x.fma(w0, a50); a51 = x.fma(w1, a51);
+        }
+        a00.intoArray(acc, at); a01.intoArray(acc, at + L);
+        a10.intoArray(acc, at + 2 * L); a11.intoArray(acc, at + 3 * L);
+        a20.intoArray(acc, at + 4 * L); a21.intoArray(acc, at + 5 * L);
+        a30.intoArray(acc, at + 6 * L); a31.intoArray(acc, at + 7 * L);
+        a40.intoArray(acc, at + 8 * L); a41.intoArray(acc, at + 9 * L);
+        a50.intoArray(acc, at + 10 * L); a51.intoArray(acc, at + 11 * L);
     }
 
     /** Lane {@code i} of a filter's gather: row {@code i} of a tile (lanes past the rows read row 0 and are never stored). */

@@ -14,7 +14,8 @@ import java.lang.foreign.ValueLayout;
  * tile rows): the zero-padded input rows are copied to a heap region, transformed to {@code V[point][channel][tile]}
  * (16 tiles in the lanes, the patch columns deinterleaved from two loads); each of the 16 points is a GEMM over the
  * channels with the transformed kernel, run by {@link FilterLaneTile#run} (12 tiles × 32 filters, the kernel packed per
- * point {@code [point][block][channel][32]} in aligned native memory); the output transform takes a tile group's 16
+ * point {@code [point][block][channel][32]} in aligned native memory; with AVX2's 8 lanes {@link FilterLaneTile#run6}, 6
+ * tiles × 16 filters, which fits 16 registers); the output transform takes a tile group's 16
  * points to its 2×2 outputs per filter, which are gathered per filter and stored with masks (as {@link FilterLaneTile#store}).
  *
  * <p>Not the direct form's summation: each output is a different rounding of the same sum (the kernel transform in
@@ -31,13 +32,20 @@ final class WinogradConvF32 {
     private static final int L = S.length();
     private static final java.nio.ByteOrder ORDER = java.nio.ByteOrder.nativeOrder();
     private static final ValueLayout.OfFloat FL = ValueLayout.JAVA_FLOAT_UNALIGNED;
-    private static final int COLS = FilterLaneTile.COLS, ROWS = FilterLaneTile.ROWS, POINTS = 16;
+    /**
+     * Tiles per point GEMM tile: {@link FilterLaneTile#run}'s 12 with 512-bit vectors, {@link FilterLaneTile#run6}'s 6 with
+     * AVX2's 16 registers (the 12-row tile spills there).
+     */
+    private static final int ROWS = L >= 16 ? FilterLaneTile.ROWS : FilterLaneTile.ROWS6;
+    private static final int COLS = FilterLaneTile.COLS, POINTS = 16;
     /** Floats of transformed input a task keeps at most (512 KB, in L2 beside the region and the point sums). */
     private static final long V_FLOATS = 128 * 1024;
     /** Whether {@link DirectConvF32#run} tries this form first (off: {@code -Djburn.directconv.winograd=false}). */
-    static final boolean ON = L == 16 && !"false".equals(System.getProperty("jburn.directconv.winograd"));
+    static final boolean ON = (L == 16 || L == 8) && !"false".equals(System.getProperty("jburn.directconv.winograd"));
     /** Input channels per group from which the transforms pay for themselves. */
     private static final int MIN_CHANNELS = 16;
+    /** Filters per group from which it runs: a 512-bit tile's 32 (two AVX2 tiles' 16 columns each: the same rule). */
+    private static final int MIN_FILTERS = 32;
 
     /** Lanes {@code 2i} and {@code 2i + 1} of two concatenated vectors: a patch column's even and odd input columns. */
     private static final FloatVector EVEN, ODD;
@@ -56,7 +64,7 @@ final class WinogradConvF32 {
 
     /** Whether {@link #run} takes this conv (it may still decline one with non-finite results). */
     static boolean applies(ConvGeometry g) {
-        if (!ON || g.spatialRank != 2 || g.og < COLS || g.cg < MIN_CHANNELS) return false;
+        if (!ON || g.spatialRank != 2 || g.og < MIN_FILTERS || g.cg < MIN_CHANNELS) return false;
         for (int i = 0; i < 2; i++) {
             if (g.kernel[i] != 3 || g.spec.strides()[i] != 1 || g.spec.inputDilation()[i] != 1 || g.spec.kernelDilation()[i] != 1
                     || g.out[i] < 2) {
@@ -119,7 +127,11 @@ final class WinogradConvF32 {
                             long bBase = ((((long) grp * POINTS + p) * blocks + blk) * g.cg) * COLS * Float.BYTES;
                             int vBase = vAt + p * vPoint;
                             for (int tg = 0; tg < groups; tg++) {
-                                FilterLaneTile.run(a, vBase + tg * ROWS, stepAt, 0, g.cg, us, bBase, a, mAt + p * mPoint + tg * ROWS * COLS, true);
+                                if (ROWS == FilterLaneTile.ROWS) {
+                                    FilterLaneTile.run(a, vBase + tg * ROWS, stepAt, 0, g.cg, us, bBase, a, mAt + p * mPoint + tg * ROWS * COLS, true);
+                                } else {
+                                    FilterLaneTile.run6(a, vBase + tg * ROWS, stepAt, 0, g.cg, us, bBase, a, mAt + p * mPoint + tg * ROWS * COLS, true);
+                                }
                             }
                         }
                         int valid = Math.min(COLS, g.og - blk * COLS);

@@ -81,6 +81,42 @@ class FilterLaneTilesTest {
         assertTrue(lanes > 60, "filter-lane runs: " + lanes);
     }
 
+    /**
+     * {@link FilterLaneTile#run6} (the AVX2 tile of {@code WinogradConvF32}'s point GEMMs) gives the bits of {@link
+     * FilterLaneTile#run}'s first six rows (the same fma chains): fresh and continued sums, split steps, a step table with
+     * gaps, NaN and ±Inf among the values. Any vector width.
+     */
+    @Test
+    void sixRowTileKeepsTheTwelveRowTilesBits() {
+        Random rnd = new Random(67);
+        int cols = FilterLaneTile.COLS, rows = FilterLaneTile.ROWS;
+        for (int trial = 0; trial < 30; trial++) {
+            int steps = trial == 0 ? 0 : 1 + rnd.nextInt(70), gap = 16 + rnd.nextInt(40), r0 = rnd.nextInt(9);
+            float[] a = new float[r0 + (steps + 1) * gap + rows];
+            for (int i = 0; i < a.length; i++) a[i] = rnd.nextFloat() * 2 - 1;
+            if (trial % 5 == 4) a[r0 + rnd.nextInt(Math.max(1, steps)) * gap + rnd.nextInt(6)] = new float[] {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY}[trial % 3];
+            int[] stepAt = new int[steps + 3];
+            for (int j = 0; j < stepAt.length; j++) stepAt[j] = (j + 3 < stepAt.length ? j : 0) * gap;
+            MemorySegment b = java.lang.foreign.Arena.ofAuto().allocate((long) Math.max(1, steps) * cols * Float.BYTES, 64);
+            for (long i = 0; i < (long) steps * cols; i++) b.setAtIndex(ValueLayout.JAVA_FLOAT, i, rnd.nextFloat() * 2 - 1);
+            if (trial % 7 == 6) b.setAtIndex(ValueLayout.JAVA_FLOAT, rnd.nextInt(Math.max(1, steps) * cols), Float.NEGATIVE_INFINITY);
+            float[] start = new float[rows * cols];
+            for (int i = 0; i < start.length; i++) start[i] = rnd.nextFloat() * 2 - 1;
+            boolean fresh = trial % 2 == 0;
+            int split = steps / 3;
+            float[] want = start.clone(), got = new float[5 + rows * cols];
+            System.arraycopy(start, 0, got, 5, rows * cols);
+            FilterLaneTile.run(a, r0, stepAt, 0, split, b, 0, want, 0, fresh);
+            FilterLaneTile.run(a, r0, stepAt, split, steps - split, b, (long) split * cols * Float.BYTES, want, 0, false);
+            FilterLaneTile.run6(a, r0, stepAt, 0, split, b, 0, got, 5, fresh);
+            FilterLaneTile.run6(a, r0, stepAt, split, steps - split, b, (long) split * cols * Float.BYTES, got, 5, false);
+            String what = "trial " + trial + ", steps " + steps;
+            assertArrayEquals(bits(Arrays.copyOf(want, FilterLaneTile.ROWS6 * cols)), bits(Arrays.copyOfRange(got, 5, 5 + FilterLaneTile.ROWS6 * cols)), what);
+            assertArrayEquals(bits(Arrays.copyOfRange(start, FilterLaneTile.ROWS6 * cols, rows * cols)),
+                    bits(Arrays.copyOfRange(got, 5 + FilterLaneTile.ROWS6 * cols, 5 + rows * cols)), what + ": rows past six untouched");
+        }
+    }
+
     /** Every output against the definition summed in double, within 1e-5 of the sum of its terms' magnitudes. */
     static void assertCloseToDefinition(ConvGeometry g, MemorySegment x, MemorySegment k, float[] y, String what) {
         int[][] tables = g.inputIndexTables();

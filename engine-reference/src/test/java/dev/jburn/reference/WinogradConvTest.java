@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class WinogradConvTest {
     @Test
     void winogradMatchesTheDefinition() {
-        assumeTrue(WinogradConvF32.ON, "WinogradConvF32 runs on 16-lane (512-bit) vectors only, or is switched off");
+        assumeTrue(WinogradConvF32.ON, "WinogradConvF32 runs on 16- or 8-lane vectors only, or is switched off");
         Random rnd = new Random(17);
         int ran = 0;
         for (int trial = 0; trial < 40; trial++) {
@@ -88,7 +88,7 @@ class WinogradConvTest {
 
     @Test
     void declinesWhatItDoesNotTake() {
-        assumeTrue(WinogradConvF32.ON, "WinogradConvF32 runs on 16-lane (512-bit) vectors only, or is switched off");
+        assumeTrue(WinogradConvF32.ON, "WinogradConvF32 runs on 16- or 8-lane vectors only, or is switched off");
         ConvSpec same = new ConvSpec(new int[] {1, 1}, new int[] {1, 1}, new int[] {1, 1}, new int[] {1, 1}, new int[] {1, 1}, 1, 1);
         assertTrue(WinogradConvF32.applies(new ConvGeometry(Shape.of(8, 64, 56, 56), Shape.of(64, 64, 3, 3), same)));
         assertFalse(WinogradConvF32.applies(new ConvGeometry(Shape.of(2, 8, 9, 9), Shape.of(64, 8, 3, 3), same)), "few channels");
