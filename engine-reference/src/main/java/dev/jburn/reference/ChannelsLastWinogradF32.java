@@ -42,9 +42,10 @@ final class ChannelsLastWinogradF32 {
     private static final int W = ChannelsLastTile.COLS, T = ChannelsLastTile.RUN12_ROWS, RS = ChannelsLastTile.RUN_STRIDE, POINTS = 16;
     /**
      * Whether {@link ChannelsLastConvs} tries this form first (off with {@link WinogradConvF32}'s switch, {@code
-     * -Djburn.directconv.winograd=false}); with any vector width ({@link #WIDE}), where that NCHW form needs 512 bits.
+     * -Djburn.directconv.winograd=false}); with 16 or 8 float lanes ({@link #WIDE}), the widths it has run on (as
+     * {@link WinogradConvF32#ON}); other widths (128-bit vectors) keep the direct form.
      */
-    static final boolean ON = !"false".equals(System.getProperty("jburn.directconv.winograd"));
+    static final boolean ON = (L == 16 || L == 8) && !"false".equals(System.getProperty("jburn.directconv.winograd"));
     /** Input channels from which the transforms pay for themselves (as {@link WinogradConvF32}'s). */
     private static final int MIN_CHANNELS = 16;
     /**
