@@ -50,10 +50,12 @@ final class DirectConvF32 {
     }
 
     /**
-     * Whether {@link #run} takes {@link FilterLaneTile}s where the groups have at least a tile's 32 filters: with 512-bit
-     * vectors (32 registers hold the 24 accumulators).
+     * Whether {@link #run} takes {@link FilterLaneTile}s where the groups have at least a tile's filters (32, or 16 with
+     * 8-lane vectors): with 512-bit vectors (32 registers hold {@link FilterLaneTile#run}'s 24 accumulators) and with
+     * AVX2's 256-bit ones ({@link FilterLaneTile#run6}'s 12 accumulators in 16 registers; there this path's own 8 × 3-vector
+     * tile spills its 24 accumulators). Not on other widths, where neither has run.
      */
-    static final boolean LANES = FilterLaneTile.L >= 16 && !Boolean.getBoolean("jburn.directconv.nolanes");
+    static final boolean LANES = (FilterLaneTile.L == 16 || FilterLaneTile.L == 8) && !Boolean.getBoolean("jburn.directconv.nolanes");
 
     /** {@link #run}, with {@code lanes} false keeping the positions-in-lanes tiles everywhere (tests compare the two). */
     static boolean run(ConvGeometry g, MemorySegment x, MemorySegment k, MemorySegment dst, Parallel parallel, boolean lanes) {
@@ -127,8 +129,8 @@ final class DirectConvF32 {
             return false;
         }
         long cost = (long) perTask * outLast * g.og * g.cg * taps;
-        long laneParts = (long) ((g.og + FilterLaneTile.COLS - 1) / FilterLaneTile.COLS) * (spanCap / FilterLaneTile.ROWS + 1)
-                * FilterLaneTile.ROWS * FilterLaneTile.COLS;
+        long laneParts = (long) ((g.og + FilterLaneTile.COLS - 1) / FilterLaneTile.COLS) * (spanCap / FilterLaneTile.TILE_ROWS + 1)
+                * FilterLaneTile.TILE_ROWS * FilterLaneTile.COLS;
         if (lanes && g.og >= FilterLaneTile.COLS && (long) g.cg * regionCap + laneParts <= Integer.MAX_VALUE - 16) {
             laneTiles(g, x, k, dst, parallel, pdims, planeSize, tapOff, rowStart, outLast, perTask, chunks, tasks, (int) regionCap, cost);
             return true;
@@ -196,13 +198,13 @@ final class DirectConvF32 {
 
     /**
      * The tasks of {@link #run} with {@link FilterLaneTile}s: the same regions (a task's zero-padded channel planes, all
-     * {@code len} floats long), 12 positions × 32 filters a tile, each output the fma chain over channels, then taps, that
+     * {@code len} floats long), 12 positions × 32 filters a tile (6 × 16 on AVX2), each output the fma chain over channels, then taps, that
      * {@link #tile} computes: the same bits. Channel chunks outer, then filter blocks, then positions, as {@link #run}'s.
      */
     private static void laneTiles(ConvGeometry g, MemorySegment x, MemorySegment k, MemorySegment dst, Parallel parallel,
                                   int[] pdims, int planeSize, int[] tapOff, int[] rowStart, int outLast, int perTask, int chunks,
                                   long tasks, int len, long cost) {
-        final int cols = FilterLaneTile.COLS, tileRows = FilterLaneTile.ROWS;
+        final int cols = FilterLaneTile.COLS, tileRows = FilterLaneTile.TILE_ROWS;
         int taps = tapOff.length;
         int blocks = (g.og + cols - 1) / cols;
         int steps = g.cg * taps;
@@ -243,7 +245,11 @@ final class DirectConvF32 {
                             for (int ti = 0; ti < nTiles; ti++) {
                                 int q = ti * tileRows, q0 = qa + q;
                                 int at = partAt + (parts == 1 ? 0 : (blk * maxTiles + ti) * tileRows * cols);
-                                FilterLaneTile.run(region, q, stepAt, c0 * taps, (c1 - c0) * taps, w, bBase, part, at, c0 == 0);
+                                if (tileRows == FilterLaneTile.ROWS) {
+                                    FilterLaneTile.run(region, q, stepAt, c0 * taps, (c1 - c0) * taps, w, bBase, part, at, c0 == 0);
+                                } else {
+                                    FilterLaneTile.run6(region, q, stepAt, c0 * taps, (c1 - c0) * taps, w, bBase, part, at, c0 == 0);
+                                }
                                 if (!last) continue;
                                 while (row < r1 && rowStart[row] + outLast <= q0) row++;
                                 int pieces = pieces(q0, rowStart, row, r1, outLast, outBase, pieceAt, laneFrom, laneTo);
@@ -266,13 +272,13 @@ final class DirectConvF32 {
     private static final int LANE_CHUNK_CHANNELS = Integer.getInteger("jburn.directconv.lanechunk", 16);
 
     /**
-     * The output row pieces of a lane tile covering padded positions {@code [q0, q0 + ROWS)} (rows {@code row..r1-1} that it
+     * The output row pieces of a lane tile covering padded positions {@code [q0, q0 + TILE_ROWS)} (rows {@code row..r1-1} that it
      * overlaps, positions past a row's end dropped): per piece, the output byte of the tile's lane 0 as if the piece's row
      * went on (with {@code outBase}, the first filter's plane) and its lanes {@code [laneFrom, laneTo)}; returns the count.
      */
     private static int pieces(int q0, int[] rowStart, int row, int r1, int outLast, long outBase, long[] pieceAt, int[] laneFrom,
                               int[] laneTo) {
-        int q1 = q0 + FilterLaneTile.ROWS, n = 0;
+        int q1 = q0 + FilterLaneTile.TILE_ROWS, n = 0;
         for (int r = row; r < r1 && rowStart[r] < q1; r++) {
             int s = Math.max(q0, rowStart[r]), e = Math.min(q1, rowStart[r] + outLast);
             if (s >= e) continue;

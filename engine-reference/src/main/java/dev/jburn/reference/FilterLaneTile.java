@@ -15,7 +15,7 @@ import java.lang.foreign.MemorySegment;
  * broadcasts per 24 fma and ran at ~85-95 GFLOP/s a thread on the ResNet-like conv, where this one's form reaches
  * ~175 in the channels-last forward. The price is a transposition on the way out ({@link #store}).
  * {@link WinogradConvF32} runs its per-point GEMMs with {@link #run} too (steps = channels, 12 tiles × 32 filters), or
- * with {@link #run6} on AVX2 (6 tiles × 16 filters).
+ * with {@link #run6} on AVX2 (6 tiles × 16 filters); so does {@link DirectConvF32} there (6 positions × 16 filters).
  */
 final class FilterLaneTile {
     private FilterLaneTile() {}
@@ -145,12 +145,18 @@ final class FilterLaneTile {
         a50.intoArray(acc, at + 10 * L); a51.intoArray(acc, at + 11 * L);
     }
 
+    /**
+     * Rows of the tile {@link DirectConvF32} runs at this vector width: {@link #run}'s 12 with 512-bit vectors, {@link #run6}'s
+     * 6 with 256-bit ones (the tiles {@link #store} reads).
+     */
+    static final int TILE_ROWS = L >= 16 ? ROWS : ROWS6;
+
     /** Lane {@code i} of a filter's gather: row {@code i} of a tile (lanes past the rows read row 0 and are never stored). */
-    private static final int[] ROW_INDEX = java.util.stream.IntStream.range(0, L).map(i -> i < ROWS ? i * COLS : 0).toArray();
+    private static final int[] ROW_INDEX = java.util.stream.IntStream.range(0, L).map(i -> i < TILE_ROWS ? i * COLS : 0).toArray();
 
     /**
-     * Stores a tile ({@code acc} from {@code at}, {@code [ROWS][COLS]}) into NCHW output: filter {@code f}'s 12 positions
-     * gathered into one vector, then, for each output row piece {@code k}, lanes {@code [laneFrom[k], laneTo[k])} stored
+     * Stores a tile ({@code acc} from {@code at}, {@code [TILE_ROWS][COLS]}) into NCHW output: filter {@code f}'s 12 (6 on
+     * AVX2) positions gathered into one vector, then, for each output row piece {@code k}, lanes {@code [laneFrom[k], laneTo[k])} stored
      * with a mask at byte {@code pieceAt[k] + f·planeBytes} (the byte of lane 0 as if the row went on). No transposition
      * through memory: a scalar one cost ~1.5 ms of the ResNet-like conv's 17 (one thread).
      */

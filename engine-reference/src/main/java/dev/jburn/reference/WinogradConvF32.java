@@ -36,7 +36,7 @@ final class WinogradConvF32 {
      * Tiles per point GEMM tile: {@link FilterLaneTile#run}'s 12 with 512-bit vectors, {@link FilterLaneTile#run6}'s 6 with
      * AVX2's 16 registers (the 12-row tile spills there).
      */
-    private static final int ROWS = L >= 16 ? FilterLaneTile.ROWS : FilterLaneTile.ROWS6;
+    private static final int ROWS = FilterLaneTile.TILE_ROWS;
     private static final int COLS = FilterLaneTile.COLS, POINTS = 16;
     /** Floats of transformed input a task keeps at most (512 KB, in L2 beside the region and the point sums). */
     private static final long V_FLOATS = 128 * 1024;
