@@ -91,14 +91,18 @@ class VulkanReductionPlanTest {
     @Test
     void largeEagerReductionsUseTheirPlannedForm() {
         VulkanBackend backend = (VulkanBackend) vk.backend();
-        try (Tensor host = Tensor.of(values(DType.F32, 128 * 26 * 26 * 32, false, new Random(3)).toArray(ValueLayout.JAVA_FLOAT));
-             Tensor h = host.reshape(128, 26, 26, 32); Tensor x = h.to(vk)) {
+        // The reference on the cpu engine: Tensor.of makes tensors on the default engine, which is the GPU where one is found
+        // (the sums of `want` then ran on the device too and doubled the count on an H200).
+        try (Tensor made = Tensor.of(values(DType.F32, 128 * 26 * 26 * 32, false, new Random(3)).toArray(ValueLayout.JAVA_FLOAT));
+             Tensor host = made.to(Engine.select("cpu")); Tensor h = host.reshape(128, 26, 26, 32); Tensor x = h.to(vk)) {
             for (int[] axes : List.of(new int[] {0, 1, 2}, new int[] {3}, new int[] {0, 1, 2, 3})) {
                 long before = backend.stats().dispatches();
+                var namesBefore = backend.dispatchNames();
                 try (Tensor got = x.sum(axes); Tensor want = h.sum(axes)) {
                     long dispatches = backend.stats().dispatches() - before;
                     // columns or split: main and finish; a thread per output: one (no transpose either way)
-                    assertEquals(axes.length == 1 ? 1 : 2, dispatches, java.util.Arrays.toString(axes));
+                    assertEquals(axes.length == 1 ? 1 : 2, dispatches, java.util.Arrays.toString(axes) + ", dispatches by name (with "
+                            + "-Djburn.vulkan.dispatchNames=true) before " + namesBefore + ", after " + backend.dispatchNames());
                     assertClose(want.toFloatArray(), got.toFloatArray(), 1e-3f, java.util.Arrays.toString(axes));
                 }
             }
@@ -111,8 +115,8 @@ class VulkanReductionPlanTest {
         assertTrue(vk.backend().capabilities().fusesLeadingSums());
         VulkanBackend backend = (VulkanBackend) vk.backend();
         CompiledFunction f = Jit.compile((Tensor x) -> x.multiply(x).sum(0, 1, 2));
-        try (Tensor host = Tensor.of(values(DType.F32, 64 * 13 * 13 * 32, false, new Random(5)).toArray(ValueLayout.JAVA_FLOAT));
-             Tensor h = host.reshape(64, 13, 13, 32); Tensor x = h.to(vk)) {
+        try (Tensor made = Tensor.of(values(DType.F32, 64 * 13 * 13 * 32, false, new Random(5)).toArray(ValueLayout.JAVA_FLOAT));
+             Tensor host = made.to(Engine.select("cpu")); Tensor h = host.reshape(64, 13, 13, 32); Tensor x = h.to(vk)) {
             f.apply(x).close();
             long before = backend.stats().dispatches();
             float[] got;
