@@ -68,7 +68,11 @@ final class ChannelsLastConvs {
         List<Buffer> out = switch (p.kind) {
             case FORWARD -> {
                 MemorySegment x = HostBuffer.of(a.buffer()), k = HostBuffer.of(b.buffer()), bias = in.size() > 2 ? HostBuffer.of(in.get(2).buffer()) : null;
-                // Winograd first where it applies (null: a non-finite result, which the direct form computes)
+                // Winograd first where it applies (null: a non-finite result, which the direct form computes); with AVX2 a
+                // plain conv (the input cotangent) by F(4×4, 3×3) before F(2×2, 3×3)
+                HostBuffer w4 = bias == null && !p.relu && !p.mask && ChannelsLastWinograd4x4F32.applies(a.shape(), b.shape(), p.conv.spec())
+                        ? ChannelsLastWinograd4x4F32.forward(x, a.shape(), k, b.shape(), p.conv.spec(), parallel) : null;
+                if (w4 != null) yield List.of(w4);
                 List<Buffer> w = ChannelsLastWinogradF32.applies(a.shape(), b.shape(), p.conv.spec())
                         ? ChannelsLastWinogradF32.forward(x, a.shape(), k, b.shape(), bias, p.relu, p.mask, p.conv.spec(), parallel) : null;
                 yield w != null ? w : ChannelsLastConvF32.forward(x, a.shape(), k, b.shape(), bias, p.relu, p.mask, p.conv.spec(), parallel);

@@ -99,6 +99,11 @@ public final class ConvTileTiming {
                     () -> ChannelsLastWinogradF32.forward(x2, Shape.of(n, 13, 13, 32), k2, Shape.of(64, 32, 3, 3), b2, false, false, valid(0), p));
             time("conv2 dx winograd", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
                     () -> ChannelsLastWinogradF32.forward(g2f, Shape.of(n, 11, 11, 64), k2f, Shape.of(32, 64, 3, 3), null, false, false, valid(2), p));
+            time("conv2 dx winograd4x4", threads, reps, 2.0 * n * 11 * 11 * 64 * 288, () -> { // AVX2 only in the Jit path
+                HostBuffer r = ChannelsLastWinograd4x4F32.forward(g2f, Shape.of(n, 11, 11, 64), k2f, Shape.of(32, 64, 3, 3), valid(2), p);
+                if (r == null) throw new IllegalStateException("declined");
+                return r;
+            });
             time("conv2 dk winograd", threads, reps, 2.0 * n * 11 * 11 * 64 * 288, () -> { // AVX2 only
                 HostBuffer r = ChannelsLastWinogradKernelCotangentF32.kernelGradient(x2, Shape.of(n, 13, 13, 32), g2f, Shape.of(n, 11, 11, 64), valid(0), p);
                 if (r == null) throw new IllegalStateException("declined");

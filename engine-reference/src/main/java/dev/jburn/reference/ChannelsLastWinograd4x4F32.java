@@ -1,0 +1,312 @@
+package dev.jburn.reference;
+
+import dev.jburn.Shape;
+import dev.jburn.spi.ConvSpec;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * A channels-last 3×3 conv without bias or activation ({@code [N, H, W, C]} → {@code [N, Ho, Wo, O]}: the small CNN's conv 2
+ * input cotangent, a conv of the cotangent padded by 2 with the flipped kernel) by Winograd F(4×4, 3×3), with AVX2: 36
+ * products per channel and filter of a 4×4 block of outputs (a "tile"), where {@link ChannelsLastWinogradF32}'s F(2×2, 3×3)
+ * has 64 and the direct form 144. The same structure as that class (the padded images in heap scratch, the input
+ * transform to {@code V[point][tile][channel]}, per point {@link ChannelsLastTile#run6} tiles against the transformed
+ * kernel, the output transform per tile and {@code L} filters, stored in place), plus one saving of its own:
+ *
+ * <p><b>Edge tiles.</b> When the last tile row has a single output row inside the output and its patch's rows 1-5 lie in
+ * the padding (conv 2's input cotangent: 13 output rows, tiles at 0, 4, 8, 12; the last patch reads padded rows 12-17 of
+ * which only 12 holds the cotangent), that patch's transform has one non-zero point row ({@code Bᵀ}'s first column is
+ * {@code (4, 0, 0, 0, 0, 0)}), so those tiles run the point GEMMs of 6 points, not 36 (the corner tile 1), and their
+ * output transforms one row. Conv 2's input cotangent: 361 products per image and (channel, filter) instead of 576 (and
+ * F(2×2)'s 784). Tiles are therefore run by class (full, last row, last column, corner), {@link #GROUP} images at a time,
+ * in chunks of at most {@link ChannelsLastTile#ROWS} tiles of one class.
+ *
+ * <p>Not the direct form's summation: {@code ChannelsLastWinograd4x4Test} checks it against the definition in double. The
+ * transformed kernel ({@code U = G g Gᵀ}) is computed in double and rounded once. Non-finite values: when any stored output
+ * is not finite, {@link #forward} returns null and the caller runs another form (the transforms mix a patch's values).
+ */
+final class ChannelsLastWinograd4x4F32 {
+    private ChannelsLastWinograd4x4F32() {}
+
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    private static final ValueLayout.OfFloat FL = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    private static final int W = ChannelsLastTile.COLS, R = ChannelsLastTile.ROWS, RS = ChannelsLastTile.RUN_STRIDE, POINTS = 36;
+    /** Images whose tiles are run together by class (conv 2's cotangent: 18 full tiles, 6 of the last row, 6 of the last column). */
+    static final int GROUP = 2;
+    /**
+     * Whether {@link ChannelsLastConvs} tries this form first for a conv without bias or activation: with 8 float lanes only
+     * (AVX2; measured there; with 512-bit vectors nothing changes), off with {@link ChannelsLastWinogradF32#ON}'s switch or
+     * {@code -Djburn.winograd4x4=false}.
+     */
+    static final boolean ON = L == 8 && ChannelsLastWinogradF32.ON && !"false".equals(System.getProperty("jburn.winograd4x4"));
+    /** The points that are non-zero per tile class: full, last row (point row 0), last column (point column 0), corner. */
+    private static final int[][] CLASS_POINTS = {
+        java.util.stream.IntStream.range(0, POINTS).toArray(), {0, 1, 2, 3, 4, 5}, {0, 6, 12, 18, 24, 30}, {0}};
+
+    /** Whether {@link #forward} takes this conv (a plain one: the caller checks there is no bias or activation). */
+    static boolean applies(Shape xs, Shape ks, ConvSpec spec) {
+        return ON && fits(xs, ks, spec);
+    }
+
+    /**
+     * Whether {@link #forward} can run it, at any vector width: 2 spatial axes, a 3×3 kernel, unit strides, no dilation or
+     * groups, padding 0-2 a side, channels a multiple of {@code L} up to {@link ChannelsLastTile#RUN_STRIDE}, filters a
+     * multiple of {@link ChannelsLastTile#COLS}, an output of at least 1×1, int indexing.
+     */
+    static boolean fits(Shape xs, Shape ks, ConvSpec spec) {
+        if (spec.spatialRank() != 2 || !ChannelsLastConvF32.applies(spec) || xs.rank() != 4 || ks.rank() != 4) return false;
+        int c = xs.dim(3), o = ks.dim(0);
+        if (c == 0 || c % L != 0 || c > RS || ks.dim(1) != c || o == 0 || o % W != 0 || xs.dim(0) == 0) return false;
+        for (int i = 0; i < 2; i++) {
+            if (ks.dim(2 + i) != 3 || spec.strides()[i] != 1 || spec.kernelDilation()[i] != 1 || spec.padLow()[i] < 0 || spec.padLow()[i] > 2
+                    || spec.padHigh()[i] < 0 || spec.padHigh()[i] > 2 || xs.dim(1 + i) == 0 || xs.dim(1 + i) > 1 << 17 || (long) xs.dim(1 + i) + spec.padLow()[i] + spec.padHigh()[i] - 2 < 1) {
+                return false;
+            }
+        }
+        long ph = xs.dim(1) + 8L, pw = xs.dim(2) + 8L; // at least the padded image's 4·tiles + 2
+        long outs = (long) xs.dim(0) * (xs.dim(1) + 2) * (xs.dim(2) + 2) * o;
+        long scratch = GROUP * ph * pw * c + POINTS * ((R * RS + L) + (R * (long) o + L)) + POINTS * L;
+        return (long) xs.dim(0) * xs.dim(1) * xs.dim(2) * c < Integer.MAX_VALUE && outs < Integer.MAX_VALUE && scratch < Integer.MAX_VALUE - 64;
+    }
+
+    /** Per axis: whether its last tile has one output inside and a patch of which only element 0 is not padding (see the class comment). */
+    private static boolean edge(int size, int lo, int out, int tiles) {
+        return out == 4 * (tiles - 1) + 1 && 4 * (tiles - 1) + 1 >= lo + size;
+    }
+
+    /**
+     * The plain conv ({@code y[b, oy, ox, f] = Σ x[b, oy + i - lo0, ox + j - lo1, ch] · k[f, ch, i, j]}), but Winograd's
+     * rounding; null when an output is not finite (the caller runs another form).
+     */
+    static HostBuffer forward(MemorySegment x, Shape xs, MemorySegment k, Shape ks, ConvSpec spec, Parallel parallel) {
+        final int n = xs.dim(0), h = xs.dim(1), w = xs.dim(2), c = xs.dim(3), o = ks.dim(0);
+        final int lo0 = spec.padLow()[0], lo1 = spec.padLow()[1];
+        final int ho = h + lo0 + spec.padHigh()[0] - 2, wo = w + lo1 + spec.padHigh()[1] - 2;
+        final int ty = (ho + 3) / 4, tx = (wo + 3) / 4, blocks = o / W;
+        final boolean edgeY = edge(h, lo0, ho, ty), edgeX = edge(w, lo1, wo, tx);
+        final int vPoint = R * RS + L, mPoint = R * o + L; // a line past a point's rows: the points' streams in different L1 sets
+        final int mAt = POINTS * vPoint, tmpAt = mAt + POINTS * mPoint, padAt = tmpAt + POINTS * L;
+        final int ph = 4 * ty + 2, pw = 4 * tx + 2, padded = ph * pw * c; // a padded image: every tile's 6×6 patch inside
+        final int uPoint = blocks * c * W + L;
+        final float[] u = packKernel(k, o, c, blocks);
+        final int[][][] plans = {null, plan(1, ty, tx, edgeY, edgeX), plan(GROUP, ty, tx, edgeY, edgeX)};
+        HostBuffer result = HostBuffer.uninitialized((long) n * ho * wo * o * Float.BYTES);
+        MemorySegment dst = result.segment();
+        boolean[] notFinite = new boolean[1];
+        try {
+            parallel.forRange(n, (long) ho * wo * o * c * 9, (lo, hi) -> {
+                float[] a = Scratch.floats(padAt + GROUP * padded);
+                float[] bad = new float[L];
+                java.util.Arrays.fill(a, padAt, padAt + GROUP * padded, 0f); // the padding, once a task
+                for (long b0 = lo; b0 < hi; b0 += GROUP) {
+                    int g = (int) Math.min(GROUP, hi - b0);
+                    for (int i = 0; i < g; i++) fill(x, (int) b0 + i, h, w, c, lo0, lo1, pw, a, padAt + i * padded);
+                    int[][] plan = plans[g];
+                    int[] tb = plan[0], tyx = plan[1], chunks = plan[2];
+                    for (int ch = 0; ch < chunks.length; ch += 3) {
+                        int cls = chunks[ch], start = chunks[ch + 1], count = chunks[ch + 2];
+                        for (int i = 0; i < count; i++) {
+                            int t = start + i, y0 = 4 * (tyx[t] >>> 16), x0 = 4 * (tyx[t] & 0xFFFF);
+                            int from = padAt + tb[t] * padded + (y0 * pw + x0) * c;
+                            for (int cv = 0; cv < c; cv += L) {
+                                int v = i * RS + cv;
+                                switch (cls) {
+                                    case 0 -> transformInput(a, from + cv, pw * c, c, v, vPoint, tmpAt);
+                                    case 1 -> inputRow(a, from + cv, c, a, v, vPoint, 4f); // patch row 0: V[0][k] = 4 (Bᵀ d₀)ₖ
+                                    case 2 -> inputRow(a, from + cv, pw * c, a, v, 6 * vPoint, 4f); // column 0: V[j][0]
+                                    default -> FloatVector.fromArray(S, a, from + cv).mul(16f).intoArray(a, v); // V[0][0] = 16 d₀₀
+                                }
+                            }
+                        }
+                        for (int p : CLASS_POINTS[cls]) {
+                            for (int blk = 0; blk < blocks; blk++) {
+                                ChannelsLastTile.run6(a, p * vPoint, c, u, p * uPoint + blk * c * W, a, mAt + p * mPoint + blk * W, o);
+                            }
+                        }
+                        for (int i = 0; i < count; i++) {
+                            int t = start + i, y0 = 4 * (tyx[t] >>> 16), x0 = 4 * (tyx[t] & 0xFFFF);
+                            int rows = Math.min(4, ho - y0), cols = Math.min(4, wo - x0);
+                            long at = (((b0 + tb[t]) * ho + y0) * wo + x0) * o; // output (y0, x0)'s first filter
+                            for (int f = 0; f < o; f += L) {
+                                int m = mAt + i * o + f;
+                                switch (cls) {
+                                    case 0 -> {
+                                        for (int kk = 0; kk < 6; kk++) outputColumn(a, m + kk * mPoint, 6 * mPoint, tmpAt + kk * L);
+                                        for (int r = 0; r < rows; r++) {
+                                            outputRow(a, tmpAt + r * 6 * L, L, dst, at + f + (long) r * wo * o, o, cols, bad);
+                                        }
+                                    }
+                                    case 1 -> outputRow(a, m, mPoint, dst, at + f, o, cols, bad); // one row: Aᵀ over point row 0
+                                    case 2 -> outputRow(a, m, 6 * mPoint, dst, at + f, (long) wo * o, rows, bad); // one column
+                                    default -> { // the corner: its one output is M[0][0]
+                                        FloatVector y = FloatVector.fromArray(S, a, m);
+                                        FloatVector.fromArray(S, bad, 0).add(y.sub(y)).intoArray(bad, 0);
+                                        y.intoMemorySegment(dst, (at + f) * Float.BYTES, ORDER);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                for (float v : bad) if (v != v) notFinite[0] = true; // NaN: some y - y was not 0
+            });
+        } catch (RuntimeException | Error e) {
+            result.release();
+            throw e;
+        }
+        if (notFinite[0]) {
+            result.release();
+            return null;
+        }
+        return result;
+    }
+
+    /**
+     * The order of a group of {@code g} images' tiles: {@code [0]} each tile's image in the group, {@code [1]} its tile row
+     * and column ({@code ty << 16 | tx}), {@code [2]} chunks as (class, first tile, count) of at most {@link
+     * ChannelsLastTile#ROWS} tiles of one class: the full tiles of all images, then those of the last row, of the last
+     * column, the corners.
+     */
+    static int[][] plan(int g, int ty, int tx, boolean edgeY, boolean edgeX) {
+        int fy = edgeY ? ty - 1 : ty, fx = edgeX ? tx - 1 : tx;
+        int[] tb = new int[g * ty * tx], tyx = new int[g * ty * tx];
+        java.util.List<Integer> chunks = new java.util.ArrayList<>();
+        int t = 0;
+        for (int cls = 0; cls < 4; cls++) {
+            int yFrom = (cls & 1) == 0 ? 0 : fy, yTo = (cls & 1) == 0 ? fy : ty, xFrom = (cls & 2) == 0 ? 0 : fx, xTo = (cls & 2) == 0 ? fx : tx;
+            int first = t;
+            for (int b = 0; b < g; b++) {
+                for (int y = yFrom; y < yTo; y++) {
+                    for (int xx = xFrom; xx < xTo; xx++) {
+                        tb[t] = b;
+                        tyx[t++] = y << 16 | xx;
+                    }
+                }
+            }
+            for (int s = first; s < t; s += R) {
+                chunks.add(cls);
+                chunks.add(s);
+                chunks.add(Math.min(R, t - s));
+            }
+        }
+        return new int[][] {tb, tyx, chunks.stream().mapToInt(Integer::intValue).toArray()};
+    }
+
+    /**
+     * The transformed kernel {@code U = G g Gᵀ} (6×6 a (filter, channel) pair, in double, rounded once) as {@code
+     * [point][block of W filters][channel][W]}, the points {@code blocks·c·W + L} floats apart (a line more than their
+     * size: {@link ChannelsLastWinogradF32#packKernel}'s finding), point {@code 6·j + k} at row {@code j}, column {@code k}.
+     */
+    static float[] packKernel(MemorySegment k, int o, int c, int blocks) {
+        int point = blocks * c * W + L;
+        float[] src = new float[o * c * 9], u = new float[POINTS * point];
+        MemorySegment.copy(k, FL, 0, src, 0, src.length);
+        double[] gg = new double[18], row = new double[6];
+        for (int ch = 0; ch < c; ch++) {
+            for (int f = 0; f < o; f++) {
+                int at = (f / W * c + ch) * W + f % W, s = (f * c + ch) * 9;
+                for (int col = 0; col < 3; col++) { // G g: each kernel column through G's 6 rows
+                    double k0 = src[s + col], k1 = src[s + 3 + col], k2 = src[s + 6 + col];
+                    gOf(k0, k1, k2, gg, col, 3);
+                }
+                for (int j = 0; j < 6; j++) { // (G g) Gᵀ: each of its rows through G
+                    gOf(gg[3 * j], gg[3 * j + 1], gg[3 * j + 2], row, 0, 1);
+                    for (int kk = 0; kk < 6; kk++) u[at + (6 * j + kk) * point] = (float) row[kk];
+                }
+            }
+        }
+        return u;
+    }
+
+    /** {@code G (k0, k1, k2)ᵀ} of F(4, 3) into {@code out[at + i·stride]}, i = 0..5. */
+    private static void gOf(double k0, double k1, double k2, double[] out, int at, int stride) {
+        out[at] = k0 / 4;
+        out[at + stride] = -(k0 + k1 + k2) / 6;
+        out[at + 2 * stride] = -(k0 - k1 + k2) / 6;
+        out[at + 3 * stride] = k0 / 24 + k1 / 12 + k2 / 6;
+        out[at + 4 * stride] = k0 / 24 - k1 / 12 + k2 / 6;
+        out[at + 5 * stride] = k2;
+    }
+
+    /** Image {@code b}'s rows into the zero-padded image at {@code a[at ..]} (as {@link ChannelsLastWinogradF32}'s). */
+    private static void fill(MemorySegment x, int b, int h, int w, int c, int lo0, int lo1, int pw, float[] a, int at) {
+        for (int iy = 0; iy < h; iy++) {
+            MemorySegment.copy(x, FL, (((long) b * h + iy) * w) * c * Float.BYTES, a, at + ((iy + lo0) * pw + lo1) * c, w * c);
+        }
+    }
+
+    /**
+     * {@code Bᵀ d B} of the 6×6 patch {@code d} at {@code a[p]} (rows {@code rowPitch}, columns {@code c} floats apart; L
+     * channels a vector) into {@code a[v + point·pointStride]}: {@code Bᵀ} over each patch row into {@code a[tmp ..]}
+     * ({@code [row][k]}), then over each of its columns.
+     */
+    private static void transformInput(float[] a, int p, int rowPitch, int c, int v, int pointStride, int tmp) {
+        for (int r = 0; r < 6; r++) inputRow(a, p + r * rowPitch, c, a, tmp + 6 * r * L, L, 1f);
+        for (int kk = 0; kk < 6; kk++) inputRow(a, tmp + kk * L, 6 * L, a, v + kk * pointStride, 6 * pointStride, 1f);
+    }
+
+    /**
+     * {@code scale · Bᵀ (x₀ .. x₅)} of F(4, 3), {@code xᵢ} at {@code a[in + i·inStride]}, into {@code out[to + j·toStride]}.
+     * {@code scale} is 1, or 4 where the other patch rows (columns) are padding (a power of two: exact).
+     */
+    private static void inputRow(float[] a, int in, int inStride, float[] out, int to, int toStride, float scale) {
+        FloatVector x0 = FloatVector.fromArray(S, a, in), x1 = FloatVector.fromArray(S, a, in + inStride);
+        FloatVector x2 = FloatVector.fromArray(S, a, in + 2 * inStride), x3 = FloatVector.fromArray(S, a, in + 3 * inStride);
+        FloatVector x4 = FloatVector.fromArray(S, a, in + 4 * inStride), x5 = FloatVector.fromArray(S, a, in + 5 * inStride);
+        if (scale != 1f) {
+            x0 = x0.mul(scale); x1 = x1.mul(scale); x2 = x2.mul(scale); x3 = x3.mul(scale); x4 = x4.mul(scale); x5 = x5.mul(scale);
+        }
+        FloatVector four = FloatVector.broadcast(S, 4f), two = FloatVector.broadcast(S, 2f);
+        // Bᵀ rows: (4 0 -5 0 1 0), (0 -4 -4 1 1 0), (0 4 -4 -1 1 0), (0 -2 -1 2 1 0), (0 2 -1 -2 1 0), (0 4 0 -5 0 1)
+        x0.fma(four, x4).sub(x2.mul(5f)).intoArray(out, to);
+        FloatVector s12 = x1.add(x2), d12 = x1.sub(x2), d31 = x3.sub(x1), d42 = x4.sub(x2);
+        s12.fma(four.neg(), x3.add(x4)).intoArray(out, to + toStride);
+        d12.fma(four, x4.sub(x3)).intoArray(out, to + 2 * toStride);
+        d31.fma(two, d42).intoArray(out, to + 3 * toStride);
+        d31.fma(two.neg(), d42).intoArray(out, to + 4 * toStride);
+        x1.fma(four, x5).sub(x3.mul(5f)).intoArray(out, to + 5 * toStride);
+    }
+
+    /** {@code Aᵀ (m₀ .. m₅)} of F(4, 3) over a column of point sums ({@code a[in + j·inStride]}) into {@code a[to + i·6·L]}, i = 0..3. */
+    private static void outputColumn(float[] a, int in, int inStride, int to) {
+        FloatVector m0 = FloatVector.fromArray(S, a, in), m1 = FloatVector.fromArray(S, a, in + inStride);
+        FloatVector m2 = FloatVector.fromArray(S, a, in + 2 * inStride), m3 = FloatVector.fromArray(S, a, in + 3 * inStride);
+        FloatVector m4 = FloatVector.fromArray(S, a, in + 4 * inStride), m5 = FloatVector.fromArray(S, a, in + 5 * inStride);
+        FloatVector two = FloatVector.broadcast(S, 2f), four = FloatVector.broadcast(S, 4f), eight = FloatVector.broadcast(S, 8f);
+        // Aᵀ rows: (1 1 1 1 1 0), (0 1 -1 2 -2 0), (0 1 1 4 4 0), (0 1 -1 8 -8 1)
+        FloatVector s12 = m1.add(m2), d12 = m1.sub(m2), s34 = m3.add(m4), d34 = m3.sub(m4);
+        m0.add(s12).add(s34).intoArray(a, to);
+        d34.fma(two, d12).intoArray(a, to + 6 * L);
+        s34.fma(four, s12).intoArray(a, to + 12 * L);
+        d34.fma(eight, d12).add(m5).intoArray(a, to + 18 * L);
+    }
+
+    /**
+     * {@code Aᵀ (m₀ .. m₅)} ({@code a[in + j·inStride]}): the first {@code count} of its 4 outputs stored at floats {@code at
+     * + i·step} of {@code dst}; {@code y - y} of the stored ones added to {@code bad}. No vector crosses a method boundary.
+     */
+    private static void outputRow(float[] a, int in, int inStride, MemorySegment dst, long at, long step, int count, float[] bad) {
+        FloatVector m0 = FloatVector.fromArray(S, a, in), m1 = FloatVector.fromArray(S, a, in + inStride);
+        FloatVector m2 = FloatVector.fromArray(S, a, in + 2 * inStride), m3 = FloatVector.fromArray(S, a, in + 3 * inStride);
+        FloatVector m4 = FloatVector.fromArray(S, a, in + 4 * inStride), m5 = FloatVector.fromArray(S, a, in + 5 * inStride);
+        FloatVector two = FloatVector.broadcast(S, 2f), four = FloatVector.broadcast(S, 4f), eight = FloatVector.broadcast(S, 8f);
+        FloatVector s12 = m1.add(m2), d12 = m1.sub(m2), s34 = m3.add(m4), d34 = m3.sub(m4);
+        FloatVector y0 = m0.add(s12).add(s34), y1 = d34.fma(two, d12), y2 = s34.fma(four, s12), y3 = d34.fma(eight, d12).add(m5);
+        // outputs past the last row or column: stored nowhere, so they take a stored one's value
+        if (count < 4) y3 = y0;
+        if (count < 3) y2 = y0;
+        if (count < 2) y1 = y0;
+        FloatVector.fromArray(S, bad, 0).add(y0.sub(y0)).add(y1.sub(y1)).add(y2.sub(y2)).add(y3.sub(y3)).intoArray(bad, 0);
+        y0.intoMemorySegment(dst, at * Float.BYTES, ORDER);
+        if (count > 1) y1.intoMemorySegment(dst, (at + step) * Float.BYTES, ORDER);
+        if (count > 2) y2.intoMemorySegment(dst, (at + 2 * step) * Float.BYTES, ORDER);
+        if (count > 3) y3.intoMemorySegment(dst, (at + 3 * step) * Float.BYTES, ORDER);
+    }
+}

@@ -1,0 +1,139 @@
+package dev.jburn.reference;
+
+import dev.jburn.Shape;
+import dev.jburn.spi.ConvSpec;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.Random;
+
+import static dev.jburn.reference.ChannelsLastConvTest.floats;
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * {@link ChannelsLastWinograd4x4F32} against the definition in double on generated channels-last 3×3 convs (batch 1-5, so
+ * that groups of two images and partial chunks occur; 1-17 rows and columns, padding 0-2 a side, so that the edge tiles
+ * (one output row or column, one point row or column) occur with and without full tiles beside them; ±0 in both
+ * operands; the small CNN's conv 2 input cotangent; one and two threads); non-finite inputs and kernels: it declines.
+ */
+class ChannelsLastWinograd4x4Test {
+    private static final int L = ChannelsLastTile.L, W = ChannelsLastTile.COLS;
+
+    private static ConvSpec spec(int[] lo, int[] hi) {
+        return new ConvSpec(new int[] {1, 1}, lo, hi, new int[] {1, 1}, new int[] {1, 1}, 1, 1);
+    }
+
+    @Test
+    void matchesTheDefinition() {
+        Random rnd = new Random(53);
+        int ran = 0, edges = 0;
+        double worst = 0;
+        for (int trial = 0; trial < 40; trial++) {
+            int n = 1 + rnd.nextInt(5), c = L * (1 + rnd.nextInt(trial % 5 == 0 ? 16 : 4)), o = W * (1 + rnd.nextInt(3));
+            int h = 1 + rnd.nextInt(trial % 6 == 1 ? 4 : 17), w = 1 + rnd.nextInt(trial % 6 == 2 ? 4 : 17);
+            int[] lo = {rnd.nextInt(3), rnd.nextInt(3)}, hi = {rnd.nextInt(3), rnd.nextInt(3)};
+            if (trial % 4 == 3) { lo = new int[] {2, 2}; hi = new int[] {2, 2}; } // input cotangents of valid convs
+            if (trial == 0) { n = 3; c = 64; o = 32; h = w = 11; lo = new int[] {2, 2}; hi = new int[] {2, 2}; } // conv 2's
+            ConvSpec spec = spec(lo, hi);
+            Shape xs = Shape.of(n, h, w, c), ks = Shape.of(o, c, 3, 3);
+            int ho = h + lo[0] + hi[0] - 2, wo = w + lo[1] + hi[1] - 2;
+            if (ho < 1 || wo < 1) {
+                assertFalse(ChannelsLastWinograd4x4F32.fits(xs, ks, spec));
+                continue;
+            }
+            assertTrue(ChannelsLastWinograd4x4F32.fits(xs, ks, spec));
+            if (ho % 4 == 1 || wo % 4 == 1) edges++;
+            MemorySegment x = floats(rnd, n * h * w * c), k = floats(rnd, o * c * 9);
+            for (int i = 0; i < 20; i++) { // signed zeros in both operands
+                x.setAtIndex(ValueLayout.JAVA_FLOAT, rnd.nextInt(n * h * w * c), rnd.nextBoolean() ? 0f : -0f);
+                k.setAtIndex(ValueLayout.JAVA_FLOAT, rnd.nextInt(o * c * 9), rnd.nextBoolean() ? 0f : -0f);
+            }
+            String what = "n " + n + ", c " + c + ", o " + o + ", in " + h + "x" + w + ", pads " + Arrays.toString(lo) + Arrays.toString(hi);
+            for (int threads = 1; threads <= 2; threads++) {
+                HostBuffer r = ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, spec, new Parallel(threads, 1));
+                assertNotNull(r, what);
+                worst = Math.max(worst, error(x, k, n, h, w, c, o, lo, ho, wo, r.segment().toArray(ValueLayout.JAVA_FLOAT), what + ", threads " + threads));
+                r.release();
+                ran++;
+            }
+        }
+        assertTrue(ran > 50 && edges > 10, "runs: " + ran + ", with edge tiles: " + edges);
+        System.out.printf("ChannelsLastWinograd4x4Test: largest |error| / sum of the terms' magnitudes %.3g%n", worst);
+    }
+
+    /**
+     * Asserts {@code y[b, oy, ox, f]} within 1e-5 of the sum of the terms' magnitudes of {@code Σ x[b, oy + i - lo, ox + j - lo,
+     * ch] · k[f, ch, i, j]} in double ({@link ChannelsLastWinogradTest}'s bound), and returns the largest ratio of the two.
+     */
+    private static double error(MemorySegment x, MemorySegment k, int n, int h, int w, int c, int o, int[] lo, int ho, int wo, float[] y, String what) {
+        float[] xv = x.toArray(ValueLayout.JAVA_FLOAT), kv = k.toArray(ValueLayout.JAVA_FLOAT);
+        assertEquals((long) n * ho * wo * o, y.length, what);
+        double worst = 0;
+        for (int b = 0; b < n; b++) {
+            for (int oy = 0; oy < ho; oy++) {
+                for (int ox = 0; ox < wo; ox++) {
+                    for (int f = 0; f < o; f++) {
+                        double sum = 0, mag = 0;
+                        for (int i = 0; i < 3; i++) {
+                            int iy = oy + i - lo[0];
+                            if (iy < 0 || iy >= h) continue;
+                            for (int j = 0; j < 3; j++) {
+                                int ix = ox + j - lo[1];
+                                if (ix < 0 || ix >= w) continue;
+                                for (int ch = 0; ch < c; ch++) {
+                                    double t = (double) xv[((b * h + iy) * w + ix) * c + ch] * kv[((f * c + ch) * 3 + i) * 3 + j];
+                                    sum += t;
+                                    mag += Math.abs(t);
+                                }
+                            }
+                        }
+                        int at = ((b * ho + oy) * wo + ox) * o + f;
+                        assertEquals(sum, y[at], 1e-5 * mag + 1e-30, what + ": output " + at + " (" + b + ", " + oy + ", " + ox + ", " + f + ")");
+                        if (mag > 0) worst = Math.max(worst, Math.abs(sum - y[at]) / mag);
+                    }
+                }
+            }
+        }
+        return worst;
+    }
+
+    @Test
+    void nonFiniteValuesDecline() {
+        Random rnd = new Random(59);
+        float[] bad = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY};
+        for (int trial = 0; trial < 12; trial++) {
+            int n = 1 + rnd.nextInt(3), c = L * (1 + rnd.nextInt(4)), o = W, h = 1 + rnd.nextInt(13), w = 1 + rnd.nextInt(13);
+            ConvSpec spec = spec(new int[] {2, 2}, new int[] {2, 2});
+            Shape xs = Shape.of(n, h, w, c), ks = Shape.of(o, c, 3, 3);
+            MemorySegment x = floats(rnd, n * h * w * c), k = floats(rnd, o * c * 9);
+            if (trial % 3 == 2) {
+                k.setAtIndex(ValueLayout.JAVA_FLOAT, rnd.nextInt(o * c * 9), bad[rnd.nextInt(3)]);
+            } else { // one value (the last row and column included: the edge tiles read them), or +∞ and -∞ in one patch
+                int at = trial == 0 ? n * h * w * c - 1 : rnd.nextInt(n * h * w * c);
+                x.setAtIndex(ValueLayout.JAVA_FLOAT, at, bad[trial % 3]);
+                if (trial % 3 == 1 && at + c < n * h * w * c) x.setAtIndex(ValueLayout.JAVA_FLOAT, at + c, Float.NEGATIVE_INFINITY);
+            }
+            String what = "trial " + trial + ": n " + n + ", c " + c + ", in " + h + "x" + w;
+            assertNull(ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, spec, new Parallel(1 + trial % 2, 1)), what);
+        }
+    }
+
+    @Test
+    void fitsOnlyWhereItShould() {
+        ConvSpec dx = spec(new int[] {2, 2}, new int[] {2, 2}), valid = spec(new int[2], new int[2]);
+        assertEquals(ChannelsLastWinograd4x4F32.ON, ChannelsLastWinograd4x4F32.applies(Shape.of(2, 11, 11, 64), Shape.of(32, 64, 3, 3), dx));
+        assertEquals(L == 8 && ChannelsLastWinogradF32.ON, ChannelsLastWinograd4x4F32.ON); // AVX2 only
+        assertTrue(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 13, 13, 32), Shape.of(64, 32, 3, 3), valid));
+        assertFalse(ChannelsLastWinograd4x4F32.fits(Shape.of(0, 11, 11, 64), Shape.of(32, 64, 3, 3), dx)); // empty
+        assertFalse(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 0, 11, 64), Shape.of(32, 64, 3, 3), dx));
+        assertFalse(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 11, 11, L + 4), Shape.of(32, L + 4, 3, 3), dx)); // channels
+        assertFalse(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 11, 11, 64), Shape.of(W + 8, 64, 3, 3), dx)); // filters
+        assertFalse(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 11, 11, 64), Shape.of(32, 64, 5, 5), dx));
+        assertFalse(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 11, 11, 64), Shape.of(32, 64, 3, 3), spec(new int[] {3, 2}, new int[] {2, 2})));
+        assertFalse(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 2, 11, 64), Shape.of(32, 64, 3, 3), valid)); // no output row
+        assertFalse(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 11, 11, 64), Shape.of(32, 64, 3, 3),
+                new ConvSpec(new int[] {2, 2}, new int[2], new int[2], new int[] {1, 1}, new int[] {1, 1}, 1, 1)));
+    }
+}
