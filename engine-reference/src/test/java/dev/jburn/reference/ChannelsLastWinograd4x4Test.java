@@ -54,49 +54,13 @@ class ChannelsLastWinograd4x4Test {
             for (int threads = 1; threads <= 2; threads++) {
                 HostBuffer r = ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, spec, new Parallel(threads, 1));
                 assertNotNull(r, what);
-                worst = Math.max(worst, error(x, k, n, h, w, c, o, lo, ho, wo, r.segment().toArray(ValueLayout.JAVA_FLOAT), what + ", threads " + threads));
+                worst = Math.max(worst, ChannelsLastWinogradTest.assertCloseToDefinition(x, k, n, h, w, c, o, lo, ho, wo, r.segment().toArray(ValueLayout.JAVA_FLOAT), what + ", threads " + threads));
                 r.release();
                 ran++;
             }
         }
         assertTrue(ran > 50 && edges > 10, "runs: " + ran + ", with edge tiles: " + edges);
         System.out.printf("ChannelsLastWinograd4x4Test: largest |error| / sum of the terms' magnitudes %.3g%n", worst);
-    }
-
-    /**
-     * Asserts {@code y[b, oy, ox, f]} within 1e-5 of the sum of the terms' magnitudes of {@code Σ x[b, oy + i - lo, ox + j - lo,
-     * ch] · k[f, ch, i, j]} in double ({@link ChannelsLastWinogradTest}'s bound), and returns the largest ratio of the two.
-     */
-    private static double error(MemorySegment x, MemorySegment k, int n, int h, int w, int c, int o, int[] lo, int ho, int wo, float[] y, String what) {
-        float[] xv = x.toArray(ValueLayout.JAVA_FLOAT), kv = k.toArray(ValueLayout.JAVA_FLOAT);
-        assertEquals((long) n * ho * wo * o, y.length, what);
-        double worst = 0;
-        for (int b = 0; b < n; b++) {
-            for (int oy = 0; oy < ho; oy++) {
-                for (int ox = 0; ox < wo; ox++) {
-                    for (int f = 0; f < o; f++) {
-                        double sum = 0, mag = 0;
-                        for (int i = 0; i < 3; i++) {
-                            int iy = oy + i - lo[0];
-                            if (iy < 0 || iy >= h) continue;
-                            for (int j = 0; j < 3; j++) {
-                                int ix = ox + j - lo[1];
-                                if (ix < 0 || ix >= w) continue;
-                                for (int ch = 0; ch < c; ch++) {
-                                    double t = (double) xv[((b * h + iy) * w + ix) * c + ch] * kv[((f * c + ch) * 3 + i) * 3 + j];
-                                    sum += t;
-                                    mag += Math.abs(t);
-                                }
-                            }
-                        }
-                        int at = ((b * ho + oy) * wo + ox) * o + f;
-                        assertEquals(sum, y[at], 1e-5 * mag + 1e-30, what + ": output " + at + " (" + b + ", " + oy + ", " + ox + ", " + f + ")");
-                        if (mag > 0) worst = Math.max(worst, Math.abs(sum - y[at]) / mag);
-                    }
-                }
-            }
-        }
-        return worst;
     }
 
     @Test

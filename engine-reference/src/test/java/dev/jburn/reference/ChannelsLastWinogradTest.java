@@ -59,11 +59,15 @@ class ChannelsLastWinogradTest {
         assertTrue(ran > 40, "runs: " + ran);
     }
 
-    /** {@code y[b, oy, ox, f]} within 1e-5 of the sum of the terms' magnitudes of {@code Σ x[b, oy + i - lo, ox + j - lo, ch] · k[f, ch, i, j]} in double. */
-    static void assertCloseToDefinition(MemorySegment x, MemorySegment k, int n, int h, int w, int c, int o, int[] lo, int ho, int wo,
+    /**
+     * {@code y[b, oy, ox, f]} within 1e-5 of the sum of the terms' magnitudes of {@code Σ x[b, oy + i - lo, ox + j - lo, ch] · k[f, ch, i, j]}
+     * in double; returns the largest ratio of the two ({@link ChannelsLastWinograd4x4Test} reports it).
+     */
+    static double assertCloseToDefinition(MemorySegment x, MemorySegment k, int n, int h, int w, int c, int o, int[] lo, int ho, int wo,
                                         float[] y, String what) {
         float[] xv = x.toArray(ValueLayout.JAVA_FLOAT), kv = k.toArray(ValueLayout.JAVA_FLOAT);
         assertEquals((long) n * ho * wo * o, y.length, what);
+        double worst = 0;
         for (int b = 0; b < n; b++) {
             for (int oy = 0; oy < ho; oy++) {
                 for (int ox = 0; ox < wo; ox++) {
@@ -83,11 +87,13 @@ class ChannelsLastWinogradTest {
                             }
                         }
                         int at = ((b * ho + oy) * wo + ox) * o + f;
-                        assertEquals(sum, y[at], 1e-5 * mag + 1e-30, what + ": output " + at);
+                        assertEquals(sum, y[at], 1e-5 * mag + 1e-30, what + ": output " + at + " (" + b + ", " + oy + ", " + ox + ", " + f + ")");
+                        if (mag > 0) worst = Math.max(worst, Math.abs(sum - y[at]) / mag);
                     }
                 }
             }
         }
+        return worst;
     }
 
     @Test
