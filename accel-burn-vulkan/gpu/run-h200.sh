@@ -7,6 +7,7 @@
 # Logs go to $OUT/vulkan-*.log (OUT defaults to ./out).
 #
 # usage: accel-burn-vulkan/gpu/run-h200.sh [--small] [--skip-kit] [--skip-bench] [--gemm-only] [--reductions] [--host-overhead]
+#                                          [--step-profile]
 #   --small       benchmark sizes for a CPU driver (GEMM 512, fused 1M elements)
 #   --gemm-only   only the GEMM work (issue 17): the GEMM tests (VulkanCoopGemmTest, CoopMatrixTest), then the
 #                 benchmark's f32/f16/bf16 GEMMs with their correctness check against the cpu engine
@@ -27,6 +28,10 @@
 #                 per step from GPU timestamps), and, when dev.jburn.cli.Main is on the class path (add the cli jars
 #                 with JBURN_EXTRA_CP), `jburn train --engine vulkan --model cnn --epochs 2 --limit 8000` on
 #                 ${JBURN_DATA:-.gpu/data}. No exit probes, no kit.
+#   --step-profile  only where the CNN training step's device time goes (issue 17: the Vulkan step at batch 1024 ran at
+#                 0.58x torch eager on the H200): TrainStepBench --device-time with -Djburn.vulkan.dispatchTimes=true at
+#                 each batch of ${STEP_BATCHES:-128 1024} (--steps ${PROFILE_STEPS:-50}), printing the device time per step by
+#                 kernel and work-group count, largest first. No exit probes, no kit.
 # environment overrides (for trying it elsewhere, e.g. on lavapipe):
 #   JBURN_GPU_JAVA   java to use (default .gpu/jdk/bin/java)
 #   VK_DRIVER_FILES  ICD manifest (default /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json)
@@ -42,7 +47,7 @@ cd "$ROOT"
 OUT="${OUT:-$ROOT/out}"
 mkdir -p "$OUT"
 
-SMALL=0; KIT=1; BENCH=1; GEMM_ONLY=0; REDUCTIONS=0; HOST=0
+SMALL=0; KIT=1; BENCH=1; GEMM_ONLY=0; REDUCTIONS=0; HOST=0; PROFILE=0
 for a in "$@"; do
   case "$a" in
     --small) SMALL=1 ;;
@@ -51,6 +56,7 @@ for a in "$@"; do
     --skip-bench) BENCH=0 ;;
     --reductions) REDUCTIONS=1; KIT=0; BENCH=0 ;;
     --host-overhead) HOST=1; KIT=0; BENCH=0 ;;
+    --step-profile) PROFILE=1; KIT=0; BENCH=0 ;;
     *) echo "unknown argument: $a" >&2; exit 2 ;;
   esac
 done
@@ -165,8 +171,17 @@ if [ "$HOST" = 1 ]; then
   done
 fi
 
-[ "$GEMM_ONLY" = 1 ] || [ "$REDUCTIONS" = 1 ] || [ "$HOST" = 1 ] || echo "== exit (a JVM that used the device must end cleanly)"
-[ "$GEMM_ONLY" = 1 ] || [ "$REDUCTIONS" = 1 ] || [ "$HOST" = 1 ] || for mode in ${EXIT_MODES:-plain close close-other-thread}; do
+if [ "$PROFILE" = 1 ]; then
+  for batch in ${STEP_BATCHES:-128 1024}; do
+    echo "== CNN train step at batch $batch, device time by kernel (log: $OUT/vulkan-profile-$batch.log)"
+    timeout -k 5 "${BENCH_TIMEOUT:-90}" "$JAVA" "${JVM[@]}" -Djburn.vulkan.dispatchTimes=true ${BENCH_JAVA_OPTS:-} -cp "$CP" dev.jburn.vulkan.TrainStepBench \
+        --batch "$batch" --image 28 --steps "${PROFILE_STEPS:-50}" --warmup 10 --device-time > "$OUT/vulkan-profile-$batch.log" 2>&1 || STATUS=1
+    head -n 45 "$OUT/vulkan-profile-$batch.log"
+  done
+fi
+
+[ "$GEMM_ONLY" = 1 ] || [ "$REDUCTIONS" = 1 ] || [ "$HOST" = 1 ] || [ "$PROFILE" = 1 ] || echo "== exit (a JVM that used the device must end cleanly)"
+[ "$GEMM_ONLY" = 1 ] || [ "$REDUCTIONS" = 1 ] || [ "$HOST" = 1 ] || [ "$PROFILE" = 1 ] || for mode in ${EXIT_MODES:-plain close close-other-thread}; do
   timeout -k 5 60 "$JAVA" "${JVM[@]}" -cp "$CP" dev.jburn.vulkan.ExitProbe $mode > "$OUT/vulkan-exit-$mode.log" 2>&1
   echo "$mode: exit status $?; $(grep -h 'EXIT PROBE\|after close' "$OUT/vulkan-exit-$mode.log" | cut -c1-60,150-260 | tr '\n' ' ') $(grep -c SIGSEGV "$OUT/vulkan-exit-$mode.log") SIGSEGV lines"
 done

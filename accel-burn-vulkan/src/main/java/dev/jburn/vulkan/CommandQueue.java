@@ -124,6 +124,21 @@ final class CommandQueue implements AutoCloseable {
      */
     static final boolean COUNT_NAMES = Boolean.getBoolean("jburn.vulkan.dispatchNames");
     final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> dispatchNames = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * With {@code -Djburn.vulkan.dispatchTimes=true}, while {@link #timing} is on: device time by op name and work-group
+     * count (the names of {@link #dispatchNames}), from a timestamp written after each dispatch (bottom of pipe: when every
+     * command before it has finished). A dispatch is charged the time from the timestamp before it (the previous dispatch's,
+     * or the frame's start) to its own, so the times of a frame add up to its device time; copies and updates recorded
+     * between dispatches go to the next one, and dispatches that overlap on the device charge the later one. The first
+     * {@link #TIMED_DISPATCHES} dispatches of a frame are timed, the rest charged to the frame's end ("(untimed)").
+     * What a step's device time goes to ({@code TrainStepBench --device-time} prints it).
+     */
+    static final boolean TIME_DISPATCHES = Boolean.getBoolean("jburn.vulkan.dispatchTimes");
+    /** Dispatches of one frame that {@link #TIME_DISPATCHES} times; its query pool holds this many per frame. */
+    static final int TIMED_DISPATCHES = 1024;
+    final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> dispatchNanos = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The per-dispatch timestamps of {@link #TIME_DISPATCHES} ({@link #TIMED_DISPATCHES} a frame), or null. */
+    private final long dispatchPool;
     final AtomicLong submissions = new AtomicLong();
     /** Pipeline barriers recorded between commands (one before each command that depends on the ones before it). */
     final AtomicLong barrierCount = new AtomicLong();
@@ -163,6 +178,8 @@ final class CommandQueue implements AutoCloseable {
         long serial;
         boolean pending;
         boolean timed;
+        /** The names of the dispatches timed in this frame, in order ({@link #TIME_DISPATCHES}; empty otherwise). */
+        final List<String> timedNames = new ArrayList<>();
         long paramOffset;
         int sets;
         long work;
@@ -233,6 +250,14 @@ final class CommandQueue implements AutoCloseable {
                 queryPool = lp.get(0);
             } else {
                 queryPool = VK_NULL_HANDLE;
+            }
+            if (dev.timestamps && TIME_DISPATCHES) {
+                VkQueryPoolCreateInfo qpi = VkQueryPoolCreateInfo.calloc(stack).sType$Default().queryType(VK_QUERY_TYPE_TIMESTAMP)
+                        .queryCount(TIMED_DISPATCHES * FRAMES);
+                VulkanErrors.check(vkCreateQueryPool(dev.device, qpi, null, lp), "vulkan", "vkCreateQueryPool");
+                dispatchPool = lp.get(0);
+            } else {
+                dispatchPool = VK_NULL_HANDLE;
             }
         }
     }
@@ -346,6 +371,10 @@ final class CommandQueue implements AutoCloseable {
                 }
                 vkCmdDispatch(cmd, gx, gy, gz);
                 frame.work += (long) gx * gy * gz;
+                if (frame.timed && dispatchPool != VK_NULL_HANDLE && frame.timedNames.size() < TIMED_DISPATCHES) {
+                    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, dispatchPool, frame.index * TIMED_DISPATCHES + frame.timedNames.size());
+                    frame.timedNames.add(op + " x" + (long) gx * gy * gz);
+                }
             }
             dispatches.incrementAndGet();
             if (COUNT_NAMES) dispatchNames.computeIfAbsent(op + " x" + (long) gx * gy * gz, k -> new java.util.concurrent.atomic.LongAdder()).increment();
@@ -481,8 +510,10 @@ final class CommandQueue implements AutoCloseable {
         f.paramOffset = 0;
         f.keepAlive.clear();
         f.timed = timing && queryPool != VK_NULL_HANDLE;
+        f.timedNames.clear();
         if (f.timed) {
             vkCmdResetQueryPool(f.cmd, queryPool, 2 * f.index, 2);
+            if (dispatchPool != VK_NULL_HANDLE) vkCmdResetQueryPool(f.cmd, dispatchPool, f.index * TIMED_DISPATCHES, TIMED_DISPATCHES);
             vkCmdWriteTimestamp(f.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queryPool, 2 * f.index);
         }
         f.serial = submitted + 1;
@@ -585,12 +616,38 @@ final class CommandQueue implements AutoCloseable {
                 LongBuffer ticks = stack.mallocLong(2);
                 if (vkGetQueryPoolResults(dev.device, queryPool, 2 * f.index, 2, ticks, 8, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
                     deviceNanos.addAndGet((long) ((ticks.get(1) - ticks.get(0)) * (double) dev.timestampPeriod));
+                    if (!f.timedNames.isEmpty()) chargeDispatches(f, ticks.get(0), ticks.get(1));
                 }
             }
             f.pending = false;
             f.keepAlive.clear();
             completed = Math.max(completed, f.serial);
             onCompleted.accept(completed);
+        }
+    }
+
+    /**
+     * Adds {@code f}'s per-dispatch device times to {@link #dispatchNanos}: each timed dispatch the ticks since the timestamp
+     * before it, the frame's rest (from the last timed dispatch to {@code end}) to "(untimed)" when dispatches went untimed.
+     */
+    private void chargeDispatches(Frame f, long start, long end) {
+        int n = f.timedNames.size();
+        try (MemoryStack stack = MemoryStack.stackPush()) {
+            LongBuffer t = stack.mallocLong(n);
+            if (vkGetQueryPoolResults(dev.device, dispatchPool, f.index * TIMED_DISPATCHES, n, t, 8, VK_QUERY_RESULT_64_BIT) != VK_SUCCESS) return;
+            long prev = start;
+            for (int i = 0; i < n; i++) {
+                long at = t.get(i);
+                if (at >= prev) {
+                    dispatchNanos.computeIfAbsent(f.timedNames.get(i), k -> new java.util.concurrent.atomic.LongAdder())
+                            .add((long) ((at - prev) * (double) dev.timestampPeriod));
+                    prev = at;
+                }
+            }
+            if (n == TIMED_DISPATCHES && end > prev) {
+                dispatchNanos.computeIfAbsent("(untimed)", k -> new java.util.concurrent.atomic.LongAdder())
+                        .add((long) ((end - prev) * (double) dev.timestampPeriod));
+            }
         }
     }
 
@@ -612,6 +669,7 @@ final class CommandQueue implements AutoCloseable {
             completed = recorded;
             vmaDestroyBuffer(dev.allocator, paramBuffer, paramAllocation);
             if (queryPool != VK_NULL_HANDLE) vkDestroyQueryPool(dev.device, queryPool, null);
+            if (dispatchPool != VK_NULL_HANDLE) vkDestroyQueryPool(dev.device, dispatchPool, null);
             vkDestroyCommandPool(dev.device, commandPool, null);
         } finally {
             lock.unlock();

@@ -129,6 +129,25 @@ public final class VulkanBackend extends HostFallbackBackend {
     }
 
     /**
+     * Device nanoseconds so far by op name and work-group count (as {@link #dispatchNames}), measured while
+     * {@link #measureDeviceTime} is on; empty unless {@code -Djburn.vulkan.dispatchTimes=true} (a timestamp after each
+     * dispatch: each is charged the time since the one before it, so a frame's times add up to its device time).
+     *
+     * <pre>{@code
+     * // java -Djburn.vulkan.dispatchTimes=true ...
+     * b.measureDeviceTime(true);
+     * step.apply(batch);
+     * b.synchronize();
+     * b.dispatchTimes().forEach((name, nanos) -> System.out.println(name + ": " + nanos / 1e3 + " us"));
+     * }</pre>
+     */
+    public java.util.Map<String, Long> dispatchTimes() {
+        java.util.Map<String, Long> m = new java.util.TreeMap<>();
+        queue.dispatchNanos.forEach((k, v) -> m.put(k, v.sum()));
+        return m;
+    }
+
+    /**
      * Turns on (or off) measuring each submission's time on the device with GPU timestamps, summed
      * in {@link Stats#deviceNanos()}: for profiling, since the queries cost a little per dispatch.
      * Does nothing on a queue without timestamps.

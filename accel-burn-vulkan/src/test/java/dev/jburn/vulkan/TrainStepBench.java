@@ -29,7 +29,9 @@ import java.util.Map;
  * java ... dev.jburn.vulkan.TrainStepBench [--batch 128] [--image 28] [--steps 64] [--warmup 8] [--device-time]
  * </pre>
  * ({@code --batch 2 --image 10} keeps lavapipe's share small.) {@code --device-time} then runs the steps again with GPU
- * timestamps around each submission and prints the device's busy time per step (the queries cost a little).
+ * timestamps around each submission and prints the device's busy time per step (the queries cost a little); with
+ * {@code -Djburn.vulkan.dispatchTimes=true} also that time per kernel and work-group count, largest first (a timestamp
+ * after every dispatch: the queries cost more, and dispatches that could overlap are serialized by them less than not at all).
  */
 public final class TrainStepBench {
     private TrainStepBench() {}
@@ -88,12 +90,19 @@ public final class TrainStepBench {
         if (deviceTime) {
             b.measureDeviceTime(true);
             b.synchronize();
+            Map<String, Long> times0 = b.dispatchTimes();
             long d0 = b.stats().deviceNanos(), t1 = System.nanoTime();
             run(step, s, data, batch, steps, b);
             b.synchronize();
             System.out.printf("  with GPU timestamps on: %.3f ms/step wall, device busy %.3f ms/step%n",
                     (System.nanoTime() - t1) / 1e6 / steps, (b.stats().deviceNanos() - d0) / 1e6 / steps);
             b.measureDeviceTime(false);
+            // -Djburn.vulkan.dispatchTimes=true: where that device time went, per step, by kernel and work-group count
+            int timedSteps = steps;
+            b.dispatchTimes().entrySet().stream()
+                    .map(e -> Map.entry(e.getKey(), (e.getValue() - times0.getOrDefault(e.getKey(), 0L)) / 1e3 / timedSteps))
+                    .filter(e -> e.getValue() > 0).sorted(Map.Entry.comparingByValue(java.util.Comparator.reverseOrder())).limit(40)
+                    .forEach(e -> System.out.printf("  %9.1f us/step  %s%n", e.getValue(), e.getKey()));
         }
         System.out.printf("  last loss %.6f%n", last);
         if (!namesBefore.isEmpty()) { // -Djburn.vulkan.dispatchNames=true: what the timed steps dispatched, per step
