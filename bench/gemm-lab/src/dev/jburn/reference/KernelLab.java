@@ -12,6 +12,8 @@ import java.util.Random;
  * The loop nest is a method of its own: run from main's loop, compiled on-stack, the kernel stayed at ~1 GFLOP/s.
  */
 public final class KernelLab {
+    private static final int MR = GemmKernels.F32_MR, NR = GemmKernels.F32_NR;
+
     public static void main(String[] args) throws Exception {
         int threads = args.length > 6 ? Integer.parseInt(args[6]) : 1;
         Thread[] ts = new Thread[threads];
@@ -24,9 +26,9 @@ public final class KernelLab {
         int kc = Integer.parseInt(args[1]), mc = Integer.parseInt(args[2]), nc = Integer.parseInt(args[3]);
         int ldc = Integer.parseInt(args[4]);
         double secs = Double.parseDouble(args[5]);
-        int mP = mc / 12, nP = nc / 32;
+        int mP = mc / MR, nP = nc / NR;
         if (kc > GemmKernels.AS) throw new IllegalArgumentException("kc > AS = " + GemmKernels.AS);
-        float[] a = new float[mP * 12 * GemmKernels.AS];
+        float[] a = new float[mP * MR * GemmKernels.AS];
         Random r = new Random(1);
         for (int i = 0; i < a.length; i++) a[i] = r.nextFloat();
         MemorySegment b = Arena.ofAuto().allocate((long) nc * kc * 4, 64);
@@ -56,12 +58,18 @@ public final class KernelLab {
     static void rep(boolean rowrun, int kc, int mP, int nP, float[] a, MemorySegment b, MemorySegment c, int ldc, long row) {
         if (rowrun) {
             for (int ip = 0; ip < mP; ip++)
-                for (int jp = 0; jp < nP; jp++)
-                    GemmKernels.float12Into(kc, a, ip * 12 * GemmKernels.AS, b, (long) jp * 32 * kc * 4, c, (ip * 12L * ldc + jp * 32L) * 4, row);
+                for (int jp = 0; jp < nP; jp++) kernel(kc, a, ip, b, jp, c, ldc, row);
         } else {
             for (int jp = 0; jp < nP; jp++)
-                for (int ip = 0; ip < mP; ip++)
-                    GemmKernels.float12Into(kc, a, ip * 12 * GemmKernels.AS, b, (long) jp * 32 * kc * 4, c, (ip * 12L * ldc + jp * 32L) * 4, row);
+                for (int ip = 0; ip < mP; ip++) kernel(kc, a, ip, b, jp, c, ldc, row);
         }
+    }
+
+    /** The kernel GemmF32 runs for a full first-block tile at this machine's width: 12 rows (16 lanes) or 6 (8 lanes). */
+    private static void kernel(int kc, float[] a, int ip, MemorySegment b, int jp, MemorySegment c, int ldc, long row) {
+        int ao = ip * MR * GemmKernels.AS;
+        long bo = (long) jp * NR * kc * 4, co = ((long) ip * MR * ldc + (long) jp * NR) * 4;
+        if (MR == 12) GemmKernels.float12Into(kc, a, ao, b, bo, c, co, row);
+        else GemmKernels.float6Into(kc, a, ao, b, bo, c, co, row);
     }
 }

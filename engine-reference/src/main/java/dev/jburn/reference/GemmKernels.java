@@ -22,7 +22,8 @@ import java.nio.ByteOrder;
  * <ul>
  *   <li>12 rows × 2 vectors: 24 accumulators + 2 B vectors + 1 broadcast fit the 32 vector
  *       registers; it beat 8×3, 6×4, 14×2 and 4×4 (8×3 and 14×2 spill), and a manual 2×
- *       unroll (spills). Narrower vectors (AVX2 has 16 registers) use 6 rows.</li>
+ *       unroll (spills). Narrower vectors (AVX2 has 16 registers) use 6 rows, two steps per loop iteration
+ *       ({@link #float6}: measured on an AVX2 machine).</li>
  *   <li>A from a heap array: the broadcasts compile to {@code vbroadcastss} from memory with
  *       the bounds checks hoisted out of the loop.</li>
  *   <li>F32 A rows at a constant stride rather than interleaved by step: row-major A packs with
@@ -171,7 +172,13 @@ final class GemmKernels {
         c11_0.intoMemorySegment(c, co + 11 * cRow, ORDER); c11_1.intoMemorySegment(c, co + 11 * cRow + lb, ORDER);
     }
 
-    /** 6 rows × 2 vectors,: {@code tile[MR×NR] = Apanel·Bpanel} over {@code kc} steps. */
+    /**
+     * 6 rows × 2 vectors: {@code tile[MR×NR] = Apanel·Bpanel} over {@code kc} steps. Two steps per loop iteration,
+     * each accumulator's fmas still in ascending {@code p}: with 15 of the 16 registers in use, the one-step loop's
+     * overhead (counter, bounds checks, addresses) left the AVX2 machine's FP pipes idle a fifth of the time. One A
+     * panel against 12 B panels (Avx2KernelLab, kc 384, Zen 1, 2026-12-07): one step 36-37 GFLOP/s per thread, two steps 45-46 (one
+     * thread) and 43-44 (each of two), four steps no better (45 and 41-42).
+     */
     static void float6(int kc, float[] a, int ao, MemorySegment b, long bo, float[] tile) {
         FloatVector c0_0 = FloatVector.zero(F), c0_1 = c0_0;
         FloatVector c1_0 = FloatVector.zero(F), c1_1 = c1_0;
@@ -180,10 +187,31 @@ final class GemmKernels {
         FloatVector c4_0 = FloatVector.zero(F), c4_1 = c4_0;
         FloatVector c5_0 = FloatVector.zero(F), c5_1 = c5_0;
         int l = F.length();
-        for (int p = 0; p < kc; p++) {
-            long bi = bo + (long) p * 2 * l * Float.BYTES;
+        long lb = (long) l * Float.BYTES;
+        int p = 0;
+        // two steps per iteration (a step at a time: 36-37 GFLOP/s, 80% of a core's fma peak), then the odd last one
+        for (; p + 1 < kc; p += 2) {
+            long bi = bo + p * 2 * lb;
             int ai = ao + p;
-            FloatVector b0 = FloatVector.fromMemorySegment(F, b, bi, ORDER), b1 = FloatVector.fromMemorySegment(F, b, bi + (long) l * Float.BYTES, ORDER);
+            FloatVector b0 = FloatVector.fromMemorySegment(F, b, bi, ORDER), b1 = FloatVector.fromMemorySegment(F, b, bi + lb, ORDER);
+            FloatVector x0 = FloatVector.broadcast(F, a[ai]); c0_0 = x0.fma(b0, c0_0); c0_1 = x0.fma(b1, c0_1);
+            FloatVector x1 = FloatVector.broadcast(F, a[ai + 1 * AS]); c1_0 = x1.fma(b0, c1_0); c1_1 = x1.fma(b1, c1_1);
+            FloatVector x2 = FloatVector.broadcast(F, a[ai + 2 * AS]); c2_0 = x2.fma(b0, c2_0); c2_1 = x2.fma(b1, c2_1);
+            FloatVector x3 = FloatVector.broadcast(F, a[ai + 3 * AS]); c3_0 = x3.fma(b0, c3_0); c3_1 = x3.fma(b1, c3_1);
+            FloatVector x4 = FloatVector.broadcast(F, a[ai + 4 * AS]); c4_0 = x4.fma(b0, c4_0); c4_1 = x4.fma(b1, c4_1);
+            FloatVector x5 = FloatVector.broadcast(F, a[ai + 5 * AS]); c5_0 = x5.fma(b0, c5_0); c5_1 = x5.fma(b1, c5_1);
+            b0 = FloatVector.fromMemorySegment(F, b, bi + 2 * lb, ORDER); b1 = FloatVector.fromMemorySegment(F, b, bi + 3 * lb, ORDER);
+            x0 = FloatVector.broadcast(F, a[ai + 1]); c0_0 = x0.fma(b0, c0_0); c0_1 = x0.fma(b1, c0_1);
+            x1 = FloatVector.broadcast(F, a[ai + 1 + 1 * AS]); c1_0 = x1.fma(b0, c1_0); c1_1 = x1.fma(b1, c1_1);
+            x2 = FloatVector.broadcast(F, a[ai + 1 + 2 * AS]); c2_0 = x2.fma(b0, c2_0); c2_1 = x2.fma(b1, c2_1);
+            x3 = FloatVector.broadcast(F, a[ai + 1 + 3 * AS]); c3_0 = x3.fma(b0, c3_0); c3_1 = x3.fma(b1, c3_1);
+            x4 = FloatVector.broadcast(F, a[ai + 1 + 4 * AS]); c4_0 = x4.fma(b0, c4_0); c4_1 = x4.fma(b1, c4_1);
+            x5 = FloatVector.broadcast(F, a[ai + 1 + 5 * AS]); c5_0 = x5.fma(b0, c5_0); c5_1 = x5.fma(b1, c5_1);
+        }
+        if (p < kc) {
+            long bi = bo + p * 2 * lb;
+            int ai = ao + p;
+            FloatVector b0 = FloatVector.fromMemorySegment(F, b, bi, ORDER), b1 = FloatVector.fromMemorySegment(F, b, bi + lb, ORDER);
             FloatVector x0 = FloatVector.broadcast(F, a[ai]); c0_0 = x0.fma(b0, c0_0); c0_1 = x0.fma(b1, c0_1);
             FloatVector x1 = FloatVector.broadcast(F, a[ai + 1 * AS]); c1_0 = x1.fma(b0, c1_0); c1_1 = x1.fma(b1, c1_1);
             FloatVector x2 = FloatVector.broadcast(F, a[ai + 2 * AS]); c2_0 = x2.fma(b0, c2_0); c2_1 = x2.fma(b1, c2_1);
@@ -197,6 +225,116 @@ final class GemmKernels {
         c3_0.intoArray(tile, 6 * l); c3_1.intoArray(tile, 7 * l);
         c4_0.intoArray(tile, 8 * l); c4_1.intoArray(tile, 9 * l);
         c5_0.intoArray(tile, 10 * l); c5_1.intoArray(tile, 11 * l);
+    }
+
+    /**
+     * {@link #float6}'s sums stored straight into a full 6×NR tile of C instead of the heap tile, as {@link #float12Into}
+     * does for 12 rows: C's element (r, j) at byte {@code co + r·cRow + j·4}. The same fma chains, so the same bits.
+     */
+    static void float6Into(int kc, float[] a, int ao, MemorySegment b, long bo, MemorySegment c, long co, long cRow) {
+        FloatVector c0_0 = FloatVector.zero(F), c0_1 = c0_0;
+        FloatVector c1_0 = FloatVector.zero(F), c1_1 = c1_0;
+        FloatVector c2_0 = FloatVector.zero(F), c2_1 = c2_0;
+        FloatVector c3_0 = FloatVector.zero(F), c3_1 = c3_0;
+        FloatVector c4_0 = FloatVector.zero(F), c4_1 = c4_0;
+        FloatVector c5_0 = FloatVector.zero(F), c5_1 = c5_0;
+        int l = F.length();
+        long lb = (long) l * Float.BYTES;
+        int p = 0;
+        // two steps per iteration (a step at a time: 36-37 GFLOP/s, 80% of a core's fma peak), then the odd last one
+        for (; p + 1 < kc; p += 2) {
+            long bi = bo + p * 2 * lb;
+            int ai = ao + p;
+            FloatVector b0 = FloatVector.fromMemorySegment(F, b, bi, ORDER), b1 = FloatVector.fromMemorySegment(F, b, bi + lb, ORDER);
+            FloatVector x0 = FloatVector.broadcast(F, a[ai]); c0_0 = x0.fma(b0, c0_0); c0_1 = x0.fma(b1, c0_1);
+            FloatVector x1 = FloatVector.broadcast(F, a[ai + 1 * AS]); c1_0 = x1.fma(b0, c1_0); c1_1 = x1.fma(b1, c1_1);
+            FloatVector x2 = FloatVector.broadcast(F, a[ai + 2 * AS]); c2_0 = x2.fma(b0, c2_0); c2_1 = x2.fma(b1, c2_1);
+            FloatVector x3 = FloatVector.broadcast(F, a[ai + 3 * AS]); c3_0 = x3.fma(b0, c3_0); c3_1 = x3.fma(b1, c3_1);
+            FloatVector x4 = FloatVector.broadcast(F, a[ai + 4 * AS]); c4_0 = x4.fma(b0, c4_0); c4_1 = x4.fma(b1, c4_1);
+            FloatVector x5 = FloatVector.broadcast(F, a[ai + 5 * AS]); c5_0 = x5.fma(b0, c5_0); c5_1 = x5.fma(b1, c5_1);
+            b0 = FloatVector.fromMemorySegment(F, b, bi + 2 * lb, ORDER); b1 = FloatVector.fromMemorySegment(F, b, bi + 3 * lb, ORDER);
+            x0 = FloatVector.broadcast(F, a[ai + 1]); c0_0 = x0.fma(b0, c0_0); c0_1 = x0.fma(b1, c0_1);
+            x1 = FloatVector.broadcast(F, a[ai + 1 + 1 * AS]); c1_0 = x1.fma(b0, c1_0); c1_1 = x1.fma(b1, c1_1);
+            x2 = FloatVector.broadcast(F, a[ai + 1 + 2 * AS]); c2_0 = x2.fma(b0, c2_0); c2_1 = x2.fma(b1, c2_1);
+            x3 = FloatVector.broadcast(F, a[ai + 1 + 3 * AS]); c3_0 = x3.fma(b0, c3_0); c3_1 = x3.fma(b1, c3_1);
+            x4 = FloatVector.broadcast(F, a[ai + 1 + 4 * AS]); c4_0 = x4.fma(b0, c4_0); c4_1 = x4.fma(b1, c4_1);
+            x5 = FloatVector.broadcast(F, a[ai + 1 + 5 * AS]); c5_0 = x5.fma(b0, c5_0); c5_1 = x5.fma(b1, c5_1);
+        }
+        if (p < kc) {
+            long bi = bo + p * 2 * lb;
+            int ai = ao + p;
+            FloatVector b0 = FloatVector.fromMemorySegment(F, b, bi, ORDER), b1 = FloatVector.fromMemorySegment(F, b, bi + lb, ORDER);
+            FloatVector x0 = FloatVector.broadcast(F, a[ai]); c0_0 = x0.fma(b0, c0_0); c0_1 = x0.fma(b1, c0_1);
+            FloatVector x1 = FloatVector.broadcast(F, a[ai + 1 * AS]); c1_0 = x1.fma(b0, c1_0); c1_1 = x1.fma(b1, c1_1);
+            FloatVector x2 = FloatVector.broadcast(F, a[ai + 2 * AS]); c2_0 = x2.fma(b0, c2_0); c2_1 = x2.fma(b1, c2_1);
+            FloatVector x3 = FloatVector.broadcast(F, a[ai + 3 * AS]); c3_0 = x3.fma(b0, c3_0); c3_1 = x3.fma(b1, c3_1);
+            FloatVector x4 = FloatVector.broadcast(F, a[ai + 4 * AS]); c4_0 = x4.fma(b0, c4_0); c4_1 = x4.fma(b1, c4_1);
+            FloatVector x5 = FloatVector.broadcast(F, a[ai + 5 * AS]); c5_0 = x5.fma(b0, c5_0); c5_1 = x5.fma(b1, c5_1);
+        }
+        c0_0.intoMemorySegment(c, co + 0 * cRow, ORDER); c0_1.intoMemorySegment(c, co + 0 * cRow + lb, ORDER);
+        c1_0.intoMemorySegment(c, co + 1 * cRow, ORDER); c1_1.intoMemorySegment(c, co + 1 * cRow + lb, ORDER);
+        c2_0.intoMemorySegment(c, co + 2 * cRow, ORDER); c2_1.intoMemorySegment(c, co + 2 * cRow + lb, ORDER);
+        c3_0.intoMemorySegment(c, co + 3 * cRow, ORDER); c3_1.intoMemorySegment(c, co + 3 * cRow + lb, ORDER);
+        c4_0.intoMemorySegment(c, co + 4 * cRow, ORDER); c4_1.intoMemorySegment(c, co + 4 * cRow + lb, ORDER);
+        c5_0.intoMemorySegment(c, co + 5 * cRow, ORDER); c5_1.intoMemorySegment(c, co + 5 * cRow + lb, ORDER);
+    }
+
+    /**
+     * {@link #float6Into} adding its sums to C ({@code sum + C}, as {@code GemmF32.store} adds the tile) for the kc
+     * blocks after the first. Measured 6-row only: 12 rows' adding kernel made C1 give up (see the class comment).
+     */
+    static void float6AddInto(int kc, float[] a, int ao, MemorySegment b, long bo, MemorySegment c, long co, long cRow) {
+        FloatVector c0_0 = FloatVector.zero(F), c0_1 = c0_0;
+        FloatVector c1_0 = FloatVector.zero(F), c1_1 = c1_0;
+        FloatVector c2_0 = FloatVector.zero(F), c2_1 = c2_0;
+        FloatVector c3_0 = FloatVector.zero(F), c3_1 = c3_0;
+        FloatVector c4_0 = FloatVector.zero(F), c4_1 = c4_0;
+        FloatVector c5_0 = FloatVector.zero(F), c5_1 = c5_0;
+        int l = F.length();
+        long lb = (long) l * Float.BYTES;
+        int p = 0;
+        // two steps per iteration (a step at a time: 36-37 GFLOP/s, 80% of a core's fma peak), then the odd last one
+        for (; p + 1 < kc; p += 2) {
+            long bi = bo + p * 2 * lb;
+            int ai = ao + p;
+            FloatVector b0 = FloatVector.fromMemorySegment(F, b, bi, ORDER), b1 = FloatVector.fromMemorySegment(F, b, bi + lb, ORDER);
+            FloatVector x0 = FloatVector.broadcast(F, a[ai]); c0_0 = x0.fma(b0, c0_0); c0_1 = x0.fma(b1, c0_1);
+            FloatVector x1 = FloatVector.broadcast(F, a[ai + 1 * AS]); c1_0 = x1.fma(b0, c1_0); c1_1 = x1.fma(b1, c1_1);
+            FloatVector x2 = FloatVector.broadcast(F, a[ai + 2 * AS]); c2_0 = x2.fma(b0, c2_0); c2_1 = x2.fma(b1, c2_1);
+            FloatVector x3 = FloatVector.broadcast(F, a[ai + 3 * AS]); c3_0 = x3.fma(b0, c3_0); c3_1 = x3.fma(b1, c3_1);
+            FloatVector x4 = FloatVector.broadcast(F, a[ai + 4 * AS]); c4_0 = x4.fma(b0, c4_0); c4_1 = x4.fma(b1, c4_1);
+            FloatVector x5 = FloatVector.broadcast(F, a[ai + 5 * AS]); c5_0 = x5.fma(b0, c5_0); c5_1 = x5.fma(b1, c5_1);
+            b0 = FloatVector.fromMemorySegment(F, b, bi + 2 * lb, ORDER); b1 = FloatVector.fromMemorySegment(F, b, bi + 3 * lb, ORDER);
+            x0 = FloatVector.broadcast(F, a[ai + 1]); c0_0 = x0.fma(b0, c0_0); c0_1 = x0.fma(b1, c0_1);
+            x1 = FloatVector.broadcast(F, a[ai + 1 + 1 * AS]); c1_0 = x1.fma(b0, c1_0); c1_1 = x1.fma(b1, c1_1);
+            x2 = FloatVector.broadcast(F, a[ai + 1 + 2 * AS]); c2_0 = x2.fma(b0, c2_0); c2_1 = x2.fma(b1, c2_1);
+            x3 = FloatVector.broadcast(F, a[ai + 1 + 3 * AS]); c3_0 = x3.fma(b0, c3_0); c3_1 = x3.fma(b1, c3_1);
+            x4 = FloatVector.broadcast(F, a[ai + 1 + 4 * AS]); c4_0 = x4.fma(b0, c4_0); c4_1 = x4.fma(b1, c4_1);
+            x5 = FloatVector.broadcast(F, a[ai + 1 + 5 * AS]); c5_0 = x5.fma(b0, c5_0); c5_1 = x5.fma(b1, c5_1);
+        }
+        if (p < kc) {
+            long bi = bo + p * 2 * lb;
+            int ai = ao + p;
+            FloatVector b0 = FloatVector.fromMemorySegment(F, b, bi, ORDER), b1 = FloatVector.fromMemorySegment(F, b, bi + lb, ORDER);
+            FloatVector x0 = FloatVector.broadcast(F, a[ai]); c0_0 = x0.fma(b0, c0_0); c0_1 = x0.fma(b1, c0_1);
+            FloatVector x1 = FloatVector.broadcast(F, a[ai + 1 * AS]); c1_0 = x1.fma(b0, c1_0); c1_1 = x1.fma(b1, c1_1);
+            FloatVector x2 = FloatVector.broadcast(F, a[ai + 2 * AS]); c2_0 = x2.fma(b0, c2_0); c2_1 = x2.fma(b1, c2_1);
+            FloatVector x3 = FloatVector.broadcast(F, a[ai + 3 * AS]); c3_0 = x3.fma(b0, c3_0); c3_1 = x3.fma(b1, c3_1);
+            FloatVector x4 = FloatVector.broadcast(F, a[ai + 4 * AS]); c4_0 = x4.fma(b0, c4_0); c4_1 = x4.fma(b1, c4_1);
+            FloatVector x5 = FloatVector.broadcast(F, a[ai + 5 * AS]); c5_0 = x5.fma(b0, c5_0); c5_1 = x5.fma(b1, c5_1);
+        }
+        c0_0.add(FloatVector.fromMemorySegment(F, c, co + 0 * cRow, ORDER)).intoMemorySegment(c, co + 0 * cRow, ORDER);
+        c0_1.add(FloatVector.fromMemorySegment(F, c, co + 0 * cRow + lb, ORDER)).intoMemorySegment(c, co + 0 * cRow + lb, ORDER);
+        c1_0.add(FloatVector.fromMemorySegment(F, c, co + 1 * cRow, ORDER)).intoMemorySegment(c, co + 1 * cRow, ORDER);
+        c1_1.add(FloatVector.fromMemorySegment(F, c, co + 1 * cRow + lb, ORDER)).intoMemorySegment(c, co + 1 * cRow + lb, ORDER);
+        c2_0.add(FloatVector.fromMemorySegment(F, c, co + 2 * cRow, ORDER)).intoMemorySegment(c, co + 2 * cRow, ORDER);
+        c2_1.add(FloatVector.fromMemorySegment(F, c, co + 2 * cRow + lb, ORDER)).intoMemorySegment(c, co + 2 * cRow + lb, ORDER);
+        c3_0.add(FloatVector.fromMemorySegment(F, c, co + 3 * cRow, ORDER)).intoMemorySegment(c, co + 3 * cRow, ORDER);
+        c3_1.add(FloatVector.fromMemorySegment(F, c, co + 3 * cRow + lb, ORDER)).intoMemorySegment(c, co + 3 * cRow + lb, ORDER);
+        c4_0.add(FloatVector.fromMemorySegment(F, c, co + 4 * cRow, ORDER)).intoMemorySegment(c, co + 4 * cRow, ORDER);
+        c4_1.add(FloatVector.fromMemorySegment(F, c, co + 4 * cRow + lb, ORDER)).intoMemorySegment(c, co + 4 * cRow + lb, ORDER);
+        c5_0.add(FloatVector.fromMemorySegment(F, c, co + 5 * cRow, ORDER)).intoMemorySegment(c, co + 5 * cRow, ORDER);
+        c5_1.add(FloatVector.fromMemorySegment(F, c, co + 5 * cRow + lb, ORDER)).intoMemorySegment(c, co + 5 * cRow + lb, ORDER);
     }
 
     /** 12 rows × 2 vectors,: {@code tile[MR×NR] = Apanel·Bpanel} over {@code kc} steps. */

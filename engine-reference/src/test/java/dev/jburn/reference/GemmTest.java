@@ -318,7 +318,7 @@ class GemmTest {
 
     @Test
     void fullTilesStoredByTheKernelMatchTheTilePath() {
-        // Full tiles of row-major C are stored, or added to C, by the kernel (GemmKernels.float12Into); a panel of
+        // Full tiles of row-major C are stored, or added to C, by the kernel (GemmKernels.float12Into, float6Into, float6AddInto); a panel of
         // fewer than MR rows goes through the heap tile and GemmF32.store. The reference runs the same product in
         // blocks of MR - 1 rows, so every tile of it takes the tile path: same bits expected, infinities and zeros
         // included, in C and in the operands, for C = A·B and C += A·B over one and several kc blocks. NaN is
