@@ -68,13 +68,14 @@ final class ChannelsLastConvs {
         List<Buffer> out = switch (p.kind) {
             case FORWARD -> {
                 MemorySegment x = HostBuffer.of(a.buffer()), k = HostBuffer.of(b.buffer()), bias = in.size() > 2 ? HostBuffer.of(in.get(2).buffer()) : null;
-                // Winograd first where it applies (null: a non-finite result, which the direct form computes); with AVX2 a
-                // plain conv (the input cotangent) by F(4×4, 3×3) before F(2×2, 3×3)
-                HostBuffer w4 = bias == null && !p.relu && !p.mask && ChannelsLastWinograd4x4F32.applies(a.shape(), b.shape(), p.conv.spec())
-                        ? ChannelsLastWinograd4x4F32.forward(x, a.shape(), k, b.shape(), p.conv.spec(), parallel) : null;
-                if (w4 != null) yield List.of(w4);
-                List<Buffer> w = ChannelsLastWinogradF32.applies(a.shape(), b.shape(), p.conv.spec())
-                        ? ChannelsLastWinogradF32.forward(x, a.shape(), k, b.shape(), bias, p.relu, p.mask, p.conv.spec(), parallel) : null;
+                // Winograd first where it applies (null: a non-finite result, which the direct form computes); with AVX2
+                // F(4×4, 3×3) before F(2×2, 3×3): a plain conv (the input cotangent) wherever it fits, one with a bias or
+                // ReLU (the layer's forward) where F(2×2)'s applies, which weighs the products against the direct form's
+                boolean plain = bias == null && !p.relu && !p.mask;
+                boolean f2 = ChannelsLastWinogradF32.applies(a.shape(), b.shape(), p.conv.spec());
+                List<Buffer> w = (plain || f2) && ChannelsLastWinograd4x4F32.applies(a.shape(), b.shape(), p.conv.spec())
+                        ? ChannelsLastWinograd4x4F32.forward(x, a.shape(), k, b.shape(), bias, p.relu, p.mask, p.conv.spec(), parallel) : null;
+                if (w == null && f2) w = ChannelsLastWinogradF32.forward(x, a.shape(), k, b.shape(), bias, p.relu, p.mask, p.conv.spec(), parallel);
                 yield w != null ? w : ChannelsLastConvF32.forward(x, a.shape(), k, b.shape(), bias, p.relu, p.mask, p.conv.spec(), parallel);
             }
             case KERNEL_GRADIENT -> {

@@ -1,22 +1,28 @@
 package dev.jburn.reference;
 
 import dev.jburn.Shape;
+import dev.jburn.spi.Buffer;
 import dev.jburn.spi.ConvSpec;
 
+import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.List;
 
 /**
- * A channels-last 3×3 conv without bias or activation ({@code [N, H, W, C]} → {@code [N, Ho, Wo, O]}: the small CNN's conv 2
- * input cotangent, a conv of the cotangent padded by 2 with the flipped kernel) by Winograd F(4×4, 3×3), with AVX2: 36
+ * A channels-last 3×3 conv ({@code [N, H, W, C]} → {@code [N, Ho, Wo, O]}: the small CNN's conv 2 input cotangent, a conv
+ * of the cotangent padded by 2 with the flipped kernel, and its forward with the layer's bias, ReLU and mask, as
+ * {@link ChannelsLastWinogradF32#forward} applies them) by Winograd F(4×4, 3×3), with AVX2: 36
  * products per channel and filter of a 4×4 block of outputs (a "tile"), where {@link ChannelsLastWinogradF32}'s F(2×2, 3×3)
  * has 64 and the direct form 144. The same structure as that class (the padded images in heap scratch, the input
  * transform to {@code V[point][tile][channel]}, per point {@link ChannelsLastTile#run6} tiles against the transformed
- * kernel, the output transform per tile and {@code L} filters, stored in place), plus one saving of its own:
+ * kernel, the output transform per tile and {@code L} filters, then the bias, ReLU and mask, stored in place), plus one
+ * saving of its own:
  *
  * <p><b>Edge tiles.</b> When the last tile row has a single output row inside the output and its patch's rows 1-5 lie in
  * the padding (conv 2's input cotangent: 13 output rows, tiles at 0, 4, 8, 12; the last patch reads padded rows 12-17 of
@@ -27,8 +33,9 @@ import java.nio.ByteOrder;
  * in chunks of at most {@link ChannelsLastTile#ROWS} tiles of one class.
  *
  * <p>Not the direct form's summation: {@code ChannelsLastWinograd4x4Test} checks it against the definition in double. The
- * transformed kernel ({@code U = G g Gᵀ}) is computed in double and rounded once. Non-finite values: when any stored output
- * is not finite, {@link #forward} returns null and the caller runs another form (the transforms mix a patch's values).
+ * transformed kernel ({@code U = G g Gᵀ}) is computed in double and rounded once. Non-finite values: when any stored
+ * output's conv result (before the bias) is not finite, {@link #forward} returns null and the caller runs another form
+ * (the transforms mix a patch's values).
  */
 final class ChannelsLastWinograd4x4F32 {
     private ChannelsLastWinograd4x4F32() {}
@@ -37,11 +44,14 @@ final class ChannelsLastWinograd4x4F32 {
     private static final int L = S.length();
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     private static final ValueLayout.OfFloat FL = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    /** A byte per float lane: the mask's stores (64 bits with AVX2). */
+    private static final VectorSpecies<Byte> MASK_BYTES = VectorSpecies.of(byte.class, jdk.incubator.vector.VectorShape.forBitSize(L * 8));
     private static final int W = ChannelsLastTile.COLS, R = ChannelsLastTile.ROWS, RS = ChannelsLastTile.RUN_STRIDE, POINTS = 36;
     /** Images whose tiles are run together by class (conv 2's cotangent: 18 full tiles, 6 of the last row, 6 of the last column). */
     static final int GROUP = 2;
     /**
-     * Whether {@link ChannelsLastConvs} tries this form first for a conv without bias or activation: with 8 float lanes only
+     * Whether {@link ChannelsLastConvs} tries this form first (a plain conv, or one with a bias and ReLU that
+     * {@link ChannelsLastWinogradF32} would take): with 8 float lanes only
      * (AVX2; measured there; with 512-bit vectors nothing changes), off with {@link ChannelsLastWinogradF32#ON}'s switch or
      * {@code -Djburn.winograd4x4=false}.
      */
@@ -50,7 +60,7 @@ final class ChannelsLastWinograd4x4F32 {
     private static final int[][] CLASS_POINTS = {
         java.util.stream.IntStream.range(0, POINTS).toArray(), {0, 1, 2, 3, 4, 5}, {0, 6, 12, 18, 24, 30}, {0}};
 
-    /** Whether {@link #forward} takes this conv (a plain one: the caller checks there is no bias or activation). */
+    /** Whether {@link #forward} takes this conv (it may still decline one with non-finite results). */
     static boolean applies(Shape xs, Shape ks, ConvSpec spec) {
         return ON && fits(xs, ks, spec);
     }
@@ -82,10 +92,13 @@ final class ChannelsLastWinograd4x4F32 {
     }
 
     /**
-     * The plain conv ({@code y[b, oy, ox, f] = Σ x[b, oy + i - lo0, ox + j - lo1, ch] · k[f, ch, i, j]}), but Winograd's
-     * rounding; null when an output is not finite (the caller runs another form).
+     * The conv ({@code z[b, oy, ox, f] = Σ x[b, oy + i - lo0, ox + j - lo1, ch] · k[f, ch, i, j]}, Winograd's rounding),
+     * {@code + bias[f]} when {@code bias} is not null, then as {@link ChannelsLastWinogradF32#forward}: with {@code relu}
+     * {@code z <= 0 ? +0 : z} (NaN stays), with {@code relu && mask} also the mask {@code z <= 0} (a byte each, 1 or 0),
+     * returned first. Null when a conv result is not finite (the caller runs another form).
      */
-    static HostBuffer forward(MemorySegment x, Shape xs, MemorySegment k, Shape ks, ConvSpec spec, Parallel parallel) {
+    static List<Buffer> forward(MemorySegment x, Shape xs, MemorySegment k, Shape ks, MemorySegment bias, boolean relu, boolean mask,
+                                ConvSpec spec, Parallel parallel) {
         final int n = xs.dim(0), h = xs.dim(1), w = xs.dim(2), c = xs.dim(3), o = ks.dim(0);
         final int lo0 = spec.padLow()[0], lo1 = spec.padLow()[1];
         final int ho = h + lo0 + spec.padHigh()[0] - 2, wo = w + lo1 + spec.padHigh()[1] - 2;
@@ -97,8 +110,11 @@ final class ChannelsLastWinograd4x4F32 {
         final int uPoint = blocks * c * W + L;
         final float[] u = packKernel(k, o, c, blocks);
         final int[][][] plans = {null, plan(1, ty, tx, edgeY, edgeX), plan(GROUP, ty, tx, edgeY, edgeX)};
+        final float[] bv = bias == null ? new float[o] : bias.toArray(FL);
+        final boolean addBias = bias != null, keepMask = relu && mask;
         HostBuffer result = HostBuffer.uninitialized((long) n * ho * wo * o * Float.BYTES);
-        MemorySegment dst = result.segment();
+        HostBuffer maskResult = keepMask ? HostBuffer.uninitialized((long) n * ho * wo * o) : null;
+        MemorySegment dst = result.segment(), maskDst = keepMask ? maskResult.segment() : null;
         boolean[] notFinite = new boolean[1];
         try {
             parallel.forRange(n, (long) ho * wo * o * c * 9, (lo, hi) -> {
@@ -140,16 +156,15 @@ final class ChannelsLastWinograd4x4F32 {
                                     case 0 -> {
                                         for (int kk = 0; kk < 6; kk++) outputColumn(a, m + kk * mPoint, 6 * mPoint, tmpAt + kk * L);
                                         for (int r = 0; r < rows; r++) {
-                                            outputRow(a, tmpAt + r * 6 * L, L, dst, at + f + (long) r * wo * o, o, cols, bad);
+                                            outputRow(a, tmpAt + r * 6 * L, L, false, dst, maskDst, at + f + (long) r * wo * o, o, cols,
+                                                    bv, f, addBias, relu, keepMask, bad);
                                         }
                                     }
-                                    case 1 -> outputRow(a, m, mPoint, dst, at + f, o, cols, bad); // one row: Aᵀ over point row 0
-                                    case 2 -> outputRow(a, m, 6 * mPoint, dst, at + f, (long) wo * o, rows, bad); // one column
-                                    default -> { // the corner: its one output is M[0][0]
-                                        FloatVector y = FloatVector.fromArray(S, a, m);
-                                        FloatVector.fromArray(S, bad, 0).add(y.sub(y)).intoArray(bad, 0);
-                                        y.intoMemorySegment(dst, (at + f) * Float.BYTES, ORDER);
-                                    }
+                                    // one row: Aᵀ over point row 0; one column; the corner, whose one output is M[0][0]
+                                    case 1 -> outputRow(a, m, mPoint, false, dst, maskDst, at + f, o, cols, bv, f, addBias, relu, keepMask, bad);
+                                    case 2 -> outputRow(a, m, 6 * mPoint, false, dst, maskDst, at + f, (long) wo * o, rows, bv, f, addBias, relu,
+                                            keepMask, bad);
+                                    default -> outputRow(a, m, 0, true, dst, maskDst, at + f, o, 1, bv, f, addBias, relu, keepMask, bad);
                                 }
                             }
                         }
@@ -159,13 +174,15 @@ final class ChannelsLastWinograd4x4F32 {
             });
         } catch (RuntimeException | Error e) {
             result.release();
+            if (maskResult != null) maskResult.release();
             throw e;
         }
         if (notFinite[0]) {
             result.release();
+            if (maskResult != null) maskResult.release();
             return null;
         }
-        return result;
+        return keepMask ? List.of(maskResult, result) : List.of(result);
     }
 
     /**
@@ -289,21 +306,50 @@ final class ChannelsLastWinograd4x4F32 {
     }
 
     /**
-     * {@code Aᵀ (m₀ .. m₅)} ({@code a[in + j·inStride]}): the first {@code count} of its 4 outputs stored at floats {@code at
-     * + i·step} of {@code dst}; {@code y - y} of the stored ones added to {@code bad}. No vector crosses a method boundary.
+     * {@code Aᵀ (m₀ .. m₅)} ({@code a[in + j·inStride]}; with {@code single}, {@code m₀} alone: the corner tile's one
+     * output), each the conv result, then {@code + bias} (with {@code addBias}: lanes {@code bAt ..}), then the ReLU, or the
+     * mask {@code z <= 0} and the ReLU ({@code z <= 0 ? +0 : z}, NaN stays), as {@link ChannelsLastWinogradF32}'s
+     * epilogue: the first {@code count} of its 4 outputs stored at floats {@code at + i·step} of {@code dst} (the mask at
+     * bytes {@code at + i·step} of {@code maskDst}); {@code y - y} of the stored conv results added to {@code bad}. No vector
+     * crosses a method boundary.
      */
-    private static void outputRow(float[] a, int in, int inStride, MemorySegment dst, long at, long step, int count, float[] bad) {
-        FloatVector m0 = FloatVector.fromArray(S, a, in), m1 = FloatVector.fromArray(S, a, in + inStride);
-        FloatVector m2 = FloatVector.fromArray(S, a, in + 2 * inStride), m3 = FloatVector.fromArray(S, a, in + 3 * inStride);
-        FloatVector m4 = FloatVector.fromArray(S, a, in + 4 * inStride), m5 = FloatVector.fromArray(S, a, in + 5 * inStride);
-        FloatVector two = FloatVector.broadcast(S, 2f), four = FloatVector.broadcast(S, 4f), eight = FloatVector.broadcast(S, 8f);
-        FloatVector s12 = m1.add(m2), d12 = m1.sub(m2), s34 = m3.add(m4), d34 = m3.sub(m4);
-        FloatVector y0 = m0.add(s12).add(s34), y1 = d34.fma(two, d12), y2 = s34.fma(four, s12), y3 = d34.fma(eight, d12).add(m5);
-        // outputs past the last row or column: stored nowhere, so they take a stored one's value
-        if (count < 4) y3 = y0;
-        if (count < 3) y2 = y0;
-        if (count < 2) y1 = y0;
+    private static void outputRow(float[] a, int in, int inStride, boolean single, MemorySegment dst, MemorySegment maskDst, long at,
+                                  long step, int count, float[] bias, int bAt, boolean addBias, boolean relu, boolean keepMask, float[] bad) {
+        FloatVector m0 = FloatVector.fromArray(S, a, in), y0 = m0, y1 = m0, y2 = m0, y3 = m0;
+        if (!single) {
+            FloatVector m1 = FloatVector.fromArray(S, a, in + inStride), m2 = FloatVector.fromArray(S, a, in + 2 * inStride);
+            FloatVector m3 = FloatVector.fromArray(S, a, in + 3 * inStride), m4 = FloatVector.fromArray(S, a, in + 4 * inStride);
+            FloatVector m5 = FloatVector.fromArray(S, a, in + 5 * inStride);
+            FloatVector two = FloatVector.broadcast(S, 2f), four = FloatVector.broadcast(S, 4f), eight = FloatVector.broadcast(S, 8f);
+            FloatVector s12 = m1.add(m2), d12 = m1.sub(m2), s34 = m3.add(m4), d34 = m3.sub(m4);
+            y0 = m0.add(s12).add(s34);
+            // outputs past the last row or column: stored nowhere, so they take a stored one's value
+            y1 = count > 1 ? d34.fma(two, d12) : y0;
+            y2 = count > 2 ? s34.fma(four, s12) : y0;
+            y3 = count > 3 ? d34.fma(eight, d12).add(m5) : y0;
+        }
         FloatVector.fromArray(S, bad, 0).add(y0.sub(y0)).add(y1.sub(y1)).add(y2.sub(y2)).add(y3.sub(y3)).intoArray(bad, 0);
+        if (addBias) {
+            FloatVector b = FloatVector.fromArray(S, bias, bAt);
+            y0 = y0.add(b);
+            y1 = y1.add(b);
+            y2 = y2.add(b);
+            y3 = y3.add(b);
+        }
+        FloatVector zero = FloatVector.zero(S);
+        if (keepMask) {
+            ByteVector one = ByteVector.broadcast(MASK_BYTES, (byte) 1), none = ByteVector.zero(MASK_BYTES);
+            none.blend(one, y0.compare(VectorOperators.LE, zero).cast(MASK_BYTES)).intoMemorySegment(maskDst, at, ORDER);
+            if (count > 1) none.blend(one, y1.compare(VectorOperators.LE, zero).cast(MASK_BYTES)).intoMemorySegment(maskDst, at + step, ORDER);
+            if (count > 2) none.blend(one, y2.compare(VectorOperators.LE, zero).cast(MASK_BYTES)).intoMemorySegment(maskDst, at + 2 * step, ORDER);
+            if (count > 3) none.blend(one, y3.compare(VectorOperators.LE, zero).cast(MASK_BYTES)).intoMemorySegment(maskDst, at + 3 * step, ORDER);
+        }
+        if (relu) { // z <= 0 ? +0 : z (NaN stays)
+            y0 = y0.blend(zero, y0.compare(VectorOperators.LE, zero));
+            y1 = y1.blend(zero, y1.compare(VectorOperators.LE, zero));
+            y2 = y2.blend(zero, y2.compare(VectorOperators.LE, zero));
+            y3 = y3.blend(zero, y3.compare(VectorOperators.LE, zero));
+        }
         y0.intoMemorySegment(dst, at * Float.BYTES, ORDER);
         if (count > 1) y1.intoMemorySegment(dst, (at + step) * Float.BYTES, ORDER);
         if (count > 2) y2.intoMemorySegment(dst, (at + 2 * step) * Float.BYTES, ORDER);

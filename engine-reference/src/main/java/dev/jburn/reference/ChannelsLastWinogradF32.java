@@ -91,7 +91,8 @@ final class ChannelsLastWinogradF32 {
      * ({@code ConvTileTiming}, one and two threads, 2026-12-07). With AVX2 1.33x fewer: there the direct form is the 6-row
      * tiles, which skip whole kernel rows on the padding but not columns (conv 2's input cotangent: 1287 products for 1089),
      * and the input cotangent ran 1.2-1.4x faster through this form (ConvTileTiming, 2 threads, AMD EPYC, 2026-12-07). (With
-     * AVX2 a conv without bias or activation, the input cotangent, now goes to {@link ChannelsLastWinograd4x4F32} first.)
+     * AVX2, {@link ChannelsLastConvs} now tries {@link ChannelsLastWinograd4x4F32} first: for a plain conv, the input
+     * cotangent, and for one this method applies to, conv 2's forward.)
      */
     private static final int MIN_GAIN_NUM = WIDE ? 5 : 3, MIN_GAIN_DEN = WIDE ? 8 : 4;
 

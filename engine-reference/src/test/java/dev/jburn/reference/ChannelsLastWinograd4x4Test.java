@@ -1,22 +1,28 @@
 package dev.jburn.reference;
 
 import dev.jburn.Shape;
+import dev.jburn.spi.Buffer;
 import dev.jburn.spi.ConvSpec;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 
+import static dev.jburn.reference.ChannelsLastConvTest.bits;
 import static dev.jburn.reference.ChannelsLastConvTest.floats;
+import static dev.jburn.reference.ChannelsLastConvTest.values;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * {@link ChannelsLastWinograd4x4F32} against the definition in double on generated channels-last 3×3 convs (batch 1-5, so
  * that groups of two images and partial chunks occur; 1-17 rows and columns, padding 0-2 a side, so that the edge tiles
  * (one output row or column, one point row or column) occur with and without full tiles beside them; ±0 in both
- * operands; the small CNN's conv 2 input cotangent; one and two threads); non-finite inputs and kernels: it declines.
+ * operands; the small CNN's conv 2 input cotangent; one and two threads); its bias, ReLU and mask against the same applied
+ * to its plain result (bit for bit: {@link ChannelsLastWinogradF32}'s epilogue semantics; conv 2's forward among the
+ * shapes); non-finite inputs and kernels: it declines, with and without the epilogue.
  */
 class ChannelsLastWinograd4x4Test {
     private static final int L = ChannelsLastTile.L, W = ChannelsLastTile.COLS;
@@ -52,10 +58,11 @@ class ChannelsLastWinograd4x4Test {
             }
             String what = "n " + n + ", c " + c + ", o " + o + ", in " + h + "x" + w + ", pads " + Arrays.toString(lo) + Arrays.toString(hi);
             for (int threads = 1; threads <= 2; threads++) {
-                HostBuffer r = ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, spec, new Parallel(threads, 1));
+                List<Buffer> r = ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, null, false, false, spec, new Parallel(threads, 1));
                 assertNotNull(r, what);
-                worst = Math.max(worst, ChannelsLastWinogradTest.assertCloseToDefinition(x, k, n, h, w, c, o, lo, ho, wo, r.segment().toArray(ValueLayout.JAVA_FLOAT), what + ", threads " + threads));
-                r.release();
+                assertEquals(1, r.size(), what);
+                worst = Math.max(worst, ChannelsLastWinogradTest.assertCloseToDefinition(x, k, n, h, w, c, o, lo, ho, wo, values(r.getFirst()), what + ", threads " + threads));
+                r.getFirst().release();
                 ran++;
             }
         }
@@ -80,7 +87,49 @@ class ChannelsLastWinograd4x4Test {
                 if (trial % 3 == 1 && at + c < n * h * w * c) x.setAtIndex(ValueLayout.JAVA_FLOAT, at + c, Float.NEGATIVE_INFINITY);
             }
             String what = "trial " + trial + ": n " + n + ", c " + c + ", in " + h + "x" + w;
-            assertNull(ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, spec, new Parallel(1 + trial % 2, 1)), what);
+            MemorySegment bias = floats(rnd, o);
+            for (boolean relu : new boolean[] {false, true}) {
+                assertNull(ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, relu ? bias : null, relu, relu, spec, new Parallel(1 + trial % 2, 1)), what);
+            }
+        }
+    }
+
+    @Test
+    void biasReluAndMaskAreThoseOfTheOtherForms() {
+        Random rnd = new Random(61);
+        for (int trial = 0; trial < 8; trial++) {
+            int n = 1 + rnd.nextInt(4), c = L * (1 + rnd.nextInt(4)), o = W * (1 + rnd.nextInt(3)), h = 1 + rnd.nextInt(15), w = 1 + rnd.nextInt(15);
+            int pad = trial % 3; // 2: edge tiles where the output is 4t + 1 rows or columns
+            if (trial == 0) { n = 3; c = 32; o = 64; h = w = 13; pad = 0; } // conv 2's forward
+            if (trial == 3) { h = 9; w = 5; pad = 2; } // 13 x 9 outputs: the last-row, last-column and corner tiles
+            ConvSpec spec = spec(new int[] {pad, pad}, new int[] {pad, pad});
+            Shape xs = Shape.of(n, h, w, c), ks = Shape.of(o, c, 3, 3);
+            if (!ChannelsLastWinograd4x4F32.fits(xs, ks, spec)) continue;
+            MemorySegment x = floats(rnd, n * h * w * c), k = floats(rnd, o * c * 9), bias = floats(rnd, o);
+            if (trial == 1) bias.setAtIndex(ValueLayout.JAVA_FLOAT, 3, Float.NaN); // NaN stays through the ReLU, mask 0
+            if (trial == 2) bias.setAtIndex(ValueLayout.JAVA_FLOAT, 5, Float.POSITIVE_INFINITY);
+            if (trial == 3) bias.setAtIndex(ValueLayout.JAVA_FLOAT, 7, -0f);
+            if (trial == 4) bias.setAtIndex(ValueLayout.JAVA_FLOAT, 1, Float.NEGATIVE_INFINITY); // -∞: mask 1, +0
+            String what = "trial " + trial + ": n " + n + ", c " + c + ", o " + o + ", in " + h + "x" + w + ", pad " + pad;
+            Parallel p = new Parallel(1 + trial % 2, 1);
+            float[] plain = values(ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, null, false, false, spec, p).getFirst());
+            float[] added = new float[plain.length], relu = new float[plain.length], plainRelu = new float[plain.length];
+            byte[] mask = new byte[plain.length];
+            for (int i = 0; i < plain.length; i++) {
+                float z = plain[i] + bias.getAtIndex(ValueLayout.JAVA_FLOAT, i % o);
+                added[i] = z;
+                relu[i] = z <= 0f ? 0f : z;
+                mask[i] = (byte) (z <= 0f ? 1 : 0);
+                plainRelu[i] = plain[i] <= 0f ? 0f : plain[i];
+            }
+            assertArrayEquals(bits(added), bits(values(ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, bias, false, false, spec, p).getFirst())), what);
+            assertArrayEquals(bits(relu), bits(values(ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, bias, true, false, spec, p).getFirst())), what);
+            assertArrayEquals(bits(plainRelu), bits(values(ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, null, true, false, spec, p).getFirst())), what);
+            List<Buffer> both = ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, bias, true, true, spec, p);
+            assertEquals(2, both.size());
+            assertArrayEquals(mask, HostBuffer.of(both.get(0)).toArray(ValueLayout.JAVA_BYTE), what);
+            assertArrayEquals(bits(relu), bits(values(both.get(1))), what);
+            both.forEach(Buffer::release);
         }
     }
 

@@ -100,7 +100,16 @@ public final class ConvTileTiming {
             time("conv2 dx winograd", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
                     () -> ChannelsLastWinogradF32.forward(g2f, Shape.of(n, 11, 11, 64), k2f, Shape.of(32, 64, 3, 3), null, false, false, valid(2), p));
             time("conv2 dx winograd4x4", threads, reps, 2.0 * n * 11 * 11 * 64 * 288, () -> { // AVX2 only in the Jit path
-                HostBuffer r = ChannelsLastWinograd4x4F32.forward(g2f, Shape.of(n, 11, 11, 64), k2f, Shape.of(32, 64, 3, 3), valid(2), p);
+                java.util.List<dev.jburn.spi.Buffer> r = ChannelsLastWinograd4x4F32.forward(g2f, Shape.of(n, 11, 11, 64), k2f, Shape.of(32, 64, 3, 3),
+                        null, false, false, valid(2), p);
+                if (r == null) throw new IllegalStateException("declined");
+                return r;
+            });
+            time("conv2 forward winograd mask", threads, reps, 2.0 * n * 11 * 11 * 64 * 288, // the training step's F(2x2) (16-lane path)
+                    () -> ChannelsLastWinogradF32.forward(x2, Shape.of(n, 13, 13, 32), k2, Shape.of(64, 32, 3, 3), b2, true, true, valid(0), p));
+            time("conv2 forward winograd4x4 mask", threads, reps, 2.0 * n * 11 * 11 * 64 * 288, () -> { // the training step's, AVX2 only
+                java.util.List<dev.jburn.spi.Buffer> r = ChannelsLastWinograd4x4F32.forward(x2, Shape.of(n, 13, 13, 32), k2, Shape.of(64, 32, 3, 3),
+                        b2, true, true, valid(0), p);
                 if (r == null) throw new IllegalStateException("declined");
                 return r;
             });
