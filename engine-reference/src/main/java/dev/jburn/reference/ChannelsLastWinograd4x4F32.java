@@ -62,7 +62,16 @@ final class ChannelsLastWinograd4x4F32 {
 
     /** Whether {@link #forward} takes this conv (it may still decline one with non-finite results). */
     static boolean applies(Shape xs, Shape ks, ConvSpec spec) {
-        return ON && fits(xs, ks, spec);
+        if (!ON || !fits(xs, ks, spec) || xs.dim(3) < ChannelsLastWinogradF32.MIN_CHANNELS) return false;
+        // F(2×2)'s rule: at most NUM/DEN of the direct form's products on the input (a plain conv reaches here without
+        // F(2×2)'s own check; small images, whose 4×4 tiles are mostly past the output, go to the other forms)
+        long direct = 1, winograd = 1;
+        for (int i = 0; i < 2; i++) {
+            int size = xs.dim(1 + i), lo = spec.padLow()[i], hi = spec.padHigh()[i], out = size + lo + hi - 2, tiles = (out + 3) / 4;
+            direct *= ChannelsLastWinogradF32.realProducts(size, lo, hi);
+            winograd *= edge(size, lo, out, tiles) ? 6L * (tiles - 1) + 1 : 6L * tiles; // point rows: 6 a tile, 1 an edge tile
+        }
+        return winograd * ChannelsLastWinogradF32.MIN_GAIN_DEN <= direct * ChannelsLastWinogradF32.MIN_GAIN_NUM;
     }
 
     /**

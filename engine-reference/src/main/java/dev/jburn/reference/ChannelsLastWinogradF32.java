@@ -47,7 +47,7 @@ final class ChannelsLastWinogradF32 {
      */
     static final boolean ON = (L == 16 || L == 8) && !"false".equals(System.getProperty("jburn.directconv.winograd"));
     /** Input channels from which the transforms pay for themselves (as {@link WinogradConvF32}'s). */
-    private static final int MIN_CHANNELS = 16;
+    static final int MIN_CHANNELS = 16;
     /**
      * Whether the point GEMMs run as {@link ChannelsLastTile#run12} (512-bit vectors: 32 registers hold its 24 accumulators),
      * else as {@link ChannelsLastTile#run6} tiles (AVX2: run12 spilled there, and this form ran 1.6x slower than the direct
@@ -94,10 +94,10 @@ final class ChannelsLastWinogradF32 {
      * AVX2, {@link ChannelsLastConvs} now tries {@link ChannelsLastWinograd4x4F32} first: for a plain conv, the input
      * cotangent, and for one this method applies to, conv 2's forward.)
      */
-    private static final int MIN_GAIN_NUM = WIDE ? 5 : 3, MIN_GAIN_DEN = WIDE ? 8 : 4;
+    static final int MIN_GAIN_NUM = WIDE ? 5 : 3, MIN_GAIN_DEN = WIDE ? 8 : 4;
 
     /** Per axis of {@code size} padded by {@code lo, hi}: the (output, tap) pairs of a 3-tap window on the input, not the padding. */
-    private static long realProducts(int size, int lo, int hi) {
+    static long realProducts(int size, int lo, int hi) {
         long pairs = 0;
         for (int out = 0; out < size + lo + hi - 2; out++) {
             for (int t = 0; t < 3; t++) {

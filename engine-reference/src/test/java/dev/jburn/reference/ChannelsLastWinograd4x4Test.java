@@ -137,6 +137,11 @@ class ChannelsLastWinograd4x4Test {
     void fitsOnlyWhereItShould() {
         ConvSpec dx = spec(new int[] {2, 2}, new int[] {2, 2}), valid = spec(new int[2], new int[2]);
         assertEquals(ChannelsLastWinograd4x4F32.ON, ChannelsLastWinograd4x4F32.applies(Shape.of(2, 11, 11, 64), Shape.of(32, 64, 3, 3), dx));
+        assertEquals(ChannelsLastWinograd4x4F32.ON, ChannelsLastWinograd4x4F32.applies(Shape.of(2, 13, 13, 32), Shape.of(64, 32, 3, 3), valid));
+        // small images (a 2×2 output: one 4×4 tile, 36 products where the direct form has 36) and few channels: the other forms
+        assertFalse(ChannelsLastWinograd4x4F32.applies(Shape.of(2, 4, 4, 32), Shape.of(64, 32, 3, 3), valid));
+        assertTrue(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 4, 4, 32), Shape.of(64, 32, 3, 3), valid));
+        assertFalse(ChannelsLastWinograd4x4F32.applies(Shape.of(2, 13, 13, 8), Shape.of(64, 8, 3, 3), valid));
         assertEquals(L == 8 && ChannelsLastWinogradF32.ON, ChannelsLastWinograd4x4F32.ON); // AVX2 only
         assertTrue(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 13, 13, 32), Shape.of(64, 32, 3, 3), valid));
         assertFalse(ChannelsLastWinograd4x4F32.fits(Shape.of(0, 11, 11, 64), Shape.of(32, 64, 3, 3), dx)); // empty
