@@ -11,7 +11,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
-import static dev.jburn.reference.ChannelsLastConvTest.bits;
 import static dev.jburn.reference.ChannelsLastConvTest.floats;
 import static dev.jburn.reference.ChannelsLastConvTest.values;
 import static org.junit.jupiter.api.Assertions.*;
@@ -112,24 +111,8 @@ class ChannelsLastWinograd4x4Test {
             if (trial == 4) bias.setAtIndex(ValueLayout.JAVA_FLOAT, 1, Float.NEGATIVE_INFINITY); // -∞: mask 1, +0
             String what = "trial " + trial + ": n " + n + ", c " + c + ", o " + o + ", in " + h + "x" + w + ", pad " + pad;
             Parallel p = new Parallel(1 + trial % 2, 1);
-            float[] plain = values(ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, null, false, false, spec, p).getFirst());
-            float[] added = new float[plain.length], relu = new float[plain.length], plainRelu = new float[plain.length];
-            byte[] mask = new byte[plain.length];
-            for (int i = 0; i < plain.length; i++) {
-                float z = plain[i] + bias.getAtIndex(ValueLayout.JAVA_FLOAT, i % o);
-                added[i] = z;
-                relu[i] = z <= 0f ? 0f : z;
-                mask[i] = (byte) (z <= 0f ? 1 : 0);
-                plainRelu[i] = plain[i] <= 0f ? 0f : plain[i];
-            }
-            assertArrayEquals(bits(added), bits(values(ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, bias, false, false, spec, p).getFirst())), what);
-            assertArrayEquals(bits(relu), bits(values(ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, bias, true, false, spec, p).getFirst())), what);
-            assertArrayEquals(bits(plainRelu), bits(values(ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, null, true, false, spec, p).getFirst())), what);
-            List<Buffer> both = ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, bias, true, true, spec, p);
-            assertEquals(2, both.size());
-            assertArrayEquals(mask, HostBuffer.of(both.get(0)).toArray(ValueLayout.JAVA_BYTE), what);
-            assertArrayEquals(bits(relu), bits(values(both.get(1))), what);
-            both.forEach(Buffer::release);
+            ChannelsLastWinogradTest.assertEpilogueOfPlain((b, relu, mask) -> ChannelsLastWinograd4x4F32.forward(x, xs, k, ks, b, relu, mask, spec, p),
+                    bias, o, what);
         }
     }
 

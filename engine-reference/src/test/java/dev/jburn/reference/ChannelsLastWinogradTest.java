@@ -110,24 +110,38 @@ class ChannelsLastWinogradTest {
             if (trial == 3) bias.setAtIndex(ValueLayout.JAVA_FLOAT, 7, -0f);
             String what = "trial " + trial + ": n " + n + ", c " + c + ", o " + o + ", in " + h + "x" + w + ", pad " + pad;
             Parallel p = new Parallel(1 + trial % 2, 1);
-            float[] plain = values(ChannelsLastWinogradF32.forward(x, xs, k, ks, null, false, false, spec, p).getFirst());
-            float[] added = new float[plain.length], relu = new float[plain.length], plainRelu = new float[plain.length];
-            byte[] mask = new byte[plain.length];
-            for (int i = 0; i < plain.length; i++) {
-                float z = plain[i] + bias.getAtIndex(ValueLayout.JAVA_FLOAT, i % o);
-                added[i] = z;
-                relu[i] = z <= 0f ? 0f : z;
-                mask[i] = (byte) (z <= 0f ? 1 : 0);
-                plainRelu[i] = plain[i] <= 0f ? 0f : plain[i];
-            }
-            assertArrayEquals(bits(added), bits(values(ChannelsLastWinogradF32.forward(x, xs, k, ks, bias, false, false, spec, p).getFirst())), what);
-            assertArrayEquals(bits(relu), bits(values(ChannelsLastWinogradF32.forward(x, xs, k, ks, bias, true, false, spec, p).getFirst())), what);
-            assertArrayEquals(bits(plainRelu), bits(values(ChannelsLastWinogradF32.forward(x, xs, k, ks, null, true, false, spec, p).getFirst())), what);
-            List<Buffer> both = ChannelsLastWinogradF32.forward(x, xs, k, ks, bias, true, true, spec, p);
-            assertEquals(2, both.size());
-            assertArrayEquals(mask, HostBuffer.of(both.get(0)).toArray(ValueLayout.JAVA_BYTE), what);
-            assertArrayEquals(bits(relu), bits(values(both.get(1))), what);
+            assertEpilogueOfPlain((b, relu, mask) -> ChannelsLastWinogradF32.forward(x, xs, k, ks, b, relu, mask, spec, p), bias, o, what);
         }
+    }
+
+    /** A forward form given {@code bias} (or null), {@code relu} and {@code mask}. */
+    interface Forward {
+        List<Buffer> run(MemorySegment bias, boolean relu, boolean mask);
+    }
+
+    /**
+     * {@code form}'s bias, ReLU and mask, bit for bit, are those steps applied to its plain result ({@code z = conv + bias},
+     * {@code z <= 0 ? +0 : z}, the mask {@code z <= 0} first when both are asked for); {@code o} filters, the last axis.
+     */
+    static void assertEpilogueOfPlain(Forward form, MemorySegment bias, int o, String what) {
+        float[] plain = values(form.run(null, false, false).getFirst());
+        float[] added = new float[plain.length], relu = new float[plain.length], plainRelu = new float[plain.length];
+        byte[] mask = new byte[plain.length];
+        for (int i = 0; i < plain.length; i++) {
+            float z = plain[i] + bias.getAtIndex(ValueLayout.JAVA_FLOAT, i % o);
+            added[i] = z;
+            relu[i] = z <= 0f ? 0f : z;
+            mask[i] = (byte) (z <= 0f ? 1 : 0);
+            plainRelu[i] = plain[i] <= 0f ? 0f : plain[i];
+        }
+        assertArrayEquals(bits(added), bits(values(form.run(bias, false, false).getFirst())), what);
+        assertArrayEquals(bits(relu), bits(values(form.run(bias, true, false).getFirst())), what);
+        assertArrayEquals(bits(plainRelu), bits(values(form.run(null, true, false).getFirst())), what);
+        List<Buffer> both = form.run(bias, true, true);
+        assertEquals(2, both.size());
+        assertArrayEquals(mask, HostBuffer.of(both.get(0)).toArray(ValueLayout.JAVA_BYTE), what);
+        assertArrayEquals(bits(relu), bits(values(both.get(1))), what);
+        both.forEach(Buffer::release);
     }
 
     @Test
