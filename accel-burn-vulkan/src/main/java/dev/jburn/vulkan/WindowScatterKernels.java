@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * {@code windowScatterMax/Min} on the device: {@link WindowScatterShader}'s select and scatter
- * shaders in one submission. F16 and BF16 sources go through F64 (the widening casts are exact, the
+ * shaders in one submission (fill and select-add where no two windows share an element). F16 and BF16 sources go through F64 (the widening casts are exact, the
  * F64 sums are the cpu engine's, and the one cast back rounds once), so every result equals the cpu
  * engine's bit for bit.
  */
@@ -60,31 +60,55 @@ final class WindowScatterKernels {
         String name = op.opName();
         DeviceBuffer out = b.memory.allocateUninitialized(name, outBytes);
         if (n == 0) return out;
-        DeviceBuffer sel = b.memory.allocateUninitialized(name, Math.max(4, 4 * windows));
         try {
             DeviceBuffer xb = VulkanBackend.device(x.buffer(), name), sb = VulkanBackend.device(source.buffer(), name);
             DeviceBuffer ib = VulkanBackend.device(init.buffer(), name);
             boolean xFloat = x.dtype().isFloat(), tFloat = t.isFloat();
-            // found by what their sources are generated from, so a call seen before generates no GLSL (Pipelines#get)
-            Pipelines.Pipeline selectP = b.pipelines.get(name, "windowSelect", List.of("windowSelect", reader, xFloat, max), () -> {
-                String src = WindowScatterShader.select(reader, xFloat, max);
-                return xFloat ? FloatControls.apply(src, f) : src; // its isnan must not be assumed false
-            }, 3, true);
-            Pipelines.Pipeline scatterP = b.pipelines.get(name, "windowScatter", List.of("windowScatter", acc, tFloat), () -> {
-                String src = WindowScatterShader.scatter(acc, tFloat);
-                return tFloat ? FloatControls.apply(src, f) : src;
-            }, 5, true);
-            b.queue.submit(name, r -> {
-                if (windows > 0) r.dispatch(name, selectP, List.of(xb, sel), CommandQueue.writes(1), params, groups(windows), 1, 1);
-                r.dispatch(name, scatterP, List.of(sb, ib, sel, out), CommandQueue.writes(3), params, groups(n), 1, 1);
-            });
+            if (WindowScatterPlan.disjoint(spec)) {
+                disjoint(name, reader, xFloat, max, acc, tFloat, xb, sb, ib, out, params, n, windows);
+                return out;
+            }
+            DeviceBuffer sel = b.memory.allocateUninitialized(name, Math.max(4, 4 * windows));
+            try {
+                // found by what their sources are generated from, so a call seen before generates no GLSL (Pipelines#get)
+                Pipelines.Pipeline selectP = b.pipelines.get(name, "windowSelect", List.of("windowSelect", reader, xFloat, max), () -> {
+                    String src = WindowScatterShader.select(reader, xFloat, max);
+                    return xFloat ? FloatControls.apply(src, f) : src; // its isnan must not be assumed false
+                }, 3, true);
+                Pipelines.Pipeline scatterP = b.pipelines.get(name, "windowScatter", List.of("windowScatter", acc, tFloat), () -> {
+                    String src = WindowScatterShader.scatter(acc, tFloat);
+                    return tFloat ? FloatControls.apply(src, f) : src;
+                }, 5, true);
+                b.queue.submit(name, r -> {
+                    if (windows > 0) r.dispatch(name, selectP, List.of(xb, sel), CommandQueue.writes(1), params, groups(windows), 1, 1);
+                    r.dispatch(name, scatterP, List.of(sb, ib, sel, out), CommandQueue.writes(3), params, groups(n), 1, 1);
+                });
+            } finally {
+                sel.release(); // the submission keeps it until its kernels have run
+            }
             return out;
         } catch (RuntimeException e) {
             out.release();
             throw e;
-        } finally {
-            sel.release(); // the submission keeps it until its kernels have run
         }
+    }
+
+    /** No two windows share an element: {@code init} everywhere, then each window adds its source where it picked. */
+    private void disjoint(String name, ArgReduceShader.Reader reader, boolean xFloat, boolean max, WindowScatterShader.Accumulator acc,
+                          boolean tFloat, DeviceBuffer xb, DeviceBuffer sb, DeviceBuffer ib, DeviceBuffer out, int[] params, long n, long windows) {
+        VulkanFeatures f = b.dev.features;
+        Pipelines.Pipeline fillP = b.pipelines.get(name, "windowScatterFill", List.of("windowScatterFill", acc), () -> {
+            String src = WindowScatterShader.fill(acc);
+            return tFloat ? FloatControls.apply(src, f) : src;
+        }, 3, true);
+        Pipelines.Pipeline addP = b.pipelines.get(name, "windowSelectAdd", List.of("windowSelectAdd", reader, xFloat, max, acc, tFloat), () -> {
+            String src = WindowScatterShader.selectAdd(reader, xFloat, max, acc, tFloat);
+            return xFloat || tFloat ? FloatControls.apply(src, f) : src;
+        }, 5, true);
+        b.queue.submit(name, r -> {
+            r.dispatch(name, fillP, List.of(ib, out), CommandQueue.writes(1), params, groups(n), 1, 1);
+            if (windows > 0) r.dispatch(name, addP, List.of(xb, sb, ib, out), CommandQueue.writes(3), params, groups(windows), 1, 1);
+        });
     }
 
     private int groups(long count) { return groups(b.dev.features, count); }

@@ -12,6 +12,11 @@ import dev.jburn.kernels.WindowScatterPlan;
  * that picked it, walking only the windows that can contain it, in row-major window order: no atomics,
  * and the cpu's order. Floats add in double and round once, as on the cpu (f32 adds in float only where
  * no two windows share an element, so at most one add each, which rounds the same); integers wrap.
+ * Where no two windows share an element (max pooling's usual case) {@link #fill} and {@link #selectAdd}
+ * replace both: every element gets {@code init}, then each window adds its source to the one element it
+ * picked, with the same accumulator and so the same bits. The per-element scatter walks every window
+ * position of every element with integer divisions (on an H100 the small CNN's pooling gradient at batch
+ * 1024 took 2.0 of 7.1 ms a step); this pair reads and writes each element once.
  *
  * <p>Parameters: {@link WindowScatterPlan#params}.
  */
@@ -62,53 +67,121 @@ final class WindowScatterShader {
                 layout(std430, binding = 0) readonly buffer X { %s x[]; };
                 layout(std430, binding = 1) writeonly buffer Sel { int sel[]; };
                 layout(std430, binding = 2) readonly buffer Params { uint p[]; };
-                bool isNaN(%s v) { return %s; }
+                %s
                 void main() {
                     int rank = int(p[0]);
                     uint windows = p[1], windowSize = p[3];
                     for (uint w = gl_GlobalInvocationID.x; w < windows; w += gl_NumWorkGroups.x * %du) {
-                        int best = -1;
-                        %s bv = %s(0);
                 %s
                         sel[w] = best;
                     }
                 }
-                """.formatted(x.extensions(), max ? "max" : "min", GROUP, x.storage(), x.compare(), floats ? "isnan(v)" : "false", GROUP,
-                x.compare(), x.compare(), windowPositions("""
+                """.formatted(x.extensions(), max ? "max" : "min", GROUP, x.storage(), isNaN(x, floats), GROUP, pick(x, max));
+    }
+
+    /**
+     * The disjoint windows' scatter after {@link #fill}: each window picks its element as {@link #select} does and
+     * stores {@code init} plus its source there. Bindings: 0 x, 1 source (one per window), 2 init (element 0),
+     * 3 output, 4 parameters.
+     */
+    static String selectAdd(ArgReduceShader.Reader x, boolean xFloats, boolean max, Accumulator acc, boolean floats) {
+        return """
+                #version 450
+                %s%s// jburn window select-add (%s) into %s: disjoint windows, each adds its source to the element it picks
+                layout(local_size_x = %d) in;
+                layout(std430, binding = 0) readonly buffer X { %s x[]; };
+                layout(std430, binding = 1) readonly buffer Src { %s s[]; };
+                layout(std430, binding = 2) readonly buffer Init { %s init0[]; };
+                layout(std430, binding = 3) buffer Out { %s o[]; };
+                layout(std430, binding = 4) readonly buffer Params { uint p[]; };
+                %s
+                void main() {
+                    int rank = int(p[0]);
+                    uint windows = p[1], windowSize = p[3];
+                    for (uint w = gl_GlobalInvocationID.x; w < windows; w += gl_NumWorkGroups.x * %du) {
+                %s
+                        if (best >= 0) {
+                            %s%s acc = %s(init0[0]);
+                            acc = acc + %s(s[w]);
+                            o[uint(best)] = %s;
+                        }
+                    }
+                }
+                """.formatted(x.extensions(), acc.extensions(), max ? "max" : "min", acc.storage(), GROUP, x.storage(), acc.storage(),
+                acc.storage(), acc.storage(), isNaN(x, xFloats), GROUP, pick(x, max), floats ? "precise " : "", acc.type(), acc.type(),
+                acc.type(), acc.store());
+    }
+
+    /** {@code init} in every element of the output. Bindings: 0 init (element 0), 1 output, 2 parameters. */
+    static String fill(Accumulator acc) {
+        return """
+                #version 450
+                %s// jburn window scatter fill into %s: init everywhere, before a disjoint select-add
+                layout(local_size_x = %d) in;
+                layout(std430, binding = 0) readonly buffer Init { %s init0[]; };
+                layout(std430, binding = 1) writeonly buffer Out { %s o[]; };
+                layout(std430, binding = 2) readonly buffer Params { uint p[]; };
+                void main() {
+                    uint n = p[2];
+                    %s acc = %s(init0[0]);
+                    for (uint q = gl_GlobalInvocationID.x; q < n; q += gl_NumWorkGroups.x * %du) o[q] = %s;
+                }
+                """.formatted(acc.extensions(), acc.storage(), GROUP, acc.storage(), acc.storage(), acc.type(), acc.type(), GROUP, acc.store());
+    }
+
+    private static String isNaN(ArgReduceShader.Reader x, boolean floats) {
+        return "bool isNaN(%s v) { return %s; }".formatted(x.compare(), floats ? "isnan(v)" : "false");
+    }
+
+    /** Window {@code w}'s pick into {@code int best} (-1 where the window is padding only). */
+    private static String pick(ArgReduceShader.Reader x, boolean max) {
+        return """
+                        int best = -1;
+                        %s bv = %s(0);
+                """.formatted(x.compare(), x.compare()) + windowPositions("""
                         uint i = uint(off);
                         %s v = %s;
                         if (best < 0 || isNaN(v) || (!isNaN(bv) && %s)) { best = off; bv = v; }
-                        """.formatted(x.compare(), x.load(), max ? "v >= bv" : "v <= bv")));
+                        """.formatted(x.compare(), x.load(), max ? "v >= bv" : "v <= bv"));
     }
 
     /**
      * GLSL that walks window {@code w}'s positions in row-major window order over {@link WindowScatterPlan}'s words in
-     * {@code p} (with {@code rank} and {@code windowSize} declared): {@code oc} holds the window's coordinates, and for
-     * each position inside the input (padding is skipped) {@code body} runs with {@code off}, its offset in {@code x}.
+     * {@code p} (with {@code rank} and {@code windowSize} declared): for each position inside the input (padding is
+     * skipped) {@code body} runs with {@code off}, its offset in {@code x}; {@code body} must not {@code continue}.
+     * The position within the window is an odometer ({@code kc}, last axis fastest) rather than digits of a
+     * counter: no integer division per position and axis, which GPUs run as long instruction sequences.
      */
     static String windowPositions(String body) {
         return """
-                        int oc[%d];
+                        int base[%1$d], kc[%1$d];
                         uint r = w;
-                        for (int d = rank - 1; d >= 0; d--) { uint od = p[%d + %d * d + 1]; oc[d] = int(r %% od); r /= od; }
+                        for (int d = rank - 1; d >= 0; d--) {
+                            int a = %2$d + %3$d * d;
+                            uint od = p[a + 1];
+                            base[d] = int(r %% od) * int(p[a + 3]) - int(p[a + 5]);
+                            kc[d] = 0;
+                            r /= od;
+                        }
                         for (uint k = 0u; k < windowSize; k++) {
-                            uint rk = k;
                             int off = 0, stride = 1;
                             bool inside = true;
                             for (int d = rank - 1; d >= 0 && inside; d--) {
-                                int a = %d + %d * d;
-                                uint win = p[a + 2];
-                                int kc = int(rk %% win);
-                                rk /= win;
+                                int a = %2$d + %3$d * d;
                                 int dim = int(p[a]);
-                                int at = oc[d] * int(p[a + 3]) + kc * int(p[a + 4]) - int(p[a + 5]);
+                                int at = base[d] + kc[d] * int(p[a + 4]);
                                 inside = at >= 0 && at < dim;
                                 off += at * stride;
                                 stride *= dim;
                             }
-                            if (!inside) continue;
-                %s        }
-                """.formatted(MAX_RANK, HEADER, PER_AXIS, HEADER, PER_AXIS, body.indent(12).stripTrailing() + "\n");
+                            if (inside) {
+                %4$s            }
+                            for (int d = rank - 1; d >= 0; d--) {
+                                if (++kc[d] < int(p[%2$d + %3$d * d + 2])) break;
+                                kc[d] = 0;
+                            }
+                        }
+                """.formatted(MAX_RANK, HEADER, PER_AXIS, body.indent(16).stripTrailing() + "\n");
     }
 
     /** Bindings: 0 source (one per window), 1 init (element 0), 2 selected offsets, 3 output, 4 parameters. */

@@ -341,6 +341,13 @@ class VulkanNativeKernelsTest {
         WindowOptions strided = WindowOptions.defaults().withStrides(1, 2, 2, 1);
         Tensor pooled = matrix(2 * 3 * 3, 3, 1f).reshape(2, 3, 3, 3);
         assertNative("windowScatterMax pool", new Tensor[] {x, pooled}, t -> t[0].windowScatterMax(t[1], 0.0, pool, strided), 0);
+        // disjoint windows over padding (the last column's windows are half padding) and a column no window covers
+        WindowOptions stridedSame = strided.withPadding(Padding.SAME);
+        Tensor pooledSame = matrix(2 * 3 * 4, 3, 5f).reshape(2, 3, 4, 3);
+        assertNative("windowScatterMax pool same", new Tensor[] {x, pooledSame}, t -> t[0].windowScatterMax(t[1], 0.25, pool, stridedSame), 0);
+        WindowOptions gaps = WindowOptions.defaults().withStrides(1, 3, 3, 1);
+        Tensor pooledGaps = matrix(2 * 2 * 2, 3, 6f).reshape(2, 2, 2, 3);
+        assertNative("windowScatterMin pool gaps", new Tensor[] {x, pooledGaps}, t -> t[0].windowScatterMin(t[1], -2.0, pool, gaps), 0);
         // overlapping windows with padding: several sources summed per element, in window order
         int[] big = {1, 3, 3, 2};
         WindowOptions same = WindowOptions.defaults().withPadding(Padding.SAME);
