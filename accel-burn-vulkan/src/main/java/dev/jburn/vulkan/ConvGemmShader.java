@@ -148,6 +148,9 @@ final class ConvGemmShader {
                 shared vec4 Bs[16][TN / 4u + 1u];
                 shared int tapK[TAP_WORDS];
                 shared int tapW[KERNEL_TAPS];
+                // the finished tile, for stores in the output's own order, and each tile column's output offset (~0u past N)
+                shared float Ys[TM][TN + 1u];
+                shared uint colOff[TN];
                 uint cg, taps;
                 int kernelOffset(uint t, bool keep) {
                     if (keep) return tapW[t];
@@ -217,6 +220,19 @@ final class ConvGemmShader {
                             }
                             tapW[t] = kw;
                         }
+                    }
+                    if (tid < TN) {
+                        uint nn = col0 + tid, off = ~0u;
+                        if (nn < N) {
+                            uint qq = nn %% outPlane;
+                            off = gl_WorkGroupID.z * (images * O * outPlane) + (nn / outPlane) * uint(p[SY]);
+                            [[unroll]] for (int d = R - 1; d >= 0; d--) {
+                                uint od = uint(p[HEADER + PER_AXIS * d + 2]);
+                                off += (qq %% od) * uint(p[SY + 2 + d]);
+                                qq /= od;
+                            }
+                        }
+                        colOff[tid] = off;
                     }
                     // this invocation's LB elements of the B tile: rows br[l], columns bc[l]
                     uint br[LB], bc[LB];
@@ -291,20 +307,22 @@ final class ConvGemmShader {
                         }
                         barrier();
                     }
-                    uint outBase = gl_WorkGroupID.z * (images * O * outPlane);
-                    [[unroll]] for (uint j = 0u; j < 4u; j++) {
-                        uint nn = col0 + 4u * tx + j;
-                        if (nn >= N) continue;
-                        uint qq = nn %% outPlane;
-                        uint yoff = outBase + (nn / outPlane) * uint(p[SY]);
-                        [[unroll]] for (int d = R - 1; d >= 0; d--) {
-                            uint od = uint(p[HEADER + PER_AXIS * d + 2]);
-                            yoff += (qq %% od) * uint(p[SY + 2 + d]);
-                            qq /= od;
+                    // Through shared memory, so that neighbouring invocations store neighbouring words: along the output
+                    // channels where they are contiguous (channels last), else along the positions. Stored straight from the
+                    // 4x4 blocks, a warp's stores to a channels-last output touched 32 lines each.
+                    [[unroll]] for (uint i = 0u; i < 4u; i++) [[unroll]] for (uint j = 0u; j < 4u; j++) Ys[4u * ty + i][4u * tx + j] = acc[i][j];
+                    memoryBarrierShared();
+                    barrier();
+                    uint rows = min(TM, M - row0), cols = min(TN, N - col0), ys1 = uint(p[SY + 1]);
+                    if (ys1 == 1u) {
+                        for (uint e = tid; e < rows * cols; e += 256u) {
+                            uint o = e %% rows, nl = e / rows;
+                            y[colOff[nl] + row0 + o] = Ys[o][nl];
                         }
-                        [[unroll]] for (uint i = 0u; i < 4u; i++) {
-                            uint o = row0 + 4u * ty + i;
-                            if (o < M) y[yoff + o * uint(p[SY + 1])] = acc[i][j];
+                    } else {
+                        for (uint e = tid; e < rows * cols; e += 256u) {
+                            uint nl = e %% cols, o = e / cols;
+                            y[colOff[nl] + (row0 + o) * ys1] = Ys[o][nl];
                         }
                     }
                 }

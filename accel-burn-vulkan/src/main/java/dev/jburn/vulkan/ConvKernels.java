@@ -35,6 +35,15 @@ final class ConvKernels {
     static final int SPLIT_BELOW_GROUPS = 128;
 
     /**
+     * About how many work groups a split implicit GEMM runs ({@link #splits}); {@code -Djburn.vulkan.convSplitGroups=N}
+     * to compare.
+     */
+    static final int SPLIT_GROUPS = Integer.getInteger("jburn.vulkan.convSplitGroups", 256);
+
+    /** The most floats the split's copies may take together (32 MiB): more shares cost more to write and add than they save. */
+    static final long SPLIT_COPY_FLOATS = 8L << 20;
+
+    /**
      * Every implicit GEMM in this order instead of the one its input's layout picks ({@link ConvGemmShader.Order#of}):
      * for tests, and {@code -Djburn.vulkan.convOrder=channel_major|tap_major} to compare.
      */
@@ -77,14 +86,17 @@ final class ConvKernels {
 
     /**
      * Into how many shares of K (each a multiple of 16, the tile's K step, and at least 256 long) an implicit GEMM
-     * of {@code groups} work groups is split so that about 256 work groups run: a weight gradient's
+     * of {@code groups} work groups is split so that about {@link #SPLIT_GROUPS} work groups run: a weight gradient's
      * {@code [O, C·taps]} output is a handful of tiles over a K of batch × output plane (the small CNN's second one: 5
      * tiles, K = 15,488). 1 when the product has groups enough or K is short.
      */
-    static int splits(long groups, long k) {
+    static int splits(long groups, long k) { return splits(groups, k, SPLIT_GROUPS, Long.MAX_VALUE); }
+
+    /** {@link #splits(long, long)} aiming at {@code target} work groups, with at most {@code maxParts} shares. */
+    static int splits(long groups, long k, int target, long maxParts) {
         if (groups >= SPLIT_BELOW_GROUPS || k < 512) return 1;
-        long parts = Math.min((256 + groups - 1) / groups, k / 256);
-        return (int) Math.max(1, Math.min(parts, 1024));
+        long parts = Math.min(Math.min((target + groups - 1) / groups, k / 256), maxParts);
+        return (int) Math.max(1, Math.min(parts, 4096));
     }
 
     /** The share of K each of {@code parts} work groups along z sums: a multiple of 16. */
@@ -104,7 +116,7 @@ final class ConvKernels {
         long m = words[1], n = (long) words[5] * words[10], kk = DirectConvPlan.productsPerOutput(words);
         long gx = (n + ConvGemmShader.TILE - 1) / ConvGemmShader.TILE, gy = (m + ConvGemmShader.TILE - 1) / ConvGemmShader.TILE;
         if (gx > b.dev.features.maxWorkGroupCountX() || gy > 65535) return null;
-        int parts = splits(gx * gy, kk);
+        int parts = splits(gx * gy, kk, SPLIT_GROUPS, Math.max(1, SPLIT_COPY_FLOATS / size));
         long share = share(kk, parts);
         parts = (int) ((kk + share - 1) / share);
         if (parts > 1 && (parts * size >= Integer.MAX_VALUE || !b.movement.bindable(4L * parts * size))) {

@@ -124,10 +124,14 @@ class VulkanConvTest {
 
     @Test
     void splitsOnlyFewLongProducts() {
-        assertEquals(1, ConvKernels.splits(128, 100_000), "tiles enough");
-        assertEquals(1, ConvKernels.splits(5, 511), "short K");
-        assertEquals(52, ConvKernels.splits(5, 15_488)); // the small CNN's second weight gradient
-        assertEquals(256, ConvKernels.splits(1, 86_528)); // its first
+        long any = Long.MAX_VALUE;
+        assertEquals(1, ConvKernels.splits(128, 100_000, 256, any), "tiles enough");
+        assertEquals(1, ConvKernels.splits(5, 511, 256, any), "short K");
+        assertEquals(52, ConvKernels.splits(5, 15_488, 256, any)); // the small CNN's second weight gradient at batch 128
+        assertEquals(256, ConvKernels.splits(1, 86_528, 256, any)); // its first
+        assertEquals(205, ConvKernels.splits(5, 123_904, 1024, any)); // the second at batch 1024, aiming at 1024 groups
+        assertEquals(60, ConvKernels.splits(5, 123_904, 1024, 60), "the copies' bound");
+        assertEquals(60, ConvKernels.splits(5, 15_488, 1024, any), "shares of at least 256");
         long share = ConvKernels.share(15_488, 52);
         assertEquals(0, share % 16);
         assertTrue(share * 52 >= 15_488 && (share - 16) * 52 < 15_488, "share " + share);
