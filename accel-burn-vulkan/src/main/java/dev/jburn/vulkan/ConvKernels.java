@@ -56,15 +56,25 @@ final class ConvKernels {
         throw new dev.jburn.JBurnException("vulkan", "-Djburn.vulkan.convOrder must be channel_major or tap_major, got '" + v + "'");
     }
 
-    /** The implicit GEMM's pipeline names and keys by rank and order, made once (a name built per call showed in the host profile). */
-    private static final String[][] PIPELINE_NAMES = new String[DirectConvPlan.MAX_RANK + 1][ConvGemmShader.Order.values().length];
-    private static final Object[][] PIPELINE_KEYS = new Object[DirectConvPlan.MAX_RANK + 1][ConvGemmShader.Order.values().length];
+    /**
+     * Whether convolutions of at most 32 output channels run on {@link ConvGemmShader.Tile#NARROW} tiles
+     * ({@code -Djburn.vulkan.convNarrowTile=true}).
+     */
+    volatile boolean narrowTile = Boolean.getBoolean("jburn.vulkan.convNarrowTile");
+
+    /** The implicit GEMM's pipeline names and keys by rank, order and tile, made once (a name built per call showed in the host profile). */
+    private static final int ORDERS = ConvGemmShader.Order.values().length, TILES = ConvGemmShader.Tile.values().length;
+    private static final String[][] PIPELINE_NAMES = new String[DirectConvPlan.MAX_RANK + 1][ORDERS * TILES];
+    private static final Object[][] PIPELINE_KEYS = new Object[DirectConvPlan.MAX_RANK + 1][ORDERS * TILES];
 
     static {
         for (int r = 0; r <= DirectConvPlan.MAX_RANK; r++) {
             for (ConvGemmShader.Order o : ConvGemmShader.Order.values()) {
-                PIPELINE_NAMES[r][o.ordinal()] = "conv-gemm-f32-r" + r + "-" + o.name().toLowerCase(java.util.Locale.ROOT);
-                PIPELINE_KEYS[r][o.ordinal()] = List.of("conv-gemm-f32", r, o);
+                for (ConvGemmShader.Tile t : ConvGemmShader.Tile.values()) {
+                    PIPELINE_NAMES[r][o.ordinal() * TILES + t.ordinal()] = "conv-gemm-f32-r" + r + "-" + o.name().toLowerCase(java.util.Locale.ROOT)
+                            + (t == ConvGemmShader.Tile.SQUARE ? "" : "-" + t.rows + "x" + t.cols);
+                    PIPELINE_KEYS[r][o.ordinal() * TILES + t.ordinal()] = List.of("conv-gemm-f32", r, o, t);
+                }
             }
         }
     }
@@ -114,7 +124,8 @@ final class ConvKernels {
     DeviceBuffer implicitGemm(DeviceBuffer x, DeviceBuffer k, int[] words, ConvGemmShader.Strides st, long size) {
         int rank = words[0];
         long m = words[1], n = (long) words[5] * words[10], kk = DirectConvPlan.productsPerOutput(words);
-        long gx = (n + ConvGemmShader.TILE - 1) / ConvGemmShader.TILE, gy = (m + ConvGemmShader.TILE - 1) / ConvGemmShader.TILE;
+        ConvGemmShader.Tile tile = narrowTile && m <= ConvGemmShader.Tile.NARROW.rows ? ConvGemmShader.Tile.NARROW : ConvGemmShader.Tile.SQUARE;
+        long gx = (n + tile.cols - 1) / tile.cols, gy = (m + tile.rows - 1) / tile.rows;
         if (gx > b.dev.features.maxWorkGroupCountX() || gy > 65535) return null;
         int parts = splits(gx * gy, kk, SPLIT_GROUPS, Math.max(1, SPLIT_COPY_FLOATS / size));
         long share = share(kk, parts);
@@ -126,8 +137,9 @@ final class ConvKernels {
         int[] params = ConvGemmShader.params(words, st, share);
         if (params == null) return null;
         ConvGemmShader.Order order = orderOverride != null ? orderOverride : ConvGemmShader.Order.of(st.x(), words[3]);
-        Pipelines.Pipeline p = b.pipelines.get("conv", PIPELINE_NAMES[rank][order.ordinal()], PIPELINE_KEYS[rank][order.ordinal()],
-                () -> FloatControls.apply(ConvGemmShader.source(rank, order), b.dev.features), 4, true);
+        int form = order.ordinal() * TILES + tile.ordinal();
+        Pipelines.Pipeline p = b.pipelines.get("conv", PIPELINE_NAMES[rank][form], PIPELINE_KEYS[rank][form],
+                () -> FloatControls.apply(ConvGemmShader.source(rank, order, tile), b.dev.features), 4, true);
         DeviceBuffer y = b.memory.allocateUninitialized("conv", 4L * parts * size);
         int z = parts;
         try {

@@ -91,8 +91,10 @@ class VulkanConvTest {
                 new RandomConvs(Shape.of(3, 20, 13, 13), Shape.of(70, 20, 11, 11), new ConvSpec(one2, zero2, zero2, one2, one2, 1, 1)),
                 new RandomConvs(Shape.of(1, 16, 48, 48), Shape.of(4, 16, 46, 46), new ConvSpec(one2, zero2, zero2, one2, one2, 1, 1)),
                 new RandomConvs(Shape.of(2, 8, 27, 27), Shape.of(5, 8, 13, 13), new ConvSpec(one2, zero2, zero2, one2, new int[] {2, 2}, 1, 1)));
+        boolean narrow = kernels.narrowTile;
         try {
-            for (ConvGemmShader.Order order : ConvGemmShader.Order.values()) {
+            for (boolean narrowTile : new boolean[] {false, true}) for (ConvGemmShader.Order order : ConvGemmShader.Order.values()) {
+                kernels.narrowTile = narrowTile; // the 32 x 128 tile where there are at most 32 output channels (four of the cases)
                 kernels.orderOverride = order; // each order must be right for any layout, not only the one it is picked for
                 Random rnd = new Random(1811);
                 for (int c = 0; c < cases.size(); c++) {
@@ -103,15 +105,16 @@ class VulkanConvTest {
                         ks[ks.length - 1] = Float.NaN;
                     }
                     if (c == 2) xs[7] = Float.NEGATIVE_INFINITY;
-                    String what = "conv " + cs.describe() + ", " + order;
+                    String what = "conv " + cs.describe() + ", " + order + (narrowTile ? ", narrow tiles" : "");
                     assertMatchesCpu(what, cs, xs, ks, cpu, v);
                 }
             }
         } finally {
             kernels.orderOverride = null;
+            kernels.narrowTile = narrow;
         }
-        assertEquals(2L * cases.size(), kernels.gemmRuns() - gemmBefore, "implicit GEMMs run");
-        assertEquals(2L * 4, kernels.splitRuns.get() - splitBefore, "split along K");
+        assertEquals(4L * cases.size(), kernels.gemmRuns() - gemmBefore, "implicit GEMMs run");
+        assertEquals(4L * 4, kernels.splitRuns.get() - splitBefore, "split along K");
     }
 
     @Test
