@@ -130,21 +130,95 @@ final class ConvGemmShader {
         }
     }
 
+    /** Loads the products {@code kl .. kl + 15} of the A and B tiles into {@code pa}, {@code pb}, and moves every row 16 on. */
+    private static final String LOAD = """
+                            {
+                                uint c = ca, t = ta;
+                                [[unroll]] for (uint e = 0u; e < KA; e++) {
+                                    pa[e] = 0.0;
+                                    if (arow < M && kl + KA * aq + e < kEnd) pa[e] = w[wRow + c * wc + uint(kernelOffset(t, keep))];
+                                    next(c, t);
+                                }
+                                [[unroll]] for (uint l = 0u; l < LB; l++) {
+                                    int off;
+                                    pb[l] = 0.0;
+                                    if (colValid[l] && kl + br[l] < kEnd && tapAt(tr[l], keep, ocs[l], off)) pb[l] = x[xb[l] + cr[l] * xc + uint(off)];
+                                }
+                                // every row 16 products on
+                                [[unroll]] for (uint l = 0u; l <= LB; l++) {
+                                    uint hi = l < LB ? (TAP_MAJOR ? tr[l] : cr[l]) : (TAP_MAJOR ? ta : ca);
+                                    uint lo = l < LB ? (TAP_MAJOR ? cr[l] : tr[l]) : (TAP_MAJOR ? ca : ta);
+                                    uint size = TAP_MAJOR ? cg : taps;
+                                    hi += stepHi;
+                                    lo += stepLo;
+                                    if (lo >= size) { lo -= size; hi++; }
+                                    if (l < LB) {
+                                        if (TAP_MAJOR) { tr[l] = hi; cr[l] = lo; } else { cr[l] = hi; tr[l] = lo; }
+                                    } else {
+                                        if (TAP_MAJOR) { ta = hi; ca = lo; } else { ca = hi; ta = lo; }
+                                    }
+                                }
+                            }
+            """;
+
+    /** Stores {@code pa}, {@code pb} into the shared tiles, then waits for every invocation's. */
+    private static final String STASH = """
+                            [[unroll]] for (uint e = 0u; e < KA; e++) As[KA * aq + e][ar >> 2][ar & 3u] = pa[e];
+                            [[unroll]] for (uint l = 0u; l < LB; l++) Bs[br[l]][bc[l] >> 2][bc[l] & 3u] = pb[l];
+                            memoryBarrierShared();
+                            barrier();
+            """;
+
+    private static final String MULTIPLY = """
+                            [[unroll]] for (uint kk = 0u; kk < 16u; kk++) {
+                                vec4 av = As[kk][ty];
+                                vec4 bv = Bs[kk][tx];
+                                [[unroll]] for (uint i = 0u; i < 4u; i++) acc[i] += av[i] * bv;
+                            }
+                            barrier();
+            """;
+
+    private static final String LOOP = """
+                        float pa[KA], pb[LB];
+                        for (uint k0 = kStart; k0 < kEnd; k0 += 16u) {
+                            uint kl = k0;
+            """ + LOAD + STASH + MULTIPLY + """
+                        }
+            """;
+
+    private static final String PREFETCH_LOOP = """
+                        float pa[KA], pb[LB];
+                        uint kl = kStart;
+            """ + LOAD + """
+                        for (uint k0 = kStart; k0 < kEnd; k0 += 16u) {
+            """ + STASH + """
+                            kl = k0 + 16u;
+                            if (kl < kEnd) {
+            """ + LOAD + """
+                            }
+            """ + MULTIPLY + """
+                        }
+            """;
+
     /**
      * Bindings: 0 input, 1 kernel, 2 output (its {@code z}-th copy at {@code z ×} the output's size), 3 parameters
      * ({@link #params}) for {@code rank} spatial axes. Each invocation loads four elements of the B tile a step: rows of one column ({@link Order#CHANNEL_MAJOR}) or one row of several columns ({@link Order#TAP_MAJOR});
      * it works out their columns once and walks their rows' (channel, tap) by a constant step.
      */
-    static String source(int rank, Order order) { return source(rank, order, Tile.SQUARE); }
+    static String source(int rank, Order order) { return source(rank, order, Tile.SQUARE, false); }
 
-    /** {@link #source(int, Order)} for a {@link Tile}. */
-    static String source(int rank, Order order, Tile tile) {
+    /**
+     * {@link #source(int, Order)} for a {@link Tile}; {@code prefetch}: each step's global loads are issued into
+     * registers before the step before it multiplies, so their latency (gathers behind index arithmetic) hides behind
+     * those products; without, they are waited for before the step's barrier.
+     */
+    static String source(int rank, Order order, Tile tile, boolean prefetch) {
         if (rank < 1 || rank > DirectConvPlan.MAX_RANK) throw new IllegalArgumentException("conv gemm: rank " + rank);
         boolean tapMajor = order == Order.TAP_MAJOR;
         return """
                 #version 450
                 #extension GL_EXT_control_flow_attributes : require
-                // jburn implicit-GEMM convolution, f32, %1$d spatial axes, strided operands, %6$s, %8$dx%9$d tiles, 4x4 per invocation
+                // jburn implicit-GEMM convolution, f32, %1$d spatial axes, strided operands, %6$s, %8$dx%9$d tiles, 4x4 per invocation%11$s
                 layout(local_size_x = %9$d / 4, local_size_y = %8$d / 4) in;
                 layout(std430, binding = 0) readonly buffer In { float x[]; };
                 layout(std430, binding = 1) readonly buffer Kernel { float w[]; };
@@ -289,44 +363,7 @@ final class ConvGemmShader {
                     [[unroll]] for (uint i = 0u; i < 4u; i++) acc[i] = vec4(0.0);
                     memoryBarrierShared();
                     barrier();
-                    for (uint k0 = kStart; k0 < kEnd; k0 += 16u) {
-                        uint c = ca, t = ta;
-                        [[unroll]] for (uint e = 0u; e < KA; e++) {
-                            float av = 0.0;
-                            if (arow < M && k0 + KA * aq + e < kEnd) av = w[wRow + c * wc + uint(kernelOffset(t, keep))];
-                            As[KA * aq + e][ar >> 2][ar & 3u] = av;
-                            next(c, t);
-                        }
-                        [[unroll]] for (uint l = 0u; l < LB; l++) {
-                            float bv = 0.0;
-                            int off;
-                            if (colValid[l] && k0 + br[l] < kEnd && tapAt(tr[l], keep, ocs[l], off)) bv = x[xb[l] + cr[l] * xc + uint(off)];
-                            Bs[br[l]][bc[l] >> 2][bc[l] & 3u] = bv;
-                        }
-                        // every row 16 products on
-                        [[unroll]] for (uint l = 0u; l <= LB; l++) {
-                            uint hi = l < LB ? (TAP_MAJOR ? tr[l] : cr[l]) : (TAP_MAJOR ? ta : ca);
-                            uint lo = l < LB ? (TAP_MAJOR ? cr[l] : tr[l]) : (TAP_MAJOR ? ca : ta);
-                            uint size = TAP_MAJOR ? cg : taps;
-                            hi += stepHi;
-                            lo += stepLo;
-                            if (lo >= size) { lo -= size; hi++; }
-                            if (l < LB) {
-                                if (TAP_MAJOR) { tr[l] = hi; cr[l] = lo; } else { cr[l] = hi; tr[l] = lo; }
-                            } else {
-                                if (TAP_MAJOR) { ta = hi; ca = lo; } else { ca = hi; ta = lo; }
-                            }
-                        }
-                        memoryBarrierShared();
-                        barrier();
-                        [[unroll]] for (uint kk = 0u; kk < 16u; kk++) {
-                            vec4 av = As[kk][ty];
-                            vec4 bv = Bs[kk][tx];
-                            [[unroll]] for (uint i = 0u; i < 4u; i++) acc[i] += av[i] * bv;
-                        }
-                        barrier();
-                    }
-                    // Through shared memory, so that neighbouring invocations store neighbouring words: along the output
+%10$s                    // Through shared memory, so that neighbouring invocations store neighbouring words: along the output
                     // channels where they are contiguous (channels last), else along the positions. Stored straight from the
                     // 4x4 blocks, a warp's stores to a channels-last output touched 32 lines each.
                     [[unroll]] for (uint i = 0u; i < 4u; i++) [[unroll]] for (uint j = 0u; j < 4u; j++) Ys[4u * ty + i][4u * tx + j] = acc[i][j];
@@ -346,6 +383,6 @@ final class ConvGemmShader {
                     }
                 }
                 """.formatted(rank, DirectConvPlan.HEADER, DirectConvPlan.PER_AXIS, TAP_WORDS, KERNEL_TAPS, order.name().toLowerCase(java.util.Locale.ROOT),
-                tapMajor, tile.rows, tile.cols);
+                tapMajor, tile.rows, tile.cols, prefetch ? PREFETCH_LOOP : LOOP, prefetch ? ", prefetch" : "");
     }
 }

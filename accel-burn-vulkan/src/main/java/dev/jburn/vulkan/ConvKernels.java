@@ -62,18 +62,31 @@ final class ConvKernels {
      */
     volatile boolean narrowTile = Boolean.getBoolean("jburn.vulkan.convNarrowTile");
 
-    /** The implicit GEMM's pipeline names and keys by rank, order and tile, made once (a name built per call showed in the host profile). */
+    /**
+     * Whether the implicit GEMM issues each K step's loads before the step before it multiplies
+     * ({@code -Djburn.vulkan.convPrefetch=true}; {@link ConvGemmShader#source(int, ConvGemmShader.Order, ConvGemmShader.Tile, boolean)}).
+     */
+    volatile boolean prefetch = Boolean.getBoolean("jburn.vulkan.convPrefetch");
+
+    /** The implicit GEMM's pipeline names and keys by rank and form ({@link #form}), made once (a name built per call showed in the host profile). */
     private static final int ORDERS = ConvGemmShader.Order.values().length, TILES = ConvGemmShader.Tile.values().length;
-    private static final String[][] PIPELINE_NAMES = new String[DirectConvPlan.MAX_RANK + 1][ORDERS * TILES];
-    private static final Object[][] PIPELINE_KEYS = new Object[DirectConvPlan.MAX_RANK + 1][ORDERS * TILES];
+    private static final String[][] PIPELINE_NAMES = new String[DirectConvPlan.MAX_RANK + 1][ORDERS * TILES * 2];
+    private static final Object[][] PIPELINE_KEYS = new Object[DirectConvPlan.MAX_RANK + 1][ORDERS * TILES * 2];
+
+    /** The index of an order, tile and prefetch choice in the pipeline tables. */
+    private static int form(ConvGemmShader.Order o, ConvGemmShader.Tile t, boolean prefetch) {
+        return (o.ordinal() * TILES + t.ordinal()) * 2 + (prefetch ? 1 : 0);
+    }
 
     static {
         for (int r = 0; r <= DirectConvPlan.MAX_RANK; r++) {
             for (ConvGemmShader.Order o : ConvGemmShader.Order.values()) {
                 for (ConvGemmShader.Tile t : ConvGemmShader.Tile.values()) {
-                    PIPELINE_NAMES[r][o.ordinal() * TILES + t.ordinal()] = "conv-gemm-f32-r" + r + "-" + o.name().toLowerCase(java.util.Locale.ROOT)
-                            + (t == ConvGemmShader.Tile.SQUARE ? "" : "-" + t.rows + "x" + t.cols);
-                    PIPELINE_KEYS[r][o.ordinal() * TILES + t.ordinal()] = List.of("conv-gemm-f32", r, o, t);
+                    for (boolean pf : new boolean[] {false, true}) {
+                        PIPELINE_NAMES[r][form(o, t, pf)] = "conv-gemm-f32-r" + r + "-" + o.name().toLowerCase(java.util.Locale.ROOT)
+                                + (t == ConvGemmShader.Tile.SQUARE ? "" : "-" + t.rows + "x" + t.cols) + (pf ? "-prefetch" : "");
+                        PIPELINE_KEYS[r][form(o, t, pf)] = List.of("conv-gemm-f32", r, o, t, pf);
+                    }
                 }
             }
         }
@@ -137,9 +150,10 @@ final class ConvKernels {
         int[] params = ConvGemmShader.params(words, st, share);
         if (params == null) return null;
         ConvGemmShader.Order order = orderOverride != null ? orderOverride : ConvGemmShader.Order.of(st.x(), words[3]);
-        int form = order.ordinal() * TILES + tile.ordinal();
+        boolean pf = prefetch;
+        int form = form(order, tile, pf);
         Pipelines.Pipeline p = b.pipelines.get("conv", PIPELINE_NAMES[rank][form], PIPELINE_KEYS[rank][form],
-                () -> FloatControls.apply(ConvGemmShader.source(rank, order, tile), b.dev.features), 4, true);
+                () -> FloatControls.apply(ConvGemmShader.source(rank, order, tile, pf), b.dev.features), 4, true);
         DeviceBuffer y = b.memory.allocateUninitialized("conv", 4L * parts * size);
         int z = parts;
         try {

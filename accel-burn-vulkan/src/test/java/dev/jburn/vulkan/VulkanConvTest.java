@@ -35,10 +35,15 @@ class VulkanConvTest {
         try {
             kernels.gemm = false; // every case on the per-output kernels
             convolutionsMatchTheCpuEngine(false);
-            kernels.gemm = true; // the ungrouped ones as implicit GEMMs
-            long before = kernels.gemmRuns();
-            convolutionsMatchTheCpuEngine(true);
-            assertTrue(kernels.gemmRuns() - before >= 6, "implicit GEMMs: " + (kernels.gemmRuns() - before));
+            boolean prefetch = kernels.prefetch;
+            for (boolean pf : new boolean[] {false, true}) {
+                kernels.gemm = true; // the ungrouped ones as implicit GEMMs, without and with loads a step ahead
+                kernels.prefetch = pf;
+                long before = kernels.gemmRuns();
+                convolutionsMatchTheCpuEngine(true);
+                assertTrue(kernels.gemmRuns() - before >= 6, "implicit GEMMs: " + (kernels.gemmRuns() - before));
+            }
+            kernels.prefetch = prefetch;
         } finally {
             kernels.gemm = gemm;
         }
@@ -91,10 +96,11 @@ class VulkanConvTest {
                 new RandomConvs(Shape.of(3, 20, 13, 13), Shape.of(70, 20, 11, 11), new ConvSpec(one2, zero2, zero2, one2, one2, 1, 1)),
                 new RandomConvs(Shape.of(1, 16, 48, 48), Shape.of(4, 16, 46, 46), new ConvSpec(one2, zero2, zero2, one2, one2, 1, 1)),
                 new RandomConvs(Shape.of(2, 8, 27, 27), Shape.of(5, 8, 13, 13), new ConvSpec(one2, zero2, zero2, one2, new int[] {2, 2}, 1, 1)));
-        boolean narrow = kernels.narrowTile;
+        boolean narrow = kernels.narrowTile, prefetch = kernels.prefetch;
         try {
             for (boolean narrowTile : new boolean[] {false, true}) for (ConvGemmShader.Order order : ConvGemmShader.Order.values()) {
                 kernels.narrowTile = narrowTile; // the 32 x 128 tile where there are at most 32 output channels (four of the cases)
+                kernels.prefetch = narrowTile; // loads a step ahead: with the narrow tiles here, with the square ones in the test above
                 kernels.orderOverride = order; // each order must be right for any layout, not only the one it is picked for
                 Random rnd = new Random(1811);
                 for (int c = 0; c < cases.size(); c++) {
@@ -105,13 +111,14 @@ class VulkanConvTest {
                         ks[ks.length - 1] = Float.NaN;
                     }
                     if (c == 2) xs[7] = Float.NEGATIVE_INFINITY;
-                    String what = "conv " + cs.describe() + ", " + order + (narrowTile ? ", narrow tiles" : "");
+                    String what = "conv " + cs.describe() + ", " + order + (narrowTile ? ", narrow tiles, prefetch" : "");
                     assertMatchesCpu(what, cs, xs, ks, cpu, v);
                 }
             }
         } finally {
             kernels.orderOverride = null;
             kernels.narrowTile = narrow;
+            kernels.prefetch = prefetch;
         }
         assertEquals(4L * cases.size(), kernels.gemmRuns() - gemmBefore, "implicit GEMMs run");
         assertEquals(4L * 4, kernels.splitRuns.get() - splitBefore, "split along K");
