@@ -125,8 +125,8 @@ final class CommandQueue implements AutoCloseable {
     static final boolean COUNT_NAMES = Boolean.getBoolean("jburn.vulkan.dispatchNames");
     final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> dispatchNames = new java.util.concurrent.ConcurrentHashMap<>();
     /**
-     * With {@code -Djburn.vulkan.dispatchTimes=true}, while {@link #timing} is on: device time by op name and work-group
-     * count (the names of {@link #dispatchNames}), from a timestamp written after each dispatch (bottom of pipe: when every
+     * With {@code -Djburn.vulkan.dispatchTimes=true}, while {@link #timing} is on: device time by op name, work-group
+     * count (the names of {@link #dispatchNames}) and pipeline name in brackets, from a timestamp written after each dispatch (bottom of pipe: when every
      * command before it has finished). A dispatch is charged the time from the timestamp before it (the previous dispatch's,
      * or the frame's start) to its own, so the times of a frame add up to its device time; copies and updates recorded
      * between dispatches go to the next one, and dispatches that overlap on the device charge the later one. The first
@@ -276,6 +276,8 @@ final class CommandQueue implements AutoCloseable {
 
     /** A compute pipeline as the recorder binds it. */
     interface Bindable {
+        /** What the kernel is, for device-time profiles ({@link #TIME_DISPATCHES}). */
+        String name();
         long pipeline();
         long layout();
         long setLayout();
@@ -373,7 +375,7 @@ final class CommandQueue implements AutoCloseable {
                 frame.work += (long) gx * gy * gz;
                 if (frame.timed && dispatchPool != VK_NULL_HANDLE && frame.timedNames.size() < TIMED_DISPATCHES) {
                     vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, dispatchPool, frame.index * TIMED_DISPATCHES + frame.timedNames.size());
-                    frame.timedNames.add(op + " x" + (long) gx * gy * gz);
+                    frame.timedNames.add(op + " x" + (long) gx * gy * gz + " [" + p.name() + "]"); // the pipeline tells a fused kernel's kind
                 }
             }
             dispatches.incrementAndGet();

@@ -34,22 +34,6 @@ final class ConvGemmShader {
      */
     static final int TILE = 64;
 
-    /**
-     * The work group's tile: {@code rows} output channels × {@code cols} positions, 256 invocations of 4×4.
-     * {@link #SQUARE} is the default; {@link #NARROW} (32 × 128) wastes no rows where there are at most 32 output
-     * channels (the small CNN's first conv and second input cotangent), opt-in with {@code -Djburn.vulkan.convNarrowTile=true}.
-     */
-    enum Tile {
-        SQUARE(TILE, TILE), NARROW(32, 128);
-
-        final int rows, cols;
-
-        Tile(int rows, int cols) {
-            this.rows = rows;
-            this.cols = cols;
-        }
-    }
-
     /** Tap offsets along the axes (taps × spatial axes) kept in shared memory. */
     static final int TAP_WORDS = 2048;
 
@@ -205,14 +189,14 @@ final class ConvGemmShader {
      * ({@link #params}) for {@code rank} spatial axes. Each invocation loads four elements of the B tile a step: rows of one column ({@link Order#CHANNEL_MAJOR}) or one row of several columns ({@link Order#TAP_MAJOR});
      * it works out their columns once and walks their rows' (channel, tap) by a constant step.
      */
-    static String source(int rank, Order order) { return source(rank, order, Tile.SQUARE, false); }
+    static String source(int rank, Order order) { return source(rank, order, false); }
 
     /**
-     * {@link #source(int, Order)} for a {@link Tile}; {@code prefetch}: each step's global loads are issued into
+     * {@link #source(int, Order)}; {@code prefetch}: each step's global loads are issued into
      * registers before the step before it multiplies, so their latency (gathers behind index arithmetic) hides behind
      * those products; without, they are waited for before the step's barrier.
      */
-    static String source(int rank, Order order, Tile tile, boolean prefetch) {
+    static String source(int rank, Order order, boolean prefetch) {
         if (rank < 1 || rank > DirectConvPlan.MAX_RANK) throw new IllegalArgumentException("conv gemm: rank " + rank);
         boolean tapMajor = order == Order.TAP_MAJOR;
         return """
@@ -383,6 +367,6 @@ final class ConvGemmShader {
                     }
                 }
                 """.formatted(rank, DirectConvPlan.HEADER, DirectConvPlan.PER_AXIS, TAP_WORDS, KERNEL_TAPS, order.name().toLowerCase(java.util.Locale.ROOT),
-                tapMajor, tile.rows, tile.cols, prefetch ? PREFETCH_LOOP : LOOP, prefetch ? ", prefetch" : "");
+                tapMajor, TILE, TILE, prefetch ? PREFETCH_LOOP : LOOP, prefetch ? ", prefetch" : "");
     }
 }

@@ -48,8 +48,9 @@ final class WindowExtremeKernels {
         if (n == 0) return y;
         try {
             DeviceBuffer xb = VulkanBackend.device(x.buffer(), name);
-            Pipelines.Pipeline p = b.pipelines.get(name, "windowExtreme", List.of("windowExtreme", max),
-                    () -> FloatControls.apply(source(max), b.dev.features), 3, true);
+            int rank = x.shape().rank();
+            Pipelines.Pipeline p = b.pipelines.get(name, "windowExtreme", List.of("windowExtreme", max, rank),
+                    () -> FloatControls.apply(source(max, rank), b.dev.features), 3, true);
             int groups = WindowScatterKernels.groups(b.dev.features, n);
             b.queue.submit(name, r -> r.dispatch(name, p, List.of(xb, y), CommandQueue.writes(1), params, groups, 1, 1));
             return y;
@@ -60,12 +61,13 @@ final class WindowExtremeKernels {
     }
 
     /** Bindings: 0 x, 1 output (one per window), 2 parameters. */
-    static String source(boolean max) {
+    static String source(boolean max, int rank) {
         String fold = max
                 ? "if (isnan(acc) || isnan(v)) acc = acc + v; else if (v > acc) acc = v; else if (!(acc > v) && signbit(acc)) acc = v;"
                 : "if (isnan(acc) || isnan(v)) acc = acc + v; else if (v < acc) acc = v; else if (!(acc < v) && !signbit(acc)) acc = v;";
         return """
                 #version 450
+                #extension GL_EXT_control_flow_attributes : require
                 // jburn window %1$s, f32: each window folded in row-major order, padding skipped
                 layout(local_size_x = %2$d) in;
                 layout(std430, binding = 0) readonly buffer X { float x[]; };
@@ -73,7 +75,7 @@ final class WindowExtremeKernels {
                 layout(std430, binding = 2) readonly buffer Params { uint p[]; };
                 bool signbit(float v) { return (floatBitsToUint(v) & 0x80000000u) != 0u; }
                 void main() {
-                    int rank = int(p[0]);
+                    RANK_DECL
                     uint windows = p[1], windowSize = p[3];
                     for (uint w = gl_GlobalInvocationID.x; w < windows; w += gl_NumWorkGroups.x * %2$du) {
                         float acc = uintBitsToFloat(%3$s);
@@ -84,6 +86,6 @@ final class WindowExtremeKernels {
                 """.formatted(max ? "max" : "min", WindowScatterShader.GROUP, max ? "0xff800000u" : "0x7f800000u", WindowScatterShader.windowPositions("""
                         float v = x[uint(off)];
                         %s
-                        """.formatted(fold)));
+                        """.formatted(fold))).replace("RANK_DECL", WindowScatterShader.rankDecl(rank));
     }
 }

@@ -64,19 +64,20 @@ final class WindowScatterKernels {
             DeviceBuffer xb = VulkanBackend.device(x.buffer(), name), sb = VulkanBackend.device(source.buffer(), name);
             DeviceBuffer ib = VulkanBackend.device(init.buffer(), name);
             boolean xFloat = x.dtype().isFloat(), tFloat = t.isFloat();
+            int rank = x.shape().rank();
             if (WindowScatterPlan.disjoint(spec)) {
-                disjoint(name, reader, xFloat, max, acc, tFloat, xb, sb, ib, out, params, n, windows);
+                disjoint(name, reader, xFloat, max, acc, tFloat, rank, xb, sb, ib, out, params, n, windows);
                 return out;
             }
             DeviceBuffer sel = b.memory.allocateUninitialized(name, Math.max(4, 4 * windows));
             try {
                 // found by what their sources are generated from, so a call seen before generates no GLSL (Pipelines#get)
-                Pipelines.Pipeline selectP = b.pipelines.get(name, "windowSelect", List.of("windowSelect", reader, xFloat, max), () -> {
-                    String src = WindowScatterShader.select(reader, xFloat, max);
+                Pipelines.Pipeline selectP = b.pipelines.get(name, "windowSelect", List.of("windowSelect", reader, xFloat, max, rank), () -> {
+                    String src = WindowScatterShader.select(reader, xFloat, max, rank);
                     return xFloat ? FloatControls.apply(src, f) : src; // its isnan must not be assumed false
                 }, 3, true);
-                Pipelines.Pipeline scatterP = b.pipelines.get(name, "windowScatter", List.of("windowScatter", acc, tFloat), () -> {
-                    String src = WindowScatterShader.scatter(acc, tFloat);
+                Pipelines.Pipeline scatterP = b.pipelines.get(name, "windowScatter", List.of("windowScatter", acc, tFloat, rank), () -> {
+                    String src = WindowScatterShader.scatter(acc, tFloat, rank);
                     return tFloat ? FloatControls.apply(src, f) : src;
                 }, 5, true);
                 b.queue.submit(name, r -> {
@@ -95,14 +96,14 @@ final class WindowScatterKernels {
 
     /** No two windows share an element: {@code init} everywhere, then each window adds its source where it picked. */
     private void disjoint(String name, ArgReduceShader.Reader reader, boolean xFloat, boolean max, WindowScatterShader.Accumulator acc,
-                          boolean tFloat, DeviceBuffer xb, DeviceBuffer sb, DeviceBuffer ib, DeviceBuffer out, int[] params, long n, long windows) {
+                          boolean tFloat, int rank, DeviceBuffer xb, DeviceBuffer sb, DeviceBuffer ib, DeviceBuffer out, int[] params, long n, long windows) {
         VulkanFeatures f = b.dev.features;
         Pipelines.Pipeline fillP = b.pipelines.get(name, "windowScatterFill", List.of("windowScatterFill", acc), () -> {
             String src = WindowScatterShader.fill(acc);
             return tFloat ? FloatControls.apply(src, f) : src;
         }, 3, true);
-        Pipelines.Pipeline addP = b.pipelines.get(name, "windowSelectAdd", List.of("windowSelectAdd", reader, xFloat, max, acc, tFloat), () -> {
-            String src = WindowScatterShader.selectAdd(reader, xFloat, max, acc, tFloat);
+        Pipelines.Pipeline addP = b.pipelines.get(name, "windowSelectAdd", List.of("windowSelectAdd", reader, xFloat, max, acc, tFloat, rank), () -> {
+            String src = WindowScatterShader.selectAdd(reader, xFloat, max, acc, tFloat, rank);
             return xFloat || tFloat ? FloatControls.apply(src, f) : src;
         }, 5, true);
         b.queue.submit(name, r -> {

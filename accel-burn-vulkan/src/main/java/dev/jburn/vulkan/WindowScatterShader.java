@@ -59,9 +59,10 @@ final class WindowScatterShader {
     }
 
     /** Bindings: 0 x, 1 selected offsets (int, one per window), 2 parameters. */
-    static String select(ArgReduceShader.Reader x, boolean floats, boolean max) {
+    static String select(ArgReduceShader.Reader x, boolean floats, boolean max, int rank) {
         return """
                 #version 450
+                #extension GL_EXT_control_flow_attributes : require
                 %s// jburn window select (%s): the last of equal elements, the last NaN before any number, never padding
                 layout(local_size_x = %d) in;
                 layout(std430, binding = 0) readonly buffer X { %s x[]; };
@@ -69,14 +70,14 @@ final class WindowScatterShader {
                 layout(std430, binding = 2) readonly buffer Params { uint p[]; };
                 %s
                 void main() {
-                    int rank = int(p[0]);
+                    RANK_DECL
                     uint windows = p[1], windowSize = p[3];
                     for (uint w = gl_GlobalInvocationID.x; w < windows; w += gl_NumWorkGroups.x * %du) {
                 %s
                         sel[w] = best;
                     }
                 }
-                """.formatted(x.extensions(), max ? "max" : "min", GROUP, x.storage(), isNaN(x, floats), GROUP, pick(x, max));
+                """.formatted(x.extensions(), max ? "max" : "min", GROUP, x.storage(), isNaN(x, floats), GROUP, pick(x, max)).replace("RANK_DECL", rankDecl(rank));
     }
 
     /**
@@ -84,9 +85,10 @@ final class WindowScatterShader {
      * stores {@code init} plus its source there. Bindings: 0 x, 1 source (one per window), 2 init (element 0),
      * 3 output, 4 parameters.
      */
-    static String selectAdd(ArgReduceShader.Reader x, boolean xFloats, boolean max, Accumulator acc, boolean floats) {
+    static String selectAdd(ArgReduceShader.Reader x, boolean xFloats, boolean max, Accumulator acc, boolean floats, int rank) {
         return """
                 #version 450
+                #extension GL_EXT_control_flow_attributes : require
                 %s%s// jburn window select-add (%s) into %s: disjoint windows, each adds its source to the element it picks
                 layout(local_size_x = %d) in;
                 layout(std430, binding = 0) readonly buffer X { %s x[]; };
@@ -96,7 +98,7 @@ final class WindowScatterShader {
                 layout(std430, binding = 4) readonly buffer Params { uint p[]; };
                 %s
                 void main() {
-                    int rank = int(p[0]);
+                    RANK_DECL
                     uint windows = p[1], windowSize = p[3];
                     for (uint w = gl_GlobalInvocationID.x; w < windows; w += gl_NumWorkGroups.x * %du) {
                 %s
@@ -109,7 +111,7 @@ final class WindowScatterShader {
                 }
                 """.formatted(x.extensions(), acc.extensions(), max ? "max" : "min", acc.storage(), GROUP, x.storage(), acc.storage(),
                 acc.storage(), acc.storage(), isNaN(x, xFloats), GROUP, pick(x, max), floats ? "precise " : "", acc.type(), acc.type(),
-                acc.type(), acc.store());
+                acc.type(), acc.store()).replace("RANK_DECL", rankDecl(rank));
     }
 
     /** {@code init} in every element of the output. Bindings: 0 init (element 0), 1 output, 2 parameters. */
@@ -128,6 +130,12 @@ final class WindowScatterShader {
                 }
                 """.formatted(acc.extensions(), acc.storage(), GROUP, acc.storage(), acc.storage(), acc.type(), acc.type(), GROUP, acc.store());
     }
+
+    /**
+     * The rank as a constant of the shader (a pipeline per rank): the loops over axes unroll and their arrays stay in
+     * registers; with the rank read from the parameters they were walked with indexed local memory.
+     */
+    static String rankDecl(int rank) { return "const int rank = " + rank + ";"; }
 
     private static String isNaN(ArgReduceShader.Reader x, boolean floats) {
         return "bool isNaN(%s v) { return %s; }".formatted(x.compare(), floats ? "isnan(v)" : "false");
@@ -156,7 +164,7 @@ final class WindowScatterShader {
         return """
                         int base[%1$d], kc[%1$d];
                         uint r = w;
-                        for (int d = rank - 1; d >= 0; d--) {
+                        [[unroll]] for (int d = rank - 1; d >= 0; d--) {
                             int a = %2$d + %3$d * d;
                             uint od = p[a + 1];
                             base[d] = int(r %% od) * int(p[a + 3]) - int(p[a + 5]);
@@ -166,17 +174,17 @@ final class WindowScatterShader {
                         for (uint k = 0u; k < windowSize; k++) {
                             int off = 0, stride = 1;
                             bool inside = true;
-                            for (int d = rank - 1; d >= 0 && inside; d--) {
+                            [[unroll]] for (int d = rank - 1; d >= 0; d--) {
                                 int a = %2$d + %3$d * d;
                                 int dim = int(p[a]);
                                 int at = base[d] + kc[d] * int(p[a + 4]);
-                                inside = at >= 0 && at < dim;
+                                inside = inside && at >= 0 && at < dim;
                                 off += at * stride;
                                 stride *= dim;
                             }
                             if (inside) {
                 %4$s            }
-                            for (int d = rank - 1; d >= 0; d--) {
+                            [[unroll]] for (int d = rank - 1; d >= 0; d--) {
                                 if (++kc[d] < int(p[%2$d + %3$d * d + 2])) break;
                                 kc[d] = 0;
                             }
@@ -185,9 +193,10 @@ final class WindowScatterShader {
     }
 
     /** Bindings: 0 source (one per window), 1 init (element 0), 2 selected offsets, 3 output, 4 parameters. */
-    static String scatter(Accumulator acc, boolean floats) {
+    static String scatter(Accumulator acc, boolean floats, int rank) {
         return """
                 #version 450
+                #extension GL_EXT_control_flow_attributes : require
                 %s// jburn window scatter into %s: init plus the sources of the windows that selected each element, in window order
                 layout(local_size_x = %d) in;
                 layout(std430, binding = 0) readonly buffer Src { %s s[]; };
@@ -196,12 +205,12 @@ final class WindowScatterShader {
                 layout(std430, binding = 3) writeonly buffer Out { %s o[]; };
                 layout(std430, binding = 4) readonly buffer Params { uint p[]; };
                 void main() {
-                    int rank = int(p[0]);
+                    RANK_DECL
                     uint n = p[2], windowSize = p[3];
                     for (uint q = gl_GlobalInvocationID.x; q < n; q += gl_NumWorkGroups.x * %du) {
                         int qc[%d];
                         uint r = q;
-                        for (int d = rank - 1; d >= 0; d--) { uint dim = p[%d + %d * d]; qc[d] = int(r %% dim); r /= dim; }
+                        [[unroll]] for (int d = rank - 1; d >= 0; d--) { uint dim = p[%d + %d * d]; qc[d] = int(r %% dim); r /= dim; }
                         %s%s acc = %s(init0[0]);
                         // Window-position digits run backwards, so each axis's window index runs forwards: row-major window order.
                         for (uint t = 0u; t < windowSize; t++) {
@@ -225,6 +234,6 @@ final class WindowScatterShader {
                     }
                 }
                 """.formatted(acc.extensions(), acc.storage(), GROUP, acc.storage(), acc.storage(), acc.storage(), GROUP, MAX_RANK,
-                HEADER, PER_AXIS, floats ? "precise " : "", acc.type(), acc.type(), HEADER, PER_AXIS, acc.type(), acc.store());
+                HEADER, PER_AXIS, floats ? "precise " : "", acc.type(), acc.type(), HEADER, PER_AXIS, acc.type(), acc.store()).replace("RANK_DECL", rankDecl(rank));
     }
 }

@@ -96,11 +96,10 @@ class VulkanConvTest {
                 new RandomConvs(Shape.of(3, 20, 13, 13), Shape.of(70, 20, 11, 11), new ConvSpec(one2, zero2, zero2, one2, one2, 1, 1)),
                 new RandomConvs(Shape.of(1, 16, 48, 48), Shape.of(4, 16, 46, 46), new ConvSpec(one2, zero2, zero2, one2, one2, 1, 1)),
                 new RandomConvs(Shape.of(2, 8, 27, 27), Shape.of(5, 8, 13, 13), new ConvSpec(one2, zero2, zero2, one2, new int[] {2, 2}, 1, 1)));
-        boolean narrow = kernels.narrowTile, prefetch = kernels.prefetch;
+        boolean prefetch = kernels.prefetch;
         try {
-            for (boolean narrowTile : new boolean[] {false, true}) for (ConvGemmShader.Order order : ConvGemmShader.Order.values()) {
-                kernels.narrowTile = narrowTile; // the 32 x 128 tile where there are at most 32 output channels (four of the cases)
-                kernels.prefetch = narrowTile; // loads a step ahead: with the narrow tiles here, with the square ones in the test above
+            for (boolean pf : new boolean[] {false, true}) for (ConvGemmShader.Order order : ConvGemmShader.Order.values()) {
+                kernels.prefetch = pf; // loads a step ahead or not
                 kernels.orderOverride = order; // each order must be right for any layout, not only the one it is picked for
                 Random rnd = new Random(1811);
                 for (int c = 0; c < cases.size(); c++) {
@@ -111,13 +110,12 @@ class VulkanConvTest {
                         ks[ks.length - 1] = Float.NaN;
                     }
                     if (c == 2) xs[7] = Float.NEGATIVE_INFINITY;
-                    String what = "conv " + cs.describe() + ", " + order + (narrowTile ? ", narrow tiles, prefetch" : "");
+                    String what = "conv " + cs.describe() + ", " + order + (pf ? ", prefetch" : "");
                     assertMatchesCpu(what, cs, xs, ks, cpu, v);
                 }
             }
         } finally {
             kernels.orderOverride = null;
-            kernels.narrowTile = narrow;
             kernels.prefetch = prefetch;
         }
         assertEquals(4L * cases.size(), kernels.gemmRuns() - gemmBefore, "implicit GEMMs run");
