@@ -26,7 +26,7 @@ import java.util.Map;
  * host transfers. Not a test: run it as a main class.
  *
  * <pre>
- * java ... dev.jburn.vulkan.TrainStepBench [--batch 128] [--image 28] [--steps 64] [--warmup 8] [--device-time]
+ * java ... dev.jburn.vulkan.TrainStepBench [--model cnn|mlp] [--batch 128] [--image 28] [--steps 64] [--warmup 8] [--device-time]
  * </pre>
  * ({@code --batch 2 --image 10} keeps lavapipe's share small.) {@code --device-time} then runs the steps again with GPU
  * timestamps around each submission and prints the device's busy time per step (the queries cost a little); with
@@ -38,7 +38,7 @@ public final class TrainStepBench {
 
     public static void main(String[] args) {
         int batch = 128, image = 28, steps = 64, warmup = 8;
-        boolean deviceTime = false, fit = false;
+        boolean deviceTime = false, fit = false, mlp = false;
         java.util.Set<String> without = new java.util.HashSet<>();
         java.nio.file.Path jfr = null;
         for (int i = 0; i < args.length; i++) {
@@ -49,6 +49,11 @@ public final class TrainStepBench {
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--device-time" -> deviceTime = true;
                 case "--fit" -> fit = true;
+                case "--model" -> mlp = switch (args[++i]) {
+                    case "mlp" -> true;
+                    case "cnn" -> false;
+                    default -> throw new IllegalArgumentException("--model is mlp or cnn, got " + args[i]);
+                };
                 case "--without" -> without.addAll(List.of(args[++i].split(",")));
                 case "--jfr" -> jfr = java.nio.file.Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
@@ -59,7 +64,9 @@ public final class TrainStepBench {
         System.out.println("device: " + b.deviceDescription() + "; push descriptors: " + (b.dev.maxPushDescriptors > 0 ? "on" : "off")
                 + ", host copies: " + b.config().hostCopies() + ", dependency barriers: " + b.config().dependencyBarriers()
                 + ", batch while busy: " + b.config().batchWhileBusy());
-        Model m = Model.input("image", Shape.of(-1, image, image, 1))
+        // jburn train's models (cli Architectures): the MLP reads the image as one row
+        Model m = mlp ? Model.input("image", Shape.of(-1, image, image, 1)).flatten().dense(256, Activation.RELU).dense(10).named("mlp")
+                : Model.input("image", Shape.of(-1, image, image, 1))
                 .conv2d(32, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
                 .conv2d(64, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
                 .flatten().dense(128, Activation.RELU).dense(10).named("cnn");
@@ -84,8 +91,8 @@ public final class TrainStepBench {
         double wall = (System.nanoTime() - t0) / 1e6 / steps;
         double cpu = (VulkanBench.threadCpuNanos() - cpu0) / 1e6 / steps;
         VulkanBackend.Stats after = b.stats();
-        System.out.printf("cnn train step, batch %d, %dx%d images, %d steps: %.3f ms/step wall (%.0f samples/s), %.3f ms/step caller CPU%n",
-                batch, image, image, steps, wall, batch * 1e3 / wall, cpu);
+        System.out.printf("%s train step, batch %d, %dx%d images, %d steps: %.3f ms/step wall (%.0f samples/s), %.3f ms/step caller CPU%n",
+                m.name(), batch, image, image, steps, wall, batch * 1e3 / wall, cpu);
         perStep(before, after, steps, cpu);
         if (deviceTime) {
             b.measureDeviceTime(true);
@@ -155,8 +162,8 @@ public final class TrainStepBench {
         if (recording[0] != null) Jfr.stop(recording[0], jfr);
         double wall = (System.nanoTime() - t[0]) / 1e6 / steps, c = (VulkanBench.threadCpuNanos() - cpu[0]) / 1e6 / steps;
         VulkanBackend.Stats after = b.stats(), before = at[0];
-        System.out.printf("Trainer.fit, cnn, batch %d, %dx%d images, without %s, epoch 2 (%d steps): %.3f ms/step wall (%.0f samples/s; fit says %.0f), %.3f ms/step caller CPU%n",
-                batch, image, image, without, steps, wall, batch * 1e3 / wall, r.history().get("samples_per_s").get(1), c);
+        System.out.printf("Trainer.fit, %s, batch %d, %dx%d images, without %s, epoch 2 (%d steps): %.3f ms/step wall (%.0f samples/s; fit says %.0f), %.3f ms/step caller CPU%n",
+                m.name(), batch, image, image, without, steps, wall, batch * 1e3 / wall, r.history().get("samples_per_s").get(1), c);
         perStep(before, after, steps, c);
         System.out.println("fallbacks: " + vk.fallbackCounts());
     }
