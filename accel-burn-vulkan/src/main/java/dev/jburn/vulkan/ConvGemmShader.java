@@ -41,6 +41,14 @@ final class ConvGemmShader {
     static final int KERNEL_TAPS = 1024;
 
     /**
+     * Bytes of shared memory a work group declares: the A and B tiles (16 K steps of a padded row of {@code vec4}s each),
+     * the two tap tables, half the finished tile and its column offsets: 29,568 bytes, within the 32 KB that lavapipe and
+     * many GPUs give; where a device gives less (Vulkan promises 16 KB), {@link ConvKernels} declines and the per-output
+     * kernels run the conv.
+     */
+    static final int SHARED_BYTES = 2 * 16 * (TILE / 4 + 1) * 16 + 4 * (TAP_WORDS + KERNEL_TAPS) + 4 * (TILE / 2) * (TILE + 1) + 4 * TILE;
+
+    /**
      * Where each operand's elements lie: element {@code (b, c, s...)} of the input at {@code b·x[0] + c·x[1] + Σ s_d·x[2+d]},
      * {@code (o, c, k...)} of the kernel at {@code o·w[0] + c·w[1] + Σ k_d·w[2+d]}, {@code (b, o, q...)} of the output at
      * {@code b·y[0] + o·y[1] + Σ q_d·y[2+d]} (in elements): the canonical layout's row-major strides
@@ -226,7 +234,7 @@ final class ConvGemmShader {
                 shared int tapK[TAP_WORDS];
                 shared int tapW[KERNEL_TAPS];
                 // the finished tile, for stores in the output's own order, and each tile column's output offset (~0u past N)
-                shared float Ys[TM][TN + 1u];
+                shared float Ys[TM / 2u][TN + 1u];
                 shared uint colOff[TN];
                 uint cg, taps;
                 int kernelOffset(uint t, bool keep) {
@@ -349,21 +357,31 @@ final class ConvGemmShader {
                     barrier();
 %10$s                    // Through shared memory, so that neighbouring invocations store neighbouring words: along the output
                     // channels where they are contiguous (channels last), else along the positions. Stored straight from the
-                    // 4x4 blocks, a warp's stores to a channels-last output touched 32 lines each.
-                    [[unroll]] for (uint i = 0u; i < 4u; i++) [[unroll]] for (uint j = 0u; j < 4u; j++) Ys[4u * ty + i][4u * tx + j] = acc[i][j];
-                    memoryBarrierShared();
-                    barrier();
-                    uint rows = min(TM, M - row0), cols = min(TN, N - col0), ys1 = uint(p[SY + 1]);
-                    if (ys1 == 1u) {
-                        for (uint e = tid; e < rows * cols; e += 256u) {
-                            uint o = e %% rows, nl = e / rows;
-                            y[colOff[nl] + row0 + o] = Ys[o][nl];
+                    // 4x4 blocks, a warp's stores to a channels-last output touched 32 lines each. Half the tile's rows at a
+                    // time, so that the work group's shared memory stays within 32 KB.
+                    uint cols = min(TN, N - col0), ys1 = uint(p[SY + 1]);
+                    [[unroll]] for (uint h = 0u; h < 2u; h++) {
+                        if (ty / (TM / 8u) == h) {
+                            [[unroll]] for (uint i = 0u; i < 4u; i++) [[unroll]] for (uint j = 0u; j < 4u; j++) {
+                                Ys[4u * ty + i - h * (TM / 2u)][4u * tx + j] = acc[i][j];
+                            }
                         }
-                    } else {
-                        for (uint e = tid; e < rows * cols; e += 256u) {
-                            uint nl = e %% cols, o = e / cols;
-                            y[colOff[nl] + (row0 + o) * ys1] = Ys[o][nl];
+                        memoryBarrierShared();
+                        barrier();
+                        uint rh0 = row0 + h * (TM / 2u);
+                        uint rows = rh0 < M ? min(TM / 2u, M - rh0) : 0u;
+                        if (ys1 == 1u) {
+                            for (uint e = tid; e < rows * cols; e += 256u) {
+                                uint o = e %% rows, nl = e / rows;
+                                y[colOff[nl] + rh0 + o] = Ys[o][nl];
+                            }
+                        } else {
+                            for (uint e = tid; e < rows * cols; e += 256u) {
+                                uint nl = e %% cols, o = e / cols;
+                                y[colOff[nl] + (rh0 + o) * ys1] = Ys[o][nl];
+                            }
                         }
+                        barrier();
                     }
                 }
                 """.formatted(rank, DirectConvPlan.HEADER, DirectConvPlan.PER_AXIS, TAP_WORDS, KERNEL_TAPS, order.name().toLowerCase(java.util.Locale.ROOT),

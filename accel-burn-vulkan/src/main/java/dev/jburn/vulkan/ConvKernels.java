@@ -129,7 +129,7 @@ final class ConvKernels {
         int rank = words[0];
         long m = words[1], n = (long) words[5] * words[10], kk = DirectConvPlan.productsPerOutput(words);
         long gx = (n + ConvGemmShader.TILE - 1) / ConvGemmShader.TILE, gy = (m + ConvGemmShader.TILE - 1) / ConvGemmShader.TILE;
-        if (gx > b.dev.features.maxWorkGroupCountX() || gy > 65535) return null;
+        if (gx > b.dev.features.maxWorkGroupCountX() || gy > 65535 || b.dev.maxSharedBytes < ConvGemmShader.SHARED_BYTES) return null;
         int parts = splits(gx * gy, kk, SPLIT_GROUPS, Math.max(1, SPLIT_COPY_FLOATS / size));
         long share = share(kk, parts);
         parts = (int) ((kk + share - 1) / share);

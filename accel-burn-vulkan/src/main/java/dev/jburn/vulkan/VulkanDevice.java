@@ -57,6 +57,8 @@ final class VulkanDevice implements AutoCloseable {
     /** Nanoseconds per timestamp tick, and whether the compute queue writes timestamps at all. */
     final float timestampPeriod;
     final boolean timestamps;
+    /** {@code maxComputeSharedMemorySize}: kernels that stage more in shared memory decline on this device (Vulkan promises 16 KB). */
+    final int maxSharedBytes;
     /** The most buffers a pipeline may bind through push descriptors; 0 when the extension is off ({@link PushDescriptors}). */
     final int maxPushDescriptors;
     /** Whether timeline semaphores are enabled (Vulkan 1.2 and the driver has them): {@link CommandQueue} may wait on one. */
@@ -80,6 +82,7 @@ final class VulkanDevice implements AutoCloseable {
         this.deviceId = props.deviceID();
         this.driverVersion = props.driverVersion();
         this.timestampPeriod = props.limits().timestampPeriod();
+        this.maxSharedBytes = props.limits().maxComputeSharedMemorySize();
         this.timestamps = props.limits().timestampComputeAndGraphics() || timestampBits(physical, queueFamily) > 0;
         this.maxPushDescriptors = maxPushDescriptors;
         this.timelineSemaphores = timelineSemaphores;
