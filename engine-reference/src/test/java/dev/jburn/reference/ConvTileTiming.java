@@ -36,6 +36,7 @@ public final class ConvTileTiming {
         MemorySegment x1 = floats(rnd, n * 28 * 28), k1 = floats(rnd, 32 * 9), g1 = floats(rnd, n * 26 * 26 * 32);
         MemorySegment x2 = floats(rnd, n * 13 * 13 * 32), k2 = floats(rnd, 64 * 32 * 9), g2 = floats(rnd, n * 11 * 11 * 64);
         MemorySegment k2t = floats(rnd, 32 * 64 * 9), b2 = floats(rnd, 64), b1 = floats(rnd, 32);
+        MemorySegment xc = floats(rnd, n * 32 * 32 * 3), kc = floats(rnd, 32 * 3 * 9);
         if (System.getProperty("dump") != null) { // a training step's own conv 2 input cotangent operands
             try {
                 g2 = Arena.global().allocate(n * 11 * 11 * 64 * 4, 64).copyFrom(MemorySegment.ofArray(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(System.getProperty("dump") + ".g"))));
@@ -92,6 +93,11 @@ public final class ConvTileTiming {
                     () -> ChannelsLastFewChannelsF32.forward(x1, Shape.of(n, 28, 28, 1), k1, Shape.of(32, 1, 3, 3), b1, true, false, valid(0), p));
             time("conv1 forward few channels mask", threads, reps, 2.0 * n * 26 * 26 * 32 * 9,
                     () -> ChannelsLastFewChannelsF32.forward(x1, Shape.of(n, 28, 28, 1), k1, Shape.of(32, 1, 3, 3), b1, true, true, valid(0), p));
+            // a CIFAR-like first layer, 3 channels: what MAX_CHANNELS of the few-channel form rests on
+            time("rgb forward bias", threads, reps, 2.0 * n * 32 * 32 * 32 * 27,
+                    () -> ChannelsLastConvF32.forward(xc, Shape.of(n, 32, 32, 3), kc, Shape.of(32, 3, 3, 3), b1, false, false, valid(1), p));
+            time("rgb forward few channels", threads, reps, 2.0 * n * 32 * 32 * 32 * 27,
+                    () -> ChannelsLastFewChannelsF32.forward(xc, Shape.of(n, 32, 32, 3), kc, Shape.of(32, 3, 3, 3), b1, false, false, valid(1), p));
             time("conv1 dk", threads, reps, 2.0 * n * 26 * 26 * 32 * 9,
                     () -> ChannelsLastConvF32.kernelGradient(x1, Shape.of(n, 28, 28, 1), g1, Shape.of(n, 26, 26, 32), valid(0), p));
             time("conv2 forward", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
