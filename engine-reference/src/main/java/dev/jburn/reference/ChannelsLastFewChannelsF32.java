@@ -41,7 +41,7 @@ final class ChannelsLastFewChannelsF32 {
     static final int BLOCK = 4 * L;
     /**
      * The most input channels it takes (the general form's runs grow with the channels): on one thread of the AVX2 machine,
-     * a 32×32 image padded by 1 at batch 128 with 32 filters took 8.1 / 12.1 ms (this form / the general one) with 2 channels,
+     * a 32×32 image padded by 1 at batch 128 with 32 filters took 7.9-8.4 / 11.9-12.3 ms (this form / the general one) with 2 channels,
      * 8.3 / 11.1 with 3, 11.0-12.4 / 14.8-15.5 with 4 (2026-12-07); more were not measured.
      */
     static final int MAX_CHANNELS = 4;
