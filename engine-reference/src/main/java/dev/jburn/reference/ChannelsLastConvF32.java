@@ -768,7 +768,7 @@ final class ChannelsLastConvF32 {
     }
 
     /** Per axis, how many positions a window of {@code window} elements {@code dilation} apart takes in the padded image at {@code stride}. */
-    private static int[] slides(PaddedImage img, int[] window, int[] dilation, int[] stride) {
+    static int[] slides(PaddedImage img, int[] window, int[] dilation, int[] stride) {
         int[] n = new int[window.length];
         for (int a = 0; a < n.length; a++) {
             long extent = (long) (window[a] - 1) * dilation[a] + 1;
@@ -777,21 +777,21 @@ final class ChannelsLastConvF32 {
         return n;
     }
 
-    private static long product(int[] dims) {
+    static long product(int[] dims) {
         long p = 1;
         for (int d : dims) p *= d;
         return p;
     }
 
     /** Dims {@code from..from+sr-1} of {@code s}. */
-    private static int[] spatial(Shape s, int from, int sr) {
+    static int[] spatial(Shape s, int from, int sr) {
         int[] d = new int[sr];
         for (int a = 0; a < sr; a++) d[a] = s.dim(from + a);
         return d;
     }
 
     /** Per row-major index {@code i} over {@code dims}: {@code Σ_a i_a · step_a · img.stride(a)}, the offset it reads in a padded image. */
-    private static int[] offsets(int[] dims, int[] step, PaddedImage img) {
+    static int[] offsets(int[] dims, int[] step, PaddedImage img) {
         long count = product(dims);
         int[] off = new int[(int) count];
         int[] idx = new int[dims.length];

@@ -76,6 +76,10 @@ final class ChannelsLastConvs {
                 List<Buffer> w = (plain || f2) && ChannelsLastWinograd4x4F32.applies(a.shape(), b.shape(), p.conv.spec())
                         ? ChannelsLastWinograd4x4F32.forward(x, a.shape(), k, b.shape(), bias, p.relu, p.mask, p.conv.spec(), parallel) : null;
                 if (w == null && f2) w = ChannelsLastWinogradF32.forward(x, a.shape(), k, b.shape(), bias, p.relu, p.mask, p.conv.spec(), parallel);
+                // then, with few input channels on AVX2 (conv 1), the form whose tile spans 32 filters (the same bits)
+                if (w == null && ChannelsLastFewChannelsF32.applies(a.shape(), b.shape(), p.conv.spec())) {
+                    w = ChannelsLastFewChannelsF32.forward(x, a.shape(), k, b.shape(), bias, p.relu, p.mask, p.conv.spec(), parallel);
+                }
                 yield w != null ? w : ChannelsLastConvF32.forward(x, a.shape(), k, b.shape(), bias, p.relu, p.mask, p.conv.spec(), parallel);
             }
             case KERNEL_GRADIENT -> {

@@ -35,7 +35,8 @@ public final class ConvTileTiming {
         int n = 128;
         MemorySegment x1 = floats(rnd, n * 28 * 28), k1 = floats(rnd, 32 * 9), g1 = floats(rnd, n * 26 * 26 * 32);
         MemorySegment x2 = floats(rnd, n * 13 * 13 * 32), k2 = floats(rnd, 64 * 32 * 9), g2 = floats(rnd, n * 11 * 11 * 64);
-        MemorySegment k2t = floats(rnd, 32 * 64 * 9), b2 = floats(rnd, 64);
+        MemorySegment k2t = floats(rnd, 32 * 64 * 9), b2 = floats(rnd, 64), b1 = floats(rnd, 32);
+        MemorySegment xc = floats(rnd, n * 32 * 32 * 3), kc = floats(rnd, 32 * 3 * 9);
         if (System.getProperty("dump") != null) { // a training step's own conv 2 input cotangent operands
             try {
                 g2 = Arena.global().allocate(n * 11 * 11 * 64 * 4, 64).copyFrom(MemorySegment.ofArray(java.nio.file.Files.readAllBytes(java.nio.file.Path.of(System.getProperty("dump") + ".g"))));
@@ -84,6 +85,19 @@ public final class ConvTileTiming {
                     xr, Shape.of(8, 56, 56, 64), gr, Shape.of(8, 56, 56, 64), valid(1), p));
             time("conv1 forward", threads, reps, 2.0 * n * 26 * 26 * 32 * 9,
                     () -> ChannelsLastConvF32.forward(x1, Shape.of(n, 28, 28, 1), k1, Shape.of(32, 1, 3, 3), null, false, false, valid(0), p));
+            time("conv1 forward bias", threads, reps, 2.0 * n * 26 * 26 * 32 * 9, // as the peer bench's row (6-row tiles)
+                    () -> ChannelsLastConvF32.forward(x1, Shape.of(n, 28, 28, 1), k1, Shape.of(32, 1, 3, 3), b1, false, false, valid(0), p));
+            time("conv1 forward few channels", threads, reps, 2.0 * n * 26 * 26 * 32 * 9, // the Jit path's on AVX2
+                    () -> ChannelsLastFewChannelsF32.forward(x1, Shape.of(n, 28, 28, 1), k1, Shape.of(32, 1, 3, 3), b1, false, false, valid(0), p));
+            time("conv1 forward few channels relu", threads, reps, 2.0 * n * 26 * 26 * 32 * 9, // the training step's (nn layers' ReLU)
+                    () -> ChannelsLastFewChannelsF32.forward(x1, Shape.of(n, 28, 28, 1), k1, Shape.of(32, 1, 3, 3), b1, true, false, valid(0), p));
+            time("conv1 forward few channels mask", threads, reps, 2.0 * n * 26 * 26 * 32 * 9,
+                    () -> ChannelsLastFewChannelsF32.forward(x1, Shape.of(n, 28, 28, 1), k1, Shape.of(32, 1, 3, 3), b1, true, true, valid(0), p));
+            // a CIFAR-like first layer, 3 channels: what MAX_CHANNELS of the few-channel form rests on
+            time("rgb forward bias", threads, reps, 2.0 * n * 32 * 32 * 32 * 27,
+                    () -> ChannelsLastConvF32.forward(xc, Shape.of(n, 32, 32, 3), kc, Shape.of(32, 3, 3, 3), b1, false, false, valid(1), p));
+            time("rgb forward few channels", threads, reps, 2.0 * n * 32 * 32 * 32 * 27,
+                    () -> ChannelsLastFewChannelsF32.forward(xc, Shape.of(n, 32, 32, 3), kc, Shape.of(32, 3, 3, 3), b1, false, false, valid(1), p));
             time("conv1 dk", threads, reps, 2.0 * n * 26 * 26 * 32 * 9,
                     () -> ChannelsLastConvF32.kernelGradient(x1, Shape.of(n, 28, 28, 1), g1, Shape.of(n, 26, 26, 32), valid(0), p));
             time("conv2 forward", threads, reps, 2.0 * n * 11 * 11 * 64 * 288,
