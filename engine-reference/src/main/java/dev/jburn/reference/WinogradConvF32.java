@@ -84,15 +84,23 @@ final class WinogradConvF32 {
 
     /**
      * Whether {@link #run} takes F(4×4, 3×3) for a conv that {@link #applies}: with 8 float lanes only (AVX2; with 512-bit
-     * vectors nothing changes), off with {@code -Djburn.winograd4x4=false} (as {@link ChannelsLastWinograd4x4F32}'s), and
-     * where its products (36 a 4×4 tile) are at most 3/4 of F(2×2)'s (16 a 2×2 tile): not for outputs of 2, 5 or 6 a side,
-     * whose 4×4 tiles are mostly past the edge.
+     * vectors nothing changes), off with {@code -Djburn.winograd4x4=false} (as {@link ChannelsLastWinograd4x4F32}'s), where
+     * its products (36 a 4×4 tile) are at most 3/4 of F(2×2)'s (16 a 2×2 tile; not for outputs of 2, 5 or 6 a side), a
+     * row has at least 6 tiles (the input transform runs 8 a vector) and the conv at least {@link #MIN_TILES4} tiles an
+     * image group in all (its kernel transform, 2.25× F(2×2)'s, is paid once a call). Measured on one AVX2 machine
+     * (F(2×2) ÷ F(4×4) time, 2 threads; 1 thread in brackets): 64 channels, 56×56 outputs × 8 images 1.34 (1.32), × 1 image
+     * 1.09 (1.23); 28×28 × 8, 128 and 256 channels 1.42 and 1.26 (1.40, 1.22); 24×24 × 8 1.28 (1.30); 14×14 × 8, 256
+     * channels (4 tiles a row: not taken) 1.03 (0.94).
      */
     static boolean fourByFour(ConvGeometry g) {
         if (!F4) return false;
-        long f4 = 36L * ((g.out[0] + 3) / 4) * ((g.out[1] + 3) / 4), f2 = 16L * ((g.out[0] + 1) / 2) * ((g.out[1] + 1) / 2);
-        return 4 * f4 <= 3 * f2;
+        long ty = (g.out[0] + 3) / 4, tx = (g.out[1] + 3) / 4;
+        long f4 = 36L * ty * tx, f2 = 16L * ((g.out[0] + 1) / 2) * ((g.out[1] + 1) / 2);
+        return 4 * f4 <= 3 * f2 && tx >= 6 && (long) g.outBatch * g.groups * ty * tx >= MIN_TILES4;
     }
+
+    /** The fewest F(4×4) tiles a conv takes it with ({@link #fourByFour}): one image of 56×56 outputs has 196. */
+    static final int MIN_TILES4 = 128;
 
     /** F(4×4, 3×3) in {@link #run} (see {@link #fourByFour}). */
     static final boolean F4 = L == 8 && ON && !"false".equals(System.getProperty("jburn.winograd4x4"));
@@ -148,7 +156,7 @@ final class WinogradConvF32 {
         long cost = (long) bandRows * tx * m * m * g.og * g.cg * 9;
         long tasks = images * bands;
         boolean[] notFinite = new boolean[1];
-        HostBuffer u = m == 2 ? packKernel(g, k, blocks) : packKernel4(g, k, blocks);
+        HostBuffer u = m == 2 ? packKernel(g, k, blocks) : packKernel4(g, k, blocks, parallel);
         try {
             MemorySegment us = u.segment();
             parallel.forRange(tasks, cost, (lo, hi) -> {
@@ -480,23 +488,37 @@ final class WinogradConvF32 {
         return b;
     }
 
-    /** F(4×4)'s {@link #packKernel}: {@code U = G g Gᵀ} ({@link WinogradF43#transformKernel}) as {@code [group][point][block][channel][COLS]}. */
-    static HostBuffer packKernel4(ConvGeometry g, MemorySegment k, int blocks) {
+    /**
+     * F(4×4)'s {@link #packKernel}: {@code U = G g Gᵀ} ({@link WinogradF43#transformKernel}, in double, rounded once) as
+     * {@code [group][point][block][channel][COLS]}, 0 for filters past the group's last. A task a (group, block), each
+     * (block, channel)'s 36 rows of {@code COLS} floats built on the heap and copied out: the ResNet-like conv's 64 × 64
+     * pairs took 2.1 ms on one thread written element by element into one heap array and then copied (its 256 × 256
+     * pairs 13 ms), a tenth of the conv's time on two threads.
+     */
+    static HostBuffer packKernel4(ConvGeometry g, MemorySegment k, int blocks, Parallel parallel) {
         final int points = WinogradF43.POINTS;
         float[] src = new float[(int) ((long) g.outChannels * g.cg * 9)];
         MemorySegment.copy(k, FL, 0, src, 0, src.length);
-        float[] u = new float[g.groups * points * blocks * g.cg * COLS];
-        double[] gg = new double[18], t = new double[points];
-        for (int grp = 0; grp < g.groups; grp++) {
-            for (int o = 0; o < g.og; o++) {
+        HostBuffer b = HostBuffer.uninitialized((long) g.groups * points * blocks * g.cg * COLS * Float.BYTES);
+        MemorySegment u = b.segment();
+        parallel.forRange((long) g.groups * blocks, (long) COLS * g.cg * 500, (lo, hi) -> {
+            double[] gg = new double[18], t = new double[points];
+            float[] rows = new float[points * COLS];
+            for (long task = lo; task < hi; task++) {
+                int grp = (int) (task / blocks), blk = (int) (task % blocks), valid = Math.min(COLS, g.og - blk * COLS);
                 for (int c = 0; c < g.cg; c++) {
-                    WinogradF43.transformKernel(src, ((grp * g.og + o) * g.cg + c) * 9, gg, t);
-                    for (int p = 0; p < points; p++) u[(((grp * points + p) * blocks + o / COLS) * g.cg + c) * COLS + o % COLS] = (float) t[p];
+                    if (valid < COLS) java.util.Arrays.fill(rows, 0f);
+                    for (int j = 0; j < valid; j++) {
+                        WinogradF43.transformKernel(src, ((grp * g.og + blk * COLS + j) * g.cg + c) * 9, gg, t);
+                        for (int p = 0; p < points; p++) rows[p * COLS + j] = (float) t[p];
+                    }
+                    for (int p = 0; p < points; p++) {
+                        long at = ((((long) grp * points + p) * blocks + blk) * g.cg + c) * COLS * Float.BYTES;
+                        MemorySegment.copy(rows, p * COLS, u, FL, at, COLS);
+                    }
                 }
             }
-        }
-        HostBuffer b = HostBuffer.uninitialized((long) u.length * Float.BYTES);
-        MemorySegment.copy(u, 0, b.segment(), FL, 0, u.length);
+        });
         return b;
     }
 }

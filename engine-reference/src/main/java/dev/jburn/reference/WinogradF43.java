@@ -75,11 +75,12 @@ final class WinogradF43 {
 
     /** {@code G (k0, k1, k2)ᵀ} of F(4, 3) into {@code out[at + i·stride]}, i = 0..5. */
     private static void gOf(double k0, double k1, double k2, double[] out, int at, int stride) {
+        double a = k0 / 24, b = k1 / 12, c = k2 / 6; // rows 3 and 4 share their quotients (the same values, fewer divisions)
         out[at] = k0 / 4;
         out[at + stride] = -(k0 + k1 + k2) / 6;
         out[at + 2 * stride] = -(k0 - k1 + k2) / 6;
-        out[at + 3 * stride] = k0 / 24 + k1 / 12 + k2 / 6;
-        out[at + 4 * stride] = k0 / 24 - k1 / 12 + k2 / 6;
+        out[at + 3 * stride] = a + b + c;
+        out[at + 4 * stride] = a - b + c;
         out[at + 5 * stride] = k2;
     }
 }

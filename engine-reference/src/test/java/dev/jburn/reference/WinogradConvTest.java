@@ -115,7 +115,10 @@ class WinogradConvTest {
         ConvGeometry resnet = new ConvGeometry(Shape.of(8, 64, 56, 56), Shape.of(64, 64, 3, 3), same);
         assertTrue(WinogradConvF32.applies(resnet));
         assertEquals(WinogradConvF32.F4, WinogradConvF32.fourByFour(resnet), "the ResNet-like conv by F(4x4) where it is on");
-        assertFalse(WinogradConvF32.fourByFour(new ConvGeometry(Shape.of(2, 64, 6, 6), Shape.of(64, 64, 3, 3), same)), "6x6: F(2x2)'s products");
+        assertFalse(WinogradConvF32.fourByFour(new ConvGeometry(Shape.of(64, 64, 6, 6), Shape.of(64, 64, 3, 3), same)), "6x6: F(2x2)'s products");
+        assertFalse(WinogradConvF32.fourByFour(new ConvGeometry(Shape.of(2, 64, 28, 28), Shape.of(64, 64, 3, 3), same)), "few tiles");
+        assertFalse(WinogradConvF32.fourByFour(new ConvGeometry(Shape.of(64, 64, 80, 20), Shape.of(64, 64, 3, 3), same)), "5 tiles a row");
+        assertEquals(WinogradConvF32.F4, WinogradConvF32.fourByFour(new ConvGeometry(Shape.of(8, 64, 28, 28), Shape.of(64, 64, 3, 3), same)), "28x28, 8 images");
         assertFalse(WinogradConvF32.F4 && jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.length() != 8, "F(4x4) with 8 lanes only");
         assertFalse(WinogradConvF32.applies(new ConvGeometry(Shape.of(2, 8, 9, 9), Shape.of(64, 8, 3, 3), same)), "few channels");
         assertFalse(WinogradConvF32.applies(new ConvGeometry(Shape.of(2, 64, 9, 9), Shape.of(16, 64, 3, 3), same)), "few filters");
