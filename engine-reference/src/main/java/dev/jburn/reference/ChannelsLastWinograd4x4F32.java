@@ -143,9 +143,9 @@ final class ChannelsLastWinograd4x4F32 {
                             for (int cv = 0; cv < c; cv += L) {
                                 int v = i * RS + cv;
                                 switch (cls) {
-                                    case 0 -> transformInput(a, from + cv, pw * c, c, v, vPoint, tmpAt);
-                                    case 1 -> inputRow(a, from + cv, c, a, v, vPoint, 4f); // patch row 0: V[0][k] = 4 (Bᵀ d₀)ₖ
-                                    case 2 -> inputRow(a, from + cv, pw * c, a, v, 6 * vPoint, 4f); // column 0: V[j][0]
+                                    case 0 -> WinogradF43.transformInput(a, from + cv, pw * c, c, v, vPoint, tmpAt);
+                                    case 1 -> WinogradF43.inputRow(a, from + cv, c, a, v, vPoint, 4f); // patch row 0: V[0][k] = 4 (Bᵀ d₀)ₖ
+                                    case 2 -> WinogradF43.inputRow(a, from + cv, pw * c, a, v, 6 * vPoint, 4f); // column 0: V[j][0]
                                     default -> FloatVector.fromArray(S, a, from + cv).mul(16f).intoArray(a, v); // V[0][0] = 16 d₀₀
                                 }
                             }
@@ -163,7 +163,7 @@ final class ChannelsLastWinograd4x4F32 {
                                 int m = mAt + i * o + f;
                                 switch (cls) {
                                     case 0 -> {
-                                        for (int kk = 0; kk < 6; kk++) outputColumn(a, m + kk * mPoint, 6 * mPoint, tmpAt + kk * L);
+                                        for (int kk = 0; kk < 6; kk++) WinogradF43.outputColumn(a, m + kk * mPoint, 6 * mPoint, tmpAt + kk * L, 6 * L);
                                         for (int r = 0; r < rows; r++) {
                                             outputRow(a, tmpAt + r * 6 * L, L, false, dst, maskDst, at + f + (long) r * wo * o, o, cols,
                                                     bv, f, addBias, relu, keepMask, bad);
@@ -234,31 +234,15 @@ final class ChannelsLastWinograd4x4F32 {
         int point = blocks * c * W + L;
         float[] src = new float[o * c * 9], u = new float[POINTS * point];
         MemorySegment.copy(k, FL, 0, src, 0, src.length);
-        double[] gg = new double[18], row = new double[6];
+        double[] gg = new double[18], t = new double[POINTS];
         for (int ch = 0; ch < c; ch++) {
             for (int f = 0; f < o; f++) {
-                int at = (f / W * c + ch) * W + f % W, s = (f * c + ch) * 9;
-                for (int col = 0; col < 3; col++) { // G g: each kernel column through G's 6 rows
-                    double k0 = src[s + col], k1 = src[s + 3 + col], k2 = src[s + 6 + col];
-                    gOf(k0, k1, k2, gg, col, 3);
-                }
-                for (int j = 0; j < 6; j++) { // (G g) Gᵀ: each of its rows through G
-                    gOf(gg[3 * j], gg[3 * j + 1], gg[3 * j + 2], row, 0, 1);
-                    for (int kk = 0; kk < 6; kk++) u[at + (6 * j + kk) * point] = (float) row[kk];
-                }
+                int at = (f / W * c + ch) * W + f % W;
+                WinogradF43.transformKernel(src, (f * c + ch) * 9, gg, t);
+                for (int p = 0; p < POINTS; p++) u[at + p * point] = (float) t[p];
             }
         }
         return u;
-    }
-
-    /** {@code G (k0, k1, k2)ᵀ} of F(4, 3) into {@code out[at + i·stride]}, i = 0..5. */
-    private static void gOf(double k0, double k1, double k2, double[] out, int at, int stride) {
-        out[at] = k0 / 4;
-        out[at + stride] = -(k0 + k1 + k2) / 6;
-        out[at + 2 * stride] = -(k0 - k1 + k2) / 6;
-        out[at + 3 * stride] = k0 / 24 + k1 / 12 + k2 / 6;
-        out[at + 4 * stride] = k0 / 24 - k1 / 12 + k2 / 6;
-        out[at + 5 * stride] = k2;
     }
 
     /** Image {@code b}'s rows into the zero-padded image at {@code a[at ..]} (as {@link ChannelsLastWinogradF32}'s). */
@@ -266,52 +250,6 @@ final class ChannelsLastWinograd4x4F32 {
         for (int iy = 0; iy < h; iy++) {
             MemorySegment.copy(x, FL, (((long) b * h + iy) * w) * c * Float.BYTES, a, at + ((iy + lo0) * pw + lo1) * c, w * c);
         }
-    }
-
-    /**
-     * {@code Bᵀ d B} of the 6×6 patch {@code d} at {@code a[p]} (rows {@code rowPitch}, columns {@code c} floats apart; L
-     * channels a vector) into {@code a[v + point·pointStride]}: {@code Bᵀ} over each patch row into {@code a[tmp ..]}
-     * ({@code [row][k]}), then over each of its columns.
-     */
-    private static void transformInput(float[] a, int p, int rowPitch, int c, int v, int pointStride, int tmp) {
-        for (int r = 0; r < 6; r++) inputRow(a, p + r * rowPitch, c, a, tmp + 6 * r * L, L, 1f);
-        for (int kk = 0; kk < 6; kk++) inputRow(a, tmp + kk * L, 6 * L, a, v + kk * pointStride, 6 * pointStride, 1f);
-    }
-
-    /**
-     * {@code scale · Bᵀ (x₀ .. x₅)} of F(4, 3), {@code xᵢ} at {@code a[in + i·inStride]}, into {@code out[to + j·toStride]}.
-     * {@code scale} is 1, or 4 where the other patch rows (columns) are padding (a power of two: exact).
-     */
-    private static void inputRow(float[] a, int in, int inStride, float[] out, int to, int toStride, float scale) {
-        FloatVector x0 = FloatVector.fromArray(S, a, in), x1 = FloatVector.fromArray(S, a, in + inStride);
-        FloatVector x2 = FloatVector.fromArray(S, a, in + 2 * inStride), x3 = FloatVector.fromArray(S, a, in + 3 * inStride);
-        FloatVector x4 = FloatVector.fromArray(S, a, in + 4 * inStride), x5 = FloatVector.fromArray(S, a, in + 5 * inStride);
-        if (scale != 1f) {
-            x0 = x0.mul(scale); x1 = x1.mul(scale); x2 = x2.mul(scale); x3 = x3.mul(scale); x4 = x4.mul(scale); x5 = x5.mul(scale);
-        }
-        FloatVector four = FloatVector.broadcast(S, 4f), two = FloatVector.broadcast(S, 2f);
-        // Bᵀ rows: (4 0 -5 0 1 0), (0 -4 -4 1 1 0), (0 4 -4 -1 1 0), (0 -2 -1 2 1 0), (0 2 -1 -2 1 0), (0 4 0 -5 0 1)
-        x0.fma(four, x4).sub(x2.mul(5f)).intoArray(out, to);
-        FloatVector s12 = x1.add(x2), d12 = x1.sub(x2), d31 = x3.sub(x1), d42 = x4.sub(x2);
-        s12.fma(four.neg(), x3.add(x4)).intoArray(out, to + toStride);
-        d12.fma(four, x4.sub(x3)).intoArray(out, to + 2 * toStride);
-        d31.fma(two, d42).intoArray(out, to + 3 * toStride);
-        d31.fma(two.neg(), d42).intoArray(out, to + 4 * toStride);
-        x1.fma(four, x5).sub(x3.mul(5f)).intoArray(out, to + 5 * toStride);
-    }
-
-    /** {@code Aᵀ (m₀ .. m₅)} of F(4, 3) over a column of point sums ({@code a[in + j·inStride]}) into {@code a[to + i·6·L]}, i = 0..3. */
-    private static void outputColumn(float[] a, int in, int inStride, int to) {
-        FloatVector m0 = FloatVector.fromArray(S, a, in), m1 = FloatVector.fromArray(S, a, in + inStride);
-        FloatVector m2 = FloatVector.fromArray(S, a, in + 2 * inStride), m3 = FloatVector.fromArray(S, a, in + 3 * inStride);
-        FloatVector m4 = FloatVector.fromArray(S, a, in + 4 * inStride), m5 = FloatVector.fromArray(S, a, in + 5 * inStride);
-        FloatVector two = FloatVector.broadcast(S, 2f), four = FloatVector.broadcast(S, 4f), eight = FloatVector.broadcast(S, 8f);
-        // Aᵀ rows: (1 1 1 1 1 0), (0 1 -1 2 -2 0), (0 1 1 4 4 0), (0 1 -1 8 -8 1)
-        FloatVector s12 = m1.add(m2), d12 = m1.sub(m2), s34 = m3.add(m4), d34 = m3.sub(m4);
-        m0.add(s12).add(s34).intoArray(a, to);
-        d34.fma(two, d12).intoArray(a, to + 6 * L);
-        s34.fma(four, s12).intoArray(a, to + 12 * L);
-        d34.fma(eight, d12).add(m5).intoArray(a, to + 18 * L);
     }
 
     /**

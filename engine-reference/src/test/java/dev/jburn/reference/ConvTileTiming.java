@@ -59,6 +59,14 @@ public final class ConvTileTiming {
                 DirectConvF32.run(resnet, xr, kr, y.segment(), p);
                 return y;
             });
+            for (int m : new int[] {2, 4}) { // either Winograd form alone (F(4x4): AVX2 only)
+                if (m == 4 && !WinogradConvF32.F4) continue;
+                time("resnet forward winograd" + m + "x" + m, threads, reps, 2.0 * 8 * 64 * 56 * 56 * 64 * 9, () -> {
+                    HostBuffer y = HostBuffer.uninitialized(resnet.outSize() * Float.BYTES);
+                    if (!WinogradConvF32.run(resnet, xr, kr, y.segment(), p, m)) throw new IllegalStateException("declined");
+                    return y;
+                });
+            }
             time("resnet forward direct", threads, reps, 2.0 * 8 * 64 * 56 * 56 * 64 * 9, () -> { // without Winograd's first try
                 HostBuffer y = HostBuffer.uninitialized(resnet.outSize() * Float.BYTES);
                 DirectConvF32.run(resnet, xr, kr, y.segment(), p, DirectConvF32.LANES);
