@@ -14,7 +14,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Where a row-major F32 GEMM's time goes: a copy of {@code GemmF32.participate} (row-major A, B and C) with System.nanoTime
  * around B packing, A packing, the kernels and the waits at each phase's end, per participant. Args: n threads calls
- * [mc nc]; prints per call the wall time and, per participant, the ms of each part summed over the calls.
+ * [mc nc]; prints the median and best wall time of the last half of the calls and, per participant, the ms of each
+ * part per call. Options: -Dgm.mkn=m,k,n (instead of n³), -Dgm.c=scratch, -Dgm.sharedB=true, -Dgm.ab=true with or without
+ * -Dgm.ncB=N (calls alternate between two variants; prints the median of the pairs' time ratios). Results: bench/README.md,
+ * "CPU: where the AVX2 machine's large f32 GEMM spends its time".
  */
 public final class GemmProfile {
     static final int MR = GemmKernels.F32_MR, NR = GemmKernels.F32_NR, AS = GemmKernels.AS;
@@ -74,9 +77,9 @@ public final class GemmProfile {
                 sorted[calls / 2 + counted / 2] / 1e6, flops / sorted[calls / 2 + counted / 2], sorted[calls / 2] / 1e6, flops / sorted[calls / 2]);
         for (int i = 0; i < threads; i++) {
             long[] x = acc[i];
-            System.out.printf("  participant %d per call: packB %.2f packA %.2f kernel %.2f wait %.2f other %.2f total %.2f ms; kernel GFLOP/s share %.1f%n", i,
+            System.out.printf("  participant %d per call: packB %.2f packA %.2f kernel %.2f wait %.2f other %.2f total %.2f ms%n", i,
                     x[PACKB] / 1e6 / counted, x[PACKA] / 1e6 / counted, x[KERNEL] / 1e6 / counted, x[WAIT] / 1e6 / counted,
-                    (x[TOTAL] - x[PACKB] - x[PACKA] - x[KERNEL] - x[WAIT]) / 1e6 / counted, x[TOTAL] / 1e6 / counted, 0.0);
+                    (x[TOTAL] - x[PACKB] - x[PACKA] - x[KERNEL] - x[WAIT]) / 1e6 / counted, x[TOTAL] / 1e6 / counted);
         }
         double kernelSum = 0;
         for (long[] x : acc) kernelSum += x[KERNEL];
