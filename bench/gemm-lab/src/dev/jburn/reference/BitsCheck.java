@@ -14,7 +14,7 @@ import java.util.zip.CRC32;
 public final class BitsCheck {
     public static void main(String[] args) {
         int[][] shapes = {{256, 256, 256}, {130, 200, 77}, {128, 784, 256}, {784, 128, 256}, {128, 256, 784}, {128, 1600, 128},
-                {13, 1000, 45}, {1000, 9, 70}, {37, 53, 900}, {128, 256, 10}, {300, 5, 300}, {2, 500, 600}, {700, 800, 20}};
+                {13, 1000, 45}, {200, 800, 1000}, {64, 900, 1600}, {1000, 9, 70}, {37, 53, 900}, {128, 256, 10}, {300, 5, 300}, {2, 500, 600}, {700, 800, 20}};
         float[] special = {Float.NaN, Float.POSITIVE_INFINITY, -0f, 0f, Float.MIN_VALUE};
         for (Parallel par : new Parallel[] {new Parallel(1, Long.MAX_VALUE), new Parallel(2, 1L << 18)}) {
             for (int[] s : shapes) {

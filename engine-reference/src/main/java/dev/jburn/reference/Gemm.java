@@ -19,7 +19,7 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Blocking (this machine: 48 KiB L1d, 2 MiB L2 per core): one packed A panel
  * ({@code KC×MR}: 18 KiB for F32, its rows 1.6 KiB apart) stays in L1 while it sweeps the packed B block
- * ({@code KC×NC}: 1.1 MiB, in each core's L2); the packed A block ({@code MC×KC}, up to
+ * ({@code KC×NC}: 1.1 MiB, in each core's L2; 1.5 MiB with 8-lane vectors, partly in L3); the packed A block ({@code MC×KC}, up to
  * 6 MiB) sits in L3 and is packed once per {@code KC} slice; every element of A and B is
  * packed once when {@code m ≤ MC}. {@code -Djburn.gemm.kc/mc/nc} (and {@code kc64/mc64/nc64})
  * override them for tuning experiments.
@@ -38,7 +38,13 @@ final class Gemm {
      */
     static final int F32_KC = Integer.getInteger("jburn.gemm.kc", 384);
     static final int F32_MC = Integer.getInteger("jburn.gemm.mc", 4096);
-    static final int F32_NC = Integer.getInteger("jburn.gemm.nc", 768);
+    /**
+     * 768 with 16-lane vectors; 1024 with 8 (AVX2: 6-row tiles). Measured 2026-12-07 on the 2-core AVX2 machine (Zen 1,
+     * `bench/gemm-lab` `GemmProfile`, calls alternating between the two in one JVM, two threads, median time ratio):
+     * 1024² 0.984, 2048² 0.992 (nc 2048, one block: 1.011), 896² 0.979, [128,256]·[256,784] 0.989; fewer column blocks
+     * mean fewer phase waits and fewer reloads of each A panel. nc splits columns only: the bits stay those of nc 768.
+     */
+    static final int F32_NC = Integer.getInteger("jburn.gemm.nc", jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.length() >= 16 ? 768 : 1024);
     static final int F64_KC = Integer.getInteger("jburn.gemm.kc64", 192);
     static final int F64_MC = Integer.getInteger("jburn.gemm.mc64", 4096);
     static final int F64_NC = Integer.getInteger("jburn.gemm.nc64", 768);
