@@ -39,36 +39,17 @@ class ChannelsLastFewChannelsTest {
         for (int trial = 0; trial < 40; trial++) {
             int sr = 1 + trial % 3, n = 1 + rnd.nextInt(3), c = 1 + rnd.nextInt(ChannelsLastFewChannelsF32.MAX_CHANNELS);
             int o = BLOCK * (1 + rnd.nextInt(2));
-            int[] in = new int[sr], kd = new int[sr], strides = new int[sr], dil = new int[sr], lo = new int[sr], hi = new int[sr];
-            int[] xd = new int[sr + 2], kshape = new int[sr + 2];
-            xd[0] = n;
-            kshape[0] = o;
-            kshape[1] = c;
-            long xc = (long) n * c, kc = (long) o * c;
-            for (int a = 0; a < sr; a++) {
-                in[a] = 2 + rnd.nextInt(sr == 3 ? 5 : 12);
-                kd[a] = 1 + rnd.nextInt(3);
-                strides[a] = rnd.nextInt(4) == 0 ? 2 : 1;
-                dil[a] = rnd.nextInt(4) == 0 ? 2 : 1;
-                lo[a] = rnd.nextInt(3) - (rnd.nextInt(6) == 0 ? 1 : 0);
-                hi[a] = rnd.nextInt(3);
-                xd[a + 1] = in[a];
-                kshape[a + 2] = kd[a];
-                xc *= in[a];
-                kc *= kd[a];
-            }
-            xd[sr + 1] = c;
-            ConvSpec spec = new ConvSpec(strides, lo, hi, ChannelsLastConvTest.ones(sr), dil, 1, 1);
-            Shape xs = Shape.of(xd), ks = Shape.of(kshape);
+            RandomChannelsLastConv cs = RandomChannelsLastConv.next(rnd, sr, n, c, o, 2, 12, 6);
+            ConvSpec spec = cs.spec();
+            Shape xs = cs.x(), ks = cs.kernel();
+            int xc = cs.xCount(), kc = cs.kCount();
             if (!applies(xs, ks, spec)) continue; // fewer than 3 output positions
             MemorySegment x = floats(rnd, (int) xc), k = floats(rnd, (int) kc), bias = floats(rnd, o);
             float[] odd = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, -0f};
             if (trial % 4 == 1) for (float v : odd) x.setAtIndex(ValueLayout.JAVA_FLOAT, rnd.nextInt((int) xc), v);
             if (trial % 4 == 2) k.setAtIndex(ValueLayout.JAVA_FLOAT, rnd.nextInt((int) kc), odd[rnd.nextInt(3)]); // meets the padding
             if (trial % 4 == 3) bias.setAtIndex(ValueLayout.JAVA_FLOAT, rnd.nextInt(o), odd[rnd.nextInt(4)]);
-            String what = "trial " + trial + ": n " + n + ", in " + Arrays.toString(in) + ", c " + c + ", o " + o + ", kernel "
-                    + Arrays.toString(kd) + ", strides " + Arrays.toString(strides) + ", dilation " + Arrays.toString(dil) + ", pads "
-                    + Arrays.toString(lo) + Arrays.toString(hi);
+            String what = "trial " + trial + ": " + cs.describe();
             Parallel p = new Parallel(1 + trial % 2, 1);
             for (int e = 0; e < 4; e++) {
                 MemorySegment b = e == 0 ? null : bias;

@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -33,26 +32,9 @@ class TwelveRowTilesTest {
         for (int trial = 0; trial < 80; trial++) {
             int sr = trial % 4 == 3 ? 1 + 2 * rnd.nextInt(2) : 2, n = trial % 5 == 0 ? 1 : 1 + rnd.nextInt(5);
             int c = new int[] {8, 13, 32, 40}[rnd.nextInt(4)], o = new int[] {1, 17, 32, 33, 64}[rnd.nextInt(5)];
-            int[] in = new int[sr], kd = new int[sr], strides = new int[sr], lo = new int[sr], hi = new int[sr], dil = new int[sr];
-            int[] xd = new int[sr + 2], kshape = new int[sr + 2];
-            xd[0] = n;
-            kshape[0] = o;
-            kshape[1] = c;
-            long xc = n * (long) c, kc = (long) o * c;
-            for (int a = 0; a < sr; a++) {
-                in[a] = 1 + rnd.nextInt(sr == 3 ? 5 : 17);
-                kd[a] = 1 + rnd.nextInt(3);
-                strides[a] = rnd.nextInt(4) == 0 ? 2 : 1;
-                dil[a] = rnd.nextInt(4) == 0 ? 2 : 1;
-                lo[a] = rnd.nextInt(3) - (rnd.nextInt(5) == 0 ? 1 : 0);
-                hi[a] = rnd.nextInt(3);
-                xd[a + 1] = in[a];
-                kshape[a + 2] = kd[a];
-                xc *= in[a];
-                kc *= kd[a];
-            }
-            xd[sr + 1] = c;
-            ConvSpec spec = new ConvSpec(strides, lo, hi, ChannelsLastConvTest.ones(sr), dil, 1, 1);
+            RandomChannelsLastConv cs = RandomChannelsLastConv.next(rnd, sr, n, c, o, 1, 17, 5);
+            ConvSpec spec = cs.spec();
+            int xc = cs.xCount(), kc = cs.kCount();
             MemorySegment x = floats(rnd, (int) xc), k = floats(rnd, (int) kc), bias = floats(rnd, o);
             if (trial % 4 == 1) { // non-finite values: in the input, the bias, and every other time the kernel
                 x.setAtIndex(ValueLayout.JAVA_FLOAT, rnd.nextInt((int) xc), Float.NaN);
@@ -61,7 +43,7 @@ class TwelveRowTilesTest {
                 bias.setAtIndex(ValueLayout.JAVA_FLOAT, 0, o > 1 ? -0.0f : Float.NaN);
                 if (trial % 8 == 1) k.setAtIndex(ValueLayout.JAVA_FLOAT, rnd.nextInt((int) kc), Float.NEGATIVE_INFINITY);
             }
-            Shape xs = Shape.of(xd), ks = Shape.of(kshape);
+            Shape xs = cs.x(), ks = cs.kernel();
             boolean withBias = rnd.nextBoolean(), relu = rnd.nextBoolean(), mask = relu && rnd.nextBoolean();
             MemorySegment b = withBias ? bias : null;
             List<Buffer> six = ChannelsLastConvF32.forward(x, xs, k, ks, b, relu, mask, spec, two, true, ChannelsLastConvF32.CHUNK_BYTES,
@@ -69,9 +51,7 @@ class TwelveRowTilesTest {
             if (six == null) continue; // no output
             List<Buffer> twelveRows = ChannelsLastConvF32.forward(x, xs, k, ks, b, relu, mask, spec, two, true, ChannelsLastConvF32.CHUNK_BYTES,
                     false, true);
-            String what = "n " + n + ", in " + Arrays.toString(in) + ", c " + c + ", o " + o + ", kernel " + Arrays.toString(kd)
-                    + ", strides " + Arrays.toString(strides) + ", pads " + Arrays.toString(lo) + Arrays.toString(hi) + ", dilation "
-                    + Arrays.toString(dil) + ", bias " + withBias + ", relu " + relu + ", mask " + mask;
+            String what = cs.describe() + ", bias " + withBias + ", relu " + relu + ", mask " + mask;
             assertEquals(six.size(), twelveRows.size(), what);
             for (int i = 0; i < six.size(); i++) {
                 MemorySegment s = HostBuffer.of(six.get(i)), t = HostBuffer.of(twelveRows.get(i));
@@ -79,7 +59,7 @@ class TwelveRowTilesTest {
                 else assertArrayEquals(bits(values(six.get(i))), bits(values(twelveRows.get(i))), what);
             }
             long positions = s(six.getLast()) / n / o / Float.BYTES;
-            if (sr == 2 && strides[0] == 1 && dil[1] == 1 && positions >= 12) twelve++;
+            if (sr == 2 && spec.strides()[0] == 1 && spec.kernelDilation()[1] == 1 && positions >= 12) twelve++;
         }
         assertTrue(twelve >= 20, "enough cases have 12-row tiles, got " + twelve);
     }
