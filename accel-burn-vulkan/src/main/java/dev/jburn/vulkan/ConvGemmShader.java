@@ -195,14 +195,9 @@ final class ConvGemmShader {
     /**
      * Bindings: 0 input, 1 kernel, 2 output (its {@code z}-th copy at {@code z ×} the output's size), 3 parameters
      * ({@link #params}) for {@code rank} spatial axes. Each invocation loads four elements of the B tile a step: rows of one column ({@link Order#CHANNEL_MAJOR}) or one row of several columns ({@link Order#TAP_MAJOR});
-     * it works out their columns once and walks their rows' (channel, tap) by a constant step.
-     */
-    static String source(int rank, Order order) { return source(rank, order, false); }
-
-    /**
-     * {@link #source(int, Order)}; {@code prefetch}: each step's global loads are issued into
-     * registers before the step before it multiplies, so their latency (gathers behind index arithmetic) hides behind
-     * those products; without, they are waited for before the step's barrier.
+     * it works out their columns once and walks their rows' (channel, tap) by a constant step. {@code prefetch}: each
+     * step's global loads are issued into registers before the step before it multiplies, so their latency (gathers
+     * behind index arithmetic) hides behind those products; without, they are waited for before the step's barrier.
      */
     static String source(int rank, Order order, boolean prefetch) {
         if (rank < 1 || rank > DirectConvPlan.MAX_RANK) throw new IllegalArgumentException("conv gemm: rank " + rank);

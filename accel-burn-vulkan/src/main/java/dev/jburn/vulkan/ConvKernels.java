@@ -100,13 +100,11 @@ final class ConvKernels {
 
     /**
      * Into how many shares of K (each a multiple of 16, the tile's K step, and at least 256 long) an implicit GEMM
-     * of {@code groups} work groups is split so that about {@link #SPLIT_GROUPS} work groups run: a weight gradient's
+     * of {@code groups} work groups is split so that about {@code target} work groups run: a weight gradient's
      * {@code [O, C·taps]} output is a handful of tiles over a K of batch × output plane (the small CNN's second one: 5
-     * tiles, K = 15,488). 1 when the product has groups enough or K is short.
+     * tiles, K = 15,488). 1 when the product has groups enough or K is short. {@code target}: the work groups to aim
+     * at ({@link #SPLIT_GROUPS} in use); at most {@code maxParts} shares.
      */
-    static int splits(long groups, long k) { return splits(groups, k, SPLIT_GROUPS, Long.MAX_VALUE); }
-
-    /** {@link #splits(long, long)} aiming at {@code target} work groups, with at most {@code maxParts} shares. */
     static int splits(long groups, long k, int target, long maxParts) {
         if (groups >= SPLIT_BELOW_GROUPS || k < 512) return 1;
         long parts = Math.min(Math.min((target + groups - 1) / groups, k / 256), maxParts);
