@@ -10,6 +10,7 @@ import org.lwjgl.vulkan.VkBufferCreateInfo;
 import org.lwjgl.vulkan.VkCommandBuffer;
 import org.lwjgl.vulkan.VkCommandBufferAllocateInfo;
 import org.lwjgl.vulkan.VkCommandBufferBeginInfo;
+import org.lwjgl.vulkan.VkCommandBufferInheritanceInfo;
 import org.lwjgl.vulkan.VkCommandPoolCreateInfo;
 import org.lwjgl.vulkan.VkDescriptorBufferInfo;
 import org.lwjgl.vulkan.VkDescriptorPoolCreateInfo;
@@ -167,6 +168,16 @@ final class CommandQueue implements AutoCloseable {
     private volatile java.util.function.LongConsumer onCompleted = s -> { };
     private volatile boolean lost;
     private boolean closed;
+    /** The capture being recorded ({@link #beginCapture}), by the thread that holds the lock until it ends; null when none. */
+    private Capture capture;
+    /** Captures not destroyed yet, which {@link #close} frees before their command pool goes (under the lock). */
+    private final List<Capture> captures = new ArrayList<>();
+    /** The next command starts with a barrier whatever the tracker says (its window was cleared for a capture). */
+    private boolean barrierDue;
+    /** Dispatches one capture may hold. */
+    static final int CAPTURE_SETS = 2048;
+    /** Bytes of kernel parameters one capture may hold. */
+    static final long CAPTURE_PARAM_BYTES = 1 << 19;
 
     /** One command buffer with what its submission holds until it has finished. */
     private final class Frame {
@@ -185,13 +196,58 @@ final class CommandQueue implements AutoCloseable {
         long work;
         /** The compute pipeline bound last in this command buffer (0: none yet). */
         long boundPipeline;
+        /** Where this frame's kernel parameters go: a region of {@code paramBuffer} ({@code paramMemory} maps the whole buffer). */
+        final long paramBuffer;
+        final MemorySegment paramMemory;
+        final long paramBase;
+        final long paramBytes;
+        /** Dispatches (descriptor sets) this frame may hold. */
+        final int maxSets;
+        /** Submit this frame as soon as the current body is recorded (a replayed graph: a whole step, worth starting at once). */
+        boolean flushNow;
 
-        Frame(int index, VkCommandBuffer cmd, long fence, long descriptorPool) {
+        Frame(int index, VkCommandBuffer cmd, long fence, long descriptorPool, long paramBuffer, MemorySegment paramMemory,
+              long paramBase, long paramBytes, int maxSets) {
             this.index = index;
             this.cmd = cmd;
             this.fence = fence;
             this.descriptorPool = descriptorPool;
+            this.paramBuffer = paramBuffer;
+            this.paramMemory = paramMemory;
+            this.paramBase = paramBase;
+            this.paramBytes = paramBytes;
+            this.maxSets = maxSets;
         }
+    }
+
+    /**
+     * Commands recorded once into a secondary command buffer ({@link #beginCapture}) and executed any number of times
+     * ({@link Recorder#execute}): a compiled graph's whole run ({@link ReplayedGraphs}). It owns its descriptor pool and
+     * parameter buffer (their contents are part of the recording) and keeps the pipelines and buffers it binds reachable.
+     */
+    final class Capture {
+        private final Frame frame;
+        private final long paramAllocation;
+        /** Dispatches recorded. */
+        int dispatches;
+        private boolean destroyed;
+        /**
+         * The buffers it binds that its graph's pool does not own (a kernel's cached table, a constant), each retained
+         * once: their memory must outlive every replay, not just the recording's submission.
+         */
+        private final java.util.Set<DeviceBuffer> held = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+        private void hold(DeviceBuffer b) {
+            if (b.alloc.pool == null && held.add(b)) b.retain();
+        }
+
+        private Capture(Frame frame, long paramAllocation) {
+            this.frame = frame;
+            this.paramAllocation = paramAllocation;
+        }
+
+        /** Dispatches recorded. */
+        int dispatches() { return dispatches; }
     }
 
     /**
@@ -217,12 +273,6 @@ final class CommandQueue implements AutoCloseable {
             VkDescriptorPoolSize.Buffer sizes = VkDescriptorPoolSize.calloc(1, stack)
                     .type(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).descriptorCount(MAX_SETS * MAX_BINDINGS);
             VkDescriptorPoolCreateInfo dpi = VkDescriptorPoolCreateInfo.calloc(stack).sType$Default().maxSets(MAX_SETS).pPoolSizes(sizes);
-            for (int f = 0; f < FRAMES; f++) {
-                VulkanErrors.check(vkCreateFence(dev.device, VkFenceCreateInfo.calloc(stack).sType$Default(), null, lp), "vulkan", "vkCreateFence");
-                long fence = lp.get(0);
-                VulkanErrors.check(vkCreateDescriptorPool(dev.device, dpi, null, lp), "vulkan", "vkCreateDescriptorPool");
-                frames[f] = new Frame(f, new VkCommandBuffer(pp.get(f), dev.device), fence, lp.get(0));
-            }
 
             if (timelineWaits && dev.timelineSemaphores) {
                 VkSemaphoreTypeCreateInfo type = VkSemaphoreTypeCreateInfo.calloc(stack).sType$Default()
@@ -244,6 +294,13 @@ final class CommandQueue implements AutoCloseable {
             paramBuffer = lp.get(0);
             paramAllocation = pa.get(0);
             paramMemory = MemorySegment.ofAddress(info.pMappedData()).reinterpret(PARAM_BYTES * FRAMES);
+            for (int f = 0; f < FRAMES; f++) {
+                VulkanErrors.check(vkCreateFence(dev.device, VkFenceCreateInfo.calloc(stack).sType$Default(), null, lp), "vulkan", "vkCreateFence");
+                long fence = lp.get(0);
+                VulkanErrors.check(vkCreateDescriptorPool(dev.device, dpi, null, lp), "vulkan", "vkCreateDescriptorPool");
+                frames[f] = new Frame(f, new VkCommandBuffer(pp.get(f), dev.device), fence, lp.get(0), paramBuffer, paramMemory,
+                        f * PARAM_BYTES, PARAM_BYTES, MAX_SETS);
+            }
             if (dev.timestamps) {
                 VkQueryPoolCreateInfo qpi = VkQueryPoolCreateInfo.calloc(stack).sType$Default().queryType(VK_QUERY_TYPE_TIMESTAMP).queryCount(2 * FRAMES);
                 VulkanErrors.check(vkCreateQueryPool(dev.device, qpi, null, lp), "vulkan", "vkCreateQueryPool");
@@ -330,7 +387,7 @@ final class CommandQueue implements AutoCloseable {
             int n = buffers.size() + (p.usesParams() ? 1 : 0);
             if (n != p.bindingCount()) throw new IllegalStateException(op + ": pipeline takes " + p.bindingCount() + " bindings, got " + n);
             if (gx <= 0 || gy <= 0 || gz <= 0) return;
-            if (++frame.sets > MAX_SETS) throw new IllegalStateException(op + ": more than " + MAX_SETS + " dispatches in one submission");
+            if (++frame.sets > frame.maxSets) throw new IllegalStateException(op + ": more than " + frame.maxSets + " dispatches in one submission");
             for (int i = 0; i < buffers.size(); i++) handles[i] = buffers.get(i).handle();
             order(handles, buffers.size(), writes);
             frame.keepAlive.add(p); // a releasable pipeline must outlive the submission that binds it
@@ -341,14 +398,15 @@ final class CommandQueue implements AutoCloseable {
                     DeviceBuffer b = buffers.get(i);
                     if (!b.isAlive()) throw new JBurnException(op, "operand buffer already freed");
                     frame.keepAlive.add(b);
+                    if (capture != null && capture.frame == frame) capture.hold(b);
                     infos.get(i).buffer(b.handle()).offset(0).range(VK_WHOLE_SIZE);
                 }
                 if (p.usesParams()) {
                     long bytes = Math.max(4, 4L * params.length);
-                    if (frame.paramOffset + bytes > PARAM_BYTES) throw new IllegalStateException(op + ": kernel parameters overflow");
-                    long at = frame.index * PARAM_BYTES + frame.paramOffset;
-                    MemorySegment.copy(params, 0, paramMemory, java.lang.foreign.ValueLayout.JAVA_INT, at, params.length);
-                    infos.get(n - 1).buffer(paramBuffer).offset(at).range(bytes);
+                    if (frame.paramOffset + bytes > frame.paramBytes) throw new IllegalStateException(op + ": kernel parameters overflow");
+                    long at = frame.paramBase + frame.paramOffset;
+                    MemorySegment.copy(params, 0, frame.paramMemory, java.lang.foreign.ValueLayout.JAVA_INT, at, params.length);
+                    infos.get(n - 1).buffer(frame.paramBuffer).offset(at).range(bytes);
                     frame.paramOffset += (bytes + paramAlign - 1) / paramAlign * paramAlign;
                 }
                 VkWriteDescriptorSet.Buffer write = VkWriteDescriptorSet.calloc(1, s).sType$Default()
@@ -379,6 +437,7 @@ final class CommandQueue implements AutoCloseable {
                 }
             }
             dispatches.incrementAndGet();
+            if (capture != null && capture.frame == frame) capture.dispatches++;
             if (COUNT_NAMES) dispatchNames.computeIfAbsent(op + " x" + (long) gx * gy * gz, k -> new java.util.concurrent.atomic.LongAdder()).increment();
         }
 
@@ -423,18 +482,44 @@ final class CommandQueue implements AutoCloseable {
             frame.work += FLUSH_WORK; // the size is the buffer's: count it as large
         }
 
-        /** Keeps {@code o} reachable until the submission has finished. */
-        void keep(Object o) { frame.keepAlive.add(o); }
+        /**
+         * Runs {@code c}'s recorded commands here, ordered after every command before them and before every command
+         * after them (a barrier on each side: the tracker cannot see inside), and submits this frame once the current
+         * body is recorded.
+         */
+        void execute(Capture c) {
+            if (c.destroyed) throw new IllegalStateException("replay of a destroyed capture");
+            if (frame == (capture == null ? null : capture.frame)) throw new IllegalStateException("a capture cannot replay another");
+            barrier();
+            try (MemoryStack s = stack.push()) {
+                vkCmdExecuteCommands(cmd, s.pointers(c.frame.cmd));
+            }
+            barrier();
+            barriers.barrier();
+            barrierCount.addAndGet(2);
+            frame.boundPipeline = VK_NULL_HANDLE; // a secondary command buffer leaves the primary's bound state undefined
+            frame.keepAlive.add(c);
+            frame.work += c.frame.work;
+            frame.flushNow = true;
+            dispatches.addAndGet(c.dispatches);
+        }
+
+        /** Keeps {@code o} reachable until the submission has finished (a capture: a buffer's memory as long as the capture lives). */
+        void keep(Object o) {
+            frame.keepAlive.add(o);
+            if (o instanceof DeviceBuffer b && capture != null && capture.frame == frame) capture.hold(b);
+        }
 
         /**
          * Orders a command touching {@code handles[0..n)} (writing those set in {@code writes}) after the earlier
          * commands it depends on: a barrier when it conflicts with one since the last barrier ({@link BarrierTracker}).
          */
         private void order(long[] handles, int n, long writes) {
-            if (barriers.conflicts(handles, n, writes)) {
+            if (barrierDue || barriers.conflicts(handles, n, writes)) {
                 barrier();
                 barriers.barrier();
                 barrierCount.incrementAndGet();
+                barrierDue = false;
             }
             barriers.touch(handles, n, writes);
         }
@@ -472,6 +557,10 @@ final class CommandQueue implements AutoCloseable {
         try (MemoryStack stack = MemoryStack.stackPush()) {
             if (closed) throw new JBurnException(op, "the vulkan engine is closed");
             if (lost) throw new JBurnException(op, "the Vulkan device was lost earlier; restart the process");
+            if (capture != null) { // only the capturing thread gets here: it holds the lock for the whole capture
+                body.accept(new Recorder(stack, capture.frame));
+                return;
+            }
             Frame f = open;
             if (f != null && (f.sets > MAX_SETS - MAX_SETS_PER_BODY || f.paramOffset > PARAM_BYTES / 2)) {
                 flush(op);
@@ -481,7 +570,7 @@ final class CommandQueue implements AutoCloseable {
             // Whatever happens in body, the frame stays consistent: a failed op leaves at most a barrier
             // and commands on buffers its recording keeps alive.
             body.accept(new Recorder(stack, f));
-            if (f.sets >= FLUSH_SETS || f.work >= FLUSH_WORK && (!batchWhileBusy || deviceIdle())) flush(op);
+            if (f.flushNow || f.sets >= FLUSH_SETS || f.work >= FLUSH_WORK && (!batchWhileBusy || deviceIdle())) flush(op);
         } finally {
             lock.unlock();
         }
@@ -508,6 +597,7 @@ final class CommandQueue implements AutoCloseable {
         }
         f.sets = 0;
         f.work = 0;
+        f.flushNow = false;
         f.boundPipeline = VK_NULL_HANDLE;
         f.paramOffset = 0;
         f.keepAlive.clear();
@@ -559,6 +649,105 @@ final class CommandQueue implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts recording every command this thread submits into a new {@link Capture} instead of the frames, until
+     * {@link #endCapture}; other threads' submissions wait until then (the lock is held throughout). Nothing recorded
+     * runs until a frame {@linkplain Recorder#execute executes} the capture; a {@link #waitIdle} meanwhile fails.
+     */
+    Capture beginCapture(String op) {
+        lock.lock();
+        Capture c = null;
+        try (MemoryStack stack = MemoryStack.stackPush()) {
+            if (closed) throw new JBurnException(op, "the vulkan engine is closed");
+            if (lost) throw new JBurnException(op, "the Vulkan device was lost earlier; restart the process");
+            if (capture != null) throw new IllegalStateException(op + ": a capture is already being recorded");
+            PointerBuffer pp = stack.mallocPointer(1);
+            VulkanErrors.check(vkAllocateCommandBuffers(dev.device, VkCommandBufferAllocateInfo.calloc(stack).sType$Default()
+                    .commandPool(commandPool).level(VK_COMMAND_BUFFER_LEVEL_SECONDARY).commandBufferCount(1), pp), op, "vkAllocateCommandBuffers");
+            VkCommandBuffer cmd = new VkCommandBuffer(pp.get(0), dev.device);
+            LongBuffer lp = stack.mallocLong(1);
+            long pool = VK_NULL_HANDLE, buffer = VK_NULL_HANDLE, allocation = 0;
+            try {
+                VkDescriptorPoolSize.Buffer sizes = VkDescriptorPoolSize.calloc(1, stack)
+                        .type(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).descriptorCount(CAPTURE_SETS * 8);
+                VulkanErrors.check(vkCreateDescriptorPool(dev.device, VkDescriptorPoolCreateInfo.calloc(stack).sType$Default()
+                        .maxSets(CAPTURE_SETS).pPoolSizes(sizes), null, lp), op, "vkCreateDescriptorPool");
+                pool = lp.get(0);
+                VkBufferCreateInfo bci = VkBufferCreateInfo.calloc(stack).sType$Default().size(CAPTURE_PARAM_BYTES)
+                        .usage(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT).sharingMode(VK_SHARING_MODE_EXCLUSIVE);
+                VmaAllocationCreateInfo aci = VmaAllocationCreateInfo.calloc(stack).usage(VMA_MEMORY_USAGE_AUTO)
+                        .flags(VMA_ALLOCATION_CREATE_HOST_ACCESS_SEQUENTIAL_WRITE_BIT | VMA_ALLOCATION_CREATE_MAPPED_BIT);
+                VmaAllocationInfo info = VmaAllocationInfo.calloc(stack);
+                PointerBuffer pa = stack.mallocPointer(1);
+                VulkanErrors.check(vmaCreateBuffer(dev.allocator, bci, aci, lp, pa, info), op, "vmaCreateBuffer(capture params)");
+                buffer = lp.get(0);
+                allocation = pa.get(0);
+                Frame f = new Frame(-1, cmd, VK_NULL_HANDLE, pool, buffer,
+                        MemorySegment.ofAddress(info.pMappedData()).reinterpret(CAPTURE_PARAM_BYTES), 0, CAPTURE_PARAM_BYTES, CAPTURE_SETS);
+                c = new Capture(f, allocation);
+                VkCommandBufferInheritanceInfo inherit = VkCommandBufferInheritanceInfo.calloc(stack).sType$Default();
+                VulkanErrors.check(vkBeginCommandBuffer(cmd, VkCommandBufferBeginInfo.calloc(stack).sType$Default()
+                        .flags(VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT).pInheritanceInfo(inherit)), op, "vkBeginCommandBuffer");
+            } catch (RuntimeException e) {
+                if (buffer != VK_NULL_HANDLE) vmaDestroyBuffer(dev.allocator, buffer, allocation);
+                if (pool != VK_NULL_HANDLE) vkDestroyDescriptorPool(dev.device, pool, null);
+                vkFreeCommandBuffers(dev.device, commandPool, cmd);
+                throw e;
+            }
+            // The replay starts with a barrier on everything before it: inside, the tracker starts with an empty window.
+            barriers.barrier();
+            capture = c;
+            captures.add(c);
+            return c;
+        } finally {
+            if (c == null) lock.unlock();
+        }
+    }
+
+    /**
+     * Ends the capture this thread is recording; {@code keep} false (a failed recording) destroys it at once (it never
+     * ran). The commands after it begin with a barrier: the tracker's window was given to the capture.
+     */
+    void endCapture(String op, Capture c, boolean keep) {
+        if (capture != c || !lock.isHeldByCurrentThread()) throw new IllegalStateException(op + ": not the capture being recorded");
+        try {
+            capture = null;
+            barriers.barrier();
+            barrierDue = true;
+            try {
+                VulkanErrors.check(vkEndCommandBuffer(c.frame.cmd), op, "vkEndCommandBuffer");
+                if (c.frame.paramOffset > 0) vmaFlushAllocation(dev.allocator, c.paramAllocation, 0, CAPTURE_PARAM_BYTES);
+            } catch (RuntimeException e) {
+                destroy(c);
+                throw e;
+            }
+            if (!keep) destroy(c);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Frees a capture's command buffer, descriptor pool and parameters. Only once no submission that executes it can
+     * still run: after {@link #waitIdle}, or when it was never executed.
+     */
+    void destroy(Capture c) {
+        lock.lock();
+        try {
+            if (c.destroyed) return;
+            c.destroyed = true;
+            captures.remove(c);
+            vkFreeCommandBuffers(dev.device, commandPool, c.frame.cmd);
+            vkDestroyDescriptorPool(dev.device, c.frame.descriptorPool, null);
+            vmaDestroyBuffer(dev.allocator, c.frame.paramBuffer, c.paramAllocation);
+            c.frame.keepAlive.clear();
+            c.held.forEach(DeviceBuffer::release); // frees are deferred past the submissions made so far
+            c.held.clear();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Records {@code body}, submits it and waits until the device has finished it (and everything before it). */
     void submitAndWait(String op, Consumer<Recorder> body) {
         submit(op, body);
@@ -572,6 +761,7 @@ final class CommandQueue implements AutoCloseable {
     void waitIdle(String op) {
         lock.lock();
         try {
+            if (capture != null) throw new JBurnException(op, "waits for the device while a graph is being recorded for replay");
             if (recorded > completed) hostWaits.incrementAndGet();
             flush(op);
             for (int k = 1; k <= FRAMES; k++) {
@@ -661,6 +851,8 @@ final class CommandQueue implements AutoCloseable {
             closed = true;
             open = null; // recorded but never needed: nobody waited for it
             vkQueueWaitIdle(dev.queue);
+            capture = null;
+            for (Capture c : List.copyOf(captures)) destroy(c);
             for (Frame f : frames) {
                 f.pending = false;
                 f.keepAlive.clear();

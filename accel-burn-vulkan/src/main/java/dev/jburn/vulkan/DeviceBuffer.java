@@ -35,6 +35,8 @@ final class DeviceBuffer implements Buffer {
         /** The neighbours in {@link DeviceMemory}'s list of live allocations, and whether this one is on it (under its lock). */
         Allocation prev, next;
         boolean linked;
+        /** The recorded graph's pool this buffer belongs to ({@link DeviceMemory.GraphPool}), or null. */
+        DeviceMemory.GraphPool pool;
 
         Allocation(DeviceMemory memory, long buffer, long allocation, long byteSize, long allocatedSize, boolean hostVisible,
                    boolean hostReadable) {

@@ -11,6 +11,7 @@ import org.lwjgl.vulkan.VkBufferCreateInfo;
 import java.lang.foreign.MemorySegment;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.lwjgl.util.vma.Vma.*;
@@ -43,6 +44,8 @@ final class DeviceMemory {
     final AtomicLong liveBuffers = new AtomicLong();
     /** Copies between host and device memory ({@link #upload}, {@link #download}): what a replayed step must not make. */
     final AtomicLong transfers = new AtomicLong();
+    /** Reads of device data by the host, those served from a host copy included: a graph that makes any is not replayed. */
+    final AtomicLong hostReads = new AtomicLong();
     /** Buffers created through VMA: the allocations the cache of freed buffers did not serve. */
     final AtomicLong buffersCreated = new AtomicLong();
     /**
@@ -66,6 +69,26 @@ final class DeviceMemory {
     private boolean closed;
 
     private record Deferred(BufferCache.Entry entry, long serial) {}
+
+    /**
+     * The buffers of one graph recorded for replay ({@link ReplayedGraphs}): every buffer its recording allocated,
+     * which the replays write again and again, so none may go back to the cache while the recording lives. A buffer
+     * released during the recording returns to this pool's free list, for a later allocation of the same recording
+     * (its commands run in recorded order, with barriers between). Under the memory's lock.
+     */
+    static final class GraphPool {
+        private final List<BufferCache.Entry> owned = new java.util.ArrayList<>();
+        private final java.util.Map<Long, java.util.ArrayDeque<BufferCache.Entry>> free = new java.util.HashMap<>();
+        private boolean recording = true;
+        private long bytes;
+
+        /** Bytes the pool holds (as allocated). */
+        synchronized long bytes() { return bytes; }
+    }
+
+    /** The pool the {@link #poolThread} allocates from while it records a graph; null when none. */
+    private GraphPool pool;
+    private volatile Thread poolThread;
 
     DeviceMemory(VulkanDevice dev, CommandQueue queue, boolean forceStaging, boolean keepsHostCopies) {
         this.dev = dev;
@@ -103,10 +126,20 @@ final class DeviceMemory {
     private DeviceBuffer.Allocation create(String op, long byteSize, long size) {
         synchronized (this) {
             if (closed) throw new JBurnException(op, "the vulkan engine is closed");
-            BufferCache.Entry e = cache.take(size);
+            GraphPool p = recordingHere() ? pool : null;
+            BufferCache.Entry e = null;
+            if (p != null) {
+                java.util.ArrayDeque<BufferCache.Entry> q = p.free.get(size);
+                if (q != null) e = q.poll();
+            }
+            if (e == null) {
+                e = cache.take(size);
+                if (e != null && p != null) own(p, e);
+            }
             if (e != null) {
                 DeviceBuffer.Allocation a = new DeviceBuffer.Allocation(this, e.buffer(), e.allocation(), byteSize, size,
                         e.hostVisible(), e.hostReadable());
+                a.pool = p;
                 link(a);
                 liveBuffers.incrementAndGet();
                 liveBytes.addAndGet(size);
@@ -139,6 +172,10 @@ final class DeviceMemory {
                     vmaDestroyBuffer(dev.allocator, a.buffer, a.allocation);
                     throw new JBurnException(op, "the vulkan engine is closed");
                 }
+                if (recordingHere() && pool != null) {
+                    a.pool = pool;
+                    own(pool, new BufferCache.Entry(a.buffer, a.allocation, a.allocatedSize, a.hostVisible, a.hostReadable));
+                }
                 link(a);
             }
             liveBuffers.incrementAndGet();
@@ -150,7 +187,7 @@ final class DeviceMemory {
     /** A new zero-filled buffer. */
     DeviceBuffer allocate(String op, long byteSize) {
         DeviceBuffer b = allocateUninitialized(op, byteSize);
-        if (b.alloc.hostVisible && !forceStaging) {
+        if (b.alloc.hostVisible && !forceStaging && !recordingHere()) {
             withMapping(op, b.alloc, m -> m.fill((byte) 0), true);
         } else {
             queue.submit(op, r -> {
@@ -167,7 +204,8 @@ final class DeviceMemory {
         if (host.byteSize() == 0) return b;
         if (keepsHostCopies && host.byteSize() <= HOST_COPY_MAX) b.keepHostCopy(host.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
         transfers.incrementAndGet();
-        if (b.alloc.hostVisible && !forceStaging) {
+        // While a graph is recorded for replay, writes go into its commands (a host write would happen once, now).
+        if (b.alloc.hostVisible && !forceStaging && !recordingHere()) {
             withMapping(op, b.alloc, m -> MemorySegment.copy(host, 0, m, 0, host.byteSize()), true);
         } else if (host.byteSize() <= CommandQueue.MAX_INLINE_UPLOAD) {
             // Small data (a batch's labels, a key, a scalar) rides in the command buffer: a staged copy would
@@ -198,6 +236,8 @@ final class DeviceMemory {
         }
         if (n == 0) return;
         if (!src.isAlive()) throw new JBurnException(op, "download from a freed buffer");
+        hostReads.incrementAndGet();
+        if (recordingHere()) throw new JBurnException(op, "reads device data while a graph is being recorded for replay");
         byte[] copy = src.hostCopy();
         if (copy != null) {
             // What the upload wrote, and nothing has written since: no wait for the queue, no copy from the device.
@@ -246,6 +286,10 @@ final class DeviceMemory {
         liveBytes.addAndGet(-a.allocatedSize);
         freedBytes.addAndGet(a.allocatedSize);
         BufferCache.Entry e = new BufferCache.Entry(a.buffer, a.allocation, a.allocatedSize, a.hostVisible, a.hostReadable);
+        if (a.pool != null) { // the recording's own: reused within it, freed with it (releasePool)
+            if (a.pool.recording) a.pool.free.computeIfAbsent(a.allocatedSize, k -> new java.util.ArrayDeque<>()).add(e);
+            return;
+        }
         // Submissions return before the device is done; one made before this release may still use the buffer.
         long serial = queue.submittedSerial();
         if (serial > queue.completedSerial()) deferred.add(new Deferred(e, serial));
@@ -260,6 +304,45 @@ final class DeviceMemory {
     private void recycle(BufferCache.Entry e) {
         if (closed) return;
         if (!cache.offer(e)) vmaDestroyBuffer(dev.allocator, e.buffer(), e.allocation());
+    }
+
+    /** Starts allocating this thread's buffers from {@code p} ({@link GraphPool}), until {@link #endPool}. */
+    synchronized void beginPool(GraphPool p) {
+        if (pool != null) throw new IllegalStateException("a graph pool is already in use");
+        pool = p;
+        poolThread = Thread.currentThread();
+    }
+
+    /** Ends {@link #beginPool}: the pool's buffers stay its own, none is handed out again. */
+    synchronized void endPool() {
+        if (pool != null) pool.recording = false;
+        pool = null;
+        poolThread = null;
+    }
+
+    /** Whether this thread is recording a graph for replay (its allocations come from the pool). */
+    boolean recordingHere() { return poolThread == Thread.currentThread(); }
+
+    /**
+     * Gives back every buffer of {@code p} (after {@link #endPool}; its tensors released): to the cache once the
+     * submissions made so far (replays among them) have finished.
+     */
+    synchronized void releasePool(GraphPool p) {
+        if (p == pool) endPool();
+        long serial = queue.submittedSerial();
+        for (BufferCache.Entry e : p.owned) {
+            if (closed) break; // the allocator is gone: release the recordings before closing (VulkanBackend.close does)
+            if (serial > queue.completedSerial()) deferred.add(new Deferred(e, serial));
+            else recycle(e);
+        }
+        p.owned.clear();
+        p.free.clear();
+        synchronized (p) { p.bytes = 0; }
+    }
+
+    private static void own(GraphPool p, BufferCache.Entry e) {
+        p.owned.add(e);
+        synchronized (p) { p.bytes += e.size(); }
     }
 
     /** Frees every cached buffer (they are not in use: only freed buffers are cached). */

@@ -44,6 +44,8 @@ public final class VulkanBackend extends HostFallbackBackend {
     final ConvKernels convs;
     final ChannelsLastConvs channelsLast;
     final FusedGraphs fused;
+    /** Compiled graphs recorded once and replayed ({@link VulkanConfig#graphs()}). */
+    final ReplayedGraphs replayed = new ReplayedGraphs(this);
     /** Answers from the kernels' own checks (stateless, so one instance serves every call). */
     private final Capabilities capabilities = new VulkanCapabilities(this);
     /** Whether the device's f32 arithmetic flushes subnormals to zero, measured at start. */
@@ -282,11 +284,31 @@ public final class VulkanBackend extends HostFallbackBackend {
      */
     @Override
     public List<Buffer> execute(Graph graph, List<Operand> inputs) {
-        return Interpreter.execute(this, fused.rewrite(channelsLast.rewrite(graph)), inputs, new boolean[inputs.size()], (node, in, reusable) -> {
+        if (!config.graphs() || graph.nodes().size() < 2) return interpret(rewrite(graph), inputs, null);
+        return replayed.execute(graph, inputs, this::rewrite, this::interpret);
+    }
+
+    private Graph rewrite(Graph graph) {
+        return fused.rewrite(channelsLast.rewrite(graph));
+    }
+
+    /** Runs a rewritten graph node by node; {@code constants} (may be null) supplies its uploaded constants. */
+    private List<Buffer> interpret(Graph rewritten, List<Operand> inputs, java.util.Map<dev.jburn.graph.Node, Buffer> constants) {
+        return Interpreter.execute(this, rewritten, inputs, new boolean[inputs.size()], (node, in, reusable) -> {
+            if (constants != null && node.prim() instanceof dev.jburn.graph.Prim.Constant) {
+                Buffer b = constants.get(node);
+                if (b != null) return List.of(b.retain());
+            }
             List<Buffer> r = channelsLast.run(node, in);
             return r != null ? r : fused.run(node, in, reusable);
         });
     }
+
+    /**
+     * {@code {recorded, replays, refused}}: compiled graphs recorded for replay so far, runs replayed, graphs left to
+     * run the ordinary way ({@link VulkanConfig#graphs()}).
+     */
+    public long[] graphCounts() { return replayed.counts(); }
 
     /** {@link #execute(Graph, List)}; donated inputs are not reused (every kernel writes a new buffer). */
     @Override
@@ -415,6 +437,11 @@ public final class VulkanBackend extends HostFallbackBackend {
         closed = true;
         try {
             owner.call(() -> {
+                try {
+                    replayed.close(); // before the queue: a recording's commands and buffers go with it
+                } catch (RuntimeException e) {
+                    // the device was lost or the queue closed: its objects go with the queue and the memory below
+                }
                 queue.close(); // waits for a submission in flight, then refuses new ones: nothing below races a kernel
                 pipelines.close();
                 memory.close();

@@ -32,23 +32,27 @@ import java.nio.file.Path;
  * @param timelineWaits submissions signal a timeline semaphore and waits read its counter, instead of a fence per
  *                      submission, where the device has timeline semaphores ({@code -Djburn.vulkan.timelineWaits=true};
  *                      default false until a GPU measures it faster)
+ * @param graphs        a compiled graph (a Jit function, a training step) that has run twice without reading device data
+ *                      on the host is recorded once into a secondary command buffer and replayed from then on (its inputs
+ *                      copied in, its results out: {@code ReplayedGraphs}); default true, {@code -Djburn.vulkan.graphs=false}
+ *                      runs every call the ordinary way
  */
 public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix, boolean gemmDoubleBuffer,
                            boolean pushDescriptors, boolean hostCopies, boolean dependencyBarriers, boolean batchWhileBusy,
-                           boolean timelineWaits) {
+                           boolean timelineWaits, boolean graphs) {
     /** The defaults for the settings not given: cooperative matrices off, the single-buffered f32 GEMM. */
     public VulkanConfig(String device, Path cacheDir, boolean forceStaging) { this(device, cacheDir, forceStaging, false, false); }
 
-    /** The defaults for the host-path settings not given: push descriptors, host copies, dependency barriers, batching while busy. */
+    /** The defaults for the host-path settings not given: push descriptors, host copies, dependency barriers, batching while busy, replayed graphs. */
     public VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix, boolean gemmDoubleBuffer) {
-        this(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, true, true, true, true, false);
+        this(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, true, true, true, true, false, true);
     }
 
     /**
      * {@code -Djburn.vulkan.device}, {@code -Djburn.vulkan.cacheDir} (default {@code ~/.cache/jburn/vulkan}; {@code none} disables),
      * {@code -Djburn.vulkan.forceStaging}, {@code -Djburn.vulkan.coopMatrix}, {@code -Djburn.vulkan.gemmDoubleBuffer},
      * {@code -Djburn.vulkan.pushDescriptors}, {@code -Djburn.vulkan.hostCopies}, {@code -Djburn.vulkan.dependencyBarriers} and
-     * {@code -Djburn.vulkan.batchWhileBusy} (all four default true), {@code -Djburn.vulkan.timelineWaits} (default false).
+     * {@code -Djburn.vulkan.batchWhileBusy} (all four default true), {@code -Djburn.vulkan.timelineWaits} (default false), {@code -Djburn.vulkan.graphs} (default true).
      */
     public static VulkanConfig fromSystemProperties() {
         String device = System.getProperty("jburn.vulkan.device");
@@ -67,47 +71,54 @@ public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, b
                 !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.hostCopies")),
                 !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.dependencyBarriers")),
                 !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.batchWhileBusy")),
-                Boolean.getBoolean("jburn.vulkan.timelineWaits"));
+                Boolean.getBoolean("jburn.vulkan.timelineWaits"),
+                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.graphs")));
     }
 
     public VulkanConfig withDevice(String d) {
-        return new VulkanConfig(d, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits);
+        return new VulkanConfig(d, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs);
     }
 
     public VulkanConfig withCacheDir(Path p) {
-        return new VulkanConfig(device, p, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits);
+        return new VulkanConfig(device, p, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs);
     }
 
     public VulkanConfig withForceStaging(boolean on) {
-        return new VulkanConfig(device, cacheDir, on, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits);
+        return new VulkanConfig(device, cacheDir, on, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs);
     }
 
     public VulkanConfig withCoopMatrix(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, on, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits);
+        return new VulkanConfig(device, cacheDir, forceStaging, on, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs);
     }
 
     public VulkanConfig withGemmDoubleBuffer(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, on, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, on, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs);
     }
 
     public VulkanConfig withPushDescriptors(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, on, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, on, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs);
     }
 
     public VulkanConfig withHostCopies(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, on, dependencyBarriers, batchWhileBusy, timelineWaits);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, on, dependencyBarriers, batchWhileBusy, timelineWaits, graphs);
     }
 
     public VulkanConfig withDependencyBarriers(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, on, batchWhileBusy, timelineWaits);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, on, batchWhileBusy, timelineWaits, graphs);
     }
 
     public VulkanConfig withBatchWhileBusy(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, on, timelineWaits);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, on, timelineWaits, graphs);
     }
 
     public VulkanConfig withTimelineWaits(boolean on) {
         return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers,
-                batchWhileBusy, on);
+                batchWhileBusy, on, graphs);
+    }
+
+    /** Compiled graphs recorded once and replayed ({@link #graphs()}). */
+    public VulkanConfig withGraphs(boolean on) {
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers,
+                batchWhileBusy, timelineWaits, on);
     }
 }

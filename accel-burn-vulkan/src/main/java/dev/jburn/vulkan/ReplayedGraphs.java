@@ -1,0 +1,237 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.graph.Graph;
+import dev.jburn.graph.Node;
+import dev.jburn.graph.Prim;
+import dev.jburn.spi.Buffer;
+import dev.jburn.spi.Operand;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * Compiled graphs recorded once and replayed: the Vulkan twin of the cuda engine's CUDA graphs. A training step is a
+ * few dozen dispatches; recorded one by one each costs the interpreter's bookkeeping, a buffer from the cache, its
+ * descriptors and parameters (~20-27 µs of host time per dispatch on the H100's host, so a small model's step was
+ * bound by the host). After a graph has run {@link #PROBE_RUNS} times the ordinary way without reading device data on
+ * the host, its next run is recorded into a secondary command buffer ({@link CommandQueue#beginCapture}), and every
+ * later run is one submission: copy the inputs in, execute the recording, copy the results out.
+ *
+ * <p><b>Why the copies.</b> A recording binds the buffers it was recorded with. Its inputs therefore live in fixed
+ * buffers of its own (the caller's tensors are copied in), its intermediates in a {@link DeviceMemory.GraphPool} that
+ * no other work may use while the recording lives, and its results are copied out to fresh buffers, because the next
+ * replay overwrites them. The graph's constants are uploaded once per graph, before its first run.
+ *
+ * <p><b>What is not replayed.</b> A graph whose probe runs read device data on the host (a fallback to the cpu
+ * engine, a branch on a predicate, a small upload read back) or uploaded anything other than its constants: what such
+ * a run does may change from call to call, and a recording would repeat the first. Such graphs keep running the
+ * ordinary way, as does any graph whose recording fails. A few recordings are kept, least recently used first out.
+ *
+ * <p>Off with {@code -Djburn.vulkan.graphs=false} ({@link VulkanConfig#graphs()}).
+ */
+final class ReplayedGraphs implements AutoCloseable {
+    /** Ordinary runs before a recording: the first builds pipelines, the second shows the graph reads nothing back. */
+    static final int PROBE_RUNS = 2;
+    /** Recordings kept per engine. */
+    static final int MAX_GRAPHS = 8;
+    /** {@code -Djburn.vulkan.graphs.verbose=true}: one line per recording or refusal on stderr. */
+    private static final boolean VERBOSE = Boolean.getBoolean("jburn.vulkan.graphs.verbose");
+
+    /** Runs a (rewritten) graph the ordinary way; {@code constants} supplies its uploaded constants. */
+    @FunctionalInterface
+    interface Run {
+        List<Buffer> run(Graph graph, List<Operand> inputs, Map<Node, Buffer> constants);
+    }
+
+    private final VulkanBackend backend;
+    private final Map<Graph, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+    private long recordings, replays, refused;
+
+    private static final class Entry {
+        final Graph rewritten;
+        final Map<Node, Buffer> constants;
+        int runs;
+        String refusal;
+        Recorded recorded;
+
+        Entry(Graph rewritten, Map<Node, Buffer> constants) {
+            this.rewritten = rewritten;
+            this.constants = constants;
+        }
+
+        void close(ReplayedGraphs owner) {
+            if (recorded != null) recorded.close(owner);
+            recorded = null;
+            constants.values().forEach(Buffer::release);
+            constants.clear();
+        }
+    }
+
+    /** One recording with its fixed input buffers, its outputs (in its pool) and the pool. */
+    private record Recorded(CommandQueue.Capture commands, DeviceMemory.GraphPool pool, List<DeviceBuffer> inputs, List<Buffer> outputs) {
+        void close(ReplayedGraphs owner) {
+            // Replays may still be queued: they must finish before the commands and the pool's buffers go.
+            owner.backend.queue.waitIdle("graph replay");
+            owner.backend.queue.destroy(commands);
+            inputs.forEach(Buffer::release);
+            outputs.forEach(Buffer::release);
+            owner.backend.memory.releasePool(pool);
+        }
+    }
+
+    ReplayedGraphs(VulkanBackend backend) {
+        this.backend = backend;
+    }
+
+    /**
+     * Runs {@code graph} ({@code rewrite} gives the form the interpreter runs): replayed when recorded, else the
+     * ordinary way (probing or recording it when due).
+     */
+    synchronized List<Buffer> execute(Graph graph, List<Operand> inputs, UnaryOperator<Graph> rewrite, Run run) {
+        Entry e = entries.get(graph);
+        if (e == null) {
+            Graph g = rewrite.apply(graph);
+            e = new Entry(g, uploadConstants(g));
+            entries.put(graph, e);
+            evict();
+        }
+        if (e.recorded != null) {
+            if (fits(e.recorded, inputs)) return replay(e.recorded, inputs);
+            return run.run(e.rewritten, inputs, e.constants);
+        }
+        if (e.refusal != null || !allDevice(inputs)) return run.run(e.rewritten, inputs, e.constants);
+        if (++e.runs <= PROBE_RUNS) {
+            long before = traffic();
+            List<Buffer> out = run.run(e.rewritten, inputs, e.constants);
+            // The first run may upload what kernels cache for good (a reduction's column count): the last run decides.
+            if (e.runs == PROBE_RUNS && traffic() != before) refuse(e, "it moves data between host and device (a fallback, a read-back or an upload)");
+            return out;
+        }
+        Recorded r = record(e, inputs, run);
+        if (r == null) return run.run(e.rewritten, inputs, e.constants);
+        e.recorded = r;
+        recordings++;
+        return replay(r, inputs);
+    }
+
+    private long traffic() { return backend.memory.transfers.get() + backend.memory.hostReads.get(); }
+
+    private Map<Node, Buffer> uploadConstants(Graph g) {
+        Map<Node, Buffer> m = new IdentityHashMap<>();
+        try {
+            for (Node n : g.nodes()) {
+                if (n.prim() instanceof Prim.Constant c) m.put(n, backend.upload(MemorySegment.ofArray(c.bytes())));
+            }
+        } catch (RuntimeException ex) {
+            m.values().forEach(Buffer::release);
+            throw ex;
+        }
+        return m;
+    }
+
+    private void refuse(Entry e, String why) {
+        e.refusal = why;
+        refused++;
+        if (VERBOSE) System.err.println("vulkan: graph not replayed: " + why);
+    }
+
+    private void evict() {
+        if (entries.size() <= MAX_GRAPHS) return;
+        Iterator<Map.Entry<Graph, Entry>> it = entries.entrySet().iterator();
+        Entry oldest = it.next().getValue();
+        it.remove();
+        oldest.close(this);
+    }
+
+    private Recorded record(Entry e, List<Operand> inputs, Run run) {
+        DeviceMemory memory = backend.memory;
+        CommandQueue queue = backend.queue;
+        List<DeviceBuffer> fixed = new ArrayList<>();
+        List<Buffer> outputs = null;
+        DeviceMemory.GraphPool pool = new DeviceMemory.GraphPool();
+        long t0 = System.nanoTime();
+        try {
+            List<Operand> operands = new ArrayList<>(inputs.size());
+            for (Operand in : inputs) {
+                DeviceBuffer b = memory.allocateUninitialized("graph recording", in.buffer().byteSize());
+                fixed.add(b);
+                operands.add(new Operand(b, in.dtype(), in.shape()));
+            }
+            CommandQueue.Capture commands = queue.beginCapture("graph recording");
+            boolean ok = false;
+            memory.beginPool(pool);
+            try {
+                outputs = run.run(e.rewritten, operands, e.constants);
+                ok = true;
+            } finally {
+                memory.endPool();
+                queue.endCapture("graph recording", commands, ok);
+            }
+            if (VERBOSE) {
+                System.err.printf("vulkan: recorded a graph of %d nodes, %d dispatches, %d inputs, %d outputs in %.1f ms, pool %.1f MiB%n",
+                        e.rewritten.nodes().size(), commands.dispatches(), inputs.size(), outputs.size(), (System.nanoTime() - t0) / 1e6,
+                        pool.bytes() / 1048576.0);
+            }
+            return new Recorded(commands, pool, fixed, outputs);
+        } catch (RuntimeException ex) {
+            refuse(e, "recording failed: " + ex.getMessage());
+            fixed.forEach(Buffer::release);
+            if (outputs != null) outputs.forEach(Buffer::release);
+            memory.releasePool(pool);
+            return null;
+        }
+    }
+
+    private static boolean allDevice(List<Operand> inputs) {
+        for (Operand in : inputs) if (!(in.buffer() instanceof DeviceBuffer d) || !d.isAlive()) return false;
+        return true;
+    }
+
+    /** Whether {@code inputs} fill the recording's fixed input buffers exactly (they do when the caller kept to the graph's types). */
+    private static boolean fits(Recorded r, List<Operand> inputs) {
+        if (inputs.size() != r.inputs.size() || !allDevice(inputs)) return false;
+        for (int i = 0; i < inputs.size(); i++) if (inputs.get(i).buffer().byteSize() != r.inputs.get(i).byteSize()) return false;
+        return true;
+    }
+
+    private List<Buffer> replay(Recorded r, List<Operand> inputs) {
+        List<DeviceBuffer> result = new ArrayList<>(r.outputs.size());
+        try {
+            for (Buffer out : r.outputs) result.add(backend.memory.allocateUninitialized("graph replay", out.byteSize()));
+            backend.queue.submit("graph replay", rec -> {
+                for (int i = 0; i < inputs.size(); i++) {
+                    DeviceBuffer src = (DeviceBuffer) inputs.get(i).buffer();
+                    rec.keep(src);
+                    rec.copy(src.handle(), 0, r.inputs.get(i).handle(), 0, src.byteSize());
+                }
+                rec.execute(r.commands);
+                for (int i = 0; i < result.size(); i++) {
+                    DeviceBuffer to = result.get(i);
+                    rec.keep(to);
+                    rec.copy(((DeviceBuffer) r.outputs.get(i)).handle(), 0, to.handle(), 0, to.byteSize());
+                }
+            });
+        } catch (RuntimeException ex) {
+            result.forEach(Buffer::release);
+            throw ex;
+        }
+        replays++;
+        return new ArrayList<>(result);
+    }
+
+    /** {@code {recorded, replays, refused}} so far. */
+    synchronized long[] counts() { return new long[] {recordings, replays, refused}; }
+
+    /** Frees every recording (before the queue and the memory close). */
+    @Override
+    public synchronized void close() {
+        for (Entry e : entries.values()) e.close(this);
+        entries.clear();
+    }
+}

@@ -1,0 +1,139 @@
+package dev.jburn.vulkan;
+
+import dev.jburn.DType;
+import dev.jburn.Engine;
+import dev.jburn.Prng;
+import dev.jburn.Shape;
+import dev.jburn.Tensor;
+import dev.jburn.graph.CompiledFunction;
+import dev.jburn.graph.Jit;
+import dev.jburn.nn.Activation;
+import dev.jburn.nn.Model;
+import dev.jburn.nn.layers.BatchNorm;
+import dev.jburn.optim.Optimizers;
+import dev.jburn.train.Losses;
+import dev.jburn.train.TrainStep;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Compiled graphs recorded once and replayed ({@link ReplayedGraphs}) give what the ordinary run gives, bit for bit:
+ * a CNN's Adam steps, a function's results kept across later replays (each replay copies its results out), graphs
+ * that read device data on the host (never recorded), more graphs than the engine keeps recordings of, and inputs
+ * of another size.
+ */
+class VulkanGraphReplayTest {
+    private static Engine replaying;
+    private static Engine ordinary;
+
+    @BeforeAll
+    static void engines() {
+        TestDevice.require();
+        replaying = VulkanHostPathTest.privateEngine(c -> c.withGraphs(true));
+        ordinary = VulkanHostPathTest.privateEngine(c -> c.withGraphs(false));
+    }
+
+    @AfterAll
+    static void close() {
+        if (replaying != null) replaying.backend().close();
+        if (ordinary != null) ordinary.backend().close();
+    }
+
+    private static long[] counts() { return ((VulkanBackend) replaying.backend()).graphCounts(); }
+
+    /** Six compiled Adam steps of a small CNN (conv, batch norm, pooling, GEMMs, fused groups, reductions). */
+    @Test
+    void trainingStepsReplayedGiveTheSameBits() {
+        Model m = Model.input("x", Shape.of(-1, 12, 12, 1))
+                .conv2d(4, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
+                .conv2d(8, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
+                .flatten().dense(16, Activation.RELU).dense(10);
+        long[] before = counts();
+        List<float[]> want = steps(m, ordinary), got = steps(m, replaying);
+        long[] after = counts();
+        assertEquals(1, after[0] - before[0], "the step is recorded once");
+        assertTrue(after[1] - before[1] >= 3, "steps 3 to 6 are replays");
+        assertEquals(before[2], after[2], "nothing refused");
+        for (int i = 0; i < want.size(); i++) assertArrayEquals(want.get(i), got.get(i), "value " + i + " (losses, then parameters)");
+    }
+
+    private static List<float[]> steps(Model m, Engine e) {
+        TrainStep step = TrainStep.of(m, Losses.softmaxCrossEntropy(), Optimizers.adam(1e-2));
+        TrainStep.State s = step.init(m.init(Prng.key(0).to(e)), Prng.key(1).to(e));
+        List<float[]> out = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            Tensor x = Prng.uniform(Prng.key(10 + i), Shape.of(8, 12, 12, 1), DType.F32, -1, 1).values().to(e);
+            Tensor y = Prng.randint(Prng.key(20 + i), 0, 10, Shape.of(8), DType.S32).values().to(e);
+            TrainStep.Result r = step.apply(s, x, y);
+            out.add(r.loss().toFloatArray());
+            s = r.state();
+        }
+        for (String name : new java.util.TreeSet<>(s.model().params().keySet())) out.add(s.model().get(name).toFloatArray());
+        return out;
+    }
+
+    /** Results of earlier calls stay as they were while later calls replay the same recording. */
+    @Test
+    void eachReplaysResultsAreItsOwn() {
+        CompiledFunction f = Jit.compile((Tensor a, Tensor b) -> a.multiply(b).add(a).exp().sum(0).add(b.sum(1).sum()));
+        List<Tensor> results = new ArrayList<>();
+        List<float[]> want = new ArrayList<>();
+        long[] before = counts();
+        for (int i = 0; i < 7; i++) {
+            Tensor a = Prng.uniform(Prng.key(i), Shape.of(33, 17), DType.F32, -1, 1).values();
+            Tensor b = Prng.uniform(Prng.key(100 + i), Shape.of(33, 17), DType.F32, -1, 1).values();
+            results.add(f.apply(a.to(replaying), b.to(replaying)));
+            want.add(f.apply(a.to(ordinary), b.to(ordinary)).toFloatArray());
+        }
+        for (int i = 0; i < results.size(); i++) assertArrayEquals(want.get(i), results.get(i).toFloatArray(), "call " + i);
+        long[] after = counts();
+        assertEquals(1, after[0] - before[0]);
+        assertEquals(5, after[1] - before[1], "calls 3 to 7 replay");
+    }
+
+    /** A graph whose run reads device data on the host (a loop's predicate) is not recorded, and stays right. */
+    @Test
+    void aGraphThatReadsBackIsNotRecorded() {
+        CompiledFunction f = Jit.compile((Tensor x) -> x.multiply(x).add(1.0).log().sum().add(x.max()));
+        CompiledFunction g = Jit.compile((Tensor x) -> x.sort(0).multiply(2.0).add(x));
+        long[] before = counts();
+        for (int i = 0; i < 5; i++) {
+            Tensor x = Prng.uniform(Prng.key(40 + i), Shape.of(64), DType.F32, -3, 3).values();
+            assertArrayEquals(f.apply(x.to(ordinary)).toFloatArray(), f.apply(x.to(replaying)).toFloatArray(), "f, call " + i);
+            assertArrayEquals(g.apply(x.to(ordinary)).toFloatArray(), g.apply(x.to(replaying)).toFloatArray(), "g, call " + i);
+        }
+        long[] after = counts();
+        assertTrue(after[0] - before[0] >= 1, "f is recorded");
+        boolean gFallsBack = !replaying.fallbackCounts().isEmpty();
+        if (gFallsBack) assertTrue(after[2] - before[2] >= 1, "g falls back to the cpu (a read-back): not recorded");
+    }
+
+    /** More graphs than the engine keeps recordings of, and a second input size: each call still right. */
+    @Test
+    void manyGraphsAndSizes() {
+        List<CompiledFunction> fs = new ArrayList<>();
+        for (int k = 0; k < ReplayedGraphs.MAX_GRAPHS + 3; k++) {
+            double c = k + 0.5;
+            fs.add(Jit.compile((Tensor x) -> x.multiply(c).add(x.multiply(x)).max(0).add(x.sum())));
+        }
+        long[] before = counts();
+        for (int n : new int[] {40, 25}) {
+            for (int k = 0; k < fs.size(); k++) {
+                for (int call = 0; call < 4; call++) {
+                    Tensor x = Prng.uniform(Prng.key(n * 1000 + k * 10 + call), Shape.of(n, 3), DType.F32, -1, 1).values();
+                    assertArrayEquals(fs.get(k).apply(x.to(ordinary)).toFloatArray(), fs.get(k).apply(x.to(replaying)).toFloatArray(),
+                            "graph " + k + ", size " + n + ", call " + call);
+                }
+            }
+        }
+        long[] after = counts();
+        assertEquals(2 * fs.size(), after[0] - before[0], "each graph recorded once per input size (older recordings evicted)");
+        assertEquals(4 * fs.size(), after[1] - before[1], "the third and fourth calls of each replay");
+    }
+}
