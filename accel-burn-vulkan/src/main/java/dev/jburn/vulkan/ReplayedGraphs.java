@@ -26,7 +26,7 @@ import java.util.function.UnaryOperator;
  * <p><b>Why the copies.</b> A recording binds the buffers it was recorded with. Its inputs therefore live in fixed
  * buffers of its own (the caller's tensors are copied in), its intermediates in a {@link DeviceMemory.GraphPool} that
  * no other work may use while the recording lives, and its results are copied out to fresh buffers, because the next
- * replay overwrites them. The graph's constants are uploaded once per graph, before its first run.
+ * replay overwrites them. The graph's constants are uploaded once, before the recording.
  *
  * <p><b>What is not replayed.</b> A graph whose probe runs read device data on the host (a fallback to the cpu
  * engine, a branch on a predicate, a small upload read back) or uploaded anything other than its constants: what such
@@ -55,31 +55,34 @@ final class ReplayedGraphs implements AutoCloseable {
 
     private static final class Entry {
         final Graph rewritten;
-        final Map<Node, Buffer> constants;
+        /** Uploads an ordinary run makes for the graph's constants (one per non-empty constant node). */
+        final int constantUploads;
         int runs;
         String refusal;
         Recorded recorded;
 
-        Entry(Graph rewritten, Map<Node, Buffer> constants) {
+        Entry(Graph rewritten) {
             this.rewritten = rewritten;
-            this.constants = constants;
+            int n = 0;
+            for (Node node : rewritten.nodes()) if (node.prim() instanceof Prim.Constant c && c.bytes().length > 0) n++;
+            this.constantUploads = n;
         }
 
         void close(ReplayedGraphs owner) {
             if (recorded != null) recorded.close(owner);
             recorded = null;
-            constants.values().forEach(Buffer::release);
-            constants.clear();
         }
     }
 
-    /** One recording with its fixed input buffers, its outputs (in its pool) and the pool. */
-    private record Recorded(CommandQueue.Capture commands, DeviceMemory.GraphPool pool, List<DeviceBuffer> inputs, List<Buffer> outputs) {
+    /** One recording with its fixed input buffers, its constants, its outputs (in its pool) and the pool. */
+    private record Recorded(CommandQueue.Capture commands, DeviceMemory.GraphPool pool, List<DeviceBuffer> inputs,
+                            Map<Node, Buffer> constants, List<Buffer> outputs) {
         void close(ReplayedGraphs owner) {
             // Replays may still be queued: they must finish before the commands and the pool's buffers go.
             owner.backend.queue.waitIdle("graph replay");
             owner.backend.queue.destroy(commands);
             inputs.forEach(Buffer::release);
+            constants.values().forEach(Buffer::release);
             outputs.forEach(Buffer::release);
             owner.backend.memory.releasePool(pool);
         }
@@ -96,25 +99,25 @@ final class ReplayedGraphs implements AutoCloseable {
     synchronized List<Buffer> execute(Graph graph, List<Operand> inputs, UnaryOperator<Graph> rewrite, Run run) {
         Entry e = entries.get(graph);
         if (e == null) {
-            Graph g = rewrite.apply(graph);
-            e = new Entry(g, uploadConstants(g));
+            e = new Entry(rewrite.apply(graph));
             entries.put(graph, e);
             evict();
         }
         if (e.recorded != null) {
             if (fits(e.recorded, inputs)) return replay(e.recorded, inputs);
-            return run.run(e.rewritten, inputs, e.constants);
+            return run.run(e.rewritten, inputs, null);
         }
-        if (e.refusal != null || !allDevice(inputs)) return run.run(e.rewritten, inputs, e.constants);
+        if (e.refusal != null || !allDevice(inputs)) return run.run(e.rewritten, inputs, null);
         if (++e.runs <= PROBE_RUNS) {
             long before = traffic();
-            List<Buffer> out = run.run(e.rewritten, inputs, e.constants);
-            // The first run may upload what kernels cache for good (a reduction's column count): the last run decides.
-            if (e.runs == PROBE_RUNS && traffic() != before) refuse(e, "it moves data between host and device (a fallback, a read-back or an upload)");
+            List<Buffer> out = run.run(e.rewritten, inputs, null);
+            // Constants are uploaded by each ordinary run (a recording uploads them once, for good). The first run may
+            // also upload what kernels cache for good (a reduction's column count): the last run decides.
+            if (e.runs == PROBE_RUNS && traffic() - before != e.constantUploads) refuse(e, "it moves data between host and device (a fallback, a read-back or an upload)");
             return out;
         }
         Recorded r = record(e, inputs, run);
-        if (r == null) return run.run(e.rewritten, inputs, e.constants);
+        if (r == null) return run.run(e.rewritten, inputs, null);
         e.recorded = r;
         recordings++;
         return replay(r, inputs);
@@ -122,17 +125,11 @@ final class ReplayedGraphs implements AutoCloseable {
 
     private long traffic() { return backend.memory.transfers.get() + backend.memory.hostReads.get(); }
 
-    private Map<Node, Buffer> uploadConstants(Graph g) {
-        Map<Node, Buffer> m = new IdentityHashMap<>();
-        try {
-            for (Node n : g.nodes()) {
-                if (n.prim() instanceof Prim.Constant c) m.put(n, backend.upload(MemorySegment.ofArray(c.bytes())));
-            }
-        } catch (RuntimeException ex) {
-            m.values().forEach(Buffer::release);
-            throw ex;
+    /** Uploads the graph's constants into {@code m} (the caller releases what is there, also after a failure). */
+    private void uploadConstants(Graph g, Map<Node, Buffer> m) {
+        for (Node n : g.nodes()) {
+            if (n.prim() instanceof Prim.Constant c) m.put(n, backend.upload(MemorySegment.ofArray(c.bytes())));
         }
-        return m;
     }
 
     private void refuse(Entry e, String why) {
@@ -153,6 +150,7 @@ final class ReplayedGraphs implements AutoCloseable {
         DeviceMemory memory = backend.memory;
         CommandQueue queue = backend.queue;
         List<DeviceBuffer> fixed = new ArrayList<>();
+        Map<Node, Buffer> constants = new IdentityHashMap<>();
         List<Buffer> outputs = null;
         DeviceMemory.GraphPool pool = new DeviceMemory.GraphPool();
         long t0 = System.nanoTime();
@@ -163,11 +161,12 @@ final class ReplayedGraphs implements AutoCloseable {
                 fixed.add(b);
                 operands.add(new Operand(b, in.dtype(), in.shape()));
             }
+            uploadConstants(e.rewritten, constants);
             CommandQueue.Capture commands = queue.beginCapture("graph recording");
             boolean ok = false;
             memory.beginPool(pool);
             try {
-                outputs = run.run(e.rewritten, operands, e.constants);
+                outputs = run.run(e.rewritten, operands, constants);
                 ok = true;
             } finally {
                 memory.endPool();
@@ -178,10 +177,11 @@ final class ReplayedGraphs implements AutoCloseable {
                         e.rewritten.nodes().size(), commands.dispatches(), inputs.size(), outputs.size(), (System.nanoTime() - t0) / 1e6,
                         pool.bytes() / 1048576.0);
             }
-            return new Recorded(commands, pool, fixed, outputs);
+            return new Recorded(commands, pool, fixed, constants, outputs);
         } catch (RuntimeException ex) {
             refuse(e, "recording failed: " + ex.getMessage());
             fixed.forEach(Buffer::release);
+            constants.values().forEach(Buffer::release);
             if (outputs != null) outputs.forEach(Buffer::release);
             memory.releasePool(pool);
             return null;

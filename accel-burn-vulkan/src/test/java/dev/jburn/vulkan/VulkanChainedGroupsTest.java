@@ -48,7 +48,8 @@ class VulkanChainedGroupsTest {
         Engine vk = TestDevice.engine();
         VulkanBackend b = (VulkanBackend) vk.backend();
         // m' = 0.9 m + 0.1 g, v' = 0.99 v + 0.01 g², p' = p - lr m' / (sqrt(v') + eps): outputs m', v' and p'
-        CompiledFunction adamLike = Jit.compileList(xs -> {
+        // A function compiled per mode: the engine rewrites a graph into its kernels once, when it first runs it.
+        java.util.function.Supplier<CompiledFunction> adamLike = () -> Jit.compileList(xs -> {
             Tensor p = xs.get(0), m = xs.get(1), v = xs.get(2), g = xs.get(3);
             Tensor m2 = m.multiply(0.9).add(g.multiply(0.1)), v2 = v.multiply(0.99).add(g.multiply(g).multiply(0.01));
             return List.of(p.subtract(m2.multiply(1e-3).divide(v2.sqrt().add(1e-8))), m2, v2);
@@ -59,7 +60,7 @@ class VulkanChainedGroupsTest {
             for (int i = 0; i < a.length; i++) a[i] = SPECIAL[(k == 0 ? i : k % 2 == 0 ? i / SPECIAL.length : i * 7 + k) % SPECIAL.length];
             in.add(Tensor.of(a).to(vk));
         }
-        java.util.function.Supplier<List<float[]>> run = () -> adamLike.apply(in).stream().map(t -> {
+        java.util.function.Supplier<List<float[]>> run = () -> adamLike.get().apply(in).stream().map(t -> {
             try (t) {
                 return t.toFloatArray();
             }
