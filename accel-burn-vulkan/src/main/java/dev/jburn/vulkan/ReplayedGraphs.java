@@ -107,7 +107,11 @@ final class ReplayedGraphs implements AutoCloseable {
             if (fits(e.recorded, inputs)) return replay(e.recorded, inputs);
             return run.run(e.rewritten, inputs, null);
         }
-        if (e.refusal != null || !allDevice(inputs)) return run.run(e.rewritten, inputs, null);
+        if (e.refusal != null) return run.run(e.rewritten, inputs, null);
+        if (!allDevice(inputs)) {
+            if (VERBOSE) System.err.println("vulkan: a graph run with inputs of another engine or freed: not recorded this time");
+            return run.run(e.rewritten, inputs, null);
+        }
         if (++e.runs <= PROBE_RUNS) {
             long before = traffic();
             List<Buffer> out = run.run(e.rewritten, inputs, null);
