@@ -46,6 +46,14 @@ final class DeviceMemory {
     final AtomicLong transfers = new AtomicLong();
     /** Reads of device data by the host, those served from a host copy included: a graph that makes any is not replayed. */
     final AtomicLong hostReads = new AtomicLong();
+    /**
+     * Uploads and host reads made by the current thread ({@link #transfers} and {@link #hostReads} count every
+     * thread's): what a graph's probe run made itself, whatever a data loader's thread uploads meanwhile.
+     */
+    private static final ThreadLocal<long[]> THREAD_TRAFFIC = ThreadLocal.withInitial(() -> new long[1]);
+
+    /** The current thread's uploads and host reads so far (see {@link #THREAD_TRAFFIC}). */
+    static long threadTraffic() { return THREAD_TRAFFIC.get()[0]; }
     /** Buffers created through VMA: the allocations the cache of freed buffers did not serve. */
     final AtomicLong buffersCreated = new AtomicLong();
     /**
@@ -204,6 +212,7 @@ final class DeviceMemory {
         if (host.byteSize() == 0) return b;
         if (keepsHostCopies && host.byteSize() <= HOST_COPY_MAX) b.keepHostCopy(host.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
         transfers.incrementAndGet();
+        THREAD_TRAFFIC.get()[0]++;
         // While a graph is recorded for replay, writes go into its commands (a host write would happen once, now).
         if (b.alloc.hostVisible && !forceStaging && !recordingHere()) {
             withMapping(op, b.alloc, m -> MemorySegment.copy(host, 0, m, 0, host.byteSize()), true);
@@ -237,6 +246,7 @@ final class DeviceMemory {
         if (n == 0) return;
         if (!src.isAlive()) throw new JBurnException(op, "download from a freed buffer");
         hostReads.incrementAndGet();
+        THREAD_TRAFFIC.get()[0]++;
         if (recordingHere()) throw new JBurnException(op, "reads device data while a graph is being recorded for replay");
         byte[] copy = src.hostCopy();
         if (copy != null) {

@@ -96,38 +96,48 @@ final class ReplayedGraphs implements AutoCloseable {
      * Runs {@code graph} ({@code rewrite} gives the form the interpreter runs): replayed when recorded, else the
      * ordinary way (probing or recording it when due).
      */
-    synchronized List<Buffer> execute(Graph graph, List<Operand> inputs, UnaryOperator<Graph> rewrite, Run run) {
-        Entry e = entries.get(graph);
-        if (e == null) {
-            e = new Entry(rewrite.apply(graph));
-            entries.put(graph, e);
-            evict();
+    List<Buffer> execute(Graph graph, List<Operand> inputs, UnaryOperator<Graph> rewrite, Run run) {
+        Entry e;
+        int probe = 0; // which probe run this is (1 or 2), 0 for none
+        synchronized (this) { // bookkeeping, recording and replays; ordinary runs go on outside, so threads interleave
+            e = entries.get(graph);
+            if (e == null) {
+                e = new Entry(rewrite.apply(graph));
+                entries.put(graph, e);
+                evict();
+            }
+            if (e.recorded != null) {
+                if (fits(e.recorded, inputs)) return replay(e.recorded, inputs);
+            } else if (e.refusal == null) {
+                if (!allDevice(inputs)) {
+                    if (VERBOSE) System.err.println("vulkan: a graph run with inputs of another engine or freed: not recorded this time");
+                } else if (e.runs < PROBE_RUNS) {
+                    probe = ++e.runs;
+                } else {
+                    Recorded r = record(e, inputs, run);
+                    if (r != null) {
+                        e.recorded = r;
+                        recordings++;
+                        return replay(r, inputs);
+                    }
+                }
+            }
         }
-        if (e.recorded != null) {
-            if (fits(e.recorded, inputs)) return replay(e.recorded, inputs);
-            return run.run(e.rewritten, inputs, null);
+        long before = traffic();
+        List<Buffer> out = run.run(e.rewritten, inputs, null);
+        // Constants are uploaded by each ordinary run (a recording uploads them once, for good). The first run may also
+        // upload what kernels cache for good (a reduction's column count): the last probe decides. Only this thread's
+        // transfers count: a data loader's thread uploads the next batch meanwhile.
+        if (probe == PROBE_RUNS && traffic() - before != e.constantUploads) {
+            synchronized (this) {
+                if (e.refusal == null) refuse(e, "it moves data between host and device (a fallback, a read-back or an upload)");
+            }
         }
-        if (e.refusal != null) return run.run(e.rewritten, inputs, null);
-        if (!allDevice(inputs)) {
-            if (VERBOSE) System.err.println("vulkan: a graph run with inputs of another engine or freed: not recorded this time");
-            return run.run(e.rewritten, inputs, null);
-        }
-        if (++e.runs <= PROBE_RUNS) {
-            long before = traffic();
-            List<Buffer> out = run.run(e.rewritten, inputs, null);
-            // Constants are uploaded by each ordinary run (a recording uploads them once, for good). The first run may
-            // also upload what kernels cache for good (a reduction's column count): the last run decides.
-            if (e.runs == PROBE_RUNS && traffic() - before != e.constantUploads) refuse(e, "it moves data between host and device (a fallback, a read-back or an upload)");
-            return out;
-        }
-        Recorded r = record(e, inputs, run);
-        if (r == null) return run.run(e.rewritten, inputs, null);
-        e.recorded = r;
-        recordings++;
-        return replay(r, inputs);
+        return out;
     }
 
-    private long traffic() { return backend.memory.transfers.get() + backend.memory.hostReads.get(); }
+    /** This thread's uploads and reads of device data so far: a graph runs on its caller's thread. */
+    private static long traffic() { return DeviceMemory.threadTraffic(); }
 
     /** Uploads the graph's constants into {@code m} (the caller releases what is there, also after a failure). */
     private void uploadConstants(Graph g, Map<Node, Buffer> m) {

@@ -97,6 +97,35 @@ class VulkanGraphReplayTest {
         assertEquals(5, after[1] - before[1], "calls 3 to 7 replay");
     }
 
+    /** Two threads calling one compiled function (probes, the recording and replays interleaved): each result right. */
+    @Test
+    void threadsShareARecording() throws Exception {
+        CompiledFunction f = Jit.compile((Tensor a, Tensor b) -> a.dot(b).add(a.sum(1).reshape(24, 1)).maximum(0.0));
+        long[] before = counts();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < 12; i++) {
+                        Tensor a = Prng.uniform(Prng.key(thread * 100 + i), Shape.of(24, 16), DType.F32, -1, 1).values();
+                        Tensor b = Prng.uniform(Prng.key(thread * 100 + 50 + i), Shape.of(16, 8), DType.F32, -1, 1).values();
+                        float[] want = f.apply(a.to(ordinary), b.to(ordinary)).toFloatArray();
+                        assertArrayEquals(want, f.apply(a.to(replaying), b.to(replaying)).toFloatArray(), "thread " + thread + ", call " + i);
+                    }
+                    return null;
+                }));
+            }
+            for (var d : done) d.get();
+        } finally {
+            pool.shutdown();
+        }
+        long[] after = counts();
+        assertEquals(1, after[0] - before[0], "recorded once");
+        assertTrue(after[1] - before[1] >= 20, "the calls after the two probes replay: " + (after[1] - before[1]));
+    }
+
     /** A graph whose run reads device data on the host (a loop's predicate) is not recorded, and stays right. */
     @Test
     void aGraphThatReadsBackIsNotRecorded() {
