@@ -121,6 +121,7 @@ public final class TrainStepBench {
         }
         System.out.println("fallbacks: " + vk.fallbackCounts());
         System.out.println("stats: " + after);
+        System.out.println("graphs recorded/replayed/refused: " + java.util.Arrays.toString(b.graphCounts()));
     }
 
     /**
