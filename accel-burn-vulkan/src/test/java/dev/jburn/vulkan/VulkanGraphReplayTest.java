@@ -7,9 +7,7 @@ import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.graph.CompiledFunction;
 import dev.jburn.graph.Jit;
-import dev.jburn.nn.Activation;
 import dev.jburn.nn.Model;
-import dev.jburn.nn.layers.BatchNorm;
 import dev.jburn.optim.Optimizers;
 import dev.jburn.train.Losses;
 import dev.jburn.train.TrainStep;
@@ -50,10 +48,7 @@ class VulkanGraphReplayTest {
     /** Six compiled Adam steps of a small CNN (conv, batch norm, pooling, GEMMs, fused groups, reductions). */
     @Test
     void trainingStepsReplayedGiveTheSameBits() {
-        Model m = Model.input("x", Shape.of(-1, 12, 12, 1))
-                .conv2d(4, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
-                .conv2d(8, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
-                .flatten().dense(16, Activation.RELU).dense(10);
+        Model m = TestModels.smallCnn();
         long[] before = counts();
         List<float[]> want = steps(m, ordinary), got = steps(m, replaying);
         long[] after = counts();

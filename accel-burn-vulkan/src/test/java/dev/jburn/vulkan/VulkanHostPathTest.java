@@ -7,7 +7,6 @@ import dev.jburn.Shape;
 import dev.jburn.Tensor;
 import dev.jburn.nn.Activation;
 import dev.jburn.nn.Model;
-import dev.jburn.nn.layers.BatchNorm;
 import dev.jburn.optim.Optimizers;
 import dev.jburn.spi.Availability;
 import dev.jburn.spi.Backend;
@@ -72,10 +71,7 @@ class VulkanHostPathTest {
     /** A CNN's compiled Adam steps (conv, batch norm, pooling, GEMMs, fused groups, reductions) give the same bits either way. */
     @Test
     void trainingStepsGiveTheSameBitsEitherWay() {
-        Model m = Model.input("x", Shape.of(-1, 12, 12, 1))
-                .conv2d(4, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
-                .conv2d(8, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
-                .flatten().dense(16, Activation.RELU).dense(10);
+        Model m = TestModels.smallCnn();
         Tensor x = Prng.uniform(Prng.key(5), Shape.of(8, 12, 12, 1), DType.F32, -1, 1).values();
         Tensor y = Prng.randint(Prng.key(6), 0, 10, Shape.of(8), DType.S32).values();
         List<float[]> want = steps(m, plain, x, y);

@@ -8,7 +8,6 @@ import dev.jburn.Tensor;
 import dev.jburn.data.TensorDataset;
 import dev.jburn.nn.Activation;
 import dev.jburn.nn.Model;
-import dev.jburn.nn.layers.BatchNorm;
 import dev.jburn.optim.Optimizers;
 import dev.jburn.train.FitResult;
 import dev.jburn.train.Fit;
@@ -57,10 +56,7 @@ class VulkanTrainingTest {
     /** The CLI's CNN (conv, batch norm, ReLU, 2×2 max pool, twice; then dense) shrunk: its Adam step has no fallback either. */
     @Test
     void cnnAdamStepRunsWhollyOnTheDevice() {
-        Model m = Model.input("x", Shape.of(-1, 12, 12, 1))
-                .conv2d(4, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
-                .conv2d(8, 3).apply(BatchNorm.of().withMomentum(0.9)).activation(Activation.RELU).maxPool2d(2)
-                .flatten().dense(16, Activation.RELU).dense(10);
+        Model m = TestModels.smallCnn();
         assertStepsOnTheDevice(m, Shape.of(8, 12, 12, 1));
     }
 
