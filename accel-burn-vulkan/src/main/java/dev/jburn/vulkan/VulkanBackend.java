@@ -284,7 +284,8 @@ public final class VulkanBackend extends HostFallbackBackend {
      */
     @Override
     public List<Buffer> execute(Graph graph, List<Operand> inputs) {
-        if (!config.graphs() || graph.nodes().size() < 2) return interpret(rewrite(graph), inputs, null);
+        // Per-dispatch device timing sees only dispatches recorded into frames, not inside a recording: profile ordinary runs.
+        if (!config.graphs() || CommandQueue.TIME_DISPATCHES || graph.nodes().size() < 2) return interpret(rewrite(graph), inputs, null);
         return replayed.execute(graph, inputs, this::rewrite, this::interpret);
     }
 
