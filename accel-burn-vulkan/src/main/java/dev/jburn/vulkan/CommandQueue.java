@@ -229,7 +229,7 @@ final class CommandQueue implements AutoCloseable {
         private final Frame frame;
         private final long paramAllocation;
         /** Dispatches recorded. */
-        int dispatches;
+        private int dispatches;
         private boolean destroyed;
         /**
          * The buffers it binds that its graph's pool does not own (a kernel's cached table, a constant), each retained
@@ -248,6 +248,23 @@ final class CommandQueue implements AutoCloseable {
 
         /** Dispatches recorded. */
         int dispatches() { return dispatches; }
+    }
+
+    /** A host-visible storage buffer that stays mapped: kernel parameters written by the host, read by dispatches. */
+    private record MappedParams(long buffer, long allocation, MemorySegment memory) {}
+
+    private MappedParams mappedParams(long bytes, String op, String call) {
+        try (MemoryStack stack = MemoryStack.stackPush()) {
+            VkBufferCreateInfo bci = VkBufferCreateInfo.calloc(stack).sType$Default().size(bytes)
+                    .usage(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT).sharingMode(VK_SHARING_MODE_EXCLUSIVE);
+            VmaAllocationCreateInfo aci = VmaAllocationCreateInfo.calloc(stack).usage(VMA_MEMORY_USAGE_AUTO)
+                    .flags(VMA_ALLOCATION_CREATE_HOST_ACCESS_SEQUENTIAL_WRITE_BIT | VMA_ALLOCATION_CREATE_MAPPED_BIT);
+            VmaAllocationInfo info = VmaAllocationInfo.calloc(stack);
+            LongBuffer lp = stack.mallocLong(1);
+            PointerBuffer pa = stack.mallocPointer(1);
+            VulkanErrors.check(vmaCreateBuffer(dev.allocator, bci, aci, lp, pa, info), op, call);
+            return new MappedParams(lp.get(0), pa.get(0), MemorySegment.ofAddress(info.pMappedData()).reinterpret(bytes));
+        }
     }
 
     /**
@@ -284,16 +301,10 @@ final class CommandQueue implements AutoCloseable {
                 timeline = VK_NULL_HANDLE;
             }
 
-            VkBufferCreateInfo bci = VkBufferCreateInfo.calloc(stack).sType$Default().size(PARAM_BYTES * FRAMES)
-                    .usage(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT).sharingMode(VK_SHARING_MODE_EXCLUSIVE);
-            VmaAllocationCreateInfo aci = VmaAllocationCreateInfo.calloc(stack).usage(VMA_MEMORY_USAGE_AUTO)
-                    .flags(VMA_ALLOCATION_CREATE_HOST_ACCESS_SEQUENTIAL_WRITE_BIT | VMA_ALLOCATION_CREATE_MAPPED_BIT);
-            VmaAllocationInfo info = VmaAllocationInfo.calloc(stack);
-            PointerBuffer pa = stack.mallocPointer(1);
-            VulkanErrors.check(vmaCreateBuffer(dev.allocator, bci, aci, lp, pa, info), "vulkan", "vmaCreateBuffer(params)");
-            paramBuffer = lp.get(0);
-            paramAllocation = pa.get(0);
-            paramMemory = MemorySegment.ofAddress(info.pMappedData()).reinterpret(PARAM_BYTES * FRAMES);
+            MappedParams params = mappedParams(PARAM_BYTES * FRAMES, "vulkan", "vmaCreateBuffer(params)");
+            paramBuffer = params.buffer();
+            paramAllocation = params.allocation();
+            paramMemory = params.memory();
             for (int f = 0; f < FRAMES; f++) {
                 VulkanErrors.check(vkCreateFence(dev.device, VkFenceCreateInfo.calloc(stack).sType$Default(), null, lp), "vulkan", "vkCreateFence");
                 long fence = lp.get(0);
@@ -673,17 +684,10 @@ final class CommandQueue implements AutoCloseable {
                 VulkanErrors.check(vkCreateDescriptorPool(dev.device, VkDescriptorPoolCreateInfo.calloc(stack).sType$Default()
                         .maxSets(CAPTURE_SETS).pPoolSizes(sizes), null, lp), op, "vkCreateDescriptorPool");
                 pool = lp.get(0);
-                VkBufferCreateInfo bci = VkBufferCreateInfo.calloc(stack).sType$Default().size(CAPTURE_PARAM_BYTES)
-                        .usage(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT).sharingMode(VK_SHARING_MODE_EXCLUSIVE);
-                VmaAllocationCreateInfo aci = VmaAllocationCreateInfo.calloc(stack).usage(VMA_MEMORY_USAGE_AUTO)
-                        .flags(VMA_ALLOCATION_CREATE_HOST_ACCESS_SEQUENTIAL_WRITE_BIT | VMA_ALLOCATION_CREATE_MAPPED_BIT);
-                VmaAllocationInfo info = VmaAllocationInfo.calloc(stack);
-                PointerBuffer pa = stack.mallocPointer(1);
-                VulkanErrors.check(vmaCreateBuffer(dev.allocator, bci, aci, lp, pa, info), op, "vmaCreateBuffer(capture params)");
-                buffer = lp.get(0);
-                allocation = pa.get(0);
-                Frame f = new Frame(-1, cmd, VK_NULL_HANDLE, pool, buffer,
-                        MemorySegment.ofAddress(info.pMappedData()).reinterpret(CAPTURE_PARAM_BYTES), 0, CAPTURE_PARAM_BYTES, CAPTURE_SETS);
+                MappedParams params = mappedParams(CAPTURE_PARAM_BYTES, op, "vmaCreateBuffer(capture params)");
+                buffer = params.buffer();
+                allocation = params.allocation();
+                Frame f = new Frame(-1, cmd, VK_NULL_HANDLE, pool, buffer, params.memory(), 0, CAPTURE_PARAM_BYTES, CAPTURE_SETS);
                 c = new Capture(f, allocation);
                 VkCommandBufferInheritanceInfo inherit = VkCommandBufferInheritanceInfo.calloc(stack).sType$Default();
                 VulkanErrors.check(vkBeginCommandBuffer(cmd, VkCommandBufferBeginInfo.calloc(stack).sType$Default()
