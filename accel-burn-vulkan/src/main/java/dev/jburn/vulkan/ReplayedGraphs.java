@@ -40,6 +40,16 @@ final class ReplayedGraphs implements AutoCloseable {
     static final int PROBE_RUNS = 2;
     /** Recordings kept per engine. */
     static final int MAX_GRAPHS = 8;
+    /**
+     * Host time a replay saves per recorded dispatch, conservatively (the interpreter's bookkeeping, a buffer, descriptors
+     * and parameters: 20-27 µs of caller CPU on the H100's host, ~10 µs on this project's 2-core build machine).
+     */
+    static final double HOST_SECONDS_PER_DISPATCH = 8e-6;
+    /**
+     * Device copy rates assumed for the replay's copies in and out (bytes a second, each byte counted once): low for a
+     * GPU (an H200 copies at ~3.8 TB/s read + write), a CPU device's memory for lavapipe.
+     */
+    static final double GPU_COPY_BYTES_PER_SECOND = 400e9, CPU_COPY_BYTES_PER_SECOND = 8e9;
     /** {@code -Djburn.vulkan.graphs.verbose=true}: one line per recording or refusal on stderr. */
     private static final boolean VERBOSE = Boolean.getBoolean("jburn.vulkan.graphs.verbose");
 
@@ -184,7 +194,13 @@ final class ReplayedGraphs implements AutoCloseable {
                 ok = true;
             } finally {
                 memory.endPool();
-                queue.endCapture("graph recording", commands, ok);
+                queue.endCapture("graph recording", commands, ok && worthReplaying(commands.dispatches(), inputs, outputs));
+            }
+            if (!worthReplaying(commands.dispatches(), inputs, outputs)) {
+                refuse(e, String.format("%d dispatches save less host time than copying its %.1f MiB in and out costs",
+                        commands.dispatches(), copyBytes(inputs, outputs) / 1048576.0));
+                release(fixed, constants, outputs, pool);
+                return null;
             }
             if (VERBOSE) {
                 System.err.printf("vulkan: recorded a graph of %d nodes, %d dispatches, %d inputs, %d outputs in %.1f ms, pool %.1f MiB%n",
@@ -194,12 +210,34 @@ final class ReplayedGraphs implements AutoCloseable {
             return new Recorded(commands, pool, fixed, constants, outputs);
         } catch (RuntimeException ex) {
             refuse(e, "recording failed: " + ex.getMessage());
-            fixed.forEach(Buffer::release);
-            constants.values().forEach(Buffer::release);
-            if (outputs != null) outputs.forEach(Buffer::release);
-            memory.releasePool(pool);
+            release(fixed, constants, outputs, pool);
             return null;
         }
+    }
+
+    /** Frees what a recording that is not kept made (it never ran). */
+    private void release(List<DeviceBuffer> fixed, Map<Node, Buffer> constants, List<Buffer> outputs, DeviceMemory.GraphPool pool) {
+        fixed.forEach(Buffer::release);
+        constants.values().forEach(Buffer::release);
+        if (outputs != null) outputs.forEach(Buffer::release);
+        backend.memory.releasePool(pool);
+    }
+
+    /**
+     * Whether replaying saves more host time than its copies cost the device: at most half the saving spent on copies.
+     * A big elementwise graph (a fused {@code a*b+c} over 16M elements: one dispatch, 256 MiB to copy) is not replayed;
+     * a training step (dozens of dispatches, a few MiB of parameters and batch) is.
+     */
+    private boolean worthReplaying(int dispatches, List<Operand> inputs, List<Buffer> outputs) {
+        double rate = backend.dev.isCpu() ? CPU_COPY_BYTES_PER_SECOND : GPU_COPY_BYTES_PER_SECOND;
+        return copyBytes(inputs, outputs) / rate <= 0.5 * dispatches * HOST_SECONDS_PER_DISPATCH;
+    }
+
+    private static long copyBytes(List<Operand> inputs, List<Buffer> outputs) {
+        long bytes = 0;
+        for (Operand in : inputs) bytes += in.buffer().byteSize();
+        for (Buffer out : outputs) bytes += out.byteSize();
+        return bytes;
     }
 
     private static boolean allDevice(List<Operand> inputs) {

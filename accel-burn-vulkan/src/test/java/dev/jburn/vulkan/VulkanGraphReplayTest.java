@@ -154,6 +154,34 @@ class VulkanGraphReplayTest {
         if (gFallsBack) assertTrue(after[2] - before[2] >= 1, "g falls back to the cpu (a read-back): not recorded");
     }
 
+    /**
+     * A graph of one dispatch over large inputs is recorded once and dropped: copying its inputs and result would cost
+     * more than the dispatch it saves. It keeps running the ordinary way, right, and the dropped recording leaks nothing.
+     */
+    @Test
+    void aLargeElementwiseGraphIsNotReplayed() {
+        VulkanBackend b = (VulkanBackend) replaying.backend();
+        CompiledFunction fma = Jit.compileList(in -> List.of(in.get(0).multiply(in.get(1)).add(in.get(2)).tanh().reshape(256, 256))); // a fused group and a reshape
+        List<Tensor> xs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) xs.add(Prng.uniform(Prng.key(60 + i), Shape.of(1 << 16), DType.F32, -1, 1).values());
+        float[] want = fma.apply(xs.stream().map(x -> x.to(ordinary)).toList()).getFirst().toFloatArray();
+        List<Tensor> on = xs.stream().map(x -> x.to(replaying)).toList();
+        b.synchronize();
+        long live = b.stats().liveBytes();
+        long[] before = counts();
+        for (int call = 0; call < 5; call++) {
+            try (Tensor r = fma.apply(on).getFirst()) {
+                assertArrayEquals(want, r.toFloatArray(), "call " + call);
+            }
+        }
+        b.synchronize();
+        long[] after = counts();
+        assertEquals(0, after[0] - before[0], "not kept as a recording");
+        assertEquals(0, after[1] - before[1], "never replayed");
+        assertEquals(1, after[2] - before[2], "refused once");
+        assertEquals(live, b.stats().liveBytes(), "the dropped recording's buffers are freed");
+    }
+
     /** More graphs than the engine keeps recordings of, and a second input size: each call still right. */
     @Test
     void manyGraphsAndSizes() {
