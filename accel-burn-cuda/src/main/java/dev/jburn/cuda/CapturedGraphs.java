@@ -40,6 +40,10 @@ final class CapturedGraphs implements AutoCloseable {
     static final int PROBE_RUNS = 2;
     /** Captured graphs kept per engine. */
     static final int MAX_GRAPHS = 8;
+    /** Host time a replay saves per captured launch, conservatively (a driver launch is 3-4 µs, plus the interpreter's bookkeeping). */
+    static final double HOST_SECONDS_PER_LAUNCH = 4e-6;
+    /** Device copy rate assumed for the replay's copies in and out (bytes a second, each byte counted once; an H200 copies ~3.8 TB/s). */
+    static final double COPY_BYTES_PER_SECOND = 400e9;
 
     /** Runs a graph the ordinary way on the backend; {@code constants} (may be null) supplies uploaded constants. */
     @FunctionalInterface
@@ -159,6 +163,7 @@ final class CapturedGraphs implements AutoCloseable {
                     byNode.put(n, b);
                 }
             }
+            long launches0 = backend.launchCount();
             device.driver.beginCapture(device.stream, "graph capture");
             backend.capturing = true;
             try {
@@ -172,6 +177,12 @@ final class CapturedGraphs implements AutoCloseable {
             backend.capturing = false;
             MemorySegment g = device.driver.endCapture(device.stream);
             if (g.equals(MemorySegment.NULL)) throw new dev.jburn.JBurnException("graph capture", "the capture was invalidated");
+            long launches = backend.launchCount() - launches0;
+            if (!worthReplaying(launches, inputs, outputs)) {
+                device.driver.graphDestroy(g);
+                throw new NotWorthReplaying(String.format("%d launches save less host time than copying its %.1f MiB in and out costs",
+                        launches, copyBytes(inputs, outputs) / 1048576.0));
+            }
             t1 = System.nanoTime();
             try {
                 exec = device.driver.graphInstantiate(g, "graph capture");
@@ -184,7 +195,7 @@ final class CapturedGraphs implements AutoCloseable {
             }
             return new Captured(exec, pool, fixed, outputs, constants);
         } catch (RuntimeException ex) {
-            refuse(e, "capture failed: " + ex.getMessage());
+            refuse(e, ex instanceof NotWorthReplaying ? ex.getMessage() : "capture failed: " + ex.getMessage());
             fixed.forEach(Buffer::release);
             constants.forEach(Buffer::release);
             if (outputs != null) outputs.forEach(Buffer::release);
@@ -193,6 +204,27 @@ final class CapturedGraphs implements AutoCloseable {
         } finally {
             allocator.endPool();
         }
+    }
+
+    /** A capture that replays would not pay for: its copies cost the device more than half the host time it saves. */
+    private static final class NotWorthReplaying extends RuntimeException {
+        NotWorthReplaying(String why) { super(why, null, false, false); }
+    }
+
+    /**
+     * Whether replaying saves more host time than its copies cost the device (at most half the saving spent on copies):
+     * a large elementwise graph of one or two kernels is not captured, a training step (dozens of launches, a few MiB
+     * of parameters and batch) is.
+     */
+    private static boolean worthReplaying(long launches, List<Operand> inputs, List<Buffer> outputs) {
+        return copyBytes(inputs, outputs) / COPY_BYTES_PER_SECOND <= 0.5 * launches * HOST_SECONDS_PER_LAUNCH;
+    }
+
+    private static long copyBytes(List<Operand> inputs, List<Buffer> outputs) {
+        long bytes = 0;
+        for (Operand in : inputs) bytes += in.buffer().byteSize();
+        for (Buffer out : outputs) bytes += out.byteSize();
+        return bytes;
     }
 
     /** Whether {@code inputs} fill the graph's fixed input buffers exactly (they do when the caller kept to the graph's types). */

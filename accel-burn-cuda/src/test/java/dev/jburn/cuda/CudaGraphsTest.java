@@ -92,6 +92,32 @@ class CudaGraphsTest {
         assertEquals(1, after[2] - before[2], "refused once");
     }
 
+    /** A large graph of a kernel or two is captured once and dropped: copying its inputs and result would cost more than it saves. */
+    @Test
+    void aLargeElementwiseGraphIsNotReplayed() {
+        CompiledFunction f = Jit.compileList(in -> List.of(in.get(0).multiply(in.get(1)).add(in.get(2)).tanh().reshape(1024, 4096)));
+        Random r = new Random(11);
+        try (var _ = Tensor.scope()) {
+            List<Tensor> cpuIn = List.of(Tensor.of(random(r, 1 << 22)), Tensor.of(random(r, 1 << 22)), Tensor.of(random(r, 1 << 22)));
+            float[] want = f.apply(cpuIn).getFirst().toFloatArray();
+            List<Tensor> in = cpuIn.stream().map(t -> t.to(gpu)).toList();
+            backend.synchronize();
+            long live = backend.liveBytes();
+            long[] before = backend.graphCounts();
+            for (int call = 0; call < 5; call++) {
+                try (Tensor got = f.apply(in).getFirst()) {
+                    assertClose(want, got.toFloatArray(), "call " + call);
+                }
+            }
+            backend.synchronize();
+            long[] after = backend.graphCounts();
+            assertEquals(0, after[0] - before[0], "not kept as a graph");
+            assertEquals(0, after[1] - before[1], "never replayed");
+            assertEquals(1, after[2] - before[2], "refused once");
+            assertEquals(live, backend.liveBytes(), "the dropped capture's buffers are freed");
+        }
+    }
+
     private static void assertClose(float[] want, float[] got, String what) {
         assertEquals(want.length, got.length, what);
         for (int i = 0; i < want.length; i++) {
