@@ -6,6 +6,7 @@ import dev.jburn.graph.Node;
 import dev.jburn.graph.Prim;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
+import dev.jburn.spi.ReplayCost;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -40,10 +41,11 @@ final class CapturedGraphs implements AutoCloseable {
     static final int PROBE_RUNS = 2;
     /** Captured graphs kept per engine. */
     static final int MAX_GRAPHS = 8;
-    /** Host time a replay saves per captured launch, conservatively (a driver launch is 3-4 µs, plus the interpreter's bookkeeping). */
-    static final double HOST_SECONDS_PER_LAUNCH = 4e-6;
-    /** Device copy rate assumed for the replay's copies in and out (bytes a second, each byte counted once; an H200 copies ~3.8 TB/s). */
-    static final double COPY_BYTES_PER_SECOND = 400e9;
+    /**
+     * When a capture pays for its copies: ~4 µs of host time saved per launch (a driver launch is 3-4 µs, plus the
+     * interpreter's bookkeeping), copies at 400 GB/s (an H200 copies at ~3.8 TB/s read + write).
+     */
+    static final ReplayCost COST = new ReplayCost(4e-6, 400e9);
 
     /** Runs a graph the ordinary way on the backend; {@code constants} (may be null) supplies uploaded constants. */
     @FunctionalInterface
@@ -178,10 +180,10 @@ final class CapturedGraphs implements AutoCloseable {
             MemorySegment g = device.driver.endCapture(device.stream);
             if (g.equals(MemorySegment.NULL)) throw new dev.jburn.JBurnException("graph capture", "the capture was invalidated");
             long launches = backend.launchCount() - launches0;
-            if (!worthReplaying(launches, inputs, outputs)) {
+            long copyBytes = ReplayCost.copyBytes(inputs, outputs);
+            if (!COST.worthReplaying(launches, copyBytes)) {
                 device.driver.graphDestroy(g);
-                throw new NotWorthReplaying(String.format("%d launches save less host time than copying its %.1f MiB in and out costs",
-                        launches, copyBytes(inputs, outputs) / 1048576.0));
+                throw new NotWorthReplaying(ReplayCost.refusal(launches, copyBytes));
             }
             t1 = System.nanoTime();
             try {
@@ -209,22 +211,6 @@ final class CapturedGraphs implements AutoCloseable {
     /** A capture that replays would not pay for: its copies cost the device more than half the host time it saves. */
     private static final class NotWorthReplaying extends RuntimeException {
         NotWorthReplaying(String why) { super(why, null, false, false); }
-    }
-
-    /**
-     * Whether replaying saves more host time than its copies cost the device (at most half the saving spent on copies):
-     * a large elementwise graph of one or two kernels is not captured, a training step (dozens of launches, a few MiB
-     * of parameters and batch) is.
-     */
-    private static boolean worthReplaying(long launches, List<Operand> inputs, List<Buffer> outputs) {
-        return copyBytes(inputs, outputs) / COPY_BYTES_PER_SECOND <= 0.5 * launches * HOST_SECONDS_PER_LAUNCH;
-    }
-
-    private static long copyBytes(List<Operand> inputs, List<Buffer> outputs) {
-        long bytes = 0;
-        for (Operand in : inputs) bytes += in.buffer().byteSize();
-        for (Buffer out : outputs) bytes += out.byteSize();
-        return bytes;
     }
 
     /** Whether {@code inputs} fill the graph's fixed input buffers exactly (they do when the caller kept to the graph's types). */

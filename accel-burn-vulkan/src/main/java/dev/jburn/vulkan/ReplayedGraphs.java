@@ -5,6 +5,7 @@ import dev.jburn.graph.Node;
 import dev.jburn.graph.Prim;
 import dev.jburn.spi.Buffer;
 import dev.jburn.spi.Operand;
+import dev.jburn.spi.ReplayCost;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -41,15 +42,11 @@ final class ReplayedGraphs implements AutoCloseable {
     /** Recordings kept per engine. */
     static final int MAX_GRAPHS = 8;
     /**
-     * Host time a replay saves per recorded dispatch, conservatively (the interpreter's bookkeeping, a buffer, descriptors
-     * and parameters: 20-27 µs of caller CPU on the H100's host, ~10 µs on this project's 2-core build machine).
+     * When a recording pays for its copies: ~8 µs of host time saved per dispatch (the interpreter's bookkeeping, a
+     * buffer, descriptors and parameters: 20-27 µs of caller CPU on the H100's host, ~10 µs on this project's 2-core
+     * build machine); copies at 400 GB/s on a GPU (an H200 copies at ~3.8 TB/s read + write), 8 GB/s on a CPU device.
      */
-    static final double HOST_SECONDS_PER_DISPATCH = 8e-6;
-    /**
-     * Device copy rates assumed for the replay's copies in and out (bytes a second, each byte counted once): low for a
-     * GPU (an H200 copies at ~3.8 TB/s read + write), a CPU device's memory for lavapipe.
-     */
-    static final double GPU_COPY_BYTES_PER_SECOND = 400e9, CPU_COPY_BYTES_PER_SECOND = 8e9;
+    static final ReplayCost GPU_COST = new ReplayCost(8e-6, 400e9), CPU_COST = new ReplayCost(8e-6, 8e9);
     /** {@code -Djburn.vulkan.graphs.verbose=true}: one line per recording or refusal on stderr. */
     private static final boolean VERBOSE = Boolean.getBoolean("jburn.vulkan.graphs.verbose");
 
@@ -197,8 +194,7 @@ final class ReplayedGraphs implements AutoCloseable {
                 queue.endCapture("graph recording", commands, ok && worthReplaying(commands.dispatches(), inputs, outputs));
             }
             if (!worthReplaying(commands.dispatches(), inputs, outputs)) {
-                refuse(e, String.format("%d dispatches save less host time than copying its %.1f MiB in and out costs",
-                        commands.dispatches(), copyBytes(inputs, outputs) / 1048576.0));
+                refuse(e, ReplayCost.refusal(commands.dispatches(), ReplayCost.copyBytes(inputs, outputs)));
                 release(fixed, constants, outputs, pool);
                 return null;
             }
@@ -223,21 +219,9 @@ final class ReplayedGraphs implements AutoCloseable {
         backend.memory.releasePool(pool);
     }
 
-    /**
-     * Whether replaying saves more host time than its copies cost the device: at most half the saving spent on copies.
-     * A big elementwise graph (a fused {@code a*b+c} over 16M elements: one dispatch, 256 MiB to copy) is not replayed;
-     * a training step (dozens of dispatches, a few MiB of parameters and batch) is.
-     */
+    /** Whether replaying saves more host time than its copies cost the device ({@link ReplayCost}). */
     private boolean worthReplaying(int dispatches, List<Operand> inputs, List<Buffer> outputs) {
-        double rate = backend.dev.isCpu() ? CPU_COPY_BYTES_PER_SECOND : GPU_COPY_BYTES_PER_SECOND;
-        return copyBytes(inputs, outputs) / rate <= 0.5 * dispatches * HOST_SECONDS_PER_DISPATCH;
-    }
-
-    private static long copyBytes(List<Operand> inputs, List<Buffer> outputs) {
-        long bytes = 0;
-        for (Operand in : inputs) bytes += in.buffer().byteSize();
-        for (Buffer out : outputs) bytes += out.byteSize();
-        return bytes;
+        return (backend.dev.isCpu() ? CPU_COST : GPU_COST).worthReplaying(dispatches, ReplayCost.copyBytes(inputs, outputs));
     }
 
     private static boolean allDevice(List<Operand> inputs) {
