@@ -184,16 +184,16 @@ final class ReplayedGraphs implements AutoCloseable {
             }
             uploadConstants(e.rewritten, constants);
             CommandQueue.Capture commands = queue.beginCapture("graph recording");
-            boolean ok = false;
+            boolean keep = false;
             memory.beginPool(pool);
             try {
                 outputs = run.run(e.rewritten, operands, constants);
-                ok = true;
+                keep = worthReplaying(commands.dispatches(), inputs, outputs);
             } finally {
                 memory.endPool();
-                queue.endCapture("graph recording", commands, ok && worthReplaying(commands.dispatches(), inputs, outputs));
+                queue.endCapture("graph recording", commands, keep);
             }
-            if (!worthReplaying(commands.dispatches(), inputs, outputs)) {
+            if (!keep) {
                 refuse(e, ReplayCost.refusal(commands.dispatches(), ReplayCost.copyBytes(inputs, outputs)));
                 release(fixed, constants, outputs, pool);
                 return null;
