@@ -20,10 +20,16 @@ export VK_DRIVER_FILES=$OUT/icd/i.json LD_LIBRARY_PATH=$PWD/.gpu/vulkan/usr/lib/
 mkdir -p .gpu/cache; [ -f .gpu/vulkan-spv.tar.xz ] && tar xJf .gpu/vulkan-spv.tar.xz -C .gpu/cache --strip-components=1
 CP="$(ls .gpu/lib/*.jar | tr '\n' ':')"
 J=(.gpu/jdk/bin/java -Xss8m -Xmx24g --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Dorg.lwjgl.system.SharedLibraryExtractPath=/tmp/lw -Djburn.vulkan.cacheDir=$PWD/.gpu/cache)
+# DEVT=1: TrainStepBench --device-time (device busy time per step); JFR=1: a 2,000-step MLP replay run under JFR (1 ms samples)
 step() { # model batch graphs
-  timeout 40 "${J[@]}" -Djburn.vulkan.graphs=$3 -cp "$CP" dev.jburn.vulkan.TrainStepBench --model $1 --batch $2 --image 28 --steps 100 --warmup 20 > $OUT/step-$1-$2-$3.log 2>&1
+  timeout 40 "${J[@]}" -Djburn.vulkan.graphs=$3 -cp "$CP" dev.jburn.vulkan.TrainStepBench --model $1 --batch $2 --image 28 --steps 100 --warmup 20 ${DEVT:+--device-time} > $OUT/step-$1-$2-$3.log 2>&1
   echo "step $1 $2 graphs=$3: $(grep -E 'ms/step' $OUT/step-$1-$2-$3.log | cut -c1-150)"; grep -E 'per step|last loss|graphs recorded|Exception' $OUT/step-$1-$2-$3.log | head -4
 }
+if [ -n "${JFR:-}" ]; then
+  printf '<?xml version="1.0"?><configuration version="2.0"><event name="jdk.ExecutionSample"><setting name="enabled">true</setting><setting name="period">1 ms</setting></event></configuration>\n' > $OUT/p.jfc
+  timeout 60 "${J[@]}" -XX:StartFlightRecording=filename=$OUT/replay.jfr,settings=$OUT/p.jfc -cp "$CP" dev.jburn.vulkan.TrainStepBench --model mlp --batch 1024 --image 28 --steps 2000 --warmup 20 > $OUT/jfr-step.log 2>&1
+  echo "jfr: $(grep -E 'ms/step' $OUT/jfr-step.log | cut -c1-150)"
+fi
 jb() { # name model [flags]
   local name=$1 model=$2; shift 2
   timeout 60 "${J[@]}" -Xss1m "$@" -cp "$CP" dev.jburn.cli.Main train --engine vulkan --model $model --batch-size 1024 --epochs 6 --data .gpu/data --out $OUT/$name > $OUT/$name.log 2>&1
