@@ -95,6 +95,14 @@ final class CommandQueue implements AutoCloseable {
     private static final long SPIN_NS = Math.max(0, Long.getLong("jburn.vulkan.spinNanos", 200_000)); // -Djburn.vulkan.spinNanos, for comparisons
     private final long spinNs;
     /**
+     * After the spin, how long the host sleeps between polls of the fence ({@code -Djburn.vulkan.pollNanos}; 0: block in
+     * the driver at once), for up to {@link #POLL_FOR_NS}: a sleep's wake-up is the OS timer's (~50-80 µs on Linux),
+     * which may beat a driver's blocking wait on a long kernel. Not on a CPU device.
+     */
+    private static final long POLL_NS = Math.max(0, Long.getLong("jburn.vulkan.pollNanos", 0));
+    private static final long POLL_FOR_NS = 50_000_000L;
+    private final long pollNs;
+    /**
      * With {@link VulkanConfig#timelineWaits()} (where the device has timeline semaphores): the semaphore each
      * submission signals with its serial, whose counter waits read instead of a fence per frame (a fence is reset and
      * re-armed per submission, the counter is one read); {@code VK_NULL_HANDLE} when off.
@@ -276,6 +284,7 @@ final class CommandQueue implements AutoCloseable {
         this.batchWhileBusy = batchWhileBusy;
         this.barriers = new BarrierTracker(dependencyBarriers);
         this.spinNs = dev.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : SPIN_NS;
+        this.pollNs = dev.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : POLL_NS;
         this.paramAlign = Math.max(16, dev.features.minStorageBufferOffsetAlignment());
         try (MemoryStack stack = MemoryStack.stackPush()) {
             LongBuffer lp = stack.mallocLong(1);
@@ -798,6 +807,11 @@ final class CommandQueue implements AutoCloseable {
             int res = finished(f);
             for (long until = t0 + spinNs; res == VK_NOT_READY && System.nanoTime() < until; res = finished(f)) {
                 Thread.onSpinWait();
+            }
+            if (pollNs > 0) {
+                for (long until = System.nanoTime() + POLL_FOR_NS; res == VK_NOT_READY && System.nanoTime() < until; res = finished(f)) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(pollNs);
+                }
             }
             if (res == VK_NOT_READY) {
                 res = timeline == VK_NULL_HANDLE ? vkWaitForFences(dev.device, stack.longs(f.fence), true, FENCE_TIMEOUT_NS)
