@@ -37,7 +37,11 @@ import java.util.function.UnaryOperator;
  * <p>Off with {@code -Djburn.vulkan.graphs=false} ({@link VulkanConfig#graphs()}).
  */
 final class ReplayedGraphs implements AutoCloseable {
-    /** Ordinary runs before a recording: the first builds pipelines, the second shows the graph reads nothing back. */
+    /**
+     * Ordinary runs before a recording: the first builds pipelines (and uploads what kernels cache for good), the second
+     * shows the graph reads nothing back. The deciding run is one that began after an earlier run had finished: two
+     * threads' first runs may overlap, and a first run's one-time uploads must not count against the other.
+     */
     static final int PROBE_RUNS = 2;
     /** Recordings kept per engine. */
     static final int MAX_GRAPHS = 8;
@@ -64,7 +68,10 @@ final class ReplayedGraphs implements AutoCloseable {
         final Graph rewritten;
         /** Uploads an ordinary run makes for the graph's constants (one per non-empty constant node). */
         final int constantUploads;
-        int runs;
+        /** Ordinary runs finished. */
+        int finished;
+        /** A deciding probe moved nothing between host and device beyond the constants: the next run records. */
+        boolean clean;
         String refusal;
         Recorded recorded;
 
@@ -105,7 +112,7 @@ final class ReplayedGraphs implements AutoCloseable {
      */
     List<Buffer> execute(Graph graph, List<Operand> inputs, UnaryOperator<Graph> rewrite, Run run) {
         Entry e;
-        int probe = 0; // which probe run this is (1 or 2), 0 for none
+        boolean deciding = false; // this ordinary run decides whether the graph may be recorded
         synchronized (this) { // bookkeeping, recording and replays; ordinary runs go on outside, so threads interleave
             e = entries.get(graph);
             if (e == null) {
@@ -118,8 +125,8 @@ final class ReplayedGraphs implements AutoCloseable {
             } else if (e.refusal == null) {
                 if (!allDevice(inputs)) {
                     if (VERBOSE) System.err.println("vulkan: a graph run with inputs of another engine or freed: not recorded this time");
-                } else if (e.runs < PROBE_RUNS) {
-                    probe = ++e.runs;
+                } else if (!e.clean) {
+                    deciding = e.finished >= PROBE_RUNS - 1;
                 } else {
                     Recorded r = record(e, inputs, run);
                     if (r != null) {
@@ -132,12 +139,15 @@ final class ReplayedGraphs implements AutoCloseable {
         }
         long before = traffic();
         List<Buffer> out = run.run(e.rewritten, inputs, null);
-        // Constants are uploaded by each ordinary run (a recording uploads them once, for good). The first run may also
-        // upload what kernels cache for good (a reduction's column count): the last probe decides. Only this thread's
-        // transfers count: a data loader's thread uploads the next batch meanwhile.
-        if (probe == PROBE_RUNS && traffic() - before != e.constantUploads) {
-            synchronized (this) {
-                if (e.refusal == null) refuse(e, "it moves data between host and device (a fallback, a read-back or an upload)");
+        // Constants are uploaded by each ordinary run (a recording uploads them once, for good). A first run may also
+        // upload what kernels cache for good (a reduction's column count): a run that began after one had finished
+        // decides. Only this thread's transfers count: a data loader's thread uploads the next batch meanwhile.
+        boolean moved = deciding && traffic() - before != e.constantUploads;
+        synchronized (this) {
+            e.finished++;
+            if (deciding && e.refusal == null) {
+                if (moved) refuse(e, "it moves data between host and device (a fallback, a read-back or an upload)");
+                else e.clean = true;
             }
         }
         return out;
