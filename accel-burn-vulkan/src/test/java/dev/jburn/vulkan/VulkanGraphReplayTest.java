@@ -161,12 +161,13 @@ class VulkanGraphReplayTest {
     @Test
     void aLargeElementwiseGraphIsNotReplayed() {
         // An engine of its own: other tests' tensors freed meanwhile would move the shared engine's live bytes.
+        // 16 MiB to copy for a dispatch or two: more than a GPU's assumed 400 GB/s pays for (and a CPU device's 8 GB/s).
         Engine own = VulkanHostPathTest.privateEngine(c -> c.withGraphs(true));
         try {
             VulkanBackend b = (VulkanBackend) own.backend();
-            CompiledFunction fma = Jit.compileList(in -> List.of(in.get(0).multiply(in.get(1)).add(in.get(2)).tanh().reshape(256, 256))); // a fused group and a reshape
+            CompiledFunction fma = Jit.compileList(in -> List.of(in.get(0).multiply(in.get(1)).add(in.get(2)).tanh().reshape(1024, 1024))); // a fused group and a reshape
             List<Tensor> xs = new ArrayList<>();
-            for (int i = 0; i < 3; i++) xs.add(Prng.uniform(Prng.key(60 + i), Shape.of(1 << 16), DType.F32, -1, 1).values());
+            for (int i = 0; i < 3; i++) xs.add(Prng.uniform(Prng.key(60 + i), Shape.of(1 << 20), DType.F32, -1, 1).values());
             float[] want = fma.apply(xs.stream().map(x -> x.to(ordinary)).toList()).getFirst().toFloatArray();
             List<Tensor> on = xs.stream().map(x -> x.to(own)).toList();
             b.synchronize();
