@@ -95,10 +95,7 @@ final class ReplayedGraphs implements AutoCloseable {
             // Replays may still be queued: they must finish before the commands and the pool's buffers go.
             owner.backend.queue.waitIdle("graph replay");
             owner.backend.queue.destroy(commands);
-            inputs.forEach(Buffer::release);
-            constants.values().forEach(Buffer::release);
-            outputs.forEach(Buffer::release);
-            owner.backend.memory.releasePool(pool);
+            owner.release(inputs, constants, outputs, pool);
         }
     }
 
@@ -221,7 +218,7 @@ final class ReplayedGraphs implements AutoCloseable {
         }
     }
 
-    /** Frees what a recording that is not kept made (it never ran). */
+    /** Frees a recording's buffers and pool: one not kept (it never ran), or one closed after its replays finished. */
     private void release(List<DeviceBuffer> fixed, Map<Node, Buffer> constants, List<Buffer> outputs, DeviceMemory.GraphPool pool) {
         fixed.forEach(Buffer::release);
         constants.values().forEach(Buffer::release);
