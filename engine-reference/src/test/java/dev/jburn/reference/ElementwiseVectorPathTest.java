@@ -114,9 +114,12 @@ class ElementwiseVectorPathTest {
                 Tensor xo = x.to(ORACLE), xv = x.to(VECTOR);
                 for (UnaryOp op : VECTOR_UNARY) {
                     String what = op.opName() + " " + t.shortName() + "[" + n + "]";
+                    // F64 computes its transcendental functions with the oracle's StrictMath: bit for bit, however
+                    // the JIT runs the caller. F32 uses PolyMathF32 (within a few ulps).
+                    int ulps = t == DType.F64 ? 0 : 4;
                     try (Tensor expected = xo.apply(op)) {
-                        assertClose(expected, xv.apply(op), 4, what + " (parallel vector)");
-                        assertClose(expected, x.apply(op), 4, what + " (default engine)");
+                        assertClose(expected, xv.apply(op), ulps, what + " (parallel vector)");
+                        assertClose(expected, x.apply(op), ulps, what + " (default engine)");
                     }
                 }
             }
