@@ -4,7 +4,11 @@ import dev.jburn.JBurnException;
 
 import java.util.Arrays;
 
-/** The usual learning-rate schedules (Optax's and PyTorch's formulas, cited per factory). */
+/**
+ * The usual learning-rate schedules (Optax's and PyTorch's formulas, cited per factory). They use {@code StrictMath}:
+ * {@code Math.cos}/{@code pow} may differ in the last bit between JVMs and CPUs, and a learning rate one ulp off
+ * changes a run's digits.
+ */
 public final class Schedules {
     private Schedules() {}
 
@@ -18,7 +22,7 @@ public final class Schedules {
     public static Schedule stepDecay(double lr, long every, double factor) {
         checkLr("stepDecay", lr);
         if (every < 1 || !(factor > 0)) throw new JBurnException("stepDecay", "needs every >= 1 and factor > 0, got " + every + ", " + factor);
-        return step -> lr * Math.pow(factor, Math.floorDiv(Math.max(0, step), every));
+        return step -> lr * StrictMath.pow(factor, Math.floorDiv(Math.max(0, step), every));
     }
 
     /** {@code lr · rate^(step / steps)}, or {@code rate^floor(step / steps)} when {@code staircase} (Optax {@code exponential_decay}). */
@@ -27,7 +31,7 @@ public final class Schedules {
         if (steps < 1 || !(rate > 0)) throw new JBurnException("exponentialDecay", "needs steps >= 1 and rate > 0, got " + steps + ", " + rate);
         return step -> {
             double p = (double) Math.max(0, step) / steps;
-            return lr * Math.pow(rate, staircase ? Math.floor(p) : p);
+            return lr * StrictMath.pow(rate, staircase ? Math.floor(p) : p);
         };
     }
 
@@ -38,7 +42,7 @@ public final class Schedules {
         if (steps < 1 || !(power > 0)) throw new JBurnException("polynomial", "needs steps >= 1 and power > 0, got " + steps + ", " + power);
         return step -> {
             double t = Math.min(Math.max(0, step), steps);
-            return (lr - end) * Math.pow(1 - t / steps, power) + end;
+            return (lr - end) * StrictMath.pow(1 - t / steps, power) + end;
         };
     }
 
@@ -48,7 +52,7 @@ public final class Schedules {
         if (steps < 1 || !(alpha >= 0 && alpha <= 1)) throw new JBurnException("cosineDecay", "needs steps >= 1 and alpha in [0, 1], got " + steps + ", " + alpha);
         return step -> {
             double t = Math.min(Math.max(0, step), steps) / (double) steps;
-            return lr * ((1 - alpha) * 0.5 * (1 + Math.cos(Math.PI * t)) + alpha);
+            return lr * ((1 - alpha) * 0.5 * (1 + StrictMath.cos(Math.PI * t)) + alpha);
         };
     }
 
@@ -63,7 +67,7 @@ public final class Schedules {
         return step -> {
             if (step < warmup) return peak * step / (double) warmup;
             double t = Math.min(step - warmup, total - warmup) / (double) (total - warmup);
-            return end + (peak - end) * 0.5 * (1 + Math.cos(Math.PI * t));
+            return end + (peak - end) * 0.5 * (1 + StrictMath.cos(Math.PI * t));
         };
     }
 
@@ -117,7 +121,7 @@ public final class Schedules {
         };
     }
 
-    private static double annealCos(double start, double end, double pct) { return end + (start - end) / 2 * (Math.cos(Math.PI * pct) + 1); }
+    private static double annealCos(double start, double end, double pct) { return end + (start - end) / 2 * (StrictMath.cos(Math.PI * pct) + 1); }
 
     private static void checkLr(String op, double lr) {
         if (!(lr >= 0) || Double.isInfinite(lr)) throw new JBurnException(op, "learning rates must be finite and >= 0, got " + lr);

@@ -39,7 +39,7 @@ public record AlphaDropout(double rate) implements Layer {
     public static AlphaDropout of(double rate) { return new AlphaDropout(rate); }
 
     /** The affine map's {@code a}. */
-    public double a() { return Math.pow((1 - rate) * (1 + rate * ALPHA_PRIME * ALPHA_PRIME), -0.5); }
+    public double a() { return StrictMath.pow((1 - rate) * (1 + rate * ALPHA_PRIME * ALPHA_PRIME), -0.5); }
 
     /** The affine map's {@code b}. */
     public double b() { return -a() * ALPHA_PRIME * rate; }
