@@ -15,8 +15,8 @@ import java.nio.ByteOrder;
  * Vector API kernels for contiguous F32 (float) elements, and their scalar tails. Positions are
  * element indices; comparisons write PRED bytes. Arithmetic, min/max and comparisons equal the
  * oracle bit for bit; transcendental lanes (EXP, LOG, TANH, ...) are within a few ulps of it, computed by
- * {@link PolyMathF32} so that their bits do not depend on whether C2 compiled the caller (SIN and COS run
- * the scalar path). VectorF64 still uses {@code lanewise} for its transcendental functions.
+ * {@link PolyMathF32} (SIN and COS by {@link PolyMathTrig}) from IEEE arithmetic alone, so that their bits do
+ * not depend on whether C2 compiled the caller.
  *
  * <p>One loop per op, each with a constant operator, so C2 compiles every loop to straight SIMD
  * code (a switch inside the loop costs 2-4x). VectorF32/VectorF64 and VectorS32/VectorS64 share one
@@ -421,9 +421,8 @@ final class VectorF32 {
             case EXPM1 -> expm1(x, xi, out, oi, n);
             case LOG -> log(x, xi, out, oi, n);
             case LOG1P -> log1p(x, xi, out, oi, n);
-            // No vector body: lanewise(SIN/COS) changes bits with the JIT state (see PolyMathF32), and an
-            // accurate range reduction for every float is long; StrictMath per element is exact to 1 ulp.
-            case SIN, COS -> 0;
+            case SIN -> sin(x, xi, out, oi, n);
+            case COS -> cos(x, xi, out, oi, n);
             case TANH -> tanh(x, xi, out, oi, n);
             case SIGMOID -> sigmoid(x, xi, out, oi, n);
         };
@@ -431,9 +430,9 @@ final class VectorF32 {
     }
 
     /**
-     * One element of the tail: exp, log, tanh and sigmoid as the vector body computes them
-     * ({@link PolyMathF32}), so a value gets the same bits wherever it sits; the rest in double,
-     * rounded once.
+     * One element of the tail: exp, log, sin, cos, tanh and sigmoid as the vector body computes them
+     * ({@link PolyMathF32}, {@link PolyMathTrig}), so a value gets the same bits wherever it sits; the rest
+     * in double, rounded once.
      */
     private static float unaryScalar(VectorOps.Unary k, float v) {
         return switch (k) {
@@ -445,8 +444,8 @@ final class VectorF32 {
             case EXPM1 -> PolyMathF32.expm1(v);
             case LOG -> PolyMathF32.log(v);
             case LOG1P -> PolyMathF32.log1p(v);
-            case SIN -> (float) StrictMath.sin(v);
-            case COS -> (float) StrictMath.cos(v);
+            case SIN -> PolyMathTrig.sin(v);
+            case COS -> PolyMathTrig.cos(v);
             case TANH -> PolyMathF32.tanh(v);
             case SIGMOID -> PolyMathF32.sigmoid(v);
         };
@@ -521,6 +520,24 @@ final class VectorF32 {
         for (long bound = n - n % L; i < bound; i += L) {
             FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
             PolyMathF32.log1p(v).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long sin(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            PolyMathTrig.sin(v).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long cos(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            FloatVector v = FloatVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            PolyMathTrig.cos(v).intoMemorySegment(out, (oi + i) * W, ORDER);
         }
         return i;
     }

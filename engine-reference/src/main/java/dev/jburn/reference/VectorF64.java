@@ -15,7 +15,9 @@ import java.nio.ByteOrder;
 /**
  * Vector API kernels for contiguous F64 (double) elements, and their scalar tails. Positions are
  * element indices; comparisons write PRED bytes. Arithmetic, min/max and comparisons equal the
- * oracle bit for bit; the transcendental functions (EXP, LOG, SIN, ...) are the oracle's StrictMath, element by element.
+ * oracle bit for bit; the transcendental functions (EXP, LOG, TANH, ...) are the oracle's StrictMath, element by element,
+ * except SIN and COS, which {@link PolyMathTrig} computes from IEEE arithmetic alone (within 1 ulp of StrictMath,
+ * the same bits however the JIT runs the caller).
  *
  * <p>One loop per op, each with a constant operator, so C2 compiles every loop to straight SIMD
  * code (a switch inside the loop costs 2-4x). VectorF32/VectorF64 and VectorS32/VectorS64 share one
@@ -420,12 +422,15 @@ final class VectorF64 {
             // lanewise(EXP/LOG/TANH/...) gives other bits when its caller is compiled (SVML-like stubs) than when it
             // runs interpreted (Math per lane), so one F64 tanh could give two results in one run depending on JIT
             // timing (CI saw a layer's training forward differ in the last bit between two identical calls).
-            case EXP, EXPM1, LOG, LOG1P, SIN, COS, TANH, SIGMOID -> 0;
+            case EXP, EXPM1, LOG, LOG1P, TANH, SIGMOID -> 0;
+            // sin and cos from IEEE arithmetic alone (PolyMathTrig): the same bits in every JIT mode, within 1 ulp of StrictMath.
+            case SIN -> sin(x, xi, out, oi, n);
+            case COS -> cos(x, xi, out, oi, n);
         };
         for (long i = done; i < n; i++) out.setAtIndex(E, oi + i, unaryScalar(k, x.getAtIndex(E, xi + i)));
     }
 
-    /** The oracle's value for one element (computed in double, rounded once). */
+    /** The oracle's value for one element (computed in double, rounded once); sin and cos as the vector body computes them. */
     private static double unaryScalar(VectorOps.Unary k, double v) {
         return switch (k) {
             case NEG -> -v;
@@ -436,8 +441,8 @@ final class VectorF64 {
             case EXPM1 -> StrictMath.expm1(v);
             case LOG -> StrictMath.log(v);
             case LOG1P -> StrictMath.log1p(v);
-            case SIN -> StrictMath.sin(v);
-            case COS -> StrictMath.cos(v);
+            case SIN -> PolyMathTrig.sin(v);
+            case COS -> PolyMathTrig.cos(v);
             case TANH -> StrictMath.tanh(v);
             case SIGMOID -> ScalarMath.sigmoid(v);
         };
@@ -476,6 +481,24 @@ final class VectorF64 {
         for (long bound = n - n % L; i < bound; i += L) {
             DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
             one.div(v.sqrt()).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long sin(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            PolyMathTrig.sin(v).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long cos(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            PolyMathTrig.cos(v).intoMemorySegment(out, (oi + i) * W, ORDER);
         }
         return i;
     }

@@ -1,0 +1,254 @@
+package dev.jburn.reference;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+
+/**
+ * {@code sin} and {@code cos} of F32 and F64 lanes from IEEE arithmetic alone, each with a scalar twin
+ * that performs the same operations in the same order (so the vector body and the scalar tail give the
+ * same bits), for the reason {@link PolyMathF32} gives: {@code lanewise(SIN)} changes bits with the JIT state.
+ *
+ * <p><b>Method.</b> {@code q = rint(x·2/π)} (adding 1.5·2^23, resp. 1.5·2^52, rounds to an integer kept in
+ * the low mantissa bits), then Cody-Waite {@code r = x - q·π/2} with π/2 split in three parts A + B + C:
+ * {@code x - q·A} is exact (both are multiples of A's last bit and the difference is below 2), the
+ * B and C steps are fused multiply-adds, so r carries at most about one rounding of itself. Then
+ * the minimax polynomials for sin and cos on [-π/4, π/4] (Cephes' single-precision ones for F32,
+ * fdlibm's {@code __kernel_sin/__kernel_cos}, the ones StrictMath uses, for F64), picked and
+ * negated by the quadrant {@code q mod 4}; cos is sin one quadrant further.
+ *
+ * <p><b>Range.</b> Lanes with {@code |x|} above {@link #F32_BOUND} / {@link #F64_BOUND}, and NaN and ±Inf
+ * lanes, take StrictMath's value, as the engine computed every sin and cos before: below the bounds the
+ * three-part π/2 is exact enough for the closest a float (double) gets to a multiple of π/2 (measured:
+ * see PolyMathTrigTest and bench/README.md), and beyond them an exact reduction would need more of π.
+ * Measured error against the correctly rounded value: F32 at most 1 ulp (every float below the
+ * bound checked), F64 at most 1 ulp from StrictMath on random and near-multiple-of-π/2 samples.
+ */
+final class PolyMathTrig {
+    private PolyMathTrig() {}
+
+    /**
+     * Above this |x| (2^17), F32 lanes are StrictMath's: every float up to it was checked within 1 ulp of
+     * {@code (float) StrictMath.sin/cos}; from 2^17 on, the B and C steps' roundings reach 2 ulp.
+     */
+    static final float F32_BOUND = 131072f;
+    private static final float TWO_OVER_PI_F = 0.63661975f;
+    private static final float ROUNDER_F = 12582912f;
+    private static final int ROUNDER_BITS_F = 0x4B400000;
+    /** π/2 = A + B + C (+ 1e-23): A the float nearest π/2, B the float nearest the rest, C the next. */
+    private static final float PIO2_A_F = 1.5707964f, PIO2_B_F = -4.371139e-08f, PIO2_C_F = -1.7151245e-15f;
+    /** sin r = r + r³(S1 + z(S2 + z(S3 + z·S4))), z = r²: fdlibm's first four, rounded (the rest is below 0.05 ulp at π/4). */
+    private static final float S1_F = -0.16666667f, S2_F = 0.008333334f, S3_F = -0.0001984127f, S4_F = 2.7557314e-06f;
+    /** cos r = 1 - z/2 + z²(C1 + z(C2 + z(C3 + z·C4))): fdlibm's first four, rounded. */
+    private static final float C1_F = 0.041666668f, C2_F = -0.0013888889f, C3_F = 2.4801588e-05f, C4_F = -2.7557314e-07f;
+
+    /** sin x in every lane (±0 kept; NaN, ±Inf and |x| above {@link #F32_BOUND} as StrictMath). */
+    static FloatVector sin(FloatVector x) {
+        FloatVector y = quadrant(x, 0);
+        y = y.blend(x, x.compare(VectorOperators.EQ, 0f));
+        return patch(x, y, false);
+    }
+
+    /** cos x in every lane (NaN, ±Inf and |x| above {@link #F32_BOUND} as StrictMath). */
+    static FloatVector cos(FloatVector x) { return patch(x, quadrant(x, 1), true); }
+
+    /** sin x, the same operations as {@link #sin(FloatVector)} on one value. */
+    static float sin(float x) {
+        if (!(Math.abs(x) <= F32_BOUND)) return (float) StrictMath.sin(x);
+        return x == 0f ? x : quadrant(x, 0);
+    }
+
+    /** cos x, the same operations as {@link #cos(FloatVector)} on one value. */
+    static float cos(float x) {
+        if (!(Math.abs(x) <= F32_BOUND)) return (float) StrictMath.cos(x);
+        return quadrant(x, 1);
+    }
+
+    /** sin(x + shift·π/2): shift 0 is sin, 1 is cos. */
+    private static FloatVector quadrant(FloatVector x, int shift) {
+        var s = x.species();
+        FloatVector t = x.fma(FloatVector.broadcast(s, TWO_OVER_PI_F), FloatVector.broadcast(s, ROUNDER_F));
+        FloatVector q = t.sub(ROUNDER_F);
+        IntVector j = t.reinterpretAsInts().sub(ROUNDER_BITS_F - shift);
+        FloatVector nq = q.neg();
+        FloatVector r = nq.fma(FloatVector.broadcast(s, PIO2_A_F), x);
+        r = nq.fma(FloatVector.broadcast(s, PIO2_B_F), r);
+        r = nq.fma(FloatVector.broadcast(s, PIO2_C_F), r);
+        FloatVector z = r.mul(r);
+        FloatVector ps = z.fma(FloatVector.broadcast(s, S4_F), FloatVector.broadcast(s, S3_F));
+        ps = ps.fma(z, FloatVector.broadcast(s, S2_F));
+        ps = ps.fma(z, FloatVector.broadcast(s, S1_F));
+        FloatVector sin = ps.fma(z.mul(r), r);
+        FloatVector pc = z.fma(FloatVector.broadcast(s, C4_F), FloatVector.broadcast(s, C3_F));
+        pc = pc.fma(z, FloatVector.broadcast(s, C2_F));
+        pc = pc.fma(z, FloatVector.broadcast(s, C1_F));
+        // 1 - z/2 rounded, plus its rounding error (exact: z/2 is exact and 1 - w is, by Sterbenz), then the rest.
+        FloatVector w = z.fma(FloatVector.broadcast(s, -0.5f), FloatVector.broadcast(s, 1f));
+        FloatVector e = z.fma(FloatVector.broadcast(s, -0.5f), w.neg().add(1f));
+        FloatVector cos = w.add(z.mul(z).fma(pc, e));
+        VectorMask<Float> odd = j.and(1).compare(VectorOperators.NE, 0).cast(s);
+        IntVector sign = j.and(2).lanewise(VectorOperators.LSHL, 30);
+        return sin.blend(cos, odd).reinterpretAsInts().lanewise(VectorOperators.XOR, sign).reinterpretAsFloats();
+    }
+
+    /** sin(x + shift·π/2), the same operations as {@link #quadrant(FloatVector, int)} on one value. */
+    private static float quadrant(float x, int shift) {
+        float t = Math.fma(x, TWO_OVER_PI_F, ROUNDER_F);
+        float q = t - ROUNDER_F;
+        int j = Float.floatToRawIntBits(t) - (ROUNDER_BITS_F - shift);
+        float nq = -q;
+        float r = Math.fma(nq, PIO2_A_F, x);
+        r = Math.fma(nq, PIO2_B_F, r);
+        r = Math.fma(nq, PIO2_C_F, r);
+        float z = r * r;
+        float y;
+        if ((j & 1) == 0) {
+            float ps = Math.fma(z, S4_F, S3_F);
+            ps = Math.fma(ps, z, S2_F);
+            ps = Math.fma(ps, z, S1_F);
+            y = Math.fma(ps, z * r, r);
+        } else {
+            float pc = Math.fma(z, C4_F, C3_F);
+            pc = Math.fma(pc, z, C2_F);
+            pc = Math.fma(pc, z, C1_F);
+            float w = Math.fma(z, -0.5f, 1f);
+            float e = Math.fma(z, -0.5f, -w + 1f);
+            y = w + Math.fma(z * z, pc, e);
+        }
+        return Float.intBitsToFloat(Float.floatToRawIntBits(y) ^ (j & 2) << 30);
+    }
+
+    /** StrictMath's value in the lanes that are NaN, ±Inf or beyond the bound (rare: a slow path is fine). */
+    private static FloatVector patch(FloatVector x, FloatVector y, boolean cos) {
+        VectorMask<Float> far = x.abs().compare(VectorOperators.LE, F32_BOUND).not();
+        return far.anyTrue() ? strict(x, y, far, cos) : y;
+    }
+
+    private static FloatVector strict(FloatVector x, FloatVector y, VectorMask<Float> far, boolean cos) {
+        float[] xs = x.toArray(), ys = y.toArray();
+        for (int i = 0; i < xs.length; i++) {
+            if (far.laneIsSet(i)) ys[i] = (float) (cos ? StrictMath.cos(xs[i]) : StrictMath.sin(xs[i]));
+        }
+        return FloatVector.fromArray(x.species(), ys, 0);
+    }
+
+    /**
+     * Above this |x| (2^30), F64 lanes are StrictMath's. Up to 1e12, samples (random and the doubles nearest
+     * k·π/2) stay within 1 ulp of StrictMath; 2^30 keeps a margin for the rare doubles closer still to k·π/2.
+     */
+    static final double F64_BOUND = 1073741824.0;
+    private static final double TWO_OVER_PI = 0.6366197723675814;
+    private static final double ROUNDER = 6755399441055744.0; // 1.5 · 2^52
+    private static final long ROUNDER_BITS = 0x4338000000000000L;
+    /** π/2 = A + B + C (+ 6e-50), each the double nearest what is left. */
+    private static final double PIO2_A = 1.5707963267948966, PIO2_B = 6.123233995736766e-17, PIO2_C = -1.4973849048591698e-33;
+    /** fdlibm __kernel_sin: sin r = r + r³(S1 + z(S2 + ... + z·S6)). */
+    private static final double S1 = -1.66666666666666324348e-01, S2 = 8.33333333332248946124e-03,
+            S3 = -1.98412698298579493134e-04, S4 = 2.75573137070700676789e-06, S5 = -2.50507602534068634195e-08,
+            S6 = 1.58969099521155010221e-10;
+    /** fdlibm __kernel_cos: cos r = 1 - z/2 + z²(C1 + z(C2 + ... + z·C6)). */
+    private static final double C1 = 4.16666666666666019037e-02, C2 = -1.38888888888741095749e-03,
+            C3 = 2.48015872894767294178e-05, C4 = -2.75573143513906633035e-07, C5 = 2.08757232129817482790e-09,
+            C6 = -1.13596475577881948265e-11;
+
+    /** sin x in every lane (±0 kept; NaN, ±Inf and |x| above {@link #F64_BOUND} as StrictMath). */
+    static DoubleVector sin(DoubleVector x) {
+        DoubleVector y = quadrant(x, 0);
+        y = y.blend(x, x.compare(VectorOperators.EQ, 0.0));
+        return patch(x, y, false);
+    }
+
+    /** cos x in every lane (NaN, ±Inf and |x| above {@link #F64_BOUND} as StrictMath). */
+    static DoubleVector cos(DoubleVector x) { return patch(x, quadrant(x, 1), true); }
+
+    /** sin x, the same operations as {@link #sin(DoubleVector)} on one value. */
+    static double sin(double x) {
+        if (!(Math.abs(x) <= F64_BOUND)) return StrictMath.sin(x);
+        return x == 0.0 ? x : quadrant(x, 0);
+    }
+
+    /** cos x, the same operations as {@link #cos(DoubleVector)} on one value. */
+    static double cos(double x) {
+        if (!(Math.abs(x) <= F64_BOUND)) return StrictMath.cos(x);
+        return quadrant(x, 1);
+    }
+
+    /** sin(x + shift·π/2): shift 0 is sin, 1 is cos. */
+    private static DoubleVector quadrant(DoubleVector x, int shift) {
+        var s = x.species();
+        DoubleVector t = x.fma(DoubleVector.broadcast(s, TWO_OVER_PI), DoubleVector.broadcast(s, ROUNDER));
+        DoubleVector q = t.sub(ROUNDER);
+        LongVector j = t.reinterpretAsLongs().sub(ROUNDER_BITS - shift);
+        DoubleVector nq = q.neg();
+        DoubleVector r = nq.fma(DoubleVector.broadcast(s, PIO2_A), x);
+        r = nq.fma(DoubleVector.broadcast(s, PIO2_B), r);
+        r = nq.fma(DoubleVector.broadcast(s, PIO2_C), r);
+        DoubleVector z = r.mul(r);
+        DoubleVector ps = z.fma(DoubleVector.broadcast(s, S6), DoubleVector.broadcast(s, S5));
+        ps = ps.fma(z, DoubleVector.broadcast(s, S4));
+        ps = ps.fma(z, DoubleVector.broadcast(s, S3));
+        ps = ps.fma(z, DoubleVector.broadcast(s, S2));
+        ps = ps.fma(z, DoubleVector.broadcast(s, S1));
+        DoubleVector sin = ps.fma(z.mul(r), r);
+        DoubleVector pc = z.fma(DoubleVector.broadcast(s, C6), DoubleVector.broadcast(s, C5));
+        pc = pc.fma(z, DoubleVector.broadcast(s, C4));
+        pc = pc.fma(z, DoubleVector.broadcast(s, C3));
+        pc = pc.fma(z, DoubleVector.broadcast(s, C2));
+        pc = pc.fma(z, DoubleVector.broadcast(s, C1));
+        // As fdlibm: 1 - z/2 rounded, plus its rounding error (exact), then the rest.
+        DoubleVector w = z.fma(DoubleVector.broadcast(s, -0.5), DoubleVector.broadcast(s, 1.0));
+        DoubleVector e = z.fma(DoubleVector.broadcast(s, -0.5), w.neg().add(1.0));
+        DoubleVector cos = w.add(z.mul(z).fma(pc, e));
+        VectorMask<Double> odd = j.and(1L).compare(VectorOperators.NE, 0L).cast(s);
+        LongVector sign = j.and(2L).lanewise(VectorOperators.LSHL, 62);
+        return sin.blend(cos, odd).reinterpretAsLongs().lanewise(VectorOperators.XOR, sign).reinterpretAsDoubles();
+    }
+
+    /** sin(x + shift·π/2), the same operations as {@link #quadrant(DoubleVector, int)} on one value. */
+    private static double quadrant(double x, int shift) {
+        double t = Math.fma(x, TWO_OVER_PI, ROUNDER);
+        double q = t - ROUNDER;
+        long j = Double.doubleToRawLongBits(t) - (ROUNDER_BITS - shift);
+        double nq = -q;
+        double r = Math.fma(nq, PIO2_A, x);
+        r = Math.fma(nq, PIO2_B, r);
+        r = Math.fma(nq, PIO2_C, r);
+        double z = r * r;
+        double y;
+        if ((j & 1) == 0) {
+            double ps = Math.fma(z, S6, S5);
+            ps = Math.fma(ps, z, S4);
+            ps = Math.fma(ps, z, S3);
+            ps = Math.fma(ps, z, S2);
+            ps = Math.fma(ps, z, S1);
+            y = Math.fma(ps, z * r, r);
+        } else {
+            double pc = Math.fma(z, C6, C5);
+            pc = Math.fma(pc, z, C4);
+            pc = Math.fma(pc, z, C3);
+            pc = Math.fma(pc, z, C2);
+            pc = Math.fma(pc, z, C1);
+            double w = Math.fma(z, -0.5, 1.0);
+            double e = Math.fma(z, -0.5, -w + 1.0);
+            y = w + Math.fma(z * z, pc, e);
+        }
+        return Double.longBitsToDouble(Double.doubleToRawLongBits(y) ^ (j & 2) << 62);
+    }
+
+    /** StrictMath's value in the lanes that are NaN, ±Inf or beyond the bound (rare: a slow path is fine). */
+    private static DoubleVector patch(DoubleVector x, DoubleVector y, boolean cos) {
+        VectorMask<Double> far = x.abs().compare(VectorOperators.LE, F64_BOUND).not();
+        return far.anyTrue() ? strict(x, y, far, cos) : y;
+    }
+
+    private static DoubleVector strict(DoubleVector x, DoubleVector y, VectorMask<Double> far, boolean cos) {
+        double[] xs = x.toArray(), ys = y.toArray();
+        for (int i = 0; i < xs.length; i++) {
+            if (far.laneIsSet(i)) ys[i] = cos ? StrictMath.cos(xs[i]) : StrictMath.sin(xs[i]);
+        }
+        return DoubleVector.fromArray(x.species(), ys, 0);
+    }
+}
