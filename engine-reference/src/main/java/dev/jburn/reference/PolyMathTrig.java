@@ -47,13 +47,17 @@ final class PolyMathTrig {
 
     /** sin x in every lane (±0 kept; NaN, ±Inf and |x| above {@link #F32_BOUND} as StrictMath). */
     static FloatVector sin(FloatVector x) {
-        FloatVector y = quadrant(x, 0);
-        y = y.blend(x, x.compare(VectorOperators.EQ, 0f));
-        return patch(x, y, false);
+        FloatVector y = quadrant(x, 0).blend(x, x.compare(VectorOperators.EQ, 0f));
+        VectorMask<Float> far = x.abs().compare(VectorOperators.LE, F32_BOUND).not();
+        return far.anyTrue() ? strict(x, y, far, false) : y;
     }
 
     /** cos x in every lane (NaN, ±Inf and |x| above {@link #F32_BOUND} as StrictMath). */
-    static FloatVector cos(FloatVector x) { return patch(x, quadrant(x, 1), true); }
+    static FloatVector cos(FloatVector x) {
+        FloatVector y = quadrant(x, 1);
+        VectorMask<Float> far = x.abs().compare(VectorOperators.LE, F32_BOUND).not();
+        return far.anyTrue() ? strict(x, y, far, true) : y;
+    }
 
     /** sin x, the same operations as {@link #sin(FloatVector)} on one value. */
     static float sin(float x) {
@@ -67,66 +71,84 @@ final class PolyMathTrig {
         return quadrant(x, 1);
     }
 
+    /*
+     * The vector code is split in methods below 325 bytes of bytecode (C2's FreqInlineSize): a larger one is not
+     * inlined into the loop, and its vectors would be boxed at every call (5x slower).
+     */
+
     /** sin(x + shift·π/2): shift 0 is sin, 1 is cos. */
     private static FloatVector quadrant(FloatVector x, int shift) {
-        var s = x.species();
-        FloatVector t = x.fma(FloatVector.broadcast(s, TWO_OVER_PI_F), FloatVector.broadcast(s, ROUNDER_F));
-        FloatVector q = t.sub(ROUNDER_F);
+        FloatVector t = x.fma(TWO_OVER_PI_F, ROUNDER_F);
+        FloatVector r = reduce(x, t.sub(ROUNDER_F).neg());
+        FloatVector z = r.mul(r);
         IntVector j = t.reinterpretAsInts().sub(ROUNDER_BITS_F - shift);
-        FloatVector nq = q.neg();
+        VectorMask<Float> odd = j.and(1).compare(VectorOperators.NE, 0).cast(x.species());
+        IntVector sign = j.and(2).lanewise(VectorOperators.LSHL, 30);
+        return sinPoly(r, z).blend(cosPoly(z), odd).reinterpretAsInts().lanewise(VectorOperators.XOR, sign).reinterpretAsFloats();
+    }
+
+    /** x - q·π/2, given -q: the A step is exact, B and C round once each. */
+    private static FloatVector reduce(FloatVector x, FloatVector nq) {
+        var s = x.species();
         FloatVector r = nq.fma(FloatVector.broadcast(s, PIO2_A_F), x);
         r = nq.fma(FloatVector.broadcast(s, PIO2_B_F), r);
-        r = nq.fma(FloatVector.broadcast(s, PIO2_C_F), r);
-        FloatVector z = r.mul(r);
-        FloatVector ps = z.fma(FloatVector.broadcast(s, S4_F), FloatVector.broadcast(s, S3_F));
-        ps = ps.fma(z, FloatVector.broadcast(s, S2_F));
-        ps = ps.fma(z, FloatVector.broadcast(s, S1_F));
-        FloatVector sin = ps.fma(z.mul(r), r);
-        FloatVector pc = z.fma(FloatVector.broadcast(s, C4_F), FloatVector.broadcast(s, C3_F));
-        pc = pc.fma(z, FloatVector.broadcast(s, C2_F));
-        pc = pc.fma(z, FloatVector.broadcast(s, C1_F));
-        // 1 - z/2 rounded, plus its rounding error (exact: z/2 is exact and 1 - w is, by Sterbenz), then the rest.
-        FloatVector w = z.fma(FloatVector.broadcast(s, -0.5f), FloatVector.broadcast(s, 1f));
+        return nq.fma(FloatVector.broadcast(s, PIO2_C_F), r);
+    }
+
+    /** sin r on [-π/4, π/4], z = r². */
+    private static FloatVector sinPoly(FloatVector r, FloatVector z) {
+        var s = r.species();
+        FloatVector p = z.fma(S4_F, S3_F);
+        p = p.fma(z, FloatVector.broadcast(s, S2_F));
+        p = p.fma(z, FloatVector.broadcast(s, S1_F));
+        return p.fma(z.mul(r), r);
+    }
+
+    /** cos r on [-π/4, π/4] from z = r²: 1 - z/2 rounded, plus its rounding error (exact: z/2 is exact, and 1 - w is by Sterbenz), then the rest. */
+    private static FloatVector cosPoly(FloatVector z) {
+        var s = z.species();
+        FloatVector p = z.fma(C4_F, C3_F);
+        p = p.fma(z, FloatVector.broadcast(s, C2_F));
+        p = p.fma(z, FloatVector.broadcast(s, C1_F));
+        FloatVector w = z.fma(-0.5f, 1f);
         FloatVector e = z.fma(FloatVector.broadcast(s, -0.5f), w.neg().add(1f));
-        FloatVector cos = w.add(z.mul(z).fma(pc, e));
-        VectorMask<Float> odd = j.and(1).compare(VectorOperators.NE, 0).cast(s);
-        IntVector sign = j.and(2).lanewise(VectorOperators.LSHL, 30);
-        return sin.blend(cos, odd).reinterpretAsInts().lanewise(VectorOperators.XOR, sign).reinterpretAsFloats();
+        return w.add(z.mul(z).fma(p, e));
     }
 
     /** sin(x + shift·π/2), the same operations as {@link #quadrant(FloatVector, int)} on one value. */
     private static float quadrant(float x, int shift) {
         float t = Math.fma(x, TWO_OVER_PI_F, ROUNDER_F);
-        float q = t - ROUNDER_F;
-        int j = Float.floatToRawIntBits(t) - (ROUNDER_BITS_F - shift);
-        float nq = -q;
+        float nq = -(t - ROUNDER_F);
         float r = Math.fma(nq, PIO2_A_F, x);
         r = Math.fma(nq, PIO2_B_F, r);
         r = Math.fma(nq, PIO2_C_F, r);
         float z = r * r;
-        float y;
-        if ((j & 1) == 0) {
-            float ps = Math.fma(z, S4_F, S3_F);
-            ps = Math.fma(ps, z, S2_F);
-            ps = Math.fma(ps, z, S1_F);
-            y = Math.fma(ps, z * r, r);
-        } else {
-            float pc = Math.fma(z, C4_F, C3_F);
-            pc = Math.fma(pc, z, C2_F);
-            pc = Math.fma(pc, z, C1_F);
-            float w = Math.fma(z, -0.5f, 1f);
-            float e = Math.fma(z, -0.5f, -w + 1f);
-            y = w + Math.fma(z * z, pc, e);
-        }
+        int j = Float.floatToRawIntBits(t) - (ROUNDER_BITS_F - shift);
+        float y = (j & 1) == 0 ? sinPoly(r, z) : cosPoly(z);
         return Float.intBitsToFloat(Float.floatToRawIntBits(y) ^ (j & 2) << 30);
     }
 
-    /** StrictMath's value in the lanes that are NaN, ±Inf or beyond the bound (rare: a slow path is fine). */
-    private static FloatVector patch(FloatVector x, FloatVector y, boolean cos) {
-        VectorMask<Float> far = x.abs().compare(VectorOperators.LE, F32_BOUND).not();
-        return far.anyTrue() ? strict(x, y, far, cos) : y;
+    private static float sinPoly(float r, float z) {
+        float p = Math.fma(z, S4_F, S3_F);
+        p = Math.fma(p, z, S2_F);
+        p = Math.fma(p, z, S1_F);
+        return Math.fma(p, z * r, r);
     }
 
+    private static float cosPoly(float z) {
+        float p = Math.fma(z, C4_F, C3_F);
+        p = Math.fma(p, z, C2_F);
+        p = Math.fma(p, z, C1_F);
+        float w = Math.fma(z, -0.5f, 1f);
+        float e = Math.fma(z, -0.5f, -w + 1f);
+        return w + Math.fma(z * z, p, e);
+    }
+
+    /**
+     * StrictMath's value in the lanes {@code far} (NaN, ±Inf or beyond the bound). Rare, so a slow path: its
+     * vectors are boxed for the call, which is why the test that leads here is written out in sin and cos
+     * rather than in a method of its own (C2 may leave that one out of line, boxing on every call).
+     */
     private static FloatVector strict(FloatVector x, FloatVector y, VectorMask<Float> far, boolean cos) {
         float[] xs = x.toArray(), ys = y.toArray();
         for (int i = 0; i < xs.length; i++) {
@@ -156,13 +178,17 @@ final class PolyMathTrig {
 
     /** sin x in every lane (±0 kept; NaN, ±Inf and |x| above {@link #F64_BOUND} as StrictMath). */
     static DoubleVector sin(DoubleVector x) {
-        DoubleVector y = quadrant(x, 0);
-        y = y.blend(x, x.compare(VectorOperators.EQ, 0.0));
-        return patch(x, y, false);
+        DoubleVector y = quadrant(x, 0).blend(x, x.compare(VectorOperators.EQ, 0.0));
+        VectorMask<Double> far = x.abs().compare(VectorOperators.LE, F64_BOUND).not();
+        return far.anyTrue() ? strict(x, y, far, false) : y;
     }
 
     /** cos x in every lane (NaN, ±Inf and |x| above {@link #F64_BOUND} as StrictMath). */
-    static DoubleVector cos(DoubleVector x) { return patch(x, quadrant(x, 1), true); }
+    static DoubleVector cos(DoubleVector x) {
+        DoubleVector y = quadrant(x, 1);
+        VectorMask<Double> far = x.abs().compare(VectorOperators.LE, F64_BOUND).not();
+        return far.anyTrue() ? strict(x, y, far, true) : y;
+    }
 
     /** sin x, the same operations as {@link #sin(DoubleVector)} on one value. */
     static double sin(double x) {
@@ -178,72 +204,85 @@ final class PolyMathTrig {
 
     /** sin(x + shift·π/2): shift 0 is sin, 1 is cos. */
     private static DoubleVector quadrant(DoubleVector x, int shift) {
-        var s = x.species();
-        DoubleVector t = x.fma(DoubleVector.broadcast(s, TWO_OVER_PI), DoubleVector.broadcast(s, ROUNDER));
-        DoubleVector q = t.sub(ROUNDER);
+        DoubleVector t = x.fma(TWO_OVER_PI, ROUNDER);
+        DoubleVector r = reduce(x, t.sub(ROUNDER).neg());
+        DoubleVector z = r.mul(r);
         LongVector j = t.reinterpretAsLongs().sub(ROUNDER_BITS - shift);
-        DoubleVector nq = q.neg();
+        VectorMask<Double> odd = j.and(1L).compare(VectorOperators.NE, 0L).cast(x.species());
+        LongVector sign = j.and(2L).lanewise(VectorOperators.LSHL, 62);
+        return sinPoly(r, z).blend(cosPoly(z), odd).reinterpretAsLongs().lanewise(VectorOperators.XOR, sign).reinterpretAsDoubles();
+    }
+
+    /** x - q·π/2, given -q: the A step is exact, B and C round once each. */
+    private static DoubleVector reduce(DoubleVector x, DoubleVector nq) {
+        var s = x.species();
         DoubleVector r = nq.fma(DoubleVector.broadcast(s, PIO2_A), x);
         r = nq.fma(DoubleVector.broadcast(s, PIO2_B), r);
-        r = nq.fma(DoubleVector.broadcast(s, PIO2_C), r);
-        DoubleVector z = r.mul(r);
-        DoubleVector ps = z.fma(DoubleVector.broadcast(s, S6), DoubleVector.broadcast(s, S5));
-        ps = ps.fma(z, DoubleVector.broadcast(s, S4));
-        ps = ps.fma(z, DoubleVector.broadcast(s, S3));
-        ps = ps.fma(z, DoubleVector.broadcast(s, S2));
-        ps = ps.fma(z, DoubleVector.broadcast(s, S1));
-        DoubleVector sin = ps.fma(z.mul(r), r);
-        DoubleVector pc = z.fma(DoubleVector.broadcast(s, C6), DoubleVector.broadcast(s, C5));
-        pc = pc.fma(z, DoubleVector.broadcast(s, C4));
-        pc = pc.fma(z, DoubleVector.broadcast(s, C3));
-        pc = pc.fma(z, DoubleVector.broadcast(s, C2));
-        pc = pc.fma(z, DoubleVector.broadcast(s, C1));
-        // As fdlibm: 1 - z/2 rounded, plus its rounding error (exact), then the rest.
-        DoubleVector w = z.fma(DoubleVector.broadcast(s, -0.5), DoubleVector.broadcast(s, 1.0));
+        return nq.fma(DoubleVector.broadcast(s, PIO2_C), r);
+    }
+
+    /** sin r on [-π/4, π/4], z = r². */
+    private static DoubleVector sinPoly(DoubleVector r, DoubleVector z) {
+        var s = r.species();
+        DoubleVector p = z.fma(S6, S5);
+        p = p.fma(z, DoubleVector.broadcast(s, S4));
+        p = p.fma(z, DoubleVector.broadcast(s, S3));
+        p = p.fma(z, DoubleVector.broadcast(s, S2));
+        p = p.fma(z, DoubleVector.broadcast(s, S1));
+        return p.fma(z.mul(r), r);
+    }
+
+    /** cos r on [-π/4, π/4] from z = r², as fdlibm: 1 - z/2 rounded, plus its rounding error (exact), then the rest. */
+    private static DoubleVector cosPoly(DoubleVector z) {
+        var s = z.species();
+        DoubleVector p = z.fma(C6, C5);
+        p = p.fma(z, DoubleVector.broadcast(s, C4));
+        p = p.fma(z, DoubleVector.broadcast(s, C3));
+        p = p.fma(z, DoubleVector.broadcast(s, C2));
+        p = p.fma(z, DoubleVector.broadcast(s, C1));
+        DoubleVector w = z.fma(-0.5, 1.0);
         DoubleVector e = z.fma(DoubleVector.broadcast(s, -0.5), w.neg().add(1.0));
-        DoubleVector cos = w.add(z.mul(z).fma(pc, e));
-        VectorMask<Double> odd = j.and(1L).compare(VectorOperators.NE, 0L).cast(s);
-        LongVector sign = j.and(2L).lanewise(VectorOperators.LSHL, 62);
-        return sin.blend(cos, odd).reinterpretAsLongs().lanewise(VectorOperators.XOR, sign).reinterpretAsDoubles();
+        return w.add(z.mul(z).fma(p, e));
     }
 
     /** sin(x + shift·π/2), the same operations as {@link #quadrant(DoubleVector, int)} on one value. */
     private static double quadrant(double x, int shift) {
         double t = Math.fma(x, TWO_OVER_PI, ROUNDER);
-        double q = t - ROUNDER;
-        long j = Double.doubleToRawLongBits(t) - (ROUNDER_BITS - shift);
-        double nq = -q;
+        double nq = -(t - ROUNDER);
         double r = Math.fma(nq, PIO2_A, x);
         r = Math.fma(nq, PIO2_B, r);
         r = Math.fma(nq, PIO2_C, r);
         double z = r * r;
-        double y;
-        if ((j & 1) == 0) {
-            double ps = Math.fma(z, S6, S5);
-            ps = Math.fma(ps, z, S4);
-            ps = Math.fma(ps, z, S3);
-            ps = Math.fma(ps, z, S2);
-            ps = Math.fma(ps, z, S1);
-            y = Math.fma(ps, z * r, r);
-        } else {
-            double pc = Math.fma(z, C6, C5);
-            pc = Math.fma(pc, z, C4);
-            pc = Math.fma(pc, z, C3);
-            pc = Math.fma(pc, z, C2);
-            pc = Math.fma(pc, z, C1);
-            double w = Math.fma(z, -0.5, 1.0);
-            double e = Math.fma(z, -0.5, -w + 1.0);
-            y = w + Math.fma(z * z, pc, e);
-        }
+        long j = Double.doubleToRawLongBits(t) - (ROUNDER_BITS - shift);
+        double y = (j & 1) == 0 ? sinPoly(r, z) : cosPoly(z);
         return Double.longBitsToDouble(Double.doubleToRawLongBits(y) ^ (j & 2) << 62);
     }
 
-    /** StrictMath's value in the lanes that are NaN, ±Inf or beyond the bound (rare: a slow path is fine). */
-    private static DoubleVector patch(DoubleVector x, DoubleVector y, boolean cos) {
-        VectorMask<Double> far = x.abs().compare(VectorOperators.LE, F64_BOUND).not();
-        return far.anyTrue() ? strict(x, y, far, cos) : y;
+    private static double sinPoly(double r, double z) {
+        double p = Math.fma(z, S6, S5);
+        p = Math.fma(p, z, S4);
+        p = Math.fma(p, z, S3);
+        p = Math.fma(p, z, S2);
+        p = Math.fma(p, z, S1);
+        return Math.fma(p, z * r, r);
     }
 
+    private static double cosPoly(double z) {
+        double p = Math.fma(z, C6, C5);
+        p = Math.fma(p, z, C4);
+        p = Math.fma(p, z, C3);
+        p = Math.fma(p, z, C2);
+        p = Math.fma(p, z, C1);
+        double w = Math.fma(z, -0.5, 1.0);
+        double e = Math.fma(z, -0.5, -w + 1.0);
+        return w + Math.fma(z * z, p, e);
+    }
+
+    /**
+     * StrictMath's value in the lanes {@code far} (NaN, ±Inf or beyond the bound). Rare, so a slow path: its
+     * vectors are boxed for the call, which is why the test that leads here is written out in sin and cos
+     * rather than in a method of its own (C2 may leave that one out of line, boxing on every call).
+     */
     private static DoubleVector strict(DoubleVector x, DoubleVector y, VectorMask<Double> far, boolean cos) {
         double[] xs = x.toArray(), ys = y.toArray();
         for (int i = 0; i < xs.length; i++) {
