@@ -1,6 +1,5 @@
 package dev.jburn.reference;
 
-import dev.jburn.spi.ScalarMath;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.VectorMask;
@@ -15,9 +14,9 @@ import java.nio.ByteOrder;
 /**
  * Vector API kernels for contiguous F64 (double) elements, and their scalar tails. Positions are
  * element indices; comparisons write PRED bytes. Arithmetic, min/max and comparisons equal the
- * oracle bit for bit; the transcendental functions (EXP, LOG, TANH, ...) are the oracle's StrictMath, element by element,
- * except SIN and COS, which {@link PolyMathTrig} computes from IEEE arithmetic alone (within 1 ulp of StrictMath,
- * the same bits however the JIT runs the caller).
+ * oracle bit for bit; exp, expm1, log, log1p, tanh and sigmoid come from {@link PolyMathF64} (within 1-3 ulp), sin and
+ * cos from {@link PolyMathTrig} (within 1 ulp of StrictMath): IEEE arithmetic alone, the same bits whether or not C2
+ * compiled the caller.
  *
  * <p>One loop per op, each with a constant operator, so C2 compiles every loop to straight SIMD
  * code (a switch inside the loop costs 2-4x). VectorF32/VectorF64 and VectorS32/VectorS64 share one
@@ -418,34 +417,93 @@ final class VectorF64 {
             case ABS -> abs(x, xi, out, oi, n);
             case SQRT -> sqrt(x, xi, out, oi, n);
             case RSQRT -> rsqrt(x, xi, out, oi, n);
-            // The transcendental functions run element by element through StrictMath, the oracle's own functions:
-            // lanewise(EXP/LOG/TANH/...) gives other bits when its caller is compiled (SVML-like stubs) than when it
-            // runs interpreted (Math per lane), so one F64 tanh could give two results in one run depending on JIT
+            // Not lanewise(EXP/LOG/TANH/...): its bits differ between a compiled caller (SVML-like stubs) and an
+            // interpreted one (Math per lane), so one F64 tanh could give two results in one run depending on JIT
             // timing (CI saw a layer's training forward differ in the last bit between two identical calls).
-            case EXP, EXPM1, LOG, LOG1P, TANH, SIGMOID -> 0;
-            // sin and cos from IEEE arithmetic alone (PolyMathTrig): the same bits in every JIT mode, within 1 ulp of StrictMath.
+            // PolyMathF64 is IEEE arithmetic only: the same bits in every mode, in the body and in the tail.
+            case EXP -> exp(x, xi, out, oi, n);
+            case EXPM1 -> expm1(x, xi, out, oi, n);
+            case LOG -> log(x, xi, out, oi, n);
+            case LOG1P -> log1p(x, xi, out, oi, n);
+            case TANH -> tanh(x, xi, out, oi, n);
+            case SIGMOID -> sigmoid(x, xi, out, oi, n);
+            // sin and cos likewise, from PolyMathTrig (within 1 ulp of StrictMath).
             case SIN -> sin(x, xi, out, oi, n);
             case COS -> cos(x, xi, out, oi, n);
         };
         for (long i = done; i < n; i++) out.setAtIndex(E, oi + i, unaryScalar(k, x.getAtIndex(E, xi + i)));
     }
 
-    /** The oracle's value for one element (computed in double, rounded once); sin and cos as the vector body computes them. */
+    /** One element as the vector body computes it (transcendental functions: the PolyMathF64/PolyMathTrig scalar twins). */
     private static double unaryScalar(VectorOps.Unary k, double v) {
         return switch (k) {
             case NEG -> -v;
             case ABS -> Math.abs(v);
             case SQRT -> Math.sqrt(v);
             case RSQRT -> (1 / Math.sqrt(v));
-            case EXP -> StrictMath.exp(v);
-            case EXPM1 -> StrictMath.expm1(v);
-            case LOG -> StrictMath.log(v);
-            case LOG1P -> StrictMath.log1p(v);
+            case EXP -> PolyMathF64.exp(v);
+            case EXPM1 -> PolyMathF64.expm1(v);
+            case LOG -> PolyMathF64.log(v);
+            case LOG1P -> PolyMathF64.log1p(v);
             case SIN -> PolyMathTrig.sin(v);
             case COS -> PolyMathTrig.cos(v);
-            case TANH -> StrictMath.tanh(v);
-            case SIGMOID -> ScalarMath.sigmoid(v);
+            case TANH -> PolyMathF64.tanh(v);
+            case SIGMOID -> PolyMathF64.sigmoid(v);
         };
+    }
+
+    private static long exp(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            PolyMathF64.exp(v).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long expm1(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            PolyMathF64.expm1(v).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long log(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            PolyMathF64.log(v).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long log1p(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            PolyMathF64.log1p(v).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long tanh(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            PolyMathF64.tanh(v).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long sigmoid(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            PolyMathF64.sigmoid(v).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
     }
 
     private static long neg(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
