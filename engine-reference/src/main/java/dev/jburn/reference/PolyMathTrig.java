@@ -15,17 +15,17 @@ import jdk.incubator.vector.VectorOperators;
  * <p><b>Method.</b> {@code q = rint(x·2/π)} (adding 1.5·2^23, resp. 1.5·2^52, rounds to an integer kept in
  * the low mantissa bits), then Cody-Waite {@code r = x - q·π/2} with π/2 split in three parts A + B + C:
  * {@code x - q·A} is exact (both are multiples of A's last bit and the difference is below 2), the
- * B and C steps are fused multiply-adds, so r carries at most about one rounding of itself. Then
- * the minimax polynomials for sin and cos on [-π/4, π/4] (Cephes' single-precision ones for F32,
- * fdlibm's {@code __kernel_sin/__kernel_cos}, the ones StrictMath uses, for F64), picked and
- * negated by the quadrant {@code q mod 4}; cos is sin one quadrant further.
+ * B and C steps are fused multiply-adds, so r carries a rounding or two of itself (where it cancels most,
+ * near k·π/2, the B step is exact too). Then polynomials for sin and cos on [-π/4, π/4] (fdlibm's {@code __kernel_sin/cos},
+ * the ones StrictMath uses, for F64; their first four terms rounded to float for F32), picked and negated
+ * by the quadrant {@code q mod 4}; cos is sin one quadrant further. Every operation is lane-wise, so the
+ * bits do not depend on the lane count either.
  *
  * <p><b>Range.</b> Lanes with {@code |x|} above {@link #F32_BOUND} / {@link #F64_BOUND}, and NaN and ±Inf
- * lanes, take StrictMath's value, as the engine computed every sin and cos before: below the bounds the
- * three-part π/2 is exact enough for the closest a float (double) gets to a multiple of π/2 (measured:
- * see PolyMathTrigTest and bench/README.md), and beyond them an exact reduction would need more of π.
- * Measured error against the correctly rounded value: F32 at most 1 ulp (every float below the
- * bound checked), F64 at most 1 ulp from StrictMath on random and near-multiple-of-π/2 samples.
+ * lanes, take StrictMath's value, as the engine computed every sin and cos before (a rare, out-of-line
+ * patch). Measured below the bounds: F32 within 1 ulp of {@code (float) StrictMath.sin/cos((double) x)}
+ * for every float, F64 within 1 ulp of StrictMath on random samples and the doubles nearest k·π/2
+ * (PolyMathTrigTest; bench/README.md, twenty-second session).
  */
 final class PolyMathTrig {
     private PolyMathTrig() {}
@@ -159,7 +159,8 @@ final class PolyMathTrig {
 
     /**
      * Above this |x| (2^30), F64 lanes are StrictMath's. Up to 1e12, samples (random and the doubles nearest
-     * k·π/2) stay within 1 ulp of StrictMath; 2^30 keeps a margin for the rare doubles closer still to k·π/2.
+     * k·π/2) stayed within 1 ulp of StrictMath; 2^30 keeps a margin for the rare doubles closer still to k·π/2
+     * (the reduction's C step rounds, and π/2's error beyond A + B + C grows with q).
      */
     static final double F64_BOUND = 1073741824.0;
     private static final double TWO_OVER_PI = 0.6366197723675814;
