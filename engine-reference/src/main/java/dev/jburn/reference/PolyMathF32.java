@@ -98,6 +98,20 @@ final class PolyMathF32 {
         FloatVector ef = (FloatVector) e.convert(VectorOperators.I2F, 0);
         ef = ef.blend(ef.sub(1f), low);
         FloatVector f = m.blend(m.add(m), low).sub(1f);
+        FloatVector out = logOfMantissa(f, ef);
+        out = out.blend(Float.NEGATIVE_INFINITY, x.compare(VectorOperators.EQ, 0f));
+        out = out.blend(Float.NaN, x.compare(VectorOperators.LT, 0f));
+        out = out.blend(x, x.compare(VectorOperators.EQ, Float.POSITIVE_INFINITY));
+        return out.blend(x, x.compare(VectorOperators.NE, x));
+    }
+
+    /**
+     * {@code ef·ln 2 + ln(1 + f)} for f in [-0.29, 0.41]. A method of its own so that each part of {@link #log(FloatVector)}
+     * stays under C2's inlining limit for hot methods (325 bytes of bytecode): as one method (423 bytes) it was left
+     * out of line and its vectors boxed, 16 bytes allocated per element.
+     */
+    private static FloatVector logOfMantissa(FloatVector f, FloatVector ef) {
+        var s = f.species();
         FloatVector z = f.mul(f);
         FloatVector y = f.fma(FloatVector.broadcast(s, L0), FloatVector.broadcast(s, L1));
         y = y.fma(f, FloatVector.broadcast(s, L2));
@@ -111,11 +125,7 @@ final class PolyMathF32 {
         y = ef.fma(FloatVector.broadcast(s, C2), y);
         y = z.fma(FloatVector.broadcast(s, -0.5f), y);
         FloatVector out = f.add(y);
-        out = ef.fma(FloatVector.broadcast(s, C1), out);
-        out = out.blend(Float.NEGATIVE_INFINITY, x.compare(VectorOperators.EQ, 0f));
-        out = out.blend(Float.NaN, x.compare(VectorOperators.LT, 0f));
-        out = out.blend(x, x.compare(VectorOperators.EQ, Float.POSITIVE_INFINITY));
-        return out.blend(x, x.compare(VectorOperators.NE, x));
+        return ef.fma(FloatVector.broadcast(s, C1), out);
     }
 
     /** ln x, the same operations as {@link #log(FloatVector)} on one value. */

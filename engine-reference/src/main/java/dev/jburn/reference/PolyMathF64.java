@@ -6,6 +6,9 @@ import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+
 /**
  * {@code exp}, {@code expm1}, {@code log}, {@code log1p}, {@code tanh} and the logistic function of F64 lanes from
  * IEEE arithmetic alone, each with a scalar twin that performs the same operations in the same order, so the vector
@@ -32,6 +35,7 @@ final class PolyMathF64 {
      * its caller's loop is) still has its vector operations intrinsified, and stays small enough to be inlined later.
      */
     static final VectorSpecies<Double> S = DoubleVector.SPECIES_PREFERRED;
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
 
     /** Above this, {@code exp} overflows to +Inf (fdlibm's o_threshold). */
     private static final double EXP_HI = 0x1.62e42fefa39efp9;
@@ -43,37 +47,40 @@ final class PolyMathF64 {
     /** 1.5·2⁵²: adding it rounds to the nearest integer, kept in the low mantissa bits. */
     private static final double ROUNDER = 0x1.8p52;
     private static final long ROUNDER_BITS = 0x4338000000000000L;
-    /** 1/k! for k = 13 down to 2: Horner coefficients of {@code (e^r - 1 - r) / r²}. */
-    private static final double[] Q = new double[12];
+    /** C[j] = 1/(j+2)!: the coefficients of {@code q(r) = (e^r - 1 - r) / r²}. */
+    private static final double[] C = new double[12];
 
     static {
         double f = 1;
-        for (int k = 2; k <= 13; k++) {
-            f *= k;             // k! is exact in a double up to 18!
-            Q[13 - k] = 1 / f;
+        for (int j = 0; j < C.length; j++) {
+            f *= j + 2;           // (j+2)! is exact in a double up to 18!
+            C[j] = 1 / f;
         }
     }
 
-    /** {@code 1/2! + r/3! + ... + r¹¹/13!}: e^r = 1 + r + r²·q(r) for |r| ≤ ~0.35 (the next term is below 2⁻⁵⁶). */
+    /**
+     * {@code 1/2! + r/3! + ... + r¹¹/13!}: e^r = 1 + r + r²·q(r) for |r| ≤ ~0.35 (the next term is below 2⁻⁵⁶). In
+     * Estrin's order (pairs, then pairs of pairs by r², r⁴, r⁸): a chain of 4 fmas deep instead of Horner's 11, and
+     * the exp of a vector was bound by that chain's latency (2.2x the SVML stub's time with Horner).
+     */
     private static DoubleVector q(DoubleVector r) {
-        // Unrolled by hand: a vector carried around a loop may be boxed.
-        DoubleVector q = r.fma(DoubleVector.broadcast(S, Q[0]), DoubleVector.broadcast(S, Q[1]));
-        q = q.fma(r, DoubleVector.broadcast(S, Q[2]));
-        q = q.fma(r, DoubleVector.broadcast(S, Q[3]));
-        q = q.fma(r, DoubleVector.broadcast(S, Q[4]));
-        q = q.fma(r, DoubleVector.broadcast(S, Q[5]));
-        q = q.fma(r, DoubleVector.broadcast(S, Q[6]));
-        q = q.fma(r, DoubleVector.broadcast(S, Q[7]));
-        q = q.fma(r, DoubleVector.broadcast(S, Q[8]));
-        q = q.fma(r, DoubleVector.broadcast(S, Q[9]));
-        q = q.fma(r, DoubleVector.broadcast(S, Q[10]));
-        return q.fma(r, DoubleVector.broadcast(S, Q[11]));
+        DoubleVector r2 = r.mul(r), r4 = r2.mul(r2), r8 = r4.mul(r4);
+        DoubleVector a0 = r.fma(DoubleVector.broadcast(S, C[1]), DoubleVector.broadcast(S, C[0]));
+        DoubleVector a1 = r.fma(DoubleVector.broadcast(S, C[3]), DoubleVector.broadcast(S, C[2]));
+        DoubleVector a2 = r.fma(DoubleVector.broadcast(S, C[5]), DoubleVector.broadcast(S, C[4]));
+        DoubleVector a3 = r.fma(DoubleVector.broadcast(S, C[7]), DoubleVector.broadcast(S, C[6]));
+        DoubleVector a4 = r.fma(DoubleVector.broadcast(S, C[9]), DoubleVector.broadcast(S, C[8]));
+        DoubleVector a5 = r.fma(DoubleVector.broadcast(S, C[11]), DoubleVector.broadcast(S, C[10]));
+        DoubleVector b0 = a1.fma(r2, a0), b1 = a3.fma(r2, a2), b2 = a5.fma(r2, a4);
+        return b2.fma(r8, b1.fma(r4, b0));
     }
 
     private static double q(double r) {
-        double q = Q[0];
-        for (int k = 1; k < Q.length; k++) q = Math.fma(q, r, Q[k]);
-        return q;
+        double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+        double a0 = Math.fma(r, C[1], C[0]), a1 = Math.fma(r, C[3], C[2]), a2 = Math.fma(r, C[5], C[4]);
+        double a3 = Math.fma(r, C[7], C[6]), a4 = Math.fma(r, C[9], C[8]), a5 = Math.fma(r, C[11], C[10]);
+        double b0 = Math.fma(a1, r2, a0), b1 = Math.fma(a3, r2, a2), b2 = Math.fma(a5, r2, a4);
+        return Math.fma(b2, r8, Math.fma(b1, r4, b0));
     }
 
     /** {@code 2^n} for an integral double n in [-1022, 1023]. */
@@ -95,11 +102,13 @@ final class PolyMathF64 {
      */
     static DoubleVector exp(DoubleVector x) {
         DoubleVector c = x.max(EXP_LO).min(EXP_HI);
-        DoubleVector n = c.fma(DoubleVector.broadcast(S, LOG2E), DoubleVector.broadcast(S, ROUNDER)).sub(ROUNDER);
+        DoubleVector t = c.fma(DoubleVector.broadcast(S, LOG2E), DoubleVector.broadcast(S, ROUNDER));
+        DoubleVector n = t.sub(ROUNDER);
+        // 2^n from t's low bits (pow2 written out: a call left for late in a large body may miss C2's node budget).
+        DoubleVector p = t.reinterpretAsLongs().sub(ROUNDER_BITS - 1023).lanewise(VectorOperators.LSHL, 52).reinterpretAsDoubles();
         DoubleVector r = n.neg().fma(DoubleVector.broadcast(S, LN2_HI), c);
         r = n.neg().fma(DoubleVector.broadcast(S, LN2_LO), r);
         DoubleVector pm1 = r.mul(r).fma(q(r), r);
-        DoubleVector p = pow2(n);
         DoubleVector y = pm1.fma(p, p);
         VectorMask<Double> far = n.compare(VectorOperators.LT, -1022.0).or(n.compare(VectorOperators.GT, 1023.0));
         if (far.anyTrue()) y = y.blend(scaleInTwo(pm1, n), far);
@@ -140,19 +149,27 @@ final class PolyMathF64 {
 
     /** e^x - 1 in every lane, accurate near 0 (±0 kept): {@code 2^n·(e^r - 1) + (2^n - 1)}, rounded once by the fma. */
     static DoubleVector expm1(DoubleVector x) {
-        DoubleVector c = x.max(-EXPM1_FAR).min(EXPM1_FAR);
-        DoubleVector n = c.fma(DoubleVector.broadcast(S, LOG2E), DoubleVector.broadcast(S, ROUNDER)).sub(ROUNDER);
+        DoubleVector y = expm1Near(x.max(-EXPM1_FAR).min(EXPM1_FAR));
+        VectorMask<Double> far = x.compare(VectorOperators.GT, EXPM1_FAR);
+        if (far.anyTrue()) y = y.blend(exp(x), far);   // rare: skip the second exp where no lane needs it
+        y = y.blend(-1.0, x.compare(VectorOperators.LT, -EXPM1_FAR));
+        return y.blend(x, x.compare(VectorOperators.EQ, 0.0));
+    }
+
+    /**
+     * e^c - 1 for |c| ≤ 40 and c not ±0 (tanh calls it directly: expm1's blends and far branch on top made tanh's
+     * body too large for C2, which then boxed its vectors).
+     */
+    private static DoubleVector expm1Near(DoubleVector c) {
+        DoubleVector tn = c.fma(DoubleVector.broadcast(S, LOG2E), DoubleVector.broadcast(S, ROUNDER));
+        DoubleVector n = tn.sub(ROUNDER);
+        DoubleVector p = tn.reinterpretAsLongs().sub(ROUNDER_BITS - 1023).lanewise(VectorOperators.LSHL, 52).reinterpretAsDoubles();
         DoubleVector r0 = n.neg().fma(DoubleVector.broadcast(S, LN2_HI), c);
         DoubleVector r = n.neg().fma(DoubleVector.broadcast(S, LN2_LO), r0);
         DoubleVector rLo = n.neg().fma(DoubleVector.broadcast(S, LN2_LO), r0.sub(r));
         DoubleVector t = r.mul(r).fma(q(r), rLo.fma(r, rLo));   // e^r - 1 - r, rLo·e^r included
         DoubleVector hi = r.add(t), lo = t.sub(hi.sub(r));
-        DoubleVector p = pow2(n);
-        DoubleVector y = hi.fma(p, lo.fma(p, p.sub(1.0)));
-        VectorMask<Double> far = x.compare(VectorOperators.GT, EXPM1_FAR);
-        if (far.anyTrue()) y = y.blend(exp(x), far);   // rare: skip the second exp where no lane needs it
-        y = y.blend(-1.0, x.compare(VectorOperators.LT, -EXPM1_FAR));
-        return y.blend(x, x.compare(VectorOperators.EQ, 0.0));
+        return hi.fma(p, lo.fma(p, p.sub(1.0)));
     }
 
     /** e^x - 1, the same operations as {@link #expm1(DoubleVector)} on one value. */
@@ -160,7 +177,10 @@ final class PolyMathF64 {
         if (x == 0.0) return x;
         if (x > EXPM1_FAR) return exp(x);
         if (x < -EXPM1_FAR) return -1.0;
-        double c = x;
+        return expm1Near(x);
+    }
+
+    private static double expm1Near(double c) {
         double n = Math.fma(c, LOG2E, ROUNDER) - ROUNDER;
         double r0 = Math.fma(-n, LN2_HI, c);
         double r = Math.fma(-n, LN2_LO, r0);
@@ -177,46 +197,61 @@ final class PolyMathF64 {
     /** Mantissas in [M_LOW, M_HIGH) take fdlibm's {@code hfsq} form (its test {@code 0x6147a <= hx <= 0x6b851}). */
     private static final double M_LOW = 1 + 0x6147a / 0x1p20, M_HIGH = 1 + 0x6b852 / 0x1p20;
 
-    /** ln x in every lane: NaN below 0 and for NaN, -Inf at ±0, +Inf at +Inf. */
-    static DoubleVector log(DoubleVector x) {
-        // Subnormals are scaled into the normal range first (exactly), their exponent corrected by 54.
-        VectorMask<Double> sub = x.compare(VectorOperators.LT, Double.MIN_NORMAL);
-        DoubleVector xs = x.blend(x.mul(TWO54), sub);
-        LongVector bits = xs.reinterpretAsLongs();
-        // k: the unbiased exponent, as a double through the rounder (no long-to-double conversion on AVX2).
-        DoubleVector k = bits.lanewise(VectorOperators.LSHR, 52).and(0x7ffL).add(ROUNDER_BITS - 1023).reinterpretAsDoubles().sub(ROUNDER);
-        k = k.blend(k.sub(54.0), sub);
-        // m in [1, 2), halved (and k raised) where it is at least fdlibm's sqrt(2) bound, so f = m - 1 lies in [-0.29, 0.42].
-        DoubleVector m0 = bits.and(0x000fffffffffffffL).or(0x3ff0000000000000L).reinterpretAsDoubles();
-        VectorMask<Double> high = bits.and(0x000fffffffffffffL).add(0x95f6400000000L).and(0x0010000000000000L).compare(VectorOperators.NE, 0L).cast(S);
-        DoubleVector out = logOfMantissa(m0, m0.blend(m0.mul(0.5), high), k.blend(k.add(1.0), high));
-        out = out.blend(Double.NEGATIVE_INFINITY, x.compare(VectorOperators.EQ, 0.0));
-        out = out.blend(Double.NaN, x.compare(VectorOperators.LT, 0.0));
-        out = out.blend(x, x.compare(VectorOperators.EQ, Double.POSITIVE_INFINITY));
-        return out.blend(x, x.compare(VectorOperators.NE, x));
-    }
-
     /**
-     * {@code k·ln 2 + ln m} for m in [0.7, 1.42) (m0: the mantissa before halving, which picks fdlibm's form). A
-     * method of its own so that each stays under C2's inlining limit for hot methods (325 bytes of bytecode): a vector
-     * function C2 does not inline passes its vectors boxed.
+     * {@code out[oi+i] = ln(x[xi+i])}, or {@code ln(1 + x[xi+i])} when {@code onePlus}, for the whole vectors among the
+     * n elements; returns how many it did (the caller does the tail with {@link #log(double)} / {@link #log1p(double)}).
+     * ln: NaN below 0 and for NaN, -Inf at ±0, +Inf at +Inf. ln(1 + x) corrects the rounding of {@code u = 1 + x} by
+     * {@code ln(u)·x/(u - 1)} (Goldberg's method); x itself where u is 1.
+     *
+     * <p>A loop, not a function of a vector: the log's body is larger than C2 inlines into a caller's loop (as one method,
+     * or as two when the second was compiled on its own first), and a vector function left out of line has its vectors
+     * boxed (94 bytes allocated per element, 3× slower). log and log1p share the loop: ln runs on {@code x + 0} and the
+     * correction is computed for both but kept only for log1p, so no vector merges two paths.
      */
-    private static DoubleVector logOfMantissa(DoubleVector m0, DoubleVector m, DoubleVector k) {
-        DoubleVector f = m.sub(1.0);
-        DoubleVector sd = f.div(f.add(2.0));
-        DoubleVector z = sd.mul(sd), w = z.mul(z);
-        DoubleVector t1 = w.mul(w.fma(w.fma(DoubleVector.broadcast(S, LG6), DoubleVector.broadcast(S, LG4)), DoubleVector.broadcast(S, LG2)));
-        DoubleVector t2 = z.mul(w.fma(w.fma(w.fma(DoubleVector.broadcast(S, LG7), DoubleVector.broadcast(S, LG5)),
-                DoubleVector.broadcast(S, LG3)), DoubleVector.broadcast(S, LG1)));
-        DoubleVector rr = t2.add(t1);
-        DoubleVector hfsq = f.mul(0.5).mul(f);
-        DoubleVector a = hfsq.sub(sd.mul(hfsq.add(rr)).add(k.mul(LN2_LO))).sub(f);   // fdlibm's hfsq form
-        DoubleVector b = sd.mul(f.sub(rr)).sub(k.mul(LN2_LO)).sub(f);                // and its short form
-        VectorMask<Double> useA = m0.compare(VectorOperators.GE, M_LOW).and(m0.compare(VectorOperators.LT, M_HIGH));
-        return k.mul(LN2_HI).sub(b.blend(a, useA));
+    static long logs(boolean onePlus, MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        double one = onePlus ? 1.0 : 0.0;
+        VectorMask<Double> corrected = S.maskAll(onePlus);
+        int lanes = S.length();
+        long i = 0;
+        for (long bound = n - n % lanes; i < bound; i += lanes) {
+            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * 8, ORDER);
+            DoubleVector u = v.add(one);   // log: -0 becomes +0, whose log is the same -Inf
+            // Subnormals are scaled into the normal range first (exactly), their exponent corrected by 54.
+            VectorMask<Double> sub = u.compare(VectorOperators.LT, Double.MIN_NORMAL);
+            LongVector bits = u.blend(u.mul(TWO54), sub).reinterpretAsLongs();
+            // k: the unbiased exponent, as a double through the rounder (no long-to-double conversion on AVX2).
+            DoubleVector k = bits.lanewise(VectorOperators.LSHR, 52).and(0x7ffL).add(ROUNDER_BITS - 1023).reinterpretAsDoubles().sub(ROUNDER);
+            k = k.blend(k.sub(54.0), sub);
+            // m in [1, 2), halved (k raised) from fdlibm's sqrt(2) bound on, so f = m - 1 lies in [-0.29, 0.42].
+            DoubleVector m0 = bits.and(0x000fffffffffffffL).or(0x3ff0000000000000L).reinterpretAsDoubles();
+            VectorMask<Double> high = bits.and(0x000fffffffffffffL).add(0x95f6400000000L).and(0x0010000000000000L)
+                    .compare(VectorOperators.NE, 0L).cast(S);
+            k = k.blend(k.add(1.0), high);
+            DoubleVector f = m0.blend(m0.mul(0.5), high).sub(1.0);
+            DoubleVector sd = f.div(f.add(2.0));
+            DoubleVector z = sd.mul(sd), w = z.mul(z);
+            DoubleVector t1 = w.mul(w.fma(w.fma(DoubleVector.broadcast(S, LG6), DoubleVector.broadcast(S, LG4)), DoubleVector.broadcast(S, LG2)));
+            DoubleVector t2 = z.mul(w.fma(w.fma(w.fma(DoubleVector.broadcast(S, LG7), DoubleVector.broadcast(S, LG5)),
+                    DoubleVector.broadcast(S, LG3)), DoubleVector.broadcast(S, LG1)));
+            DoubleVector rr = t2.add(t1);
+            DoubleVector hfsq = f.mul(0.5).mul(f);
+            DoubleVector a = hfsq.sub(sd.mul(hfsq.add(rr)).add(k.mul(LN2_LO))).sub(f);   // fdlibm's hfsq form
+            DoubleVector b = sd.mul(f.sub(rr)).sub(k.mul(LN2_LO)).sub(f);                // and its short form
+            VectorMask<Double> useA = m0.compare(VectorOperators.GE, M_LOW).and(m0.compare(VectorOperators.LT, M_HIGH));
+            DoubleVector lu = k.mul(LN2_HI).sub(b.blend(a, useA));
+            lu = lu.blend(Double.NEGATIVE_INFINITY, u.compare(VectorOperators.EQ, 0.0));
+            lu = lu.blend(Double.NaN, u.compare(VectorOperators.LT, 0.0));
+            lu = lu.blend(u, u.compare(VectorOperators.EQ, Double.POSITIVE_INFINITY));
+            lu = lu.blend(u, u.compare(VectorOperators.NE, u));
+            DoubleVector c = lu.mul(v.div(u.sub(1.0))).blend(v, u.compare(VectorOperators.EQ, 1.0));
+            // Where u is +Inf (x huge or +Inf) the correction would give NaN: log(u) is the answer.
+            c = c.blend(lu, u.compare(VectorOperators.EQ, Double.POSITIVE_INFINITY));
+            lu.blend(c, corrected).intoMemorySegment(out, (oi + i) * 8, ORDER);
+        }
+        return i;
     }
 
-    /** ln x, the same operations as {@link #log(DoubleVector)} on one value. */
+    /** ln x, the same operations as {@link #logs} on one value. */
     static double log(double x) {
         if (x != x || x == Double.POSITIVE_INFINITY) return x;
         if (x < 0.0) return Double.NaN;
@@ -243,20 +278,7 @@ final class PolyMathF64 {
         return k * LN2_HI - inner;
     }
 
-    /**
-     * ln(1 + x) in every lane, accurate near 0: with {@code u = 1 + x} rounded, {@code log(u)·x/(u - 1)} corrects the
-     * rounding of u (Goldberg's method); x itself where u is 1.
-     */
-    static DoubleVector log1p(DoubleVector x) {
-        DoubleVector u = x.add(1.0);
-        DoubleVector d = u.sub(1.0);
-        DoubleVector lu = log(u);
-        DoubleVector out = lu.mul(x.div(d)).blend(x, u.compare(VectorOperators.EQ, 1.0));
-        // Where u is +Inf (x huge or +Inf) the correction would give NaN: log(u) is the answer.
-        return out.blend(lu, u.compare(VectorOperators.EQ, Double.POSITIVE_INFINITY));
-    }
-
-    /** ln(1 + x), the same operations as {@link #log1p(DoubleVector)} on one value. */
+    /** ln(1 + x), the same operations as {@link #logs} with {@code onePlus} on one value. */
     static double log1p(double x) {
         double u = x + 1.0;
         if (u == Double.POSITIVE_INFINITY) return log(u);
@@ -275,7 +297,7 @@ final class PolyMathF64 {
         DoubleVector a = x.abs().min(TANH_ONE);
         VectorMask<Double> small = a.compare(VectorOperators.LT, 1.0);
         DoubleVector twoA = a.add(a);
-        DoubleVector t = expm1(twoA.blend(twoA.neg(), small));
+        DoubleVector t = expm1Near(twoA.blend(twoA.neg(), small));
         DoubleVector two = DoubleVector.broadcast(S, 2.0);
         DoubleVector big = DoubleVector.broadcast(S, 1.0).sub(two.div(t.add(2.0)));
         DoubleVector y = big.blend(t.neg().div(t.add(2.0)), small);
@@ -290,10 +312,10 @@ final class PolyMathF64 {
         double a = Math.min(Math.abs(x), TANH_ONE);
         double y;
         if (a < 1.0) {
-            double t = expm1(-(a + a));
+            double t = expm1Near(-(a + a));
             y = -t / (t + 2.0);
         } else {
-            double t = expm1(a + a);
+            double t = expm1Near(a + a);
             y = 1.0 - 2.0 / (t + 2.0);
         }
         return x < 0.0 ? -y : y;

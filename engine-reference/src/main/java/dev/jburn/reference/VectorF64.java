@@ -423,8 +423,8 @@ final class VectorF64 {
             // PolyMathF64 is IEEE arithmetic only: the same bits in every mode, in the body and in the tail.
             case EXP -> exp(x, xi, out, oi, n);
             case EXPM1 -> expm1(x, xi, out, oi, n);
-            case LOG -> log(x, xi, out, oi, n);
-            case LOG1P -> log1p(x, xi, out, oi, n);
+            case LOG -> PolyMathF64.logs(false, x, xi, out, oi, n);
+            case LOG1P -> PolyMathF64.logs(true, x, xi, out, oi, n);
             case TANH -> tanh(x, xi, out, oi, n);
             case SIGMOID -> sigmoid(x, xi, out, oi, n);
             // sin and cos likewise, from PolyMathTrig (within 1 ulp of StrictMath).
@@ -466,24 +466,6 @@ final class VectorF64 {
         for (long bound = n - n % L; i < bound; i += L) {
             DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
             PolyMathF64.expm1(v).intoMemorySegment(out, (oi + i) * W, ORDER);
-        }
-        return i;
-    }
-
-    private static long log(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
-        long i = 0;
-        for (long bound = n - n % L; i < bound; i += L) {
-            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
-            PolyMathF64.log(v).intoMemorySegment(out, (oi + i) * W, ORDER);
-        }
-        return i;
-    }
-
-    private static long log1p(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
-        long i = 0;
-        for (long bound = n - n % L; i < bound; i += L) {
-            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
-            PolyMathF64.log1p(v).intoMemorySegment(out, (oi + i) * W, ORDER);
         }
         return i;
     }
