@@ -2,6 +2,8 @@ package dev.jburn.reference;
 
 import dev.jburn.DType;
 import dev.jburn.Tensor;
+import dev.jburn.graph.CompiledFunction;
+import dev.jburn.graph.Jit;
 import dev.jburn.op.UnaryOp;
 
 import java.util.LinkedHashMap;
@@ -10,8 +12,8 @@ import java.util.Random;
 
 /**
  * A fixed workload on the default cpu engine whose results must not depend on how the JVM runs it: every
- * transcendental function, sums, a matrix product and a convolution, in F32 and F64, each reduced to a hash of its
- * result's bits. {@link JitIndependenceTest} runs it in its own (C2-compiled) JVM and in a child JVM with
+ * transcendental function, sums, a matrix product, a convolution and a fused Jit graph, in F32 and F64, each
+ * reduced to a hash of its result's bits. {@link JitIndependenceTest} runs it in its own (C2-compiled) JVM and in a child JVM with
  * {@code -Xint}; {@code main} prints one {@code name hash} line per result for the child.
  */
 final class JitIndependenceProbe {
@@ -19,6 +21,10 @@ final class JitIndependenceProbe {
 
     static final UnaryOp[] TRANSCENDENTAL = {UnaryOp.EXP, UnaryOp.EXPM1, UnaryOp.LOG, UnaryOp.LOG1P, UnaryOp.SIN,
         UnaryOp.COS, UnaryOp.TANH, UnaryOp.SIGMOID};
+
+    /** A fused Jit graph: elementwise chains with transcendental functions, ending in a row sum. */
+    private static final CompiledFunction FUSED =
+            Jit.compile((a, b) -> a.multiply(b).tanh().add(a.exp()).log().multiply(b).sum(new int[] {1}));
 
     /** Values in [-12, 12] with NaN, ±0, ±Inf and a few large magnitudes mixed in. */
     static double[] inputs(int n, long seed) {
@@ -59,6 +65,9 @@ final class JitIndependenceProbe {
                 out.put("sum rows " + t.shortName(), hash(rows));
                 out.put("sum all " + t.shortName(), hash(all));
                 out.put("conv " + t.shortName(), hash(conv));
+                try (Tensor c = Tensor.fromArray(inputs(40 * 70, 6), t).reshape(40, 70); Tensor f = FUSED.apply(a, c)) {
+                    out.put("fused Jit graph " + t.shortName(), hash(f));
+                }
             }
         }
         return out;
