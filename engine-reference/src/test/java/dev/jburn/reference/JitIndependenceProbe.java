@@ -13,8 +13,8 @@ import java.util.Random;
 /**
  * A fixed workload on the default cpu engine whose results must not depend on how the JVM runs it: every
  * transcendental function, sums, a matrix product, a convolution and a fused Jit graph, in F32 and F64, each
- * reduced to a hash of its result's bits. {@link JitIndependenceTest} runs it in its own (C2-compiled) JVM and in a child JVM with
- * {@code -Xint}; {@code main} prints one {@code name hash} line per result for the child.
+ * reduced to a hash of its result's bits. {@link JitIndependenceTest} runs it in its own (C2-compiled) JVM and in a
+ * child JVM with {@code -Xint}; {@code main} prints one {@code name=hash} line per result for the child.
  */
 final class JitIndependenceProbe {
     private JitIndependenceProbe() {}
