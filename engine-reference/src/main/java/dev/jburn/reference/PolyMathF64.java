@@ -17,15 +17,17 @@ import java.nio.ByteOrder;
  *
  * <p>{@code exp} and {@code expm1} reduce {@code x = n·ln 2 + r} (|r| ≤ ln 2 / 2, ln 2 in fdlibm's two parts) and sum
  * {@code e^r - 1} as its Taylor series to r¹³ (the next term is below 2⁻⁵⁶ of the sum; expm1 keeps r's rounding
- * error and the sum's as a second double); {@code log} is fdlibm's
+ * error and the sum's as a second double; the polynomial in Estrin's order); {@code log} is fdlibm's
  * {@code __ieee754_log} (its Lg1-Lg7 polynomial in {@code s = f/(2+f)}); {@code log1p} corrects the rounding of
  * {@code 1 + x} (Goldberg); {@code tanh} is fdlibm's formula over {@code expm1}. Every operation is one the Vector API
  * compiles on AVX2 as well as AVX-512: no long-to-double conversions or 64-bit arithmetic shifts (which AVX2 lacks and
  * which would fall back to Java code per lane); integers move between the two kinds through the 1.5·2⁵² rounder.
  * Accuracy against StrictMath, measured by {@code PolyMathF64Test} over every exponent: exp, expm1 and log within 1 ulp,
  * log1p 2, tanh 3 ({@code -t/(t+2)} near |x| = 1 carries expm1's error 1.5-fold), the logistic function 3 of the oracle's
- * formula. On this AVX2 machine about 2× the time of the (JIT-dependent) SVML stubs and 2-3× faster than StrictMath
- * element by element.
+ * formula. On this AVX2 machine (one thread, bench/README, twenty-second session) exp, expm1, tanh and the logistic
+ * function take 1.3-2× the time of the (JIT-dependent) SVML stubs, log and log1p about the same; all are 2-3× faster
+ * than StrictMath element by element. log and log1p are a loop ({@link #logs}) rather than functions of a vector; see
+ * there and bench/README for why (C2 leaves large vector functions out of line and boxes their vectors).
  */
 final class PolyMathF64 {
     private PolyMathF64() {}
