@@ -10,6 +10,7 @@ import dev.jburn.spi.Backend;
 import dev.jburn.spi.EngineConfig;
 import dev.jburn.spi.EngineProvider;
 import java.lang.foreign.MemorySegment;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -19,9 +20,19 @@ import static org.junit.jupiter.api.Assertions.*;
 class VulkanMemoryTest {
     private static Engine vk;
 
+    /**
+     * An engine of this class's own: these tests count live bytes, allocations and cached bytes exactly, and the
+     * shared engine holds other test classes' forgotten tensors, which the cleaner may free at any moment.
+     */
     @BeforeAll
     static void requireDevice() {
-        vk = TestDevice.engine();
+        TestDevice.require();
+        vk = Engine.create(privateEngine(false), EngineConfig.defaults());
+    }
+
+    @AfterAll
+    static void closeEngine() {
+        if (vk != null) vk.backend().close();
     }
 
     private static VulkanBackend backend(Engine e) { return (VulkanBackend) e.backend(); }
