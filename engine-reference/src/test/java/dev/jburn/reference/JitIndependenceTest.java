@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,14 +32,28 @@ class JitIndependenceTest {
         List<String> cmd = new ArrayList<>(List.of(java.toString(), "-Xint", "--add-modules", "jdk.incubator.vector",
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 JitIndependenceProbe.class.getName()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(300, TimeUnit.SECONDS), "the -Xint probe did not finish");
-        assertEquals(0, p.exitValue(), "the -Xint probe failed:\n" + output);
+        // Output to a file, so that a hung child cannot block the read: it is killed after the limit instead.
+        Path log = Files.createTempFile("jit-independence", ".txt");
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            if (!p.waitFor(300, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor();
+                throw new AssertionError("the -Xint probe did not finish in 300 s:\n" + Files.readString(log));
+            }
+            String output = Files.readString(log, StandardCharsets.UTF_8);
+            assertEquals(0, p.exitValue(), "the -Xint probe failed:\n" + output);
+            compare(compiled, output);
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    private static void compare(Map<String, Long> compiled, String output) {
         Map<String, Long> interpreted = new LinkedHashMap<>();
         for (String line : output.split("\n")) {
-            int eq = line.indexOf('=');
-            if (eq > 0 && !line.startsWith("WARNING")) interpreted.put(line.substring(0, eq), Long.parseUnsignedLong(line.substring(eq + 1).trim(), 16));
+            // The probe's lines only ("exp f32=1a2b..."): the JVM may print warnings of its own.
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("([A-Za-z0-9 ]+)=([0-9a-f]{1,16})").matcher(line.strip());
+            if (m.matches()) interpreted.put(m.group(1), Long.parseUnsignedLong(m.group(2), 16));
         }
         assertEquals(compiled.keySet(), interpreted.keySet(), "probe output:\n" + output);
         List<String> differ = new ArrayList<>();
