@@ -420,16 +420,16 @@ final class VectorF64 {
             // Not lanewise(EXP/LOG/TANH/...): its bits differ between a compiled caller (SVML-like stubs) and an
             // interpreted one (Math per lane), so one F64 tanh could give two results in one run depending on JIT
             // timing (CI saw a layer's training forward differ in the last bit between two identical calls).
-            // PolyMathF64 is IEEE arithmetic only: the same bits in every mode, in the body and in the tail.
+            // PolyMathF64 and PolyMathTrig are IEEE arithmetic only: the same bits in every mode, in the body and in
+            // the tail.
             case EXP -> exp(x, xi, out, oi, n);
             case EXPM1 -> expm1(x, xi, out, oi, n);
             case LOG -> PolyMathF64.logs(false, x, xi, out, oi, n);
             case LOG1P -> PolyMathF64.logs(true, x, xi, out, oi, n);
-            case TANH -> tanh(x, xi, out, oi, n);
-            case SIGMOID -> sigmoid(x, xi, out, oi, n);
-            // sin and cos likewise, from PolyMathTrig (within 1 ulp of StrictMath).
             case SIN -> sin(x, xi, out, oi, n);
             case COS -> cos(x, xi, out, oi, n);
+            case TANH -> tanh(x, xi, out, oi, n);
+            case SIGMOID -> sigmoid(x, xi, out, oi, n);
         };
         for (long i = done; i < n; i++) out.setAtIndex(E, oi + i, unaryScalar(k, x.getAtIndex(E, xi + i)));
     }
@@ -450,42 +450,6 @@ final class VectorF64 {
             case TANH -> PolyMathF64.tanh(v);
             case SIGMOID -> PolyMathF64.sigmoid(v);
         };
-    }
-
-    private static long exp(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
-        long i = 0;
-        for (long bound = n - n % L; i < bound; i += L) {
-            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
-            PolyMathF64.exp(v).intoMemorySegment(out, (oi + i) * W, ORDER);
-        }
-        return i;
-    }
-
-    private static long expm1(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
-        long i = 0;
-        for (long bound = n - n % L; i < bound; i += L) {
-            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
-            PolyMathF64.expm1(v).intoMemorySegment(out, (oi + i) * W, ORDER);
-        }
-        return i;
-    }
-
-    private static long tanh(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
-        long i = 0;
-        for (long bound = n - n % L; i < bound; i += L) {
-            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
-            PolyMathF64.tanh(v).intoMemorySegment(out, (oi + i) * W, ORDER);
-        }
-        return i;
-    }
-
-    private static long sigmoid(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
-        long i = 0;
-        for (long bound = n - n % L; i < bound; i += L) {
-            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
-            PolyMathF64.sigmoid(v).intoMemorySegment(out, (oi + i) * W, ORDER);
-        }
-        return i;
     }
 
     private static long neg(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
@@ -525,6 +489,24 @@ final class VectorF64 {
         return i;
     }
 
+    private static long exp(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            PolyMathF64.exp(v).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long expm1(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            PolyMathF64.expm1(v).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
     private static long sin(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
         long i = 0;
         for (long bound = n - n % L; i < bound; i += L) {
@@ -539,6 +521,24 @@ final class VectorF64 {
         for (long bound = n - n % L; i < bound; i += L) {
             DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
             PolyMathTrig.cos(v).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long tanh(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            PolyMathF64.tanh(v).intoMemorySegment(out, (oi + i) * W, ORDER);
+        }
+        return i;
+    }
+
+    private static long sigmoid(MemorySegment x, long xi, MemorySegment out, long oi, long n) {
+        long i = 0;
+        for (long bound = n - n % L; i < bound; i += L) {
+            DoubleVector v = DoubleVector.fromMemorySegment(S, x, (xi + i) * W, ORDER);
+            PolyMathF64.sigmoid(v).intoMemorySegment(out, (oi + i) * W, ORDER);
         }
         return i;
     }
