@@ -43,12 +43,7 @@ class PolyMathF32Test {
         if (Float.isNaN(want)) return Float.isNaN(got) ? 0 : Long.MAX_VALUE;
         if (Float.isInfinite(want) || Float.isInfinite(got)) return want == got ? 0 : Long.MAX_VALUE;
         if (want == got) return 0;
-        return Math.abs(ordered(got) - ordered(want));
-    }
-
-    private static long ordered(float f) {
-        int b = Float.floatToRawIntBits(f);
-        return b < 0 ? -(long) (b & 0x7fffffff) : b;
+        return Math.abs(UlpOrder.of(got) - UlpOrder.of(want));
     }
 
     private static void check(String name, UnaryOperator<FloatVector> vector, java.util.function.Function<Float, Float> scalar,

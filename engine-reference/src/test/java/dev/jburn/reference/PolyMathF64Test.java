@@ -45,12 +45,7 @@ class PolyMathF64Test {
         if (Double.isNaN(want)) return Double.isNaN(got) ? 0 : Long.MAX_VALUE;
         if (Double.isInfinite(want) || Double.isInfinite(got)) return want == got ? 0 : Long.MAX_VALUE;
         if (want == got) return 0;
-        return Math.abs(ordered(got) - ordered(want));
-    }
-
-    private static long ordered(double d) {
-        long b = Double.doubleToRawLongBits(d);
-        return b < 0 ? -(b & 0x7fffffffffffffffL) : b;
+        return Math.abs(UlpOrder.of(got) - UlpOrder.of(want));
     }
 
     private static void check(String name, UnaryOperator<DoubleVector> vector, DoubleUnaryOperator scalar,

@@ -78,16 +78,6 @@ class PolyMathTrigTest {
         return x;
     }
 
-    private static long ordered(float f) {
-        int b = Float.floatToRawIntBits(f);
-        return b < 0 ? -(long) (b & 0x7fffffff) : b;
-    }
-
-    private static long ordered(double d) {
-        long b = Double.doubleToRawLongBits(d);
-        return b < 0 ? -(b & Long.MAX_VALUE) : b;
-    }
-
     private static void checkFloat(String name, UnaryOperator<FloatVector> vector, UnaryOperator<Float> scalar, DoubleUnaryOperator strict) {
         float[] x = floatInputs();
         float[] v = new float[x.length];
@@ -104,7 +94,7 @@ class PolyMathTrigTest {
                 assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits(s), name + "(" + x[i] + ") beyond the bound is StrictMath's");
                 continue;
             }
-            long u = Math.abs(ordered(s) - ordered(want));
+            long u = Math.abs(UlpOrder.of(s) - UlpOrder.of(want));
             if (u > worst) {
                 worst = u;
                 worstAt = x[i];
@@ -129,7 +119,7 @@ class PolyMathTrigTest {
                 assertEquals(Double.doubleToRawLongBits(want), Double.doubleToRawLongBits(s), name + "(" + x[i] + ") beyond the bound is StrictMath's");
                 continue;
             }
-            long u = Math.abs(ordered(s) - ordered(want));
+            long u = Math.abs(UlpOrder.of(s) - UlpOrder.of(want));
             if (u > worst) {
                 worst = u;
                 worstAt = x[i];
