@@ -75,6 +75,12 @@ final class DotKernels {
                 () -> GemmShaderTiled.source(t), t.tileM(), t.tileN());
     }
 
+    /** The warp-tiled f32 GEMM of {@code t}, for products with wide loads only ({@link GemmShader#wideLoads}). */
+    static Gemm warpTiled(GemmShaderWarpTiled.Tiling t) {
+        return new Gemm("gemm-f32-" + t.toString().replace('/', '-') + "-wide", List.of("gemm-f32-warp-tiled", t),
+                () -> GemmShaderWarpTiled.source(t), t.bm(), t.bn());
+    }
+
     /** The result, or {@code null} when this case must fall back. */
     DeviceBuffer dot(Operand a, int[] contractA, int[] batchA, Operand bb, int[] contractB, int[] batchB, DType out) {
         if (!supports(out) || a.dtype() != out || bb.dtype() != out) return null;

@@ -127,56 +127,72 @@ final class GemmShaderTiled {
                     uint row0 = (firstRow + inBand %% bandRows) * BM, col0 = (inBand / bandRows) * BN;""".formatted(t.group());
     }
 
+    /**
+     * {@code fetch}: this invocation's share of a K step's A and B tiles into registers {@code pa, pb} as {@code vec4}s
+     * (zero outside the operands); {@code stash}: them into shared memory, A transposed. Needs the constants
+     * {@code NT, KQ, NQ, LA, LB}, the arrays {@code pa[LA], pb[LB]}, the bindings {@code a4, b4} and the shared
+     * {@code As[BK][BM / 4 + 1], Bs[BK][NQ]}. Shared by the tiled and warp-tiled kernels.
+     */
+    static final String FETCH_AND_STASH = """
+                void fetch(uint k0, uint aOff, uint bOff, uint M, uint N, uint K, uint row0, uint col0, uint tid) {
+                    [[unroll]] for (uint l = 0u; l < LA; l++) {
+                        uint idx = tid + l * NT;
+                        uint ar = idx / KQ, aq = idx % KQ;
+                        uint gr = row0 + ar, gk = k0 + 4u * aq;
+                        pa[l] = (gr < M && gk < K) ? a4[(aOff + gr * K + gk) >> 2] : vec4(0.0);
+                    }
+                    [[unroll]] for (uint l = 0u; l < LB; l++) {
+                        uint idx = tid + l * NT;
+                        uint bk = idx / NQ, bq = idx % NQ;
+                        uint gk = k0 + bk, gc = col0 + 4u * bq;
+                        pb[l] = (gk < K && gc < N) ? b4[(bOff + gk * N + gc) >> 2] : vec4(0.0);
+                    }
+                }
+                void stash(uint tid) {
+                    [[unroll]] for (uint l = 0u; l < LA; l++) {
+                        uint idx = tid + l * NT;
+                        uint ar = idx / KQ, aq = idx % KQ;
+                        [[unroll]] for (uint e = 0u; e < 4u; e++) As[4u * aq + e][ar >> 2][ar & 3u] = pa[l][e];
+                    }
+                    [[unroll]] for (uint l = 0u; l < LB; l++) {
+                        uint idx = tid + l * NT;
+                        Bs[idx / NQ][idx % NQ] = pb[l];
+                    }
+                }
+            """;
+
+    /**
+     * The loop over K steps calling {@code fetch}, {@code stash} and {@code multiply()}: with {@code prefetch} the next
+     * step's loads are issued before this step's arithmetic (registers, one shared buffer, two barriers a step).
+     */
+    static String kLoop(boolean prefetch) {
+        return prefetch ? """
+                    fetch(0u, aOff, bOff, M, N, K, row0, col0, tid);
+                    for (uint k0 = 0u; k0 < K; k0 += BK) {
+                        stash(tid);
+                        barrier();
+                        if (k0 + BK < K) fetch(k0 + BK, aOff, bOff, M, N, K, row0, col0, tid);
+                        multiply();
+                        barrier();
+                    }
+            """ : """
+                    for (uint k0 = 0u; k0 < K; k0 += BK) {
+                        fetch(k0, aOff, bOff, M, N, K, row0, col0, tid);
+                        stash(tid);
+                        barrier();
+                        multiply();
+                        barrier();
+                    }
+            """;
+    }
+
     /** Bindings: 0 A, 1 B, 2 C, 3 parameters {@code [batch, M, N, K]}; K and N multiples of 4. */
     static String source(Tiling t) {
         String why = t.invalid();
         if (why != null) throw new IllegalArgumentException("GEMM tiling " + t + ": " + why);
         int rb = t.rows() / 4, cb = t.cols() / 4, kq = t.depth() / 4, nq = t.tileN() / 4;
-        String fetch = """
-                    void fetch(uint k0, uint aOff, uint bOff, uint M, uint N, uint K, uint row0, uint col0, uint tid) {
-                        [[unroll]] for (uint l = 0u; l < LA; l++) {
-                            uint idx = tid + l * NT;
-                            uint ar = idx / KQ, aq = idx %% KQ;
-                            uint gr = row0 + ar, gk = k0 + 4u * aq;
-                            pa[l] = (gr < M && gk < K) ? a4[(aOff + gr * K + gk) >> 2] : vec4(0.0);
-                        }
-                        [[unroll]] for (uint l = 0u; l < LB; l++) {
-                            uint idx = tid + l * NT;
-                            uint bk = idx / NQ, bq = idx %% NQ;
-                            uint gk = k0 + bk, gc = col0 + 4u * bq;
-                            pb[l] = (gk < K && gc < N) ? b4[(bOff + gk * N + gc) >> 2] : vec4(0.0);
-                        }
-                    }
-                    void stash(uint tid) {
-                        [[unroll]] for (uint l = 0u; l < LA; l++) {
-                            uint idx = tid + l * NT;
-                            uint ar = idx / KQ, aq = idx %% KQ;
-                            [[unroll]] for (uint e = 0u; e < 4u; e++) As[4u * aq + e][ar >> 2][ar & 3u] = pa[l][e];
-                        }
-                        [[unroll]] for (uint l = 0u; l < LB; l++) {
-                            uint idx = tid + l * NT;
-                            Bs[idx / NQ][idx %% NQ] = pb[l];
-                        }
-                    }
-                """.formatted();
-        String loop = t.prefetch() ? """
-                        fetch(0u, aOff, bOff, M, N, K, row0, col0, tid);
-                        for (uint k0 = 0u; k0 < K; k0 += BK) {
-                            stash(tid);
-                            barrier();
-                            if (k0 + BK < K) fetch(k0 + BK, aOff, bOff, M, N, K, row0, col0, tid);
-                            multiply();
-                            barrier();
-                        }
-                """ : """
-                        for (uint k0 = 0u; k0 < K; k0 += BK) {
-                            fetch(k0, aOff, bOff, M, N, K, row0, col0, tid);
-                            stash(tid);
-                            barrier();
-                            multiply();
-                            barrier();
-                        }
-                """;
+        String fetch = FETCH_AND_STASH;
+        String loop = kLoop(t.prefetch());
         return """
                 #version 450
                 #extension GL_EXT_control_flow_attributes : require

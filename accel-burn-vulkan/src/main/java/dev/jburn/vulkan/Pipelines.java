@@ -246,7 +246,8 @@ final class Pipelines implements AutoCloseable {
             }
             VulkanErrors.check(vkCreatePipelineLayout(dev.device, pli, null, lp), op, "vkCreatePipelineLayout");
             long layout = lp.get(0);
-            VkComputePipelineCreateInfo.Buffer ci = VkComputePipelineCreateInfo.calloc(1, stack).sType$Default().layout(layout);
+            VkComputePipelineCreateInfo.Buffer ci = VkComputePipelineCreateInfo.calloc(1, stack).sType$Default().layout(layout)
+                    .flags(dev.pipelineStatistics ? PipelineStatistics.createFlags() : 0);
             ci.stage().sType$Default().stage(VK_SHADER_STAGE_COMPUTE_BIT).module(module).pName(stack.UTF8("main"));
             VulkanErrors.check(vkCreateComputePipelines(dev.device, pipelineCache, ci, null, lp), op, "vkCreateComputePipelines(" + name + ")");
             created.incrementAndGet();

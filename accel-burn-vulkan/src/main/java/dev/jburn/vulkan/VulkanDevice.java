@@ -63,10 +63,13 @@ final class VulkanDevice implements AutoCloseable {
     final int maxPushDescriptors;
     /** Whether timeline semaphores are enabled (Vulkan 1.2 and the driver has them): {@link CommandQueue} may wait on one. */
     final boolean timelineSemaphores;
+    /** Whether pipelines keep the driver's statistics of their compiled code ({@link PipelineStatistics}, opt-in). */
+    final boolean pipelineStatistics;
 
     private VulkanDevice(VulkanInstance vk, VkPhysicalDevice physical, VkDevice device, VkQueue queue, int queueFamily,
                          long allocator, VulkanFeatures features, CoopMatrixSupport coopMatrix, boolean portabilitySubset,
-                         VkPhysicalDeviceProperties props, int maxPushDescriptors, boolean timelineSemaphores) {
+                         VkPhysicalDeviceProperties props, int maxPushDescriptors, boolean timelineSemaphores,
+                         boolean pipelineStatistics) {
         this.vk = vk;
         this.physical = physical;
         this.device = device;
@@ -86,6 +89,7 @@ final class VulkanDevice implements AutoCloseable {
         this.timestamps = props.limits().timestampComputeAndGraphics() || timestampBits(physical, queueFamily) > 0;
         this.maxPushDescriptors = maxPushDescriptors;
         this.timelineSemaphores = timelineSemaphores;
+        this.pipelineStatistics = pipelineStatistics;
     }
 
     private static int timestampBits(VkPhysicalDevice d, int family) {
@@ -176,6 +180,11 @@ final class VulkanDevice implements AutoCloseable {
             extensions.addAll(Portability.deviceExtensions(listed));
             int maxPush = PushDescriptors.maxBindings(pd, listed, pushDescriptorsWanted);
             if (maxPush > 0) extensions.add(PushDescriptors.EXTENSION);
+            boolean statistics = PipelineStatistics.wanted() && listed.contains(PipelineStatistics.EXTENSION);
+            if (statistics) {
+                extensions.add(PipelineStatistics.EXTENSION);
+                enable.pNext(PipelineStatistics.feature(stack));
+            }
             VkDeviceCreateInfo dci = VkDeviceCreateInfo.calloc(stack).sType$Default().pQueueCreateInfos(qci)
                     .ppEnabledExtensionNames(VulkanExtensions.pointers(extensions, stack));
             dci.pNext(enable.address());
@@ -193,7 +202,7 @@ final class VulkanDevice implements AutoCloseable {
                 vkDestroyDevice(device, null);
                 throw VulkanErrors.error(r, "vulkan", "vmaCreateAllocator", "");
             }
-            return new VulkanDevice(vk, pd, device, queue, family, p.get(0), f, coop, extensions.contains(Portability.SUBSET), props, maxPush, timeline);
+            return new VulkanDevice(vk, pd, device, queue, family, p.get(0), f, coop, extensions.contains(Portability.SUBSET), props, maxPush, timeline, statistics);
         }
     }
 

@@ -69,28 +69,10 @@ class GemmShaderTiledTest {
 
     @Test
     void nanAndInfinityReachTheirOutputs() {
-        int m = 70, k = 36, n = 72;
-        float[] a = GemmRuns.random(m * k, 5), bb = GemmRuns.random(k * n, 6);
-        a[3 * k + 7] = Float.NaN;                // row 3 of C: NaN
-        a[40 * k + 2] = Float.POSITIVE_INFINITY; // row 40: ±Inf or NaN where B's row 2 is 0
-        bb[2 * n + 5] = 0f;                      // ... C[40,5] = Inf·0 + ... = NaN
-        for (GemmShaderTiled.Tiling t : TILINGS) {
-            float[] c = GemmRuns.run(b, DotKernels.tiled(t), a, bb, 1, m, n, k);
-            for (int j = 0; j < n; j++) assertTrue(Float.isNaN(c[3 * n + j]), t + ": C[3," + j + "] = " + c[3 * n + j]);
-            assertTrue(Float.isNaN(c[40 * n + 5]), t + ": C[40,5]");
-            for (int j = 0; j < n; j++) if (j != 5) assertTrue(Float.isInfinite(c[40 * n + j]), t + ": C[40," + j + "] = " + c[40 * n + j]);
-            assertFalse(Float.isNaN(c[4 * n]) || Float.isInfinite(c[4 * n]), t + ": C[4,0] stays finite");
-        }
+        for (GemmShaderTiled.Tiling t : TILINGS) GemmRuns.assertNonFiniteReachTheirOutputs(b, DotKernels.tiled(t));
     }
 
     private static void check(GemmShaderTiled.Tiling t, int batch, int m, int k, int n) {
-        float[] a = GemmRuns.random(batch * m * k, 11 + m), bb = GemmRuns.random(batch * k * n, 12 + n);
-        float[] got = GemmRuns.run(b, DotKernels.tiled(t), a, bb, batch, m, n, k);
-        float[] want = GemmRuns.oracle(a, bb, batch, m, n, k);
-        for (int i = 0; i < want.length; i++) {
-            double tol = 1e-5 * k + 1e-5 * Math.abs(want[i]);
-            int at = i;
-            assertEquals(want[i], got[i], tol, () -> t + " " + batch + "x" + m + "x" + k + "x" + n + " element " + at);
-        }
+        GemmRuns.assertMatchesOracle(b, DotKernels.tiled(t), batch, m, k, n);
     }
 }

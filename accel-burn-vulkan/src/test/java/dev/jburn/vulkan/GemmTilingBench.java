@@ -15,39 +15,53 @@ import java.util.Locale;
  * oracle). A search over tilings for a device, not a test.
  *
  * <p>Usage: {@code java ... dev.jburn.vulkan.GemmTilingBench [--n 4096] [--runs 9] [--warmup 3]
- * [--tilings 16x16/8x8/k16,16x16/8x8/k16/p,...]}
+ * [--tilings 16x16/8x8/k16,16x16/8x8/k16/p,w128x128/k16/64x64/n4/8x4,...] [--ir-dir DIR]}: a form starting with
+ * {@code w} is a warp-tiled layout ({@link GemmShaderWarpTiled}). With {@code -Djburn.vulkan.pipelineStatistics=true}
+ * each kernel's line is followed by the driver's statistics of its compiled code (registers, spills, where given).
  */
 public final class GemmTilingBench {
     private GemmTilingBench() {}
 
-    static final String DEFAULT_TILINGS = String.join(",", "16x16/8x8/k16", "16x16/8x8/k16/w", "16x16/8x8/k16/g8", "16x16/8x8/k16/w/g8",
-            "16x16/8x8/k16/w/g4", "16x16/8x8/k16/w/g16", "16x16/8x8/k8/p/w", "16x16/8x8/k8/p/w/g8", "8x16/8x16/k16/p", "8x16/8x16/k16/p/w",
-            "8x16/8x16/k16/p/w/g8", "16x8/8x16/k16/w/g8", "16x16/8x8/k16/p/w/g8", "32x8/8x8/k16/w/g8", "8x32/8x8/k16/w/g8");
+    /** The classic tiling (the engine's kernel) and the warp-tiled layouts ({@link GemmShaderWarpTiled}) the twenty-third session searched. */
+    static final String DEFAULT_TILINGS = String.join(",", "16x16/8x8/k16",
+            "w128x128/k16/64x64/n4/8x4", "w128x128/k16/64x64/n4/8x4/p", "w128x128/k8/64x64/n4/8x4", "w128x128/k8/64x64/n4/8x4/p",
+            "w128x128/k16/64x32/n2/8x4", "w128x128/k16/64x32/n2/8x4/p", "w128x128/k8/64x32/n2/8x4/p", "w128x128/k16/32x64/n4/4x4",
+            "w128x128/k16/64x64/n2/8x8", "w128x128/k16/64x64/n1/8x8", "w128x256/k8/64x64/n4/8x4", "w64x128/k16/32x64/n1/8x8",
+            "w128x64/k16/64x32/n2/8x4/p", "w128x128/k32/64x64/n4/8x4", "w128x128/k16/32x32/n2/4x4");
 
     public static void main(String[] args) {
         int n = 4096, runs = 9, warmup = 3;
         String tilings = DEFAULT_TILINGS;
+        java.nio.file.Path irDir = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--n" -> n = Integer.parseInt(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--tilings" -> tilings = args[++i];
+                case "--ir-dir" -> irDir = java.nio.file.Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
         Engine vk = Engine.select("vulkan");
         VulkanBackend b = (VulkanBackend) vk.backend();
         System.out.println("device: " + b.deviceDescription());
+        System.out.println("pipeline statistics: " + (b.dev.pipelineStatistics ? "on" : "off") + " (" + PipelineStatistics.EXTENSION
+                + (VulkanExtensions.device(b.dev.physical).contains(PipelineStatistics.EXTENSION) ? " listed" : " not listed") + ")");
         DeviceBuffer da = GemmRuns.upload(b, GemmRuns.random(n * n, 1)), db = GemmRuns.upload(b, GemmRuns.random(n * n, 2));
         List<DotKernels.Gemm> kernels = new ArrayList<>();
         kernels.add(b.dots.gemm(dev.jburn.DType.F32, n, n));
         kernels.add(new DotKernels.Gemm("gemm-f32-wide", List.of("gemm", false, true), () -> GemmShader.source(false, true), 128, 128));
         kernels.add(new DotKernels.Gemm("gemm-f32-db8-wide", List.of("gemm-f32-db8", true), () -> GemmShaderDoubleBuffered.source(true), 128, 128));
-        for (GemmShaderTiled.Tiling t : GemmShaderTiled.Tiling.parseAll(tilings)) kernels.add(DotKernels.tiled(t));
+        for (String form : tilings.split(",")) {
+            if (form.isBlank()) continue;
+            kernels.add(form.trim().startsWith("w") ? DotKernels.warpTiled(GemmShaderWarpTiled.Tiling.parse(form))
+                    : DotKernels.tiled(GemmShaderTiled.Tiling.parse(form)));
+        }
         float[] reference = null;
         double flops = 2.0 * n * n * (double) n;
-        System.out.printf(Locale.ROOT, "%-40s %10s %10s %10s %10s %12s%n", "kernel", "wall ms", "TFLOP/s", "device ms", "TFLOP/s", "max rel diff");
+        System.out.printf(Locale.ROOT, "%-44s %10s %10s %10s %10s %10s %12s%n", "kernel", "wall ms", "TFLOP/s", "dev waited", "dev queued",
+                "TFLOP/s", "max rel diff");
         for (DotKernels.Gemm g : kernels) {
             try {
                 DeviceBuffer c = b.dots.run(g, da, db, 1, n, n, n, Float.BYTES);
@@ -57,7 +71,11 @@ public final class GemmTilingBench {
                 double diff = maxRelativeDiff(reference, got);
                 for (int i = 0; i < warmup; i++) b.dots.run(g, da, db, 1, n, n, n, Float.BYTES).release();
                 b.synchronize();
+                // Waited for, one at a time (what a caller who reads the result sees), with the device time of each
+                // call; then queued back to back (the kernel's own throughput: a call may overlap its neighbours' tails).
                 double[] t = new double[runs];
+                b.measureDeviceTime(true);
+                long w0 = b.stats().deviceNanos();
                 for (int i = 0; i < runs; i++) {
                     long t0 = System.nanoTime();
                     DeviceBuffer r = b.dots.run(g, da, db, 1, n, n, n, Float.BYTES);
@@ -65,23 +83,47 @@ public final class GemmTilingBench {
                     t[i] = (System.nanoTime() - t0) / 1e9;
                     r.release();
                 }
+                double waitedDev = (b.stats().deviceNanos() - w0) / 1e9 / runs;
                 Arrays.sort(t);
-                b.measureDeviceTime(true);
                 long d0 = b.stats().deviceNanos();
                 for (int i = 0; i < runs; i++) b.dots.run(g, da, db, 1, n, n, n, Float.BYTES).release();
                 b.synchronize();
                 double dev = (b.stats().deviceNanos() - d0) / 1e9 / runs;
                 b.measureDeviceTime(false);
                 double wall = t[runs / 2];
-                System.out.printf(Locale.ROOT, "%-40s %10.3f %10.1f %10.3f %10.1f %12.2e%n", g.name(), wall * 1e3, flops / wall / 1e12,
-                        dev * 1e3, flops / dev / 1e12, diff);
+                System.out.printf(Locale.ROOT, "%-44s %10.3f %10.1f %10.3f %10.3f %10.1f %12.2e%n", g.name(), wall * 1e3, flops / wall / 1e12,
+                        waitedDev * 1e3, dev * 1e3, flops / dev / 1e12, diff);
+                printStatistics(b, g, irDir);
             } catch (RuntimeException e) {
-                System.out.printf(Locale.ROOT, "%-40s failed: %s%n", g.name(), e);
+                System.out.printf(Locale.ROOT, "%-44s failed: %s%n", g.name(), e);
             }
         }
         da.release();
         db.release();
         System.out.println("fallbacks: " + vk.fallbackCounts());
+    }
+
+    /**
+     * The driver's statistics of {@code g}'s pipeline (with {@code -Djburn.vulkan.pipelineStatistics=true}, where the
+     * device has {@code VK_KHR_pipeline_executable_properties}), and its internal representations written to
+     * {@code irDir} when given.
+     */
+    static void printStatistics(VulkanBackend b, DotKernels.Gemm g, java.nio.file.Path irDir) {
+        Pipelines.Pipeline p = b.pipelines.get("dot", g.name(), g.key(), g.source(), 4, true);
+        int i = 0;
+        for (PipelineStatistics.Executable e : PipelineStatistics.of(b.dev, p.pipeline())) {
+            System.out.println("    " + e);
+            if (irDir == null) continue;
+            for (var r : e.representations().entrySet()) {
+                String file = g.name() + "." + (i++) + "." + r.getKey().replaceAll("[^A-Za-z0-9_-]", "_") + ".txt";
+                try {
+                    java.nio.file.Files.createDirectories(irDir);
+                    java.nio.file.Files.writeString(irDir.resolve(file), r.getValue());
+                } catch (java.io.IOException ex) {
+                    System.out.println("    could not write " + file + ": " + ex);
+                }
+            }
+        }
     }
 
     static double maxRelativeDiff(float[] want, float[] got) {
