@@ -25,10 +25,11 @@ final class GemmShaderWarpTiled {
     /**
      * One layout: a {@code bm×bn} tile, K steps of {@code bk}, warps of {@code wm×wn}, {@code wni} sub-tiles across
      * a warp's columns (the rows' count follows), {@code tm×tn} results of an invocation per sub-tile; with
-     * {@code prefetch} the next step's loads are issued before this step's arithmetic. Written
-     * {@code w128x128/k16/64x64/n4/8x4[/p]}.
+     * {@code prefetch} the next step's loads are issued before this step's arithmetic (into registers, one shared
+     * buffer, two barriers a step); with {@code doubleBuffer} too, and they go into a second shared buffer while the
+     * first is read (one barrier a step, twice the shared memory). Written {@code w128x128/k16/64x64/n4/8x4[/p|/d]}.
      */
-    record Tiling(int bm, int bn, int bk, int wm, int wn, int wni, int tm, int tn, boolean prefetch) {
+    record Tiling(int bm, int bn, int bk, int wm, int wn, int wni, int tm, int tn, boolean prefetch, boolean doubleBuffer) {
         int warps() { return (bm / wm) * (bn / wn); }
 
         int invocations() { return 32 * warps(); }
@@ -47,8 +48,8 @@ final class GemmShaderWarpTiled {
 
         int loadsB() { return bk * bn / 4 / invocations(); }
 
-        /** Bytes of shared memory: A (rows padded by one {@code vec4}) and B tiles. */
-        int sharedBytes() { return 16 * bk * (bm / 4 + 1 + bn / 4); }
+        /** Bytes of shared memory: A (rows padded by one {@code vec4}) and B tiles, twice with {@code doubleBuffer}. */
+        int sharedBytes() { return (doubleBuffer ? 2 : 1) * 16 * bk * (bm / 4 + 1 + bn / 4); }
 
         /** Results an invocation holds. */
         int results() { return bm * bn / invocations(); }
@@ -71,20 +72,22 @@ final class GemmShaderWarpTiled {
 
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "w%dx%d/k%d/%dx%d/n%d/%dx%d%s", bm, bn, bk, wm, wn, wni, tm, tn, prefetch ? "/p" : "");
+            return String.format(Locale.ROOT, "w%dx%d/k%d/%dx%d/n%d/%dx%d%s", bm, bn, bk, wm, wn, wni, tm, tn,
+                    doubleBuffer ? "/d" : prefetch ? "/p" : "");
         }
 
-        private static final Pattern FORM = Pattern.compile("w(\\d+)x(\\d+)/k(\\d+)/(\\d+)x(\\d+)/n(\\d+)/(\\d+)x(\\d+)(/p)?");
+        private static final Pattern FORM = Pattern.compile("w(\\d+)x(\\d+)/k(\\d+)/(\\d+)x(\\d+)/n(\\d+)/(\\d+)x(\\d+)(/[pd])?");
 
-        /** Reads {@code w128x128/k16/64x64/n4/8x4[/p]}; {@link IllegalArgumentException} naming the problem otherwise. */
+        /** Reads {@code w128x128/k16/64x64/n4/8x4[/p|/d]}; {@link IllegalArgumentException} naming the problem otherwise. */
         static Tiling parse(String s) {
             Matcher m = FORM.matcher(s.trim());
             if (!m.matches()) {
-                throw new IllegalArgumentException("warp-tiled GEMM '" + s + "': expected wBMxBN/kBK/WMxWN/nWNI/TMxTN[/p], e.g. w128x128/k16/64x64/n4/8x4");
+                throw new IllegalArgumentException("warp-tiled GEMM '" + s + "': expected wBMxBN/kBK/WMxWN/nWNI/TMxTN[/p|/d], e.g. w128x128/k16/64x64/n4/8x4");
             }
             int[] v = new int[8];
             for (int i = 0; i < 8; i++) v[i] = Integer.parseInt(m.group(i + 1));
-            Tiling t = new Tiling(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], m.group(9) != null);
+            String stages = m.group(9) == null ? "" : m.group(9);
+            Tiling t = new Tiling(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], !stages.isEmpty(), stages.equals("/d"));
             String why = t.invalid();
             if (why != null) throw new IllegalArgumentException("warp-tiled GEMM " + t + ": " + why);
             return t;
@@ -96,6 +99,32 @@ final class GemmShaderWarpTiled {
             return out;
         }
     }
+
+    /** {@link GemmShaderTiled#FETCH_AND_STASH} with {@code stash} writing into shared buffer {@code buf} of two. */
+    private static final String DOUBLE_BUFFERED_STASH = GemmShaderTiled.FETCH_AND_STASH
+            .replace("void stash(uint tid)", "void stash(uint buf, uint tid)")
+            .replace("As[4u * aq + e]", "As[buf][4u * aq + e]")
+            .replace("Bs[idx / NQ]", "Bs[buf][idx / NQ]");
+
+    /**
+     * The K loop over two shared buffers: the next step's loads are issued, this step's buffer is multiplied, the loads
+     * go into the other buffer, one barrier. A buffer is written only after every invocation passed the barrier that
+     * ended its last reading.
+     */
+    private static final String DOUBLE_BUFFERED_LOOP = """
+                    fetch(0u, aOff, bOff, M, N, K, row0, col0, tid);
+                    stash(0u, tid);
+                    barrier();
+                    uint buf = 0u;
+                    for (uint k0 = 0u; k0 < K; k0 += BK) {
+                        bool more = k0 + BK < K;
+                        if (more) fetch(k0 + BK, aOff, bOff, M, N, K, row0, col0, tid);
+                        multiply(buf);
+                        if (more) stash(buf ^ 1u, tid);
+                        barrier();
+                        buf ^= 1u;
+                    }
+            """;
 
     /** Bindings: 0 A, 1 B, 2 C, 3 parameters {@code [batch, M, N, K]}; K and N multiples of 4. */
     static String source(Tiling t) {
@@ -115,18 +144,18 @@ final class GemmShaderWarpTiled {
                 const uint WMI = %8$du, WNI = %9$du, TMQ = %10$du, TNQ = %11$du, SMQ = %12$du, SNQ = %13$du, ACROSS = %14$du;
                 const uint KQ = BK / 4u, NQ = BN / 4u, LA = %15$du, LB = %16$du;
                 // A transposed (k major), rows padded by one vec4 against conflicts of the transposing stores.
-                shared vec4 As[BK][BM / 4u + 1u];
-                shared vec4 Bs[BK][NQ];
+                shared vec4 As[%19$sBK][BM / 4u + 1u];
+                shared vec4 Bs[%19$sBK][NQ];
                 vec4 pa[LA], pb[LB];
                 // acc[4 * (sub-tile row * TMQ + q) + e][sub-tile column * TNQ + j]: row 4q + e of the block, columns 4j..4j+3.
                 vec4 acc[WMI * TMQ * 4u][WNI * TNQ];
                 uint rowQ, colQ;
                 %17$s
-                void multiply() {
+                void multiply(%20$s) {
                     [[unroll]] for (uint kk = 0u; kk < BK; kk++) {
                         vec4 ra[WMI * TMQ], rb[WNI * TNQ];
-                        [[unroll]] for (uint wm = 0u; wm < WMI; wm++) [[unroll]] for (uint q = 0u; q < TMQ; q++) ra[wm * TMQ + q] = As[kk][rowQ + wm * SMQ + q];
-                        [[unroll]] for (uint wn = 0u; wn < WNI; wn++) [[unroll]] for (uint j = 0u; j < TNQ; j++) rb[wn * TNQ + j] = Bs[kk][colQ + wn * SNQ + j];
+                        [[unroll]] for (uint wm = 0u; wm < WMI; wm++) [[unroll]] for (uint q = 0u; q < TMQ; q++) ra[wm * TMQ + q] = As%21$s[kk][rowQ + wm * SMQ + q];
+                        [[unroll]] for (uint wn = 0u; wn < WNI; wn++) [[unroll]] for (uint j = 0u; j < TNQ; j++) rb[wn * TNQ + j] = Bs%21$s[kk][colQ + wn * SNQ + j];
                         [[unroll]] for (uint r = 0u; r < WMI * TMQ; r++) {
                             [[unroll]] for (uint e = 0u; e < 4u; e++) {
                                 [[unroll]] for (uint cq = 0u; cq < WNI * TNQ; cq++) acc[4u * r + e][cq] += ra[r][e] * rb[cq];
@@ -162,6 +191,9 @@ final class GemmShaderWarpTiled {
                     }
                 }
                 """.formatted(t, t.invocations(), t.bm(), t.bn(), t.bk(), t.wm(), t.wn(), t.wmi(), t.wni(), t.tm() / 4, t.tn() / 4,
-                t.subM() / 4, t.subN() / 4, t.across(), t.loadsA(), t.loadsB(), GemmShaderTiled.FETCH_AND_STASH, GemmShaderTiled.kLoop(t.prefetch()));
+                t.subM() / 4, t.subN() / 4, t.across(), t.loadsA(), t.loadsB(), 
+                t.doubleBuffer() ? DOUBLE_BUFFERED_STASH : GemmShaderTiled.FETCH_AND_STASH,
+                t.doubleBuffer() ? DOUBLE_BUFFERED_LOOP : GemmShaderTiled.kLoop(t.prefetch()),
+                t.doubleBuffer() ? "2u][" : "", t.doubleBuffer() ? "uint buf" : "", t.doubleBuffer() ? "[buf]" : "");
     }
 }

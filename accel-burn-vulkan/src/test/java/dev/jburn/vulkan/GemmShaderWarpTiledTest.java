@@ -16,7 +16,8 @@ class GemmShaderWarpTiledTest {
     /** Boehm's A6000 layout (128 invocations, 128 results each), 256-invocation forms, prefetch, other tile shapes. */
     static final List<GemmShaderWarpTiled.Tiling> TILINGS = GemmShaderWarpTiled.Tiling.parseAll(String.join(",",
             "w128x128/k16/64x64/n4/8x4", "w128x128/k8/64x64/n4/8x4/p", "w128x128/k16/64x32/n2/8x4", "w128x128/k16/32x64/n4/4x4/p",
-            "w64x128/k16/32x64/n1/8x8", "w128x64/k16/64x32/n2/8x4/p", "w128x256/k8/64x64/n4/8x4", "w128x128/k16/64x64/n2/8x8"));
+            "w64x128/k16/32x64/n1/8x8", "w128x64/k16/64x32/n2/8x4/p", "w128x256/k8/64x64/n4/8x4", "w128x128/k16/64x64/n2/8x8",
+            "w128x128/k8/64x64/n4/8x4/d", "w128x128/k8/64x32/n2/8x4/d"));
 
     private static VulkanBackend b;
 
@@ -34,6 +35,10 @@ class GemmShaderWarpTiledTest {
         assertEquals(1, t.wmi());
         assertEquals(4, t.across());
         assertEquals(256, GemmShaderWarpTiled.Tiling.parse("w128x128/k16/64x32/n2/8x4").invocations());
+        GemmShaderWarpTiled.Tiling d = GemmShaderWarpTiled.Tiling.parse("w128x128/k8/64x64/n4/8x4/d");
+        assertTrue(d.doubleBuffer() && d.prefetch());
+        assertEquals("w128x128/k8/64x64/n4/8x4/d", d.toString());
+        assertEquals(2 * GemmShaderWarpTiled.Tiling.parse("w128x128/k8/64x64/n4/8x4").sharedBytes(), d.sharedBytes());
     }
 
     @Test
@@ -43,6 +48,7 @@ class GemmShaderWarpTiledTest {
         assertRefused("w128x128/k16/64x64/n8/8x8", "sub-tile");
         assertRefused("w512x512/k8/64x64/n4/8x4", "1024 invocations");
         assertRefused("w128x128/k64/64x64/n4/8x4", "shared memory");
+        assertRefused("w128x128/k32/64x64/n4/8x4/d", "shared memory");
         assertRefused("w128x128/16/64x64/n4/8x4", "expected");
     }
 
