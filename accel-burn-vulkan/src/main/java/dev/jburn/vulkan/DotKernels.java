@@ -19,10 +19,36 @@ import java.util.Optional;
 final class DotKernels {
     private final VulkanBackend b;
     private final MovementKernels movement;
+    /** The kernel of wide f32 products ({@link GemmShader#wideLoads}): {@code -Djburn.vulkan.gemmTiling}, else {@link #wideF32Default}. */
+    private final Gemm wideF32;
 
     DotKernels(VulkanBackend b, MovementKernels movement) {
         this.b = b;
         this.movement = movement;
+        String form = System.getProperty("jburn.vulkan.gemmTiling");
+        try {
+            this.wideF32 = form == null || form.isBlank() ? wideF32Default() : byForm(form);
+        } catch (IllegalArgumentException e) {
+            throw new dev.jburn.JBurnException("vulkan", "-Djburn.vulkan.gemmTiling=" + form + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The wide f32 kernel unless a tiling is asked for: {@link GemmShader}'s classic tiling, generated (the same
+     * products in the same order, but {@code vec4} stores of C: on an H100 at 4096 3.66 against 3.91 ms a call,
+     * device time 3.46 against 3.60; 2026-12-06).
+     */
+    static Gemm wideF32Default() {
+        return tiled(GemmShaderTiled.CLASSIC);
+    }
+
+    /**
+     * The wide f32 kernel a tiling form names: {@code 16x16/8x8/k16[/p][/w][/gN]} ({@link GemmShaderTiled.Tiling}) or
+     * {@code w128x128/k16/64x64/n4/8x4[/p|/d]} ({@link GemmShaderWarpTiled.Tiling}); {@link IllegalArgumentException}
+     * naming the problem otherwise.
+     */
+    static Gemm byForm(String form) {
+        return form.trim().startsWith("w") ? warpTiled(GemmShaderWarpTiled.Tiling.parse(form)) : tiled(GemmShaderTiled.Tiling.parse(form));
     }
 
     boolean supports(DType t) {
@@ -63,9 +89,7 @@ final class DotKernels {
             return new Gemm("gemm-f32-db8" + (wide ? "-wide" : ""), List.of("gemm-f32-db8", wide), () -> GemmShaderDoubleBuffered.source(wide),
                     tile, tile);
         }
-        // Wide f32 products run the generated kernel of GemmShader's tiling: the same products in the same order, but
-        // vec4 stores of C (on an H100 at 4096: 3.66 against 3.91 ms a call, device time 3.46 against 3.60; 2026-12-06).
-        if (wide) return tiled(GemmShaderTiled.CLASSIC);
+        if (wide) return wideF32;
         return new Gemm("gemm-" + t.shortName(), List.of("gemm", f64, false), () -> GemmShader.source(f64, false), tile, tile);
     }
 

@@ -42,6 +42,15 @@ class GemmShaderWarpTiledTest {
     }
 
     @Test
+    void aKernelIsNamedByItsForm() {
+        assertEquals("gemm-f32-w128x128-k16-64x64-n4-8x4-wide", DotKernels.byForm("w128x128/k16/64x64/n4/8x4").name());
+        assertEquals(DotKernels.tiled(GemmShaderTiled.CLASSIC).name(), DotKernels.byForm(" 16x16/8x8/k16").name());
+        assertEquals(DotKernels.wideF32Default().name(), b.dots.gemm(dev.jburn.DType.F32, 64, 64).name(), "no -Djburn.vulkan.gemmTiling in tests");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DotKernels.byForm("w128x128"));
+        assertTrue(e.getMessage().contains("expected"), e.getMessage());
+    }
+
+    @Test
     void badLayoutsAreRefusedWithTheReason() {
         assertRefused("w128x128/k16/64x64/n4/6x4", "multiples of 4");
         assertRefused("w128x128/k16/48x64/n4/8x4", "divide the tile");

@@ -56,8 +56,7 @@ public final class GemmTilingBench {
         kernels.add(new DotKernels.Gemm("gemm-f32-db8-wide", List.of("gemm-f32-db8", true), () -> GemmShaderDoubleBuffered.source(true), 128, 128));
         for (String form : tilings.split(",")) {
             if (form.isBlank()) continue;
-            kernels.add(form.trim().startsWith("w") ? DotKernels.warpTiled(GemmShaderWarpTiled.Tiling.parse(form))
-                    : DotKernels.tiled(GemmShaderTiled.Tiling.parse(form)));
+            kernels.add(DotKernels.byForm(form));
         }
         float[] reference = null;
         double flops = 2.0 * n * n * (double) n;
