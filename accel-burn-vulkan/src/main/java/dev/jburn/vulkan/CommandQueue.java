@@ -164,6 +164,8 @@ final class CommandQueue implements AutoCloseable {
     final AtomicLong deviceNanos = new AtomicLong();
     /** Host time spent in {@code vkQueueSubmit} and waiting on fences while {@link #timing} is on. */
     final AtomicLong submitWaitNanos = new AtomicLong();
+    /** Launch and completion latencies of timed submissions, where the device was opened with the probe ({@link LatencyProbe}). */
+    final LatencyProbe latency;
     volatile boolean timing;
     /** The serial of the latest frame submitted to the device. */
     private volatile long submitted;
@@ -197,6 +199,8 @@ final class CommandQueue implements AutoCloseable {
         long serial;
         boolean pending;
         boolean timed;
+        /** {@link System#nanoTime} just before this frame's {@code vkQueueSubmit}, when {@link #timed}. */
+        long submitHostNanos;
         /** The names of the dispatches timed in this frame, in order ({@link #TIME_DISPATCHES}; empty otherwise). */
         final List<String> timedNames = new ArrayList<>();
         long paramOffset;
@@ -283,6 +287,7 @@ final class CommandQueue implements AutoCloseable {
         this.dev = dev;
         this.batchWhileBusy = batchWhileBusy;
         this.barriers = new BarrierTracker(dependencyBarriers);
+        this.latency = new LatencyProbe(dev);
         this.spinNs = dev.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : SPIN_NS;
         this.pollNs = dev.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : POLL_NS;
         this.paramAlign = Math.max(16, dev.features.minStorageBufferOffsetAlignment());
@@ -653,6 +658,7 @@ final class CommandQueue implements AutoCloseable {
                         .pSignalSemaphoreValues(stack.longs(f.serial)));
             }
             long t0 = System.nanoTime();
+            f.submitHostNanos = t0;
             int res = vkQueueSubmit(dev.queue, si, timeline != VK_NULL_HANDLE ? VK_NULL_HANDLE : f.fence);
             if (f.timed) submitWaitNanos.addAndGet(System.nanoTime() - t0);
             if (res == VK_ERROR_DEVICE_LOST) lost = true;
@@ -818,7 +824,8 @@ final class CommandQueue implements AutoCloseable {
                         : vkWaitSemaphores(dev.device, VkSemaphoreWaitInfo.calloc(stack).sType$Default()
                                 .semaphoreCount(1).pSemaphores(stack.longs(timeline)).pValues(stack.longs(f.serial)), FENCE_TIMEOUT_NS);
             }
-            if (f.timed) submitWaitNanos.addAndGet(System.nanoTime() - t0);
+            long observed = System.nanoTime();
+            if (f.timed) submitWaitNanos.addAndGet(observed - t0);
             if (res == VK_ERROR_DEVICE_LOST) lost = true;
             VulkanErrors.check(res, op, timeline == VK_NULL_HANDLE ? "vkWaitForFences" : "vkWaitSemaphores");
             if (timeline == VK_NULL_HANDLE) VulkanErrors.check(vkResetFences(dev.device, stack.longs(f.fence)), op, "vkResetFences");
@@ -826,6 +833,7 @@ final class CommandQueue implements AutoCloseable {
                 LongBuffer ticks = stack.mallocLong(2);
                 if (vkGetQueryPoolResults(dev.device, queryPool, 2 * f.index, 2, ticks, 8, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
                     deviceNanos.addAndGet((long) ((ticks.get(1) - ticks.get(0)) * (double) dev.timestampPeriod));
+                    latency.record(f.submitHostNanos, ticks.get(0), ticks.get(1), observed);
                     if (!f.timedNames.isEmpty()) chargeDispatches(f, ticks.get(0), ticks.get(1));
                 }
             }

@@ -65,11 +65,13 @@ final class VulkanDevice implements AutoCloseable {
     final boolean timelineSemaphores;
     /** Whether pipelines keep the driver's statistics of their compiled code ({@link PipelineStatistics}, opt-in). */
     final boolean pipelineStatistics;
+    /** The calibrated-timestamps extension enabled for {@link LatencyProbe} (opt-in), or null. */
+    final String calibratedTimestamps;
 
     private VulkanDevice(VulkanInstance vk, VkPhysicalDevice physical, VkDevice device, VkQueue queue, int queueFamily,
                          long allocator, VulkanFeatures features, CoopMatrixSupport coopMatrix, boolean portabilitySubset,
                          VkPhysicalDeviceProperties props, int maxPushDescriptors, boolean timelineSemaphores,
-                         boolean pipelineStatistics) {
+                         boolean pipelineStatistics, String calibratedTimestamps) {
         this.vk = vk;
         this.physical = physical;
         this.device = device;
@@ -90,6 +92,7 @@ final class VulkanDevice implements AutoCloseable {
         this.maxPushDescriptors = maxPushDescriptors;
         this.timelineSemaphores = timelineSemaphores;
         this.pipelineStatistics = pipelineStatistics;
+        this.calibratedTimestamps = calibratedTimestamps;
     }
 
     private static int timestampBits(VkPhysicalDevice d, int family) {
@@ -185,6 +188,8 @@ final class VulkanDevice implements AutoCloseable {
                 extensions.add(PipelineStatistics.EXTENSION);
                 enable.pNext(PipelineStatistics.feature(stack));
             }
+            String calibrated = LatencyProbe.choose(listed);
+            if (calibrated != null) extensions.add(calibrated);
             VkDeviceCreateInfo dci = VkDeviceCreateInfo.calloc(stack).sType$Default().pQueueCreateInfos(qci)
                     .ppEnabledExtensionNames(VulkanExtensions.pointers(extensions, stack));
             dci.pNext(enable.address());
@@ -202,7 +207,7 @@ final class VulkanDevice implements AutoCloseable {
                 vkDestroyDevice(device, null);
                 throw VulkanErrors.error(r, "vulkan", "vmaCreateAllocator", "");
             }
-            return new VulkanDevice(vk, pd, device, queue, family, p.get(0), f, coop, extensions.contains(Portability.SUBSET), props, maxPush, timeline, statistics);
+            return new VulkanDevice(vk, pd, device, queue, family, p.get(0), f, coop, extensions.contains(Portability.SUBSET), props, maxPush, timeline, statistics, calibrated);
         }
     }
 

@@ -17,7 +17,8 @@ import java.util.Locale;
  * <p>Usage: {@code java ... dev.jburn.vulkan.GemmTilingBench [--n 4096] [--runs 9] [--warmup 3]
  * [--tilings 16x16/8x8/k16,16x16/8x8/k16/p,w128x128/k16/64x64/n4/8x4,...] [--ir-dir DIR]}: a form starting with
  * {@code w} is a warp-tiled layout ({@link GemmShaderWarpTiled}). With {@code -Djburn.vulkan.pipelineStatistics=true}
- * each kernel's line is followed by the driver's statistics of its compiled code (registers, spills, where given).
+ * each kernel's line is followed by the driver's statistics of its compiled code (registers, spills, where given); with
+ * {@code -Djburn.vulkan.latencyProbe=true}, by where a waited-for call's time outside the device went ({@link LatencyProbe}).
  */
 public final class GemmTilingBench {
     private GemmTilingBench() {}
@@ -76,6 +77,8 @@ public final class GemmTilingBench {
                 double[] t = new double[runs];
                 b.measureDeviceTime(true);
                 long w0 = b.stats().deviceNanos();
+                LatencyProbe probe = b.queue.latency;
+                long l0 = probe.launchNanos.get(), c0 = probe.completionNanos.get(), s0 = probe.submissions.get();
                 for (int i = 0; i < runs; i++) {
                     long t0 = System.nanoTime();
                     DeviceBuffer r = b.dots.run(g, da, db, 1, n, n, n, Float.BYTES);
@@ -84,6 +87,9 @@ public final class GemmTilingBench {
                     r.release();
                 }
                 double waitedDev = (b.stats().deviceNanos() - w0) / 1e9 / runs;
+                long probed = probe.submissions.get() - s0;
+                String latencies = probed == 0 ? "" : String.format(Locale.ROOT, "  waited-for call: launch %.1f us, completion %.1f us (calibrated timestamps, %d calls)",
+                        (probe.launchNanos.get() - l0) / 1e3 / probed, (probe.completionNanos.get() - c0) / 1e3 / probed, probed);
                 Arrays.sort(t);
                 long d0 = b.stats().deviceNanos();
                 for (int i = 0; i < runs; i++) b.dots.run(g, da, db, 1, n, n, n, Float.BYTES).release();
@@ -93,6 +99,7 @@ public final class GemmTilingBench {
                 double wall = t[runs / 2];
                 System.out.printf(Locale.ROOT, "%-44s %10.3f %10.1f %10.3f %10.3f %10.1f %12.2e%n", g.name(), wall * 1e3, flops / wall / 1e12,
                         waitedDev * 1e3, dev * 1e3, flops / dev / 1e12, diff);
+                if (!latencies.isEmpty()) System.out.println(latencies);
                 printStatistics(b, g, irDir);
             } catch (RuntimeException e) {
                 System.out.printf(Locale.ROOT, "%-44s failed: %s%n", g.name(), e);

@@ -217,6 +217,11 @@ public final class VulkanBench {
     static double median(VulkanBackend b, int warmup, int runs, Supplier<Tensor> op) {
         for (int i = 0; i < warmup; i++) op.get().close();
         b.synchronize();
+        // With -Djburn.vulkan.latencyProbe=true the waited-for calls are timed on the device too, and the line says
+        // where their time outside the device went (LatencyProbe).
+        LatencyProbe probe = b.queue.latency;
+        if (probe.enabled()) b.measureDeviceTime(true);
+        long l0 = probe.launchNanos.get(), c0 = probe.completionNanos.get(), s0 = probe.submissions.get(), d0 = b.stats().deviceNanos();
         double[] t = new double[runs];
         for (int i = 0; i < runs; i++) {
             long t0 = System.nanoTime();
@@ -224,6 +229,13 @@ public final class VulkanBench {
             b.synchronize();
             t[i] = (System.nanoTime() - t0) / 1e9;
             r.close();
+        }
+        if (probe.enabled()) {
+            b.measureDeviceTime(false);
+            long n = Math.max(1, probe.submissions.get() - s0);
+            System.out.printf("  waited-for calls: device %.1f us, launch %.1f us, completion %.1f us a submission (%d submissions, %d calls)%n",
+                    (b.stats().deviceNanos() - d0) / 1e3 / n, (probe.launchNanos.get() - l0) / 1e3 / n, (probe.completionNanos.get() - c0) / 1e3 / n,
+                    probe.submissions.get() - s0, runs);
         }
         Arrays.sort(t);
         return t[runs / 2];
