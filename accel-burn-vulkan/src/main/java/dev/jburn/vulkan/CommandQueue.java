@@ -89,10 +89,13 @@ final class CommandQueue implements AutoCloseable {
     /** Whether a frame with {@link #FLUSH_WORK} is held back while the device is busy ({@link VulkanConfig#batchWhileBusy()}). */
     private final boolean batchWhileBusy;
     /**
-     * How long a wait polls the fence before blocking in the driver (whose wake-up costs tens of µs);
-     * not on a CPU device such as lavapipe, whose own threads need the cores a spinning host would hold.
+     * How long a wait polls the fence before blocking in the driver; not on a CPU device such as lavapipe, whose own
+     * threads need the cores a spinning host would hold. 20 ms, as CUDA's default synchronization spins: on an H100 a
+     * waited-for 3.4 ms GEMM saw its fence 96-114 µs after the device finished when the spin (then 200 µs) had run out
+     * and the driver's blocking wait woke the host, 1-8 µs while spinning (calibrated timestamps, {@link LatencyProbe},
+     * 2026-12-07). A kernel longer than the spin still pays the wake-up.
      */
-    private static final long SPIN_NS = Math.max(0, Long.getLong("jburn.vulkan.spinNanos", 200_000)); // -Djburn.vulkan.spinNanos, for comparisons
+    private static final long SPIN_NS = Math.max(0, Long.getLong("jburn.vulkan.spinNanos", 20_000_000)); // -Djburn.vulkan.spinNanos
     private final long spinNs;
     /**
      * After the spin, how long the host sleeps between polls of the fence ({@code -Djburn.vulkan.pollNanos}; 0: block in

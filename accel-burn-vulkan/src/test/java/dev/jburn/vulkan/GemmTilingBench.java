@@ -59,6 +59,9 @@ public final class GemmTilingBench {
             if (form.isBlank()) continue;
             kernels.add(DotKernels.byForm(form));
         }
+        // Issuing a product from interpreted code costs ~0.4 ms of host time, which a waited-for call adds to its wall
+        // time: time what a long-running program sees.
+        System.out.printf(Locale.ROOT, "warm-up: %d f32[64,64] products in %.2f s%n", WARM_CALLS, warm(b));
         float[] reference = null;
         double flops = 2.0 * n * n * (double) n;
         System.out.printf(Locale.ROOT, "%-44s %10s %10s %10s %10s %10s %12s%n", "kernel", "wall ms", "TFLOP/s", "dev waited", "dev queued",
@@ -74,7 +77,7 @@ public final class GemmTilingBench {
                 b.synchronize();
                 // Waited for, one at a time (what a caller who reads the result sees), with the device time of each
                 // call; then queued back to back (the kernel's own throughput: a call may overlap its neighbours' tails).
-                double[] t = new double[runs];
+                double[] t = new double[runs], issue = new double[runs];
                 b.measureDeviceTime(true);
                 long w0 = b.stats().deviceNanos();
                 LatencyProbe probe = b.queue.latency;
@@ -82,15 +85,17 @@ public final class GemmTilingBench {
                 for (int i = 0; i < runs; i++) {
                     long t0 = System.nanoTime();
                     DeviceBuffer r = b.dots.run(g, da, db, 1, n, n, n, Float.BYTES);
+                    issue[i] = (System.nanoTime() - t0) / 1e9;
                     b.synchronize();
                     t[i] = (System.nanoTime() - t0) / 1e9;
                     r.release();
                 }
                 double waitedDev = (b.stats().deviceNanos() - w0) / 1e9 / runs;
                 long probed = probe.submissions.get() - s0;
-                String latencies = probed == 0 ? "" : String.format(Locale.ROOT, "  waited-for call: launch %.1f us, completion %.1f us (calibrated timestamps, %d calls)",
-                        (probe.launchNanos.get() - l0) / 1e3 / probed, (probe.completionNanos.get() - c0) / 1e3 / probed, probed);
+                String latencies = probed == 0 ? "" : String.format(Locale.ROOT, "  waited-for call: issuing it %.1f us (median), launch %.1f us, completion %.1f us (calibrated timestamps, %d calls)",
+                        issue[runs / 2] * 1e6, (probe.launchNanos.get() - l0) / 1e3 / probed, (probe.completionNanos.get() - c0) / 1e3 / probed, probed);
                 Arrays.sort(t);
+                Arrays.sort(issue);
                 long d0 = b.stats().deviceNanos();
                 for (int i = 0; i < runs; i++) b.dots.run(g, da, db, 1, n, n, n, Float.BYTES).release();
                 b.synchronize();
@@ -131,6 +136,22 @@ public final class GemmTilingBench {
                 }
             }
         }
+    }
+
+    static final int WARM_CALLS = 3_000;
+
+    /** Runs {@link #WARM_CALLS} small products through {@link DotKernels#run} so the JVM has compiled the issuing path; seconds taken. */
+    static double warm(VulkanBackend b) {
+        DeviceBuffer x = GemmRuns.upload(b, GemmRuns.random(64 * 64, 3));
+        long t0 = System.nanoTime();
+        try {
+            DotKernels.Gemm g = DotKernels.wideF32Default();
+            for (int i = 0; i < WARM_CALLS; i++) b.dots.run(g, x, x, 1, 64, 64, 64, Float.BYTES).release();
+            b.synchronize();
+        } finally {
+            x.release();
+        }
+        return (System.nanoTime() - t0) / 1e9;
     }
 
     static double maxRelativeDiff(float[] want, float[] got) {

@@ -77,6 +77,14 @@ public final class VulkanBench {
             b.synchronize();
             System.out.printf("warm-up: 20000 eager adds and Jit calls on f32[8] in %.2f s%n", (System.nanoTime() - t0) / 1e9);
         }
+        // The dot path too (planning, the GEMM's dispatch): a product issued from interpreted code cost ~0.4 ms of host
+        // time on the H100's host, which a waited-for call adds to its wall time.
+        try (Tensor flat = random(vk, 64 * 64, 3); Tensor sq = flat.reshape(64, 64)) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < 3_000; i++) sq.dot(sq).close();
+            b.synchronize();
+            System.out.printf("warm-up: 3000 f32[64,64] products in %.2f s%n", (System.nanoTime() - t0) / 1e9);
+        }
         if (dispatchOnly) {
             long until = System.nanoTime() + (long) (dispatchSeconds * 1e9);
             do smallCalls(vk, fma);
