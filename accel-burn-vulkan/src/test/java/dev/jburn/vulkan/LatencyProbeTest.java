@@ -1,11 +1,7 @@
 package dev.jburn.vulkan;
 
 import dev.jburn.Engine;
-import dev.jburn.spi.EngineConfig;
 import dev.jburn.Tensor;
-import dev.jburn.spi.Availability;
-import dev.jburn.spi.Backend;
-import dev.jburn.spi.EngineProvider;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -23,7 +19,7 @@ class LatencyProbeTest {
         System.setProperty("jburn.vulkan.latencyProbe", "true");
         Engine e;
         try {
-            e = Engine.create(privateEngine(), EngineConfig.defaults());
+            e = VulkanHostPathTest.privateEngine(c -> c);
         } finally {
             System.clearProperty("jburn.vulkan.latencyProbe");
         }
@@ -65,14 +61,5 @@ class LatencyProbeTest {
         assertEquals(before, b.queue.latency.submissions.get());
         assertFalse(b.dev.pipelineStatistics);
         assertTrue(PipelineStatistics.of(b.dev, 0).isEmpty());
-    }
-
-    private static EngineProvider privateEngine() {
-        return new EngineProvider() {
-            @Override public String name() { return "vulkan"; }
-            @Override public int priority() { return -100; }
-            @Override public Availability availability() { return new VulkanProvider().availability(); }
-            @Override public Backend create(EngineConfig c) { return new VulkanBackend(VulkanConfig.fromSystemProperties()); }
-        };
     }
 }
