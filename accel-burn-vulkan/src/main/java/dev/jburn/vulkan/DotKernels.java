@@ -1,6 +1,7 @@
 package dev.jburn.vulkan;
 
 import dev.jburn.DType;
+import dev.jburn.JBurnException;
 import dev.jburn.Shape;
 import dev.jburn.spi.Operand;
 
@@ -19,17 +20,25 @@ import java.util.Optional;
 final class DotKernels {
     private final VulkanBackend b;
     private final MovementKernels movement;
-    /** The kernel of wide f32 products ({@link GemmShader#wideLoads}): {@code -Djburn.vulkan.gemmTiling}, else {@link #wideF32Default}. */
+    /** The kernel of wide f32 products ({@link GemmShader#wideLoads}): {@link VulkanConfig#gemmTiling}'s, else {@link #wideF32Default}. */
     private final Gemm wideF32;
 
-    DotKernels(VulkanBackend b, MovementKernels movement) {
+    DotKernels(VulkanBackend b, MovementKernels movement, Gemm wideF32) {
         this.b = b;
         this.movement = movement;
-        String form = System.getProperty("jburn.vulkan.gemmTiling");
+        this.wideF32 = wideF32;
+    }
+
+    /**
+     * The wide f32 kernel {@code c} asks for ({@link VulkanConfig#gemmTiling}), or the default; a {@link JBurnException}
+     * naming the setting and the parser's reason for a bad form (the engine checks it before opening the device).
+     */
+    static Gemm wideF32(VulkanConfig c) {
+        if (c.gemmTiling() == null || c.gemmTiling().isBlank()) return wideF32Default();
         try {
-            this.wideF32 = form == null || form.isBlank() ? wideF32Default() : byForm(form);
+            return byForm(c.gemmTiling());
         } catch (IllegalArgumentException e) {
-            throw new dev.jburn.JBurnException("vulkan", "-Djburn.vulkan.gemmTiling=" + form + ": " + e.getMessage());
+            throw new JBurnException("vulkan", "-Djburn.vulkan.gemmTiling=" + c.gemmTiling() + ": " + e.getMessage());
         }
     }
 

@@ -50,6 +50,23 @@ final class LatencyProbe {
         this.khr = VK_KHR_CALIBRATED_TIMESTAMPS_EXTENSION_NAME.equals(dev.calibratedTimestamps);
     }
 
+    /** The probe's counts at one moment; {@link #since} gives the averages of the submissions counted after an earlier mark. */
+    record Totals(long launchNanos, long completionNanos, long submissions) {
+        /** The submissions counted between {@code earlier} and this mark, with their total latencies. */
+        Totals since(Totals earlier) {
+            return new Totals(launchNanos - earlier.launchNanos, completionNanos - earlier.completionNanos, submissions - earlier.submissions);
+        }
+
+        /** Mean launch latency in µs (0 when none was counted). */
+        double launchMicros() { return submissions == 0 ? 0 : launchNanos / 1e3 / submissions; }
+
+        /** Mean completion latency in µs (0 when none was counted). */
+        double completionMicros() { return submissions == 0 ? 0 : completionNanos / 1e3 / submissions; }
+    }
+
+    /** The counts now. */
+    Totals totals() { return new Totals(launchNanos.get(), completionNanos.get(), submissions.get()); }
+
     /** Whether the device was opened with calibrated timestamps. */
     boolean enabled() { return dev.calibratedTimestamps != null; }
 

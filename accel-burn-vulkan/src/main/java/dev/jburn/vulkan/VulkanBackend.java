@@ -60,6 +60,7 @@ public final class VulkanBackend extends HostFallbackBackend {
 
     VulkanBackend(VulkanConfig config) {
         this.config = config;
+        DotKernels.Gemm wideF32 = DotKernels.wideF32(config); // a bad -Djburn.vulkan.gemmTiling fails here, before any native call
         this.compiler = new ShaderCompiler(config.cacheDir());
         Handles h;
         try {
@@ -83,7 +84,7 @@ public final class VulkanBackend extends HostFallbackBackend {
         this.pipelines = h.pipelines();
         try {
             this.movement = new MovementKernels(this);
-            this.dots = new DotKernels(this, movement);
+            this.dots = new DotKernels(this, movement, wideF32);
             this.gathers = new GatherKernels(this, movement);
             this.indexUpdates = new IndexUpdateKernels(this, movement);
             this.argReductions = new ArgReduceKernels(this);

@@ -36,26 +36,32 @@ import java.nio.file.Path;
  *                      on the host is recorded once into a secondary command buffer and replayed from then on (its inputs
  *                      copied in, its results out: {@code ReplayedGraphs}); default true, {@code -Djburn.vulkan.graphs=false}
  *                      runs every call the ordinary way
+ * @param gemmTiling    the kernel of wide f32 products, as a tiling form ({@code 16x16/8x8/k16}, {@code GemmShaderTiled}) or
+ *                      a warp-tiled one ({@code w128x128/k16/64x64/n2/8x8}, {@code GemmShaderWarpTiled});
+ *                      {@code -Djburn.vulkan.gemmTiling}; {@code null} for the default ({@code 16x16/8x8/k16}). A bad form
+ *                      stops the engine's start with the reason, before the device is opened
  */
 public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix, boolean gemmDoubleBuffer,
                            boolean pushDescriptors, boolean hostCopies, boolean dependencyBarriers, boolean batchWhileBusy,
-                           boolean timelineWaits, boolean graphs) {
+                           boolean timelineWaits, boolean graphs, String gemmTiling) {
     /** The defaults for the settings not given: cooperative matrices off, the single-buffered f32 GEMM. */
     public VulkanConfig(String device, Path cacheDir, boolean forceStaging) { this(device, cacheDir, forceStaging, false, false); }
 
     /** The defaults for the host-path settings not given: push descriptors, host copies, dependency barriers, batching while busy, replayed graphs. */
     public VulkanConfig(String device, Path cacheDir, boolean forceStaging, boolean coopMatrix, boolean gemmDoubleBuffer) {
-        this(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, true, true, true, true, false, true);
+        this(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, true, true, true, true, false, true, null);
     }
 
     /**
      * {@code -Djburn.vulkan.device}, {@code -Djburn.vulkan.cacheDir} (default {@code ~/.cache/jburn/vulkan}; {@code none} disables),
      * {@code -Djburn.vulkan.forceStaging}, {@code -Djburn.vulkan.coopMatrix}, {@code -Djburn.vulkan.gemmDoubleBuffer},
      * {@code -Djburn.vulkan.pushDescriptors}, {@code -Djburn.vulkan.hostCopies}, {@code -Djburn.vulkan.dependencyBarriers} and
-     * {@code -Djburn.vulkan.batchWhileBusy} (all four default true), {@code -Djburn.vulkan.timelineWaits} (default false), {@code -Djburn.vulkan.graphs} (default true).
+     * {@code -Djburn.vulkan.batchWhileBusy} (all four default true), {@code -Djburn.vulkan.timelineWaits} (default false), {@code -Djburn.vulkan.graphs} (default true),
+     * {@code -Djburn.vulkan.gemmTiling} (default: none given).
      */
     public static VulkanConfig fromSystemProperties() {
         String device = System.getProperty("jburn.vulkan.device");
+        String tiling = System.getProperty("jburn.vulkan.gemmTiling");
         if (device != null && device.isBlank()) device = null;
         String dir = System.getProperty("jburn.vulkan.cacheDir");
         Path cache;
@@ -72,53 +78,60 @@ public record VulkanConfig(String device, Path cacheDir, boolean forceStaging, b
                 !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.dependencyBarriers")),
                 !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.batchWhileBusy")),
                 Boolean.getBoolean("jburn.vulkan.timelineWaits"),
-                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.graphs")));
+                !"false".equalsIgnoreCase(System.getProperty("jburn.vulkan.graphs")),
+                tiling == null || tiling.isBlank() ? null : tiling.trim());
     }
 
     public VulkanConfig withDevice(String d) {
-        return new VulkanConfig(d, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs);
+        return new VulkanConfig(d, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs, gemmTiling);
     }
 
     public VulkanConfig withCacheDir(Path p) {
-        return new VulkanConfig(device, p, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs);
+        return new VulkanConfig(device, p, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs, gemmTiling);
     }
 
     public VulkanConfig withForceStaging(boolean on) {
-        return new VulkanConfig(device, cacheDir, on, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs);
+        return new VulkanConfig(device, cacheDir, on, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs, gemmTiling);
     }
 
     public VulkanConfig withCoopMatrix(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, on, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs);
+        return new VulkanConfig(device, cacheDir, forceStaging, on, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs, gemmTiling);
     }
 
     public VulkanConfig withGemmDoubleBuffer(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, on, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, on, pushDescriptors, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs, gemmTiling);
     }
 
     public VulkanConfig withPushDescriptors(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, on, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, on, hostCopies, dependencyBarriers, batchWhileBusy, timelineWaits, graphs, gemmTiling);
     }
 
     public VulkanConfig withHostCopies(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, on, dependencyBarriers, batchWhileBusy, timelineWaits, graphs);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, on, dependencyBarriers, batchWhileBusy, timelineWaits, graphs, gemmTiling);
     }
 
     public VulkanConfig withDependencyBarriers(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, on, batchWhileBusy, timelineWaits, graphs);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, on, batchWhileBusy, timelineWaits, graphs, gemmTiling);
     }
 
     public VulkanConfig withBatchWhileBusy(boolean on) {
-        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, on, timelineWaits, graphs);
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers, on, timelineWaits, graphs, gemmTiling);
     }
 
     public VulkanConfig withTimelineWaits(boolean on) {
         return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers,
-                batchWhileBusy, on, graphs);
+                batchWhileBusy, on, graphs, gemmTiling);
     }
 
     /** Compiled graphs recorded once and replayed ({@link #graphs()}). */
     public VulkanConfig withGraphs(boolean on) {
         return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers,
-                batchWhileBusy, timelineWaits, on);
+                batchWhileBusy, timelineWaits, on, gemmTiling);
+    }
+
+    /** The wide f32 GEMM kernel by its form ({@link #gemmTiling()}); {@code null} for the default. */
+    public VulkanConfig withGemmTiling(String form) {
+        return new VulkanConfig(device, cacheDir, forceStaging, coopMatrix, gemmDoubleBuffer, pushDescriptors, hostCopies, dependencyBarriers,
+                batchWhileBusy, timelineWaits, graphs, form);
     }
 }

@@ -51,6 +51,18 @@ class GemmShaderWarpTiledTest {
     }
 
     @Test
+    void theConfigurationNamesTheKernelAndABadFormStopsTheEngineBeforeTheDevice() {
+        VulkanConfig plain = new VulkanConfig(null, null, false);
+        assertNull(plain.gemmTiling());
+        assertEquals(DotKernels.wideF32Default().name(), DotKernels.wideF32(plain).name());
+        assertEquals("gemm-f32-w128x128-k16-64x64-n2-8x8-wide", DotKernels.wideF32(plain.withGemmTiling("w128x128/k16/64x64/n2/8x8")).name());
+        assertEquals("w128x128/k16/64x64/n2/8x8", plain.withGemmTiling("w128x128/k16/64x64/n2/8x8").withGraphs(false).gemmTiling(), "kept by the other settings");
+        dev.jburn.JBurnException e = assertThrows(dev.jburn.JBurnException.class,
+                () -> new VulkanBackend(VulkanConfig.fromSystemProperties().withGemmTiling("w128x128")));
+        assertTrue(e.getMessage().contains("-Djburn.vulkan.gemmTiling=w128x128") && e.getMessage().contains("expected"), e.getMessage());
+    }
+
+    @Test
     void badLayoutsAreRefusedWithTheReason() {
         assertRefused("w128x128/k16/64x64/n4/6x4", "multiples of 4");
         assertRefused("w128x128/k16/48x64/n4/8x4", "divide the tile");

@@ -80,8 +80,7 @@ public final class GemmTilingBench {
                 double[] t = new double[runs], issue = new double[runs];
                 b.measureDeviceTime(true);
                 long w0 = b.stats().deviceNanos();
-                LatencyProbe probe = b.queue.latency;
-                long l0 = probe.launchNanos.get(), c0 = probe.completionNanos.get(), s0 = probe.submissions.get();
+                LatencyProbe.Totals before = b.queue.latency.totals();
                 for (int i = 0; i < runs; i++) {
                     long t0 = System.nanoTime();
                     DeviceBuffer r = b.dots.run(g, da, db, 1, n, n, n, Float.BYTES);
@@ -91,11 +90,12 @@ public final class GemmTilingBench {
                     r.release();
                 }
                 double waitedDev = (b.stats().deviceNanos() - w0) / 1e9 / runs;
-                long probed = probe.submissions.get() - s0;
-                String latencies = probed == 0 ? "" : String.format(Locale.ROOT, "  waited-for call: issuing it %.1f us (median), launch %.1f us, completion %.1f us (calibrated timestamps, %d calls)",
-                        issue[runs / 2] * 1e6, (probe.launchNanos.get() - l0) / 1e3 / probed, (probe.completionNanos.get() - c0) / 1e3 / probed, probed);
+                LatencyProbe.Totals probed = b.queue.latency.totals().since(before);
                 Arrays.sort(t);
                 Arrays.sort(issue);
+                String latencies = probed.submissions() == 0 ? "" : String.format(Locale.ROOT,
+                        "  waited-for call: issuing it %.1f us (median), launch %.1f us, completion %.1f us (calibrated timestamps, %d calls)",
+                        issue[runs / 2] * 1e6, probed.launchMicros(), probed.completionMicros(), probed.submissions());
                 long d0 = b.stats().deviceNanos();
                 for (int i = 0; i < runs; i++) b.dots.run(g, da, db, 1, n, n, n, Float.BYTES).release();
                 b.synchronize();

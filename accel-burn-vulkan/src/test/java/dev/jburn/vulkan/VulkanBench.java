@@ -229,7 +229,8 @@ public final class VulkanBench {
         // where their time outside the device went (LatencyProbe).
         LatencyProbe probe = b.queue.latency;
         if (probe.enabled()) b.measureDeviceTime(true);
-        long l0 = probe.launchNanos.get(), c0 = probe.completionNanos.get(), s0 = probe.submissions.get(), d0 = b.stats().deviceNanos();
+        LatencyProbe.Totals before = probe.totals();
+        long d0 = b.stats().deviceNanos();
         double[] t = new double[runs];
         for (int i = 0; i < runs; i++) {
             long t0 = System.nanoTime();
@@ -240,10 +241,10 @@ public final class VulkanBench {
         }
         if (probe.enabled()) {
             b.measureDeviceTime(false);
-            long n = Math.max(1, probe.submissions.get() - s0);
+            LatencyProbe.Totals probed = probe.totals().since(before);
             System.out.printf("  waited-for calls: device %.1f us, launch %.1f us, completion %.1f us a submission (%d submissions, %d calls)%n",
-                    (b.stats().deviceNanos() - d0) / 1e3 / n, (probe.launchNanos.get() - l0) / 1e3 / n, (probe.completionNanos.get() - c0) / 1e3 / n,
-                    probe.submissions.get() - s0, runs);
+                    (b.stats().deviceNanos() - d0) / 1e3 / Math.max(1, probed.submissions()), probed.launchMicros(), probed.completionMicros(),
+                    probed.submissions(), runs);
         }
         Arrays.sort(t);
         return t[runs / 2];
