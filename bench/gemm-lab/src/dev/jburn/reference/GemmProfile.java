@@ -22,7 +22,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class GemmProfile {
     static final int MR = GemmKernels.F32_MR, NR = GemmKernels.F32_NR, AS = GemmKernels.AS;
     static final ByteOrder ORDER = ByteOrder.nativeOrder();
-    static final int PACKB = 0, PACKA = 1, KERNEL = 2, WAIT = 3, TOTAL = 4;
+    static final int PACKB = 0, PACKA = 1, KERNEL = 2, WAIT = 3, TOTAL = 4, STORE = 5;
 
     public static void main(String[] args) {
         int size = Integer.parseInt(args[0]), threads = Integer.parseInt(args[1]), calls = Integer.parseInt(args[2]);
@@ -38,13 +38,14 @@ public final class GemmProfile {
         Gemm.Blocking blk = Gemm.blocking(m, n, k, MR, NR, Gemm.F32_KC, mcMax, ncMax);
         System.out.printf("size %d threads %d blocking kc %d mc %d nc %d%n", size, threads, blk.kc(), blk.mc(), blk.nc());
         float[] aPack = new float[Math.max(mcMax, blk.mc()) * AS];
-        long[][] acc = new long[threads][5];
+        long[][] acc = new long[threads][6];
         long[] walls = new long[calls];
         for (int call = 0; call < calls; call++) {
             Phases phases = new Phases(4 * blk.phases(m, n, k));
-            long[][] t = new long[threads][5];
+            long[][] t = new long[threads][6];
             java.util.concurrent.atomic.AtomicInteger ids = new java.util.concurrent.atomic.AtomicInteger();
-            if (AB && !NC_AB) SHARED_B = (call & 1) == 1;
+            if (AB && !NC_AB && VARIANT.isEmpty()) SHARED_B = (call & 1) == 1;
+            VAR_ON = AB && !VARIANT.isEmpty() && (call & 1) == 1;
             Gemm.Blocking blkNow = NC_AB && (call & 1) == 1 ? Gemm.blocking(m, n, k, MR, NR, Gemm.F32_KC, mcMax, Integer.getInteger("gm.ncB")) : blk;
             long t0 = System.nanoTime();
             par.runParticipants(Long.MAX_VALUE, () -> {
@@ -54,7 +55,7 @@ public final class GemmProfile {
                 mine[TOTAL] += System.nanoTime() - s;
             });
             walls[call] = System.nanoTime() - t0;
-            if (call >= calls / 2) for (int i = 0; i < threads; i++) for (int j = 0; j < 5; j++) acc[i][j] += t[i][j];
+            if (call >= calls / 2) for (int i = 0; i < threads; i++) for (int j = 0; j < 6; j++) acc[i][j] += t[i][j];
         }
         if (AB) {
             double[] ratio = new double[calls / 4];
@@ -77,8 +78,8 @@ public final class GemmProfile {
                 sorted[calls / 2 + counted / 2] / 1e6, flops / sorted[calls / 2 + counted / 2], sorted[calls / 2] / 1e6, flops / sorted[calls / 2]);
         for (int i = 0; i < threads; i++) {
             long[] x = acc[i];
-            System.out.printf("  participant %d per call: packB %.2f packA %.2f kernel %.2f wait %.2f other %.2f total %.2f ms%n", i,
-                    x[PACKB] / 1e6 / counted, x[PACKA] / 1e6 / counted, x[KERNEL] / 1e6 / counted, x[WAIT] / 1e6 / counted,
+            System.out.printf("  participant %d per call: packB %.2f packA %.2f kernel %.2f (of which tile adds %.2f) wait %.2f other %.2f total %.2f ms%n", i,
+                    x[PACKB] / 1e6 / counted, x[PACKA] / 1e6 / counted, x[KERNEL] / 1e6 / counted, x[STORE] / 1e6 / counted, x[WAIT] / 1e6 / counted,
                     (x[TOTAL] - x[PACKB] - x[PACKA] - x[KERNEL] - x[WAIT]) / 1e6 / counted, x[TOTAL] / 1e6 / counted);
         }
         double kernelSum = 0;
@@ -89,9 +90,12 @@ public final class GemmProfile {
 
     /** -Dgm.c=scratch: full tiles go to 6 rows of a per-thread C (wrong results; isolates the cost of C's misses). */
     static final boolean SCRATCH_C = "scratch".equals(System.getProperty("gm.c"));
-    static final ThreadLocal<MemorySegment> CS = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(6L * 8192 * 4, 64));
+    static final ThreadLocal<MemorySegment> CS = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(12L * 8192 * 4, 64));
     /** -Dgm.sharedB=true: one B block for all participants, packed by all in chunks of rows (a phase of its own). */
     static boolean SHARED_B = Boolean.getBoolean("gm.sharedB");
+    /** -Dgm.variant=two|add|add2 with gm.ab: odd calls run that 12-row kernel variant (Kernel12Variants). */
+    static final String VARIANT = System.getProperty("gm.variant", "");
+    static volatile boolean VAR_ON;
     /** -Dgm.ab=true: calls alternate SHARED_B false/true; the report then compares the two. */
     static final boolean AB = Boolean.getBoolean("gm.ab");
     /** -Dgm.ncB=N with gm.ab: the odd calls run nc N instead (SHARED_B stays as set). */
@@ -149,8 +153,30 @@ public final class GemmProfile {
                             int cols = Math.min(NR, ncur - jp * NR);
                             long bAt = (long) jp * NR * kc * Float.BYTES;
                             long at = SCRATCH_C ? j0 + (long) jp * NR : c.offset() + (i0 + (long) ip * MR) * c.rowStride() + j0 + (long) jp * NR;
-                            if (rows == MR && cols == NR && !add) {
-                                GemmKernels.float6Into(kc, aPack, ip * MR * AS, bPack, bAt, cseg, at * Float.BYTES, cRow);
+                            boolean v = VAR_ON;
+                            if (MR == 12 && v && rows == MR && cols == NR && !add && (VARIANT.equals("two") || VARIANT.equals("add2"))) {
+                                Kernel12Variants.into2(kc, aPack, ip * MR * AS, bPack, bAt, cseg, at * Float.BYTES, cRow);
+                            } else if (MR == 12 && v && rows == MR && cols == NR && add && VARIANT.equals("two")) {
+                                Kernel12Variants.tile2(kc, aPack, ip * MR * AS, bPack, bAt, tile);
+                                long s3 = System.nanoTime();
+                                addTile(tile, cseg, at * Float.BYTES, cRow);
+                                t[STORE] += System.nanoTime() - s3;
+                            } else if (MR == 12 && v && rows == MR && cols == NR && add && VARIANT.equals("add")) {
+                                Kernel12Variants.addInto(kc, aPack, ip * MR * AS, bPack, bAt, cseg, at * Float.BYTES, cRow);
+                            } else if (MR == 12 && v && rows == MR && cols == NR && add && VARIANT.equals("addloop")) {
+                                Kernel12Variants.addLoop(kc, aPack, ip * MR * AS, bPack, bAt, tile, cseg, at * Float.BYTES, cRow);
+                            } else if (MR == 12 && v && rows == MR && cols == NR && add && VARIANT.equals("addsmall")) {
+                                Kernel12Variants.addIntoSmall(kc, aPack, ip * MR * AS, bPack, bAt, cseg, at * Float.BYTES, cRow);
+                            } else if (MR == 12 && v && rows == MR && cols == NR && add && VARIANT.equals("add2")) {
+                                Kernel12Variants.addInto2(kc, aPack, ip * MR * AS, bPack, bAt, cseg, at * Float.BYTES, cRow);
+                            } else if (rows == MR && cols == NR && !add) {
+                                if (MR == 12) GemmKernels.float12Into(kc, aPack, ip * MR * AS, bPack, bAt, cseg, at * Float.BYTES, cRow);
+                                else GemmKernels.float6Into(kc, aPack, ip * MR * AS, bPack, bAt, cseg, at * Float.BYTES, cRow);
+                            } else if (MR == 12 && rows == MR && cols == NR) {
+                                GemmKernels.f32(kc, aPack, ip * MR * AS, bPack, bAt, tile);
+                                long s3 = System.nanoTime();
+                                addTile(tile, cseg, at * Float.BYTES, cRow);
+                                t[STORE] += System.nanoTime() - s3;
                             } else if (rows == MR && cols == NR) {
                                 GemmKernels.float6AddInto(kc, aPack, ip * MR * AS, bPack, bAt, cseg, at * Float.BYTES, cRow);
                             } else {
@@ -163,6 +189,20 @@ public final class GemmProfile {
                         t[KERNEL] += s2 - s1;
                     }, t);
                 }
+            }
+        }
+    }
+
+    static final jdk.incubator.vector.VectorSpecies<Float> F = GemmKernels.F;
+
+    /** GemmF32.store's full-tile add: tile rows added into C, vector by vector. */
+    static void addTile(float[] tile, MemorySegment seg, long at, long rowBytes) {
+        for (int r = 0; r < MR; r++) {
+            long off = at + r * rowBytes;
+            for (int q = 0; q < NR; q += F.length()) {
+                FloatVector v = FloatVector.fromArray(F, tile, r * NR + q);
+                long o = off + (long) q * Float.BYTES;
+                v.add(FloatVector.fromMemorySegment(F, seg, o, ORDER)).intoMemorySegment(seg, o, ORDER);
             }
         }
     }

@@ -57,9 +57,9 @@ public final class PeerBench {
             for (String peer : o.peers()) {
                 progress.println("PeerBench: starting " + peer + " ...");
                 sessions.add(switch (peer) {
-                    case "numpy" -> PythonPeer.numpy().start(o.python(), workloads, o.plan(), o.workDir());
+                    case "numpy" -> PythonPeer.numpy(o.openblasCore()).start(o.python(), workloads, o.plan(), o.workDir());
                     case "numpy-haswell" -> PythonPeer.numpyHaswell().start(o.python(), workloads, o.plan(), o.workDir());
-                    case "torch" -> PythonPeer.torch().start(o.python(), workloads, o.plan(), o.workDir());
+                    case "torch" -> PythonPeer.torch(o.openblasCore()).start(o.python(), workloads, o.plan(), o.workDir());
                     case "djl" -> DjlPeer.start(o.forwarded(), o.workDir());
                     default -> throw new IllegalStateException("unknown peer " + peer);
                 });

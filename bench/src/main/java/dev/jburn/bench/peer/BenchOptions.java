@@ -10,13 +10,14 @@ import java.util.Set;
 
 /** PeerBench's command line (see {@link #USAGE}). */
 public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, Set<String> peers, Plan plan,
-                           Path python, Path workDir, List<String> forwarded) {
+                           Path python, Path workDir, String openblasCore, List<String> forwarded) {
     public static final List<String> GROUPS = List.of("gemm", "conv", "pool", "cholesky", "models", "cnn");
     public static final List<String> PEERS = List.of("numpy", "numpy-haswell", "torch", "djl");
 
     public static final String USAGE = """
             usage: PeerBench [--quick] [--only GROUP[,GROUP...]] [--peers PEER[,PEER...]] [--rounds N] [--reps N]
                              [--warmup N] [--min-sample SECONDS] [--pause SECONDS] [--python PATH] [--work-dir DIR]
+                             [--openblas-core CORE]
               --quick        3 rounds of 1 sample after 1 warm-up, 0.05 s samples, 0.1 s pauses, GEMM up to 1024,
                              Cholesky 512 only
               --only         workload groups: gemm, conv, pool, cholesky, models, cnn (the small CNN's conv kernels,
@@ -32,6 +33,10 @@ public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, S
                              (default 0.2)
               --python       the Python with numpy and torch (default /usr/bin/python3)
               --work-dir     where the generated scripts and peer logs go (default bench/target/peers)
+              --openblas-core  OPENBLAS_CORETYPE for the numpy and torch peers (default: unset, OpenBLAS detects the
+                             CPU). For a CPU newer than the OpenBLAS build, which then falls back to its SSE3
+                             "Prescott" kernels (OpenBLAS 0.3.21 on an Emerald Rapids Xeon), name its AVX-512 core:
+                             SkylakeX or Cooperlake
             """;
 
     public static BenchOptions parse(String... args) {
@@ -40,6 +45,7 @@ public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, S
         Integer rounds = null, reps = null, warmup = null;
         Double minSample = null, pause = null;
         Path python = Path.of("/usr/bin/python3");
+        String openblasCore = null;
         Path workDir = Files.isDirectory(Path.of("bench")) ? Path.of("bench", "target", "peers") : Path.of("target", "peers");
         List<String> forwarded = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -57,6 +63,7 @@ public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, S
                 case "--pause" -> pause = Double.parseDouble(value(args, ++i, a));
                 case "--python" -> python = Path.of(value(args, ++i, a));
                 case "--work-dir" -> workDir = Path.of(value(args, ++i, a));
+                case "--openblas-core" -> openblasCore = coreName(value(args, ++i, a));
                 case "-h", "--help" -> throw new IllegalArgumentException("");
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
@@ -65,7 +72,7 @@ public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, S
         Plan plan = new Plan(rounds != null ? rounds : quick ? 3 : 5, reps != null ? reps : quick ? 1 : 3,
                 warmup != null ? warmup : quick ? 1 : 2, minSample != null ? minSample : quick ? 0.05 : 0.2,
                 pause != null ? pause : quick ? 0.1 : 0.2);
-        return new BenchOptions(worker, quick, only, peers, plan, python, workDir, forwarded);
+        return new BenchOptions(worker, quick, only, peers, plan, python, workDir, openblasCore, forwarded);
     }
 
     /** The workloads these options select, in table order. */
@@ -86,6 +93,12 @@ public record BenchOptions(boolean djlWorker, boolean quick, Set<String> only, S
     private static String value(String[] args, int i, String option) {
         if (i >= args.length) throw new IllegalArgumentException(option + " needs a value");
         return args[i];
+    }
+
+    /** A core name as OPENBLAS_CORETYPE takes it: letters and digits only (it goes into a child's environment). */
+    private static String coreName(String v) {
+        if (!v.matches("[A-Za-z][A-Za-z0-9]*")) throw new IllegalArgumentException("--openblas-core: not a core name: '" + v + "'");
+        return v;
     }
 
     private static Set<String> pick(String list, List<String> known, String option) {

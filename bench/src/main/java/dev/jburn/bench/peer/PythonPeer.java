@@ -17,7 +17,8 @@ import java.util.function.Function;
  * command loop ({@link ChildSession}'s protocol; run by hand, it takes commands such as {@code prepare gemm 256},
  * {@code burst 3}, {@code finish} on stdin). Both get two BLAS/OpenMP threads, as JBurn uses both cores of the
  * reference machine. OpenBLAS picks its kernels by {@code OPENBLAS_CORETYPE} when set: {@code numpy} and {@code torch}
- * run without it (OpenBLAS's own detection: AVX-512 kernels on the reference machine), {@code numpy-haswell} with
+ * run without it (OpenBLAS's own detection: AVX-512 kernels on the reference machine) unless {@code --openblas-core}
+ * names one (for CPUs newer than the OpenBLAS build, which it would run on SSE3 kernels), {@code numpy-haswell} with
  * {@code Haswell} (the AVX2 kernels that this machine's environment sets); each says in its info line which core
  * OpenBLAS used.
  */
@@ -34,14 +35,20 @@ public final class PythonPeer {
         this.coreType = coreType;
     }
 
-    public static PythonPeer numpy() { return new PythonPeer("numpy", "numpy", PeerWorkload::numpy, null); }
+    public static PythonPeer numpy() { return numpy(null); }
+
+    /** numpy with {@code OPENBLAS_CORETYPE=coreType} ({@code null}: unset, OpenBLAS's own detection). */
+    public static PythonPeer numpy(String coreType) { return new PythonPeer("numpy", "numpy", PeerWorkload::numpy, coreType); }
 
     /** numpy with {@code OPENBLAS_CORETYPE=Haswell}: OpenBLAS's AVX2 kernels. */
     public static PythonPeer numpyHaswell() {
         return new PythonPeer("numpy-haswell", "numpy", PeerWorkload::numpy, "Haswell");
     }
 
-    public static PythonPeer torch() { return new PythonPeer("torch", "torch", PeerWorkload::torch, null); }
+    public static PythonPeer torch() { return torch(null); }
+
+    /** torch with {@code OPENBLAS_CORETYPE=coreType} (its GEMM is OpenBLAS's on Debian's build); {@code null}: unset. */
+    public static PythonPeer torch(String coreType) { return new PythonPeer("torch", "torch", PeerWorkload::torch, coreType); }
 
     public String name() { return peer; }
 
