@@ -55,7 +55,20 @@ final class ChannelsLastWinograd4x4F32 {
      * (AVX2; measured there; with 512-bit vectors nothing changes), off with {@link ChannelsLastWinogradF32#ON}'s switch or
      * {@code -Djburn.winograd4x4=false}.
      */
-    static final boolean ON = L == 8 && ChannelsLastWinogradF32.ON && !"false".equals(System.getProperty("jburn.winograd4x4"));
+    static final boolean ON = widthOn(L) && ChannelsLastWinogradF32.ON;
+
+    /**
+     * {@code -Djburn.winograd4x4}: unset, F(4×4, 3×3) runs with {@code lanes} = 8 (AVX2, where it was measured);
+     * {@code true} takes it with any vector width (to check and time it there), {@code false} never. Shared with
+     * {@link WinogradConvF32#F4}.
+     */
+    static boolean widthOn(int lanes) {
+        return switch (System.getProperty("jburn.winograd4x4", "auto")) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> lanes == 8;
+        };
+    }
     /** The points that are non-zero per tile class: full, last row (point row 0), last column (point column 0), corner. */
     private static final int[][] CLASS_POINTS = {
         java.util.stream.IntStream.range(0, POINTS).toArray(), {0, 1, 2, 3, 4, 5}, {0, 6, 12, 18, 24, 30}, {0}};

@@ -103,7 +103,7 @@ final class WinogradConvF32 {
     static final int MIN_TILES4 = 128;
 
     /** F(4×4, 3×3) in {@link #run} (see {@link #fourByFour}). */
-    static final boolean F4 = L == 8 && ON && !"false".equals(System.getProperty("jburn.winograd4x4"));
+    static final boolean F4 = ChannelsLastWinograd4x4F32.widthOn(L) && ON;
 
     /**
      * Runs the convolution into {@code dst}; false when it does not apply or a computed output is not finite (then

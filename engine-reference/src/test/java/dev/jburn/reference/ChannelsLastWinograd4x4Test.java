@@ -36,7 +36,8 @@ class ChannelsLastWinograd4x4Test {
         int ran = 0, edges = 0;
         double worst = 0;
         for (int trial = 0; trial < 40; trial++) {
-            int n = 1 + rnd.nextInt(5), c = L * (1 + rnd.nextInt(trial % 5 == 0 ? 16 : 4)), o = W * (1 + rnd.nextInt(3));
+            // channels up to a run's stride (RS: 16 vectors of AVX2's 8 lanes, 8 of 16)
+            int n = 1 + rnd.nextInt(5), c = L * (1 + rnd.nextInt(trial % 5 == 0 ? ChannelsLastTile.RUN_STRIDE / L : 4)), o = W * (1 + rnd.nextInt(3));
             int h = 1 + rnd.nextInt(trial % 6 == 1 ? 4 : 17), w = 1 + rnd.nextInt(trial % 6 == 2 ? 4 : 17);
             int[] lo = {rnd.nextInt(3), rnd.nextInt(3)}, hi = {rnd.nextInt(3), rnd.nextInt(3)};
             if (trial % 4 == 3) { lo = new int[] {2, 2}; hi = new int[] {2, 2}; } // input cotangents of valid convs
@@ -125,7 +126,7 @@ class ChannelsLastWinograd4x4Test {
         assertFalse(ChannelsLastWinograd4x4F32.applies(Shape.of(2, 4, 4, 32), Shape.of(64, 32, 3, 3), valid));
         assertTrue(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 4, 4, 32), Shape.of(64, 32, 3, 3), valid));
         assertFalse(ChannelsLastWinograd4x4F32.applies(Shape.of(2, 13, 13, 8), Shape.of(64, 8, 3, 3), valid));
-        assertEquals(L == 8 && ChannelsLastWinogradF32.ON, ChannelsLastWinograd4x4F32.ON); // AVX2 only
+        assertEquals(ChannelsLastWinograd4x4F32.widthOn(L) && ChannelsLastWinogradF32.ON, ChannelsLastWinograd4x4F32.ON); // AVX2 unless -Djburn.winograd4x4=true
         assertTrue(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 13, 13, 32), Shape.of(64, 32, 3, 3), valid));
         assertFalse(ChannelsLastWinograd4x4F32.fits(Shape.of(0, 11, 11, 64), Shape.of(32, 64, 3, 3), dx)); // empty
         assertFalse(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 0, 11, 64), Shape.of(32, 64, 3, 3), dx));
