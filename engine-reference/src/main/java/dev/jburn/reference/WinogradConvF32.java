@@ -18,7 +18,7 @@ import java.lang.foreign.ValueLayout;
  * tiles × 16 filters, which fits 16 registers); the output transform takes a tile group's 16
  * points to its 2×2 outputs per filter, which are gathered per filter and stored with masks (as {@link FilterLaneTile#store}).
  *
- * <p><b>F(4×4, 3×3) with AVX2</b> ({@link #fourByFour}): the same tasks with 4×4 tiles from 6×6 patches, 36 points, so 36
+ * <p><b>F(4×4, 3×3) with AVX2 and AVX-512</b> ({@link #fourByFour}): the same tasks with 4×4 tiles from 6×6 patches, 36 points, so 36
  * multiply-adds per channel, filter and 16 outputs where F(2×2) has 64 (1.78× fewer GEMM products). Its transforms are
  * {@link WinogradF43}'s, shared with {@link ChannelsLastWinograd4x4F32}: the input side a channel at a time (its padded rows
  * split by column phase, {@link #fillPhases}, then {@link WinogradF43#transformInput} on 8 tiles a vector), the output
@@ -83,8 +83,8 @@ final class WinogradConvF32 {
     }
 
     /**
-     * Whether {@link #run} takes F(4×4, 3×3) for a conv that {@link #applies}: with 8 float lanes only (AVX2; with 512-bit
-     * vectors nothing changes), off with {@code -Djburn.winograd4x4=false} (as {@link ChannelsLastWinograd4x4F32}'s), where
+     * Whether {@link #run} takes F(4×4, 3×3) for a conv that {@link #applies}: with 8 or 16 float lanes
+     * ({@link ChannelsLastWinograd4x4F32#widthOn}), off with {@code -Djburn.winograd4x4=false} (as {@link ChannelsLastWinograd4x4F32}'s), where
      * its products (36 a 4×4 tile) are at most 3/4 of F(2×2)'s (16 a 2×2 tile; not for outputs of 2, 5 or 6 a side), a
      * row has at least 6 tiles (the input transform runs 8 a vector) and the conv at least {@link #MIN_TILES4} tiles an
      * image group in all (its kernel transform, 2.25× F(2×2)'s, is paid once a call). Measured on one AVX2 machine

@@ -120,7 +120,7 @@ class WinogradConvTest {
         assertFalse(WinogradConvF32.fourByFour(new ConvGeometry(Shape.of(64, 64, 80, 20), Shape.of(64, 64, 3, 3), same)), "5 tiles a row");
         assertEquals(WinogradConvF32.F4, WinogradConvF32.fourByFour(new ConvGeometry(Shape.of(8, 64, 28, 28), Shape.of(64, 64, 3, 3), same)), "28x28, 8 images");
         assertEquals(ChannelsLastWinograd4x4F32.widthOn(jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.length()) && WinogradConvF32.ON, WinogradConvF32.F4,
-                "F(4x4) with 8 lanes only, unless -Djburn.winograd4x4=true");
+                "F(4x4) with 8 or 16 lanes unless -Djburn.winograd4x4 says otherwise");
         assertFalse(WinogradConvF32.applies(new ConvGeometry(Shape.of(2, 8, 9, 9), Shape.of(64, 8, 3, 3), same)), "few channels");
         assertFalse(WinogradConvF32.applies(new ConvGeometry(Shape.of(2, 64, 9, 9), Shape.of(16, 64, 3, 3), same)), "few filters");
         assertFalse(WinogradConvF32.applies(new ConvGeometry(Shape.of(2, 64, 9, 9), Shape.of(64, 64, 5, 5), same)), "5x5");

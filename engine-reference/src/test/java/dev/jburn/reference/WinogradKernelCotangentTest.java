@@ -124,7 +124,7 @@ class WinogradKernelCotangentTest {
         ConvSpec line = new ConvSpec(new int[] {1}, new int[] {1}, new int[] {1}, new int[] {1}, new int[] {1}, 1, 1);
         assertFalse(WinogradKernelCotangentF32.applies(new ConvGeometry(Shape.of(4, 2, 8), Shape.of(3, 2, 8), line)));
         assertTrue(WinogradKernelCotangentF32.applies(new ConvGeometry(Shape.of(64, 8, 56, 56), Shape.of(64, 8, 56, 56), same)));
-        // F(3, 4) takes it where it is on (8-lane vectors by default, see Winograd34KernelCotangentF32.ENABLED)
+        // F(3, 4) takes it where it is on (8- and 16-lane vectors by default, see Winograd34KernelCotangentF32.ENABLED)
         assertEquals(Winograd34KernelCotangentF32.ENABLED, Winograd34KernelCotangentF32.applies(new ConvGeometry(Shape.of(64, 8, 56, 56), Shape.of(64, 8, 56, 56), same)));
         assertFalse(Winograd34KernelCotangentF32.applies(new ConvGeometry(Shape.of(4, 2, 10, 8), Shape.of(3, 2, 10, 8), same))); // 10: F(3, 2) only
         assertTrue(WinogradKernelCotangentF32.applies(new ConvGeometry(Shape.of(4, 2, 10, 8), Shape.of(3, 2, 10, 8), same)));
