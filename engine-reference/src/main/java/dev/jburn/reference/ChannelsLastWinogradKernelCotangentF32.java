@@ -59,8 +59,18 @@ final class ChannelsLastWinogradKernelCotangentF32 {
      * channels a multiple of 16 and filters of 8, at most {@link #VS} and {@link #GS}, 16 channels or more.
      */
     static boolean applies(Shape xs, Shape gs, ConvSpec spec) {
-        return ChannelsLastWinogradF32.ON && L == 8 && fits(xs, gs, spec);
+        return ChannelsLastWinogradF32.ON && WIDTH_ON && fits(xs, gs, spec);
     }
+
+    /**
+     * {@code -Djburn.winogradKernelCotangent.channelsLast}: {@code auto} (the default) takes this form on 8-lane vectors
+     * (AVX2, where it was measured); {@code true} on any width (to time it there), {@code false} never.
+     */
+    static final boolean WIDTH_ON = switch (System.getProperty("jburn.winogradKernelCotangent.channelsLast", "auto")) {
+        case "true" -> true;
+        case "false" -> false;
+        default -> L == 8;
+    };
 
     /**
      * Whether {@link #kernelGradient} can compute this geometry at all (with any vector width: tests run it on AVX-512

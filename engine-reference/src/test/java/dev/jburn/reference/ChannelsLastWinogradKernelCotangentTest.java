@@ -129,7 +129,7 @@ class ChannelsLastWinogradKernelCotangentTest {
     @Test
     void appliesOnlyWhereItShould() {
         ConvSpec valid = spec(new int[2], new int[2]);
-        assertEquals(ChannelsLastWinogradF32.ON && L == 8,
+        assertEquals(ChannelsLastWinogradF32.ON && ChannelsLastWinogradKernelCotangentF32.WIDTH_ON,
                 ChannelsLastWinogradKernelCotangentF32.applies(Shape.of(2, 13, 13, 32), Shape.of(2, 11, 11, 64), valid)); // conv 2
         assertFalse(ChannelsLastWinogradKernelCotangentF32.fits(Shape.of(2, 28, 28, 1), Shape.of(2, 26, 26, 32), valid)); // conv 1
         assertFalse(ChannelsLastWinogradKernelCotangentF32.fits(Shape.of(2, 13, 13, 24), Shape.of(2, 11, 11, 64), valid)); // channels
