@@ -14,6 +14,9 @@ p.add_argument("--epochs", type=int, default=5)
 p.add_argument("--rounds", type=int, default=2)
 p.add_argument("--limit", type=int, default=0)
 p.add_argument("--baseline", default="")
+# OPENBLAS_CORETYPE for torch (its GEMMs are OpenBLAS's on Debian's build): for a CPU newer than the OpenBLAS build,
+# which then runs its SSE3 "Prescott" kernels (OpenBLAS 0.3.21 on an Emerald Rapids Xeon), name its AVX-512 core: SkylakeX
+p.add_argument("--openblas-core", default="")
 a = p.parse_args()
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 java = os.environ.get("JAVA_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64") + "/bin/java"
@@ -42,6 +45,8 @@ def run_jburn(cp=cp):  # the JVM options of the ./jburn script
 def run_torch():
     env = dict(os.environ)
     env.pop("OPENBLAS_L2_SIZE", None)
+    if a.openblas_core:
+        env["OPENBLAS_CORETYPE"] = a.openblas_core
     cmd = timev + ["/usr/bin/python3", root + "/bench/train_torch.py"] + common
     r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if r.returncode != 0:
@@ -49,7 +54,7 @@ def run_torch():
     lines = [json.loads(l) for l in r.stdout.splitlines() if l.startswith("{")]
     sps = [l["samples_per_s"] for l in lines if "epoch" in l]
     end = [l for l in lines if "test_accuracy" in l][0]
-    info = [l["info"] for l in lines if "info" in l][0]
+    info = [l["info"] for l in lines if "info" in l][0] + ", OPENBLAS_CORETYPE=" + env.get("OPENBLAS_CORETYPE", "unset")
     return sps, end["test_accuracy"], end["wall_s"], rss(r.stderr), info
 
 def steady(sps):
