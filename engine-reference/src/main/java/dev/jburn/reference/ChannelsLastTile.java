@@ -211,6 +211,48 @@ final class ChannelsLastTile {
     }
 
     /**
+     * Two {@link #run6} tiles over the same A rows at once (column blocks at {@code bBase0} and {@code bBase1}, stored at
+     * {@code accBase0} and {@code accBase1}): 24 accumulators, 10 loads per 24 fma instead of 8 per 12, for 32 vector
+     * registers (AVX-512; {@link #PAIRS}). The same fma chains as two {@code run6} calls, so the same bits.
+     */
+    static void run6Pair(float[] a, int r0, int steps, float[] b, int bBase0, int bBase1, float[] acc, int accBase0, int accBase1, int accPitch) {
+        final int rs = RUN_STRIDE;
+        final int q0 = accBase0, q1 = accBase1;
+        FloatVector z = FloatVector.zero(S);
+        FloatVector a00 = z, a01 = z, a02 = z, a03 = z, a10 = z, a11 = z, a12 = z, a13 = z, a20 = z, a21 = z, a22 = z, a23 = z, a30 = z, a31 = z, a32 = z, a33 = z, a40 = z, a41 = z, a42 = z, a43 = z, a50 = z, a51 = z, a52 = z, a53 = z;
+        for (int j = 0; j < steps; j++) {
+            int b0 = bBase0 + j * COLS, b1 = bBase1 + j * COLS;
+            int ai = r0 + j;
+            FloatVector w0 = FloatVector.fromArray(S, b, b0), w1 = FloatVector.fromArray(S, b, b0 + L);
+            FloatVector w2 = FloatVector.fromArray(S, b, b1), w3 = FloatVector.fromArray(S, b, b1 + L);
+            FloatVector x = FloatVector.broadcast(S, a[ai]);
+            a00 = x.fma(w0, a00); a01 = x.fma(w1, a01); a02 = x.fma(w2, a02); a03 = x.fma(w3, a03);
+            x = FloatVector.broadcast(S, a[ai + rs]);
+            a10 = x.fma(w0, a10); a11 = x.fma(w1, a11); a12 = x.fma(w2, a12); a13 = x.fma(w3, a13);
+            x = FloatVector.broadcast(S, a[ai + 2 * rs]);
+            a20 = x.fma(w0, a20); a21 = x.fma(w1, a21); a22 = x.fma(w2, a22); a23 = x.fma(w3, a23);
+            x = FloatVector.broadcast(S, a[ai + 3 * rs]);
+            a30 = x.fma(w0, a30); a31 = x.fma(w1, a31); a32 = x.fma(w2, a32); a33 = x.fma(w3, a33);
+            x = FloatVector.broadcast(S, a[ai + 4 * rs]);
+            a40 = x.fma(w0, a40); a41 = x.fma(w1, a41); a42 = x.fma(w2, a42); a43 = x.fma(w3, a43);
+            x = FloatVector.broadcast(S, a[ai + 5 * rs]);
+            a50 = x.fma(w0, a50); a51 = x.fma(w1, a51); a52 = x.fma(w2, a52); a53 = x.fma(w3, a53);
+        }
+        a00.intoArray(acc, q0 + 0 * accPitch); a01.intoArray(acc, q0 + 0 * accPitch + L); a02.intoArray(acc, q1 + 0 * accPitch); a03.intoArray(acc, q1 + 0 * accPitch + L);
+        a10.intoArray(acc, q0 + 1 * accPitch); a11.intoArray(acc, q0 + 1 * accPitch + L); a12.intoArray(acc, q1 + 1 * accPitch); a13.intoArray(acc, q1 + 1 * accPitch + L);
+        a20.intoArray(acc, q0 + 2 * accPitch); a21.intoArray(acc, q0 + 2 * accPitch + L); a22.intoArray(acc, q1 + 2 * accPitch); a23.intoArray(acc, q1 + 2 * accPitch + L);
+        a30.intoArray(acc, q0 + 3 * accPitch); a31.intoArray(acc, q0 + 3 * accPitch + L); a32.intoArray(acc, q1 + 3 * accPitch); a33.intoArray(acc, q1 + 3 * accPitch + L);
+        a40.intoArray(acc, q0 + 4 * accPitch); a41.intoArray(acc, q0 + 4 * accPitch + L); a42.intoArray(acc, q1 + 4 * accPitch); a43.intoArray(acc, q1 + 4 * accPitch + L);
+        a50.intoArray(acc, q0 + 5 * accPitch); a51.intoArray(acc, q0 + 5 * accPitch + L); a52.intoArray(acc, q1 + 5 * accPitch); a53.intoArray(acc, q1 + 5 * accPitch + L);
+    }
+
+    /**
+     * Whether callers of {@link #run6} pair column blocks with {@link #run6Pair}: with 16 lanes (32 vector registers),
+     * off with {@code -Djburn.convTile.pairs=false}.
+     */
+    static final boolean PAIRS = L == 16 && !"false".equals(System.getProperty("jburn.convTile.pairs"));
+
+    /**
      * {@link #run12} storing its rows to native memory ({@code acc}, floats {@code accBase + i·accPitch} on): the conv's
      * output itself, which then needs no per-image copy. A method of its own, not {@code run12} over heap segments: with
      * {@code MemorySegment.ofArray} scratch rows through the same Vector API stores, a training step's unrelated

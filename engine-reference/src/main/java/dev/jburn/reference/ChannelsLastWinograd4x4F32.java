@@ -165,7 +165,14 @@ final class ChannelsLastWinograd4x4F32 {
                             }
                         }
                         for (int p : CLASS_POINTS[cls]) {
-                            for (int blk = 0; blk < blocks; blk++) {
+                            int blk = 0;
+                            if (ChannelsLastTile.PAIRS) {
+                                for (; blk + 1 < blocks; blk += 2) {
+                                    ChannelsLastTile.run6Pair(a, p * vPoint, c, u, p * uPoint + blk * c * W, p * uPoint + (blk + 1) * c * W,
+                                            a, mAt + p * mPoint + blk * W, mAt + p * mPoint + (blk + 1) * W, o);
+                                }
+                            }
+                            for (; blk < blocks; blk++) {
                                 ChannelsLastTile.run6(a, p * vPoint, c, u, p * uPoint + blk * c * W, a, mAt + p * mPoint + blk * W, o);
                             }
                         }
