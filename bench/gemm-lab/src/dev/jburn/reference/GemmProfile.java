@@ -93,7 +93,12 @@ public final class GemmProfile {
     static final ThreadLocal<MemorySegment> CS = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(12L * 8192 * 4, 64));
     /** -Dgm.sharedB=true: one B block for all participants, packed by all in chunks of rows (a phase of its own). */
     static boolean SHARED_B = Boolean.getBoolean("gm.sharedB");
-    /** -Dgm.variant=two|add|add2 with gm.ab: odd calls run that 12-row kernel variant (Kernel12Variants). */
+    /**
+     * -Dgm.variant=two|add|add2|addloop|addsmall with gm.ab: odd calls run that 12-row kernel variant (Kernel12Variants);
+     * split: odd calls run float12 and then addTile, even ones Kernel12Variants.addLoop, neither timed; store: odd calls
+     * run the product's path (f32, then GemmF32.store's loop), even ones addLoop. Without split or store, the A side of the
+     * add variants times its tile add with two System.nanoTime calls a tile (~3.5% of a 1024² GEMM): compare with those.
+     */
     static final String VARIANT = System.getProperty("gm.variant", "");
     static volatile boolean VAR_ON;
     /** -Dgm.ab=true: calls alternate SHARED_B false/true; the report then compares the two. */
@@ -165,6 +170,14 @@ public final class GemmProfile {
                                 Kernel12Variants.addInto(kc, aPack, ip * MR * AS, bPack, bAt, cseg, at * Float.BYTES, cRow);
                             } else if (MR == 12 && v && rows == MR && cols == NR && add && VARIANT.equals("addloop")) {
                                 Kernel12Variants.addLoop(kc, aPack, ip * MR * AS, bPack, bAt, tile, cseg, at * Float.BYTES, cRow);
+                            } else if (MR == 12 && v && rows == MR && cols == NR && add && VARIANT.equals("split")) {
+                                GemmKernels.float12(kc, aPack, ip * MR * AS, bPack, bAt, tile);
+                                addTile(tile, cseg, at * Float.BYTES, cRow);
+                            } else if (MR == 12 && v && rows == MR && cols == NR && add && VARIANT.equals("store")) {
+                                GemmKernels.f32(kc, aPack, ip * MR * AS, bPack, bAt, tile);
+                                productStore(tile, rows, cols, c, i0 + ip * MR, j0 + jp * NR, true);
+                            } else if (MR == 12 && rows == MR && cols == NR && add && (VARIANT.equals("split") || VARIANT.equals("store"))) {
+                                Kernel12Variants.addLoop(kc, aPack, ip * MR * AS, bPack, bAt, tile, cseg, at * Float.BYTES, cRow);
                             } else if (MR == 12 && v && rows == MR && cols == NR && add && VARIANT.equals("addsmall")) {
                                 Kernel12Variants.addIntoSmall(kc, aPack, ip * MR * AS, bPack, bAt, cseg, at * Float.BYTES, cRow);
                             } else if (MR == 12 && v && rows == MR && cols == NR && add && VARIANT.equals("add2")) {
@@ -205,6 +218,25 @@ public final class GemmProfile {
                 v.add(FloatVector.fromMemorySegment(F, seg, o, ORDER)).intoMemorySegment(seg, o, ORDER);
             }
         }
+    }
+
+    /** GemmF32.store as the product had it before float12AddInto (its full-tile branch for row-major C). */
+    static void productStore(float[] tile, int rows, int cols, Gemm.View c, long i0, long j0, boolean add) {
+        MemorySegment seg = c.segment();
+        long base = c.offset() + i0 * c.rowStride() + j0 * c.colStride();
+        if (cols == NR && c.colStride() == 1) {
+            for (int r = 0; r < rows; r++) {
+                long off = (base + r * c.rowStride()) * Float.BYTES;
+                for (int q = 0; q < NR; q += F.length()) {
+                    FloatVector t = FloatVector.fromArray(F, tile, r * NR + q);
+                    long at = off + (long) q * Float.BYTES;
+                    if (add) t = t.add(FloatVector.fromMemorySegment(F, seg, at, ORDER));
+                    t.intoMemorySegment(seg, at, ORDER);
+                }
+            }
+            return;
+        }
+        store(tile, rows, cols, c, i0, j0, add);
     }
 
     static void store(float[] tile, int rows, int cols, Gemm.View c, long i0, long j0, boolean add) {

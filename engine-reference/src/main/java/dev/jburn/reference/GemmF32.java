@@ -26,8 +26,9 @@ import java.util.Arrays;
  * padded with zeros; the tile store writes only the valid part. Packed A panels live in a heap
  * array, each row of a panel at {@link GemmKernels#AS} from the previous one (row-major A packs
  * with a bulk copy per row), packed B panels in 64-byte aligned native memory (see
- * {@link GemmKernels} for why). Full tiles of row-major C are stored by the kernel itself in the first kc
- * block and added into C by it in later blocks; partial tiles go through the heap tile and {@code store}.
+ * {@link GemmKernels} for why). Full tiles of row-major C in the first kc block are stored by
+ * the kernel itself; later blocks add to C through the tile, except with 6-row tiles (AVX2), whose kernel adds into C
+ * itself too.
  *
  * <p>Why not the classic Goto order (one B panel resident in L1, A panels streaming from L2):
  * the kernel loads 2 B vectors (128 bytes) per step from L2 for 24 fmas here, 2.7x the traffic
@@ -171,17 +172,17 @@ final class GemmF32 {
                             long bAt = (long) jp * NR * kc * Float.BYTES;
                             if (!add && rows == MR && cols == NR && c.colStride() == 1) {
                                 // a full tile of row-major C: the kernel stores it itself. Adding to C (kc blocks after the
-                                // first), the 12-row kernel adds its heap tile into C in a loop of its own (one that added its
-                                // registers was too large for C1, see GemmKernels.float12AddInto); the 6-row one adds its
-                                // registers (compiled at tiers 3 and 4 in each of three fresh JVMs, -XX:+PrintCompilation; the
-                                // AVX2 machine's 1024² and 2048² GEMMs 2-5% faster than the tile)
+                                // first) goes through the tile for 12 rows: a 12-row kernel that adds into C is too large for
+                                // C1 ("out of virtual registers"), and in half of fresh JVMs C2 then never compiled it (jburn
+                                // train's MLP at 7k samples/s instead of 50k for the whole run). The 6-row one (below) compiled
+                                // at tiers 3 and 4 in each of three fresh JVMs (-XX:+PrintCompilation) and makes the AVX2
+                                // machine's 1024² and 2048² GEMMs 2-5% faster than the tile
                                 long at = c.offset() + (i0 + (long) ip * MR) * c.rowStride() + j0 + (long) jp * NR;
                                 if (MR == 12) GemmKernels.float12Into(kc, aPack, ip * MR * AS, bPack, bAt, c.segment(), at * Float.BYTES, c.rowStride() * Float.BYTES);
                                 else GemmKernels.float6Into(kc, aPack, ip * MR * AS, bPack, bAt, c.segment(), at * Float.BYTES, c.rowStride() * Float.BYTES);
-                            } else if (rows == MR && cols == NR && c.colStride() == 1) {
+                            } else if (MR == 6 && rows == MR && cols == NR && c.colStride() == 1) {
                                 long at = c.offset() + (i0 + (long) ip * MR) * c.rowStride() + j0 + (long) jp * NR;
-                                if (MR == 12) GemmKernels.float12AddInto(kc, aPack, ip * MR * AS, bPack, bAt, tile, c.segment(), at * Float.BYTES, c.rowStride() * Float.BYTES);
-                                else GemmKernels.float6AddInto(kc, aPack, ip * MR * AS, bPack, bAt, c.segment(), at * Float.BYTES, c.rowStride() * Float.BYTES);
+                                GemmKernels.float6AddInto(kc, aPack, ip * MR * AS, bPack, bAt, c.segment(), at * Float.BYTES, c.rowStride() * Float.BYTES);
                             } else {
                                 GemmKernels.f32(kc, aPack, ip * MR * AS, bPack, bAt, tile);
                                 store(tile, rows, cols, c, i0 + ip * MR, j0 + jp * NR, add);

@@ -37,10 +37,9 @@ import java.nio.ByteOrder;
  *       panels streaming from L2); the two bounds checks per step that a segment costs are
  *       cheaper.</li>
  *   <li>The tile goes to the caller's heap array, or straight into C ({@link #float12Into}):
- *       passing 24 vectors to a store helper would box them. The 12-row kernel that adds into C
- *       ({@link #float12AddInto}) goes through the heap tile: one adding its registers (1,785
- *       bytecodes) made C1 give up ("out of virtual registers"), and in half of fresh JVMs C2
- *       never compiled it either (the MLP's GEMMs ran ~7x slower for the whole run).</li>
+ *       passing 24 vectors to a store helper would box them. No kernel adds into C: such a
+ *       method (1,785 bytecodes) made C1 give up ("out of virtual registers"), and in half of
+ *       fresh JVMs C2 never compiled it either (the MLP's GEMMs ran ~7x slower for the whole run).</li>
  * </ul>
  */
 final class GemmKernels {
@@ -120,67 +119,6 @@ final class GemmKernels {
         c9_0.intoArray(tile, 18 * l); c9_1.intoArray(tile, 19 * l);
         c10_0.intoArray(tile, 20 * l); c10_1.intoArray(tile, 21 * l);
         c11_0.intoArray(tile, 22 * l); c11_1.intoArray(tile, 23 * l);
-    }
-
-    /**
-     * {@link #float12}'s sums added into a full 12×NR tile of C (kc blocks after the first): C's element (r, j) at byte
-     * {@code co + r·cRow + j·4} becomes {@code tile + C}, the bits of {@link #float12} and {@code GemmF32.store}. The
-     * sums go through the heap tile and a loop adds it into C: a method adding the 24 registers into C directly
-     * (1,785 bytecodes) made C1 give up ("out of virtual registers in LIR generator"), and C2 then compiled it late or
-     * never in 2 of 4 fresh JVMs (bench/README.md, twelfth session); this one (1,100 bytecodes) compiles at tier 3.
-     * Against {@link #float12} and a separate {@code store}: a 1024² or 2048² GEMM 3.6% faster on a 2-core Xeon
-     * (Emerald Rapids), calls alternating in one JVM.
-     */
-    static void float12AddInto(int kc, float[] a, int ao, MemorySegment b, long bo, float[] tile, MemorySegment c, long co, long cRow) {
-        FloatVector c0_0 = FloatVector.zero(F), c0_1 = c0_0;
-        FloatVector c1_0 = FloatVector.zero(F), c1_1 = c1_0;
-        FloatVector c2_0 = FloatVector.zero(F), c2_1 = c2_0;
-        FloatVector c3_0 = FloatVector.zero(F), c3_1 = c3_0;
-        FloatVector c4_0 = FloatVector.zero(F), c4_1 = c4_0;
-        FloatVector c5_0 = FloatVector.zero(F), c5_1 = c5_0;
-        FloatVector c6_0 = FloatVector.zero(F), c6_1 = c6_0;
-        FloatVector c7_0 = FloatVector.zero(F), c7_1 = c7_0;
-        FloatVector c8_0 = FloatVector.zero(F), c8_1 = c8_0;
-        FloatVector c9_0 = FloatVector.zero(F), c9_1 = c9_0;
-        FloatVector c10_0 = FloatVector.zero(F), c10_1 = c10_0;
-        FloatVector c11_0 = FloatVector.zero(F), c11_1 = c11_0;
-        int l = F.length();
-        for (int p = 0; p < kc; p++) {
-            long bi = bo + (long) p * 2 * l * Float.BYTES;
-            int ai = ao + p;
-            FloatVector b0 = FloatVector.fromMemorySegment(F, b, bi, ORDER), b1 = FloatVector.fromMemorySegment(F, b, bi + (long) l * Float.BYTES, ORDER);
-            FloatVector x0 = FloatVector.broadcast(F, a[ai]); c0_0 = x0.fma(b0, c0_0); c0_1 = x0.fma(b1, c0_1);
-            FloatVector x1 = FloatVector.broadcast(F, a[ai + 1 * AS]); c1_0 = x1.fma(b0, c1_0); c1_1 = x1.fma(b1, c1_1);
-            FloatVector x2 = FloatVector.broadcast(F, a[ai + 2 * AS]); c2_0 = x2.fma(b0, c2_0); c2_1 = x2.fma(b1, c2_1);
-            FloatVector x3 = FloatVector.broadcast(F, a[ai + 3 * AS]); c3_0 = x3.fma(b0, c3_0); c3_1 = x3.fma(b1, c3_1);
-            FloatVector x4 = FloatVector.broadcast(F, a[ai + 4 * AS]); c4_0 = x4.fma(b0, c4_0); c4_1 = x4.fma(b1, c4_1);
-            FloatVector x5 = FloatVector.broadcast(F, a[ai + 5 * AS]); c5_0 = x5.fma(b0, c5_0); c5_1 = x5.fma(b1, c5_1);
-            FloatVector x6 = FloatVector.broadcast(F, a[ai + 6 * AS]); c6_0 = x6.fma(b0, c6_0); c6_1 = x6.fma(b1, c6_1);
-            FloatVector x7 = FloatVector.broadcast(F, a[ai + 7 * AS]); c7_0 = x7.fma(b0, c7_0); c7_1 = x7.fma(b1, c7_1);
-            FloatVector x8 = FloatVector.broadcast(F, a[ai + 8 * AS]); c8_0 = x8.fma(b0, c8_0); c8_1 = x8.fma(b1, c8_1);
-            FloatVector x9 = FloatVector.broadcast(F, a[ai + 9 * AS]); c9_0 = x9.fma(b0, c9_0); c9_1 = x9.fma(b1, c9_1);
-            FloatVector x10 = FloatVector.broadcast(F, a[ai + 10 * AS]); c10_0 = x10.fma(b0, c10_0); c10_1 = x10.fma(b1, c10_1);
-            FloatVector x11 = FloatVector.broadcast(F, a[ai + 11 * AS]); c11_0 = x11.fma(b0, c11_0); c11_1 = x11.fma(b1, c11_1);
-        }
-        c0_0.intoArray(tile, 0 * l); c0_1.intoArray(tile, 1 * l);
-        c1_0.intoArray(tile, 2 * l); c1_1.intoArray(tile, 3 * l);
-        c2_0.intoArray(tile, 4 * l); c2_1.intoArray(tile, 5 * l);
-        c3_0.intoArray(tile, 6 * l); c3_1.intoArray(tile, 7 * l);
-        c4_0.intoArray(tile, 8 * l); c4_1.intoArray(tile, 9 * l);
-        c5_0.intoArray(tile, 10 * l); c5_1.intoArray(tile, 11 * l);
-        c6_0.intoArray(tile, 12 * l); c6_1.intoArray(tile, 13 * l);
-        c7_0.intoArray(tile, 14 * l); c7_1.intoArray(tile, 15 * l);
-        c8_0.intoArray(tile, 16 * l); c8_1.intoArray(tile, 17 * l);
-        c9_0.intoArray(tile, 18 * l); c9_1.intoArray(tile, 19 * l);
-        c10_0.intoArray(tile, 20 * l); c10_1.intoArray(tile, 21 * l);
-        c11_0.intoArray(tile, 22 * l); c11_1.intoArray(tile, 23 * l);
-        for (int r = 0; r < 12; r++) {
-            long row = co + r * cRow;
-            for (int q = 0; q < 2; q++) {
-                long at = row + (long) q * l * Float.BYTES;
-                FloatVector.fromArray(F, tile, (2 * r + q) * l).add(FloatVector.fromMemorySegment(F, c, at, ORDER)).intoMemorySegment(c, at, ORDER);
-            }
-        }
     }
 
     /**

@@ -59,15 +59,15 @@ class GemmKernelsTest {
                         for (int j = 0; j < NR; j++) same(twin(a, ao, bv, r, j, kc, 0, false), tile[r * NR + j], "float" + mr + " kc=" + kc + " (" + r + "," + j + ")");
                     }
                     for (boolean add : new boolean[] {false, true}) {
+                        if (add && mr == 12) continue; // no 12-row adding kernel (see GemmKernels)
                         MemorySegment c = arena.allocate(co + mr * cRow, 64);
                         float[] before = new float[(int) (c.byteSize() / Float.BYTES)];
                         for (int i = 0; i < before.length; i++) before[i] = value(rnd);
                         MemorySegment.copy(before, 0, c, ValueLayout.JAVA_FLOAT, 0, before.length);
-                        if (mr == 12 && add) GemmKernels.float12AddInto(kc, a, ao, b, bo, new float[mr * NR], c, co, cRow);
-                        else if (mr == 12) GemmKernels.float12Into(kc, a, ao, b, bo, c, co, cRow);
+                        if (mr == 12) GemmKernels.float12Into(kc, a, ao, b, bo, c, co, cRow);
                         else if (add) GemmKernels.float6AddInto(kc, a, ao, b, bo, c, co, cRow);
                         else GemmKernels.float6Into(kc, a, ao, b, bo, c, co, cRow);
-                        String what = "float" + mr + (add ? "AddInto" : "Into") + " kc=" + kc;
+                        String what = (mr == 12 ? "float12Into" : add ? "float6AddInto" : "float6Into") + " kc=" + kc;
                         for (int e = 0; e < before.length; e++) {
                             long byteAt = (long) e * Float.BYTES - co;
                             int r = (int) Math.floorDiv(byteAt, cRow), j = (int) (Math.floorMod(byteAt, cRow) / Float.BYTES);
