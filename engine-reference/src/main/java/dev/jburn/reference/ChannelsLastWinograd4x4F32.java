@@ -17,10 +17,11 @@ import java.util.List;
 /**
  * A channels-last 3×3 conv ({@code [N, H, W, C]} → {@code [N, Ho, Wo, O]}: the small CNN's conv 2 input cotangent, a conv
  * of the cotangent padded by 2 with the flipped kernel, and its forward with the layer's bias, ReLU and mask, as
- * {@link ChannelsLastWinogradF32#forward} applies them) by Winograd F(4×4, 3×3), with AVX2: 36
+ * {@link ChannelsLastWinogradF32#forward} applies them) by Winograd F(4×4, 3×3), with AVX2 and AVX-512: 36
  * products per channel and filter of a 4×4 block of outputs (a "tile"), where {@link ChannelsLastWinogradF32}'s F(2×2, 3×3)
  * has 64 and the direct form 144. The same structure as that class (the padded images in heap scratch, the input
- * transform to {@code V[point][tile][channel]}, per point {@link ChannelsLastTile#run6} tiles against the transformed
+ * transform to {@code V[point][tile][channel]}, per point {@link ChannelsLastTile#run6} tiles (two column blocks at once, {@link ChannelsLastTile#run6Pair},
+ * with 16 lanes) against the transformed
  * kernel, the output transform per tile and {@code L} filters, then the bias, ReLU and mask, stored in place), plus one
  * saving of its own:
  *

@@ -116,7 +116,7 @@ final class WinogradConvF32 {
 
     /**
      * {@link #run} with tiles of {@code m × m} outputs: F(2×2, 3×3) ({@code m = 2}, any width) or F(4×4, 3×3) ({@code m =
-     * 4}, 8 lanes only). F(4×4)'s tasks are F(2×2)'s with 36 points, and its input side per channel: the channel's padded
+     * 4}, where {@link #F4}: 8 or 16 lanes by default). F(4×4)'s tasks are F(2×2)'s with 36 points, and its input side per channel: the channel's padded
      * rows split by column phase ({@link #fillPhases}), so that a vector of tiles' patch columns are plain loads, then
      * {@link WinogradF43#transformInput}; its output transform {@link #transformOutput4}.
      */

@@ -7,7 +7,7 @@ import jdk.incubator.vector.VectorSpecies;
  * The transforms of Winograd F(4×4, 3×3), whatever the layout: {@code Bᵀ d B} of a 6×6 input patch, {@code Aᵀ m A} of
  * the 6×6 point sums, {@code G g Gᵀ} of a 3×3 kernel (in double). The vector forms work on {@code L} independent
  * patches a vector, read and written at given strides, so the channels-last form ({@link ChannelsLastWinograd4x4F32}: a
- * channel a lane) and the NCHW one ({@link WinogradConvF32} on AVX2: a tile a lane, the input rows split by column
+ * channel a lane) and the NCHW one ({@link WinogradConvF32}: a tile a lane, the input rows split by column
  * phase) share them. Points are numbered {@code 6·j + k}: row {@code j} of the transform over the patch rows, column
  * {@code k} over its columns.
  */
