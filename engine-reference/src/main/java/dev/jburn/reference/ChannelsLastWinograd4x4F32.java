@@ -58,18 +58,14 @@ final class ChannelsLastWinograd4x4F32 {
     static final boolean ON = widthOn(L) && ChannelsLastWinogradF32.ON;
 
     /**
-     * {@code -Djburn.winograd4x4}: unset, F(4×4, 3×3) runs with {@code lanes} of 8 (AVX2) or 16 (AVX-512), the widths it
-     * was measured on; {@code true} takes it with any vector width, {@code false} never. Shared with {@link WinogradConvF32#F4}.
-     * On a 2-core AVX-512 Xeon (Emerald Rapids, 2026-12-07, {@code bench/peers.sh}, JBurn time ÷ torch's, 3 rounds,
-     * with the F(3, 4) kernel cotangent): the ResNet-like 3×3 forward 0.86-0.90 → 0.72, the small CNN's conv 2 forward
-     * 0.82 → 0.75 and input cotangent 0.96 → 0.84.
+     * {@code -Djburn.winograd4x4} ({@link WidthSwitch}): unset, F(4×4, 3×3) runs with {@code lanes} of 8 (AVX2) or 16
+     * (AVX-512), the widths it was measured on. Shared with {@link WinogradConvF32#F4}. On a 2-core AVX-512 Xeon (Emerald
+     * Rapids, 2026-12-07, both forms alternating in one JVM, two threads; bench/gemm-lab {@code ChannelsLast4Lab},
+     * {@code Winograd4Lab}), F(4×4) ÷ F(2×2) time: the small CNN's conv 2 forward 0.874, its input cotangent 0.728, the
+     * ResNet-like NCHW forward 0.945-0.971.
      */
     static boolean widthOn(int lanes) {
-        return switch (System.getProperty("jburn.winograd4x4", "auto")) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> lanes == 8 || lanes == 16;
-        };
+        return WidthSwitch.on("jburn.winograd4x4", lanes == 8 || lanes == 16);
     }
     /** The points that are non-zero per tile class: full, last row (point row 0), last column (point column 0), corner. */
     private static final int[][] CLASS_POINTS = {

@@ -63,14 +63,10 @@ final class ChannelsLastWinogradKernelCotangentF32 {
     }
 
     /**
-     * {@code -Djburn.winogradKernelCotangent.channelsLast}: {@code auto} (the default) takes this form on 8-lane vectors
-     * (AVX2, where it was measured); {@code true} on any width (to time it there), {@code false} never.
+     * {@code -Djburn.winogradKernelCotangent.channelsLast} ({@link WidthSwitch}): unset, this form runs on 8-lane vectors
+     * (AVX2, where it was measured; with 16 lanes it made conv 2's kernel cotangent slower, 0.86 → 1.10 of torch's time).
      */
-    static final boolean WIDTH_ON = switch (System.getProperty("jburn.winogradKernelCotangent.channelsLast", "auto")) {
-        case "true" -> true;
-        case "false" -> false;
-        default -> L == 8;
-    };
+    static final boolean WIDTH_ON = WidthSwitch.on("jburn.winogradKernelCotangent.channelsLast", L == 8);
 
     /**
      * Whether {@link #kernelGradient} can compute this geometry at all (with any vector width: tests run it on AVX-512

@@ -40,16 +40,11 @@ final class Winograd34KernelCotangentF32 {
     private static final VectorSpecies<Float> S = WinogradGemmTile.S;
     private static final int L = WinogradGemmTile.L, ROWS = WinogradGemmTile.ROWS, COLS = WinogradGemmTile.COLS;
     /**
-     * {@code -Djburn.winogradKernelCotangent.f34}: {@code auto} (the default) takes this form on 8-lane (AVX2) and 16-lane
+     * {@code -Djburn.winogradKernelCotangent.f34} ({@link WidthSwitch}): unset, this form runs on 8-lane (AVX2) and 16-lane
      * (AVX-512) vectors, the widths it has been checked and timed on (an AVX2 EPYC, then an AVX-512 Xeon on 2026-12-07: the
-     * ResNet-like 3×3 kernel cotangent 1.04-1.10 → 0.80 of torch's time, with F(4×4, 3×3) forwards); {@code true} takes it on
-     * any width; {@code false} never.
+     * ResNet-like 3×3 kernel cotangent 1.04-1.10 → 0.80 of torch's time, with F(4×4, 3×3) forwards).
      */
-    static final boolean ENABLED = WinogradKernelCotangentF32.ENABLED && switch (System.getProperty("jburn.winogradKernelCotangent.f34", "auto")) {
-        case "false" -> false;
-        case "true" -> true;
-        default -> L == 8 || L == 16;
-    };
+    static final boolean ENABLED = WinogradKernelCotangentF32.ENABLED && WidthSwitch.on("jburn.winogradKernelCotangent.f34", L == 8 || L == 16);
     /** Transform positions: 6 × 6. */
     private static final int XI = 36;
     /**

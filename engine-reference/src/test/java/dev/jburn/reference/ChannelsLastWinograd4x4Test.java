@@ -126,7 +126,7 @@ class ChannelsLastWinograd4x4Test {
         assertFalse(ChannelsLastWinograd4x4F32.applies(Shape.of(2, 4, 4, 32), Shape.of(64, 32, 3, 3), valid));
         assertTrue(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 4, 4, 32), Shape.of(64, 32, 3, 3), valid));
         assertFalse(ChannelsLastWinograd4x4F32.applies(Shape.of(2, 13, 13, 8), Shape.of(64, 8, 3, 3), valid));
-        assertEquals(ChannelsLastWinograd4x4F32.widthOn(L) && ChannelsLastWinogradF32.ON, ChannelsLastWinograd4x4F32.ON); // AVX2 unless -Djburn.winograd4x4=true
+        assertEquals(ChannelsLastWinograd4x4F32.widthOn(L) && ChannelsLastWinogradF32.ON, ChannelsLastWinograd4x4F32.ON); // 8 or 16 lanes unless -Djburn.winograd4x4 says otherwise
         assertTrue(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 13, 13, 32), Shape.of(64, 32, 3, 3), valid));
         assertFalse(ChannelsLastWinograd4x4F32.fits(Shape.of(0, 11, 11, 64), Shape.of(32, 64, 3, 3), dx)); // empty
         assertFalse(ChannelsLastWinograd4x4F32.fits(Shape.of(2, 0, 11, 64), Shape.of(32, 64, 3, 3), dx));

@@ -35,8 +35,6 @@ public final class PythonPeer {
         this.coreType = coreType;
     }
 
-    public static PythonPeer numpy() { return numpy(null); }
-
     /** numpy with {@code OPENBLAS_CORETYPE=coreType} ({@code null}: unset, OpenBLAS's own detection). */
     public static PythonPeer numpy(String coreType) { return new PythonPeer("numpy", "numpy", PeerWorkload::numpy, coreType); }
 
@@ -44,8 +42,6 @@ public final class PythonPeer {
     public static PythonPeer numpyHaswell() {
         return new PythonPeer("numpy-haswell", "numpy", PeerWorkload::numpy, "Haswell");
     }
-
-    public static PythonPeer torch() { return torch(null); }
 
     /** torch with {@code OPENBLAS_CORETYPE=coreType} (its GEMM is OpenBLAS's on Debian's build); {@code null}: unset. */
     public static PythonPeer torch(String coreType) { return new PythonPeer("torch", "torch", PeerWorkload::torch, coreType); }
